@@ -1,0 +1,76 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Dependency direction (see docs/architecture.md):
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumSimulation → PlumConfig → plumscale
+//   PlumCore (the weighing engine) depends on nothing.
+let package = Package(
+    name: "PlumScale",
+    products: [
+        .executable(name: "plumscale", targets: ["plumscale"]),
+        .library(name: "PlumCore", targets: ["PlumCore"]),
+        .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // libgpiod: 1.6 on Debian 12 / Raspberry Pi OS bookworm, 2.x on Debian 13.
+        // PKG_CONFIG_PATH may point at a private libgpiod 2 prefix (see .ci/build-libgpiod2).
+        .systemLibrary(
+            name: "CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        // libi2c ships no .pc file; the module map links `i2c`.
+        .systemLibrary(
+            name: "CI2C",
+            providers: [.apt(["libi2c-dev"])]
+        ),
+        // The one C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
+        .target(
+            name: "CPlumShim",
+            dependencies: ["CGPIOD", "CI2C"]
+        ),
+        .target(
+            name: "PlumHardware",
+            dependencies: ["CPlumShim"]
+        ),
+        .target(
+            name: "PlumDrivers",
+            dependencies: ["PlumHardware"]
+        ),
+        .target(
+            name: "PlumSimulation",
+            dependencies: ["PlumHardware", "PlumDrivers"]
+        ),
+        .target(name: "PlumCore"),
+        .target(
+            name: "PlumConfig",
+            dependencies: [
+                "PlumHardware", "PlumDrivers", "PlumSimulation",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "plumscale",
+            dependencies: [
+                "PlumConfig", "PlumDrivers", "PlumHardware",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
+        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        .testTarget(
+            name: "PlumCoreTests",
+            dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
+        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include <linux/i2c-dev.h>
+#include <i2c/smbus.h>

@@ -1,0 +1,108 @@
+public import PlumHardware
+
+/// One conversion a driver trusts, with its time and its integrity flags.
+///
+/// Samples that fail an integrity check (a stretched clock, a failed DOUT check, a settling
+/// conversion) are never published as samples: they are counted in ``discarded`` of the next
+/// sample that is published, and in the driver's running ``DriverStatistics``.
+public struct Sample: Hashable, Sendable {
+    /// The ADC code as the chip produced it: 24-bit two's complement for the HX711, 16-bit for
+    /// the ADS1115, the `in_voltageN_raw` value for IIO.
+    public var raw: Int32
+    /// The quantity the weighing engine calibrates against: counts for a load cell, the FSR's
+    /// conductance in microsiemens for an FSR divider, `(raw + offset) × scale` (millivolts)
+    /// for IIO. See ``SignalKind``.
+    public var signal: Double
+    /// When the driver finished reading the conversion (monotonic clock).
+    public var time: MonotonicInstant
+    /// The kernel's timestamp of the conversion-ready edge, where the driver waited on one.
+    public var edgeTime: MonotonicInstant?
+    public var flags: SampleFlags
+    /// Conversions discarded since the previous published sample, by reason.
+    public var discarded: DiscardCounts
+
+    public init(
+        raw: Int32, signal: Double, time: MonotonicInstant, edgeTime: MonotonicInstant? = nil,
+        flags: SampleFlags = [], discarded: DiscardCounts = DiscardCounts()
+    ) {
+        self.raw = raw
+        self.signal = signal
+        self.time = time
+        self.edgeTime = edgeTime
+        self.flags = flags
+        self.discarded = discarded
+    }
+}
+
+/// Facts about one published sample.
+public struct SampleFlags: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The code is stuck at the top of the ADC's range (HX711 0x7FFFFF, ADS1115 0x7FFF):
+    /// the input is above full scale, and the value is not a measurement.
+    public static let overRange = SampleFlags(rawValue: 1 << 0)
+    /// The code is stuck at the bottom of the range (HX711 0x800000, ADS1115 0x8000).
+    public static let underRange = SampleFlags(rawValue: 1 << 1)
+    /// Replayed from a recorded trace rather than read from a chip.
+    public static let replayed = SampleFlags(rawValue: 1 << 2)
+    /// Produced by a simulated chip.
+    public static let simulated = SampleFlags(rawValue: 1 << 3)
+
+    public var names: [String] {
+        var names: [String] = []
+        if contains(.overRange) { names.append("over-range") }
+        if contains(.underRange) { names.append("under-range") }
+        if contains(.replayed) { names.append("replayed") }
+        if contains(.simulated) { names.append("simulated") }
+        return names
+    }
+
+    public var description: String { names.joined(separator: ",") }
+}
+
+/// Why conversions were thrown away, counted.
+public struct DiscardCounts: Hashable, Sendable {
+    /// A clock-high period outlasted the driver's limit (preemption while bit-banging): the
+    /// bits may be shifted, or the chip may have powered down mid-read.
+    public var stretchedClock: UInt32 = 0
+    /// The chip failed an integrity check (HX711: DOUT not high after the gain pulses).
+    public var integrity: UInt32 = 0
+    /// Conversions taken during settling after power-up, reset, gain or channel change.
+    public var settling: UInt32 = 0
+    /// Conversions the driver judged stale (ADS1115: result from before a MUX change).
+    public var stale: UInt32 = 0
+
+    public init(stretchedClock: UInt32 = 0, integrity: UInt32 = 0, settling: UInt32 = 0, stale: UInt32 = 0) {
+        self.stretchedClock = stretchedClock
+        self.integrity = integrity
+        self.settling = settling
+        self.stale = stale
+    }
+
+    public var total: UInt32 { stretchedClock &+ integrity &+ settling &+ stale }
+    public var isEmpty: Bool { total == 0 }
+
+    public static func += (a: inout DiscardCounts, b: DiscardCounts) {
+        a.stretchedClock &+= b.stretchedClock
+        a.integrity &+= b.integrity
+        a.settling &+= b.settling
+        a.stale &+= b.stale
+    }
+
+    /// Reasons with non-zero counts, for summaries: `[("stretched clock", 3)]`.
+    public var reasons: [(reason: String, count: UInt32)] {
+        [("stretched clock", stretchedClock), ("integrity check", integrity),
+         ("settling", settling), ("stale", stale)].filter { $0.1 > 0 }
+    }
+}
+
+/// What ``Sample/signal`` measures, so the engine can pick the right calibration model.
+public enum SignalKind: String, Hashable, Sendable, Codable {
+    /// Raw ADC counts proportional to force: a load cell through an HX711.
+    case loadCellCounts = "load-cell-counts"
+    /// Conductance of a force-sensitive resistor in microsiemens: non-linear in force.
+    case fsrConductance = "fsr-conductance"
+    /// A voltage in millivolts from a kernel IIO channel.
+    case millivolts = "millivolts"
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+internal import CPlumShim
+
+/// A POSIX error number, with its symbolic name and its message.
+///
+/// Mirrors `errno` after a failed system or library call. The symbolic name (`EACCES`) comes
+/// from glibc's `strerrorname_np`, the message from `strerror_r`, so the text users see is the
+/// one every Linux tool prints.
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The calling thread's current `errno`.
+    public static var current: Errno { Errno(rawValue: errno) }
+
+    /// The symbolic name, such as `EACCES`, or `E<number>` for an unknown value.
+    public var name: String {
+        if let name = plum_errno_name(rawValue) { return String(cString: name) }
+        return "E\(rawValue)"
+    }
+
+    /// The system's message, such as "Permission denied".
+    public var message: String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let text = buffer.withUnsafeMutableBufferPointer {
+            plum_errno_message(rawValue, $0.baseAddress, UInt($0.count))
+        }
+        return text.map { String(cString: $0) } ?? "Unknown error \(rawValue)"
+    }
+
+    /// "Permission denied (EACCES)".
+    public var description: String { "\(message) (\(name))" }
+
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
+    public static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let ioError = Errno(rawValue: EIO)
+    public static let deviceBusy = Errno(rawValue: EBUSY)
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let notATypewriter = Errno(rawValue: ENOTTY)
+    public static let remoteIOError = Errno(rawValue: EREMOTEIO)
+    public static let operationNotPermitted = Errno(rawValue: EPERM)
+}
