@@ -3,7 +3,7 @@ public import PlumHardware
 /// The physical load on a simulated sensor over time: grams-force on the pan at each instant.
 ///
 /// Chip models sample it when they start a conversion. Implementations range from a constant
-/// weight in a unit test to ``PlumScenario``-style plums arriving, ringing and leaving.
+/// weight in a unit test to plums arriving, ringing and leaving.
 public protocol LoadProfile {
     /// The force on the sensor at `time`, in grams (1 g = 9.806 65 mN).
     func grams(at time: MonotonicInstant) -> Double
