@@ -1,0 +1,179 @@
+internal import TOMLKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole configuration file, `/etc/plumscale/plumscale.toml`.
+///
+/// Hand-edited, so it is validated strictly: every key is checked for type and range, unknown
+/// keys are refused (a typo must not be silently ignored), and each error names the file, the
+/// line, the key and what is allowed.
+public struct PlumConfiguration: Hashable, Sendable {
+    /// The default location on a Pi.
+    public static let defaultPath = "/etc/plumscale/plumscale.toml"
+
+    public var scale: ScaleSettings
+    public var sensors: [SensorConfiguration]
+    /// The file it was read from, or "<built-in>".
+    public var source: String
+
+    public init(scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration], source: String = "<built-in>") {
+        self.scale = scale
+        self.sensors = sensors
+        self.source = source
+    }
+
+    /// The sensor called `name`, or an error that lists the sensors there are.
+    public func sensor(named name: String) throws(ConfigurationError) -> SensorConfiguration {
+        guard let sensor = sensors.first(where: { $0.name == name }) else {
+            let names = sensors.map { "\"\($0.name)\"" }
+            throw ConfigurationError(
+                file: source, key: "",
+                message: "no sensor named \"\(name)\"; sensors in this file: \(TOMLReader.list(names))")
+        }
+        return sensor
+    }
+
+    /// Reads and validates a configuration file.
+    public static func load(path: String) throws(ConfigurationError) -> PlumConfiguration {
+        let text: String
+        do {
+            text = try readTextFile(path)
+        } catch {
+            throw ConfigurationError(file: path, key: "", message: error.message)
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses and validates configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                file: file, line: error.source.begin.line, key: "",
+                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
+        } catch {
+            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
+        }
+        let locator = SourceLocator(text: text)
+        var root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
+
+        var scale = ScaleSettings()
+        if let value = table["scale"] {
+            guard let scaleTable = value.table else {
+                throw root.error("scale", "expected a table [scale]")
+            }
+            scale = try ScaleSettings(
+                TOMLReader(table: scaleTable, file: file, path: "scale", locator: locator, section: .table("scale")))
+        }
+
+        var sensors: [SensorConfiguration] = []
+        if let value = table["sensor"] {
+            guard let array = value.array else {
+                throw root.error("sensor", "expected [[sensor]] tables, one per sensor")
+            }
+            for index in 0..<array.count {
+                let section = SourceLocator.Section.arrayElement("sensor", index: index)
+                guard let sensorTable = array[index].table else {
+                    throw ConfigurationError(file: file, line: locator.line(of: section), key: "sensor[\(index)]",
+                                             message: "expected a [[sensor]] table")
+                }
+                let sensor = try SensorConfiguration.parse(
+                    sensorTable, index: index, file: file, locator: locator, section: section)
+                if let earlier = sensors.first(where: { $0.name == sensor.name }) {
+                    throw ConfigurationError(
+                        file: file, line: sensor.line, key: "sensor \"\(sensor.name)\"",
+                        message: "the name \"\(sensor.name)\" is already used by the sensor on line \(earlier.line ?? 0); names must be unique")
+                }
+                sensors.append(sensor)
+            }
+        }
+        root.markKnown(["scale", "sensor"])
+        try root.rejectUnknownKeys()
+        if sensors.isEmpty {
+            throw ConfigurationError(
+                file: file, key: "",
+                message: "no sensors configured; add a [[sensor]] table (see the examples in Calibration/examples)")
+        }
+        return PlumConfiguration(scale: scale, sensors: sensors, source: file)
+    }
+}
+
+/// Scale-wide settings from `[scale]`.
+public struct ScaleSettings: Hashable, Sendable {
+    /// Full scale in grams: 385 g, where iPhone 3D Touch reads 100 % force.
+    public var capacityGrams: Double = 385
+    /// The division d in grams: 1, 2 or 5 × 10^k.
+    public var divisionGrams: Double = 0.1
+
+    public init(capacityGrams: Double = 385, divisionGrams: Double = 0.1) {
+        self.capacityGrams = capacityGrams
+        self.divisionGrams = divisionGrams
+    }
+
+    init(_ reader: TOMLReader) throws(ConfigurationError) {
+        var reader = reader
+        if let capacity = try reader.double("capacity_grams", in: 1...1_000_000, unit: "g") {
+            capacityGrams = capacity
+        }
+        if let division = try reader.double("division_grams") {
+            guard Self.isValidDivision(division) else {
+                throw reader.error(
+                    "division_grams",
+                    "division_grams = \(division) is not allowed; use 1, 2 or 5 × 10^k g, such as 0.1, 0.2, 0.5, 1 or 2")
+            }
+            divisionGrams = division
+        }
+        try reader.rejectUnknownKeys()
+    }
+
+    /// True for 1, 2 or 5 × 10^k (k from −4 to 4).
+    public static func isValidDivision(_ value: Double) -> Bool {
+        guard value > 0, value.isFinite else { return false }
+        for exponent in -4...4 {
+            var power = 1.0
+            if exponent >= 0 { for _ in 0..<exponent { power *= 10 } } else { for _ in 0 ..< -exponent { power /= 10 } }
+            for mantissa in [1.0, 2.0, 5.0] where abs(value - mantissa * power) <= 1e-9 * power { return true }
+        }
+        return false
+    }
+}
+
+/// A file's whole text, or an error message naming why it could not be read.
+private struct ReadFailure: Error {
+    var message: String
+}
+
+private func readTextFile(_ path: String) throws(ReadFailure) -> String {
+    guard let file = fopen(path, "r") else {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOENT:
+            throw ReadFailure(message: "cannot open: \(reason); create it from an example in Calibration/examples, or pass --config PATH")
+        case EACCES:
+            throw ReadFailure(message: "cannot open: \(reason); check the file's permissions (the daemon's user must be able to read it)")
+        default:
+            throw ReadFailure(message: "cannot open: \(reason)")
+        }
+    }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
+        if count < buffer.count {
+            if ferror(file) != 0 { throw ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))") }
+            break
+        }
+        if bytes.count > 1 << 20 { throw ReadFailure(message: "larger than 1 MiB: this is not a configuration file") }
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ReadFailure(message: "not UTF-8 text")
+    }
+    return text
+}

@@ -1,0 +1,165 @@
+/// One `[[sensor]]` table: a name, a kind and the wiring that kind needs.
+public struct SensorConfiguration: Hashable, Sendable {
+    /// The sensor's name, unique in the file: "left", "right", "fsr1".
+    public var name: String
+    public var wiring: SensorWiring
+    /// The line of its `[[sensor]]` header, for later messages.
+    public var line: Int?
+
+    public init(name: String, wiring: SensorWiring, line: Int? = nil) {
+        self.name = name
+        self.wiring = wiring
+        self.line = line
+    }
+
+    /// The `kind` key's value.
+    public var kind: SensorKind { wiring.kind }
+}
+
+/// The `kind` key of a sensor.
+public enum SensorKind: String, CaseIterable, Hashable, Sendable {
+    case hx711
+    case ads1115
+    case iio
+    case simulatedHX711 = "simulated-hx711"
+    case simulatedFSR = "simulated-fsr"
+    case replay
+}
+
+/// How a sensor is connected, per kind.
+public enum SensorWiring: Hashable, Sendable {
+    case hx711(HX711Wiring)
+    case ads1115(ADS1115Wiring)
+    case iio(IIOWiring)
+    case simulatedHX711(SimulatedHX711Wiring)
+    case simulatedFSR(SimulatedFSRWiring)
+    case replay(ReplayWiring)
+
+    public var kind: SensorKind {
+        switch self {
+        case .hx711: .hx711
+        case .ads1115: .ads1115
+        case .iio: .iio
+        case .simulatedHX711: .simulatedHX711
+        case .simulatedFSR: .simulatedFSR
+        case .replay: .replay
+        }
+    }
+}
+
+/// Real-time settings for a sampler thread (optional; need privileges).
+public struct SamplerSettings: Hashable, Sendable {
+    /// SCHED_FIFO priority 1–99, or nil for the normal scheduler.
+    public var realtimePriority: Int?
+    /// Lock the process's memory (mlockall) so page faults cannot stretch a clock pulse.
+    public var lockMemory: Bool
+
+    public init(realtimePriority: Int? = nil, lockMemory: Bool = false) {
+        self.realtimePriority = realtimePriority
+        self.lockMemory = lockMemory
+    }
+}
+
+/// An HX711 on two GPIO lines.
+public struct HX711Wiring: Hashable, Sendable {
+    /// The GPIO chip: a path (/dev/gpiochip0), a name (gpiochip4) or a label (pinctrl-rp1).
+    public var chip: String
+    /// DOUT and PD_SCK lines: a line name (GPIO5) or an offset ("5").
+    public var dout: String
+    public var sck: String
+    /// 128 or 64 (channel A) or 32 (channel B).
+    public var gain: Int
+    /// 10 or 80 samples per second, as the board's RATE pin is wired (most boards: 10).
+    public var rate: Int
+    /// How long to wait for DOUT to fall before reporting "not ready"; nil: the driver default.
+    public var readyTimeoutMilliseconds: Int?
+    /// The longest SCK-high period accepted; 50 µs is the datasheet maximum.
+    public var clockHighLimitMicroseconds: Int
+    /// Read each bit twice to catch glitches on DOUT.
+    public var verifyBits: Bool
+    public var sampler: SamplerSettings
+
+    public static let datasheetClockHighLimitMicroseconds = 50
+}
+
+/// An ADS1115 channel on an I2C bus, optionally reading an FSR through a divider.
+public struct ADS1115Wiring: Hashable, Sendable {
+    /// The bus: "1", "i2c-1" or "/dev/i2c-1".
+    public var bus: String
+    /// The 7-bit address: 0x48 (ADDR to GND), 0x49 (VDD), 0x4A (SDA), 0x4B (SCL).
+    public var address: Int
+    /// "AIN0"…"AIN3", or a differential pair "AIN0-AIN1", "AIN0-AIN3", "AIN1-AIN3", "AIN2-AIN3".
+    public var channel: String
+    /// Full-scale range in volts: 6.144, 4.096, 2.048, 1.024, 0.512 or 0.256.
+    public var pgaVolts: Double
+    /// 8, 16, 32, 64, 128, 250, 475 or 860 samples per second.
+    public var dataRate: Int
+    /// Single-shot (default) or continuous conversion.
+    public var continuous: Bool
+    /// The ALERT/RDY pin on a GPIO line, used as the conversion-ready edge.
+    public var alert: AlertWiring?
+    /// The FSR divider, when the channel reads a force-sensitive resistor.
+    public var divider: DividerWiring?
+
+    public struct AlertWiring: Hashable, Sendable {
+        public var chip: String
+        public var line: String
+    }
+
+    public struct DividerWiring: Hashable, Sendable {
+        /// The fixed resistor in ohms.
+        public var fixedOhms: Double
+        /// The divider's supply in volts.
+        public var supplyVolts: Double
+        /// True when the FSR is between the supply and the ADC input (the fixed resistor to
+        /// ground): Interlink's standard circuit, where the voltage rises with force.
+        public var fsrToSupply: Bool
+    }
+}
+
+/// A channel of a kernel IIO device (the kernel's hx711 or ti-ads1015 driver).
+public struct IIOWiring: Hashable, Sendable {
+    /// "iio:device0" or the device's name ("ads1115", "hx711").
+    public var device: String
+    /// The voltage channel number N of in_voltageN_raw.
+    public var channel: Int
+    /// Where IIO devices live; tests point it at a fake tree.
+    public var root: String
+    /// How often to read the channel, in samples per second.
+    public var pollRate: Double
+}
+
+/// Where a simulated sensor's load comes from.
+public enum SimulatedLoad: Hashable, Sendable {
+    /// Plums of 60–120 g arriving and leaving, seeded.
+    case plums
+    /// A constant weight in grams.
+    case constant(grams: Double)
+}
+
+/// An HX711 chip model on simulated lines, running in real time.
+public struct SimulatedHX711Wiring: Hashable, Sendable {
+    public var seed: UInt64
+    public var rate: Int
+    public var gain: Int
+    public var load: SimulatedLoad
+    /// The simulated load cell's capacity in grams.
+    public var cellCapacityGrams: Double
+}
+
+/// An FSR on a simulated ADS1115, running in real time.
+public struct SimulatedFSRWiring: Hashable, Sendable {
+    public var seed: UInt64
+    public var dataRate: Int
+    public var load: SimulatedLoad
+    public var divider: ADS1115Wiring.DividerWiring
+}
+
+/// A recorded trace (`time_s,sensor,raw`) played back as a sensor.
+public struct ReplayWiring: Hashable, Sendable {
+    public var path: String
+    /// The `sensor` column value to play; defaults to the sensor's name.
+    public var traceSensor: String
+    /// Play at the recorded pace (true) or as fast as the reader takes samples (false).
+    public var realTime: Bool
+}
