@@ -81,7 +81,7 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
             return now
         }
         let offset = max(0, recorded - origin.recorded)
-        return origin.replayed.advanced(byNanoseconds: UInt64(offset * 1e9))
+        return origin.replayed.advanced(byNanoseconds: UInt64((offset * 1e9).rounded()))
     }
 
     private func malformed(_ detail: String) -> HardwareError {
