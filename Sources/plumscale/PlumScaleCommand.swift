@@ -1,6 +1,24 @@
 import ArgumentParser
 
+/// `plumscale`: the command a person types.
 @main
 struct PlumScaleCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "plumscale", abstract: "PlumScale: a fruit scale on a single-board computer.")
+    static let configuration = CommandConfiguration(
+        commandName: "plumscale",
+        abstract: "PlumScale: a fruit scale on a single-board computer.",
+        discussion: """
+            Exit codes: 0 success; 1 configuration error; 3 hardware error (no chip, \
+            wrong line, no permission); 4 sensor not ready; 5 interrupted before any sample; \
+            64 usage error.
+            """,
+        subcommands: [RawCommand.self]
+    )
+}
+
+/// The documented exit codes, shared by every subcommand.
+enum ExitStatus {
+    static let configuration = ExitCode(1)
+    static let hardware = ExitCode(3)
+    static let notReady = ExitCode(4)
+    static let interrupted = ExitCode(5)
 }

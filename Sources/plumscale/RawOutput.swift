@@ -1,0 +1,111 @@
+import PlumDrivers
+import PlumHardware
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `plumscale raw` prints samples and its summary: text for people, JSON lines for scripts.
+struct RawOutput {
+    let json: Bool
+    let info: SourceInfo
+
+    func header() {
+        guard !json else { return }
+        print("\(info.name): \(info.kind), \(info.wiring), \(format(info.nominalRate)) SPS nominal")
+        for notice in info.notices { print("note: \(notice)") }
+        flush()
+    }
+
+    func sample(_ sample: Sample, since start: MonotonicInstant) {
+        if json {
+            var line = JSONLine()
+            line.add("sensor", info.name)
+            line.add("time", sample.time.seconds)
+            line.add("raw", Int64(sample.raw))
+            line.add("signal", sample.signal)
+            line.add("flags", sample.flags.names)
+            if let edge = sample.edgeTime { line.add("edge_time", edge.seconds) }
+            if !sample.discarded.isEmpty { line.add("discarded", object: discardObject(sample.discarded)) }
+            print(line.text)
+        } else {
+            let offset = Double(sample.time.nanoseconds(since: start)) / 1e9
+            var text = "\(pad(format(offset, decimals: 4), 10)) s  raw \(pad(String(sample.raw), 9))"
+            if info.signal != .loadCellCounts {
+                text += "  \(info.signal == .fsrConductance ? "conductance" : "signal") \(format(sample.signal, decimals: 3))"
+                text += info.signal == .fsrConductance ? " µS" : " mV"
+            }
+            if !sample.flags.isEmpty { text += "  [\(sample.flags)]" }
+            if !sample.discarded.isEmpty {
+                text += "  (discarded before: " + sample.discarded.reasons.map { "\($0.count) \($0.reason)" }.joined(separator: ", ") + ")"
+            }
+            print(text)
+        }
+        flush()
+    }
+
+    func summary(samples: Int, elapsed: Double, statistics: DriverStatistics) {
+        // The rate between the first and last sample: n samples span n - 1 intervals.
+        let rate = samples > 1 && elapsed > 0 ? Double(samples - 1) / elapsed : 0
+        let operationsPerSample = statistics.published > 0
+            ? Double(statistics.hardwareOperations) / Double(statistics.published) : 0
+        if json {
+            var summary = JSONLine()
+            summary.add("sensor", info.name)
+            summary.add("kind", info.kind)
+            summary.add("samples", Int64(samples))
+            summary.add("elapsed_s", elapsed)
+            summary.add("rate", rate)
+            summary.add("nominal_rate", info.nominalRate)
+            summary.add("discarded", object: discardObject(statistics.discarded))
+            summary.add("not_ready", statistics.notReady)
+            summary.add("saturated", statistics.saturated)
+            summary.add("hardware_operations_per_sample", operationsPerSample)
+            summary.add("notices", info.notices)
+            var line = JSONLine()
+            line.add("summary", object: summary)
+            print(line.text)
+        } else {
+            print("--")
+            print("\(samples) samples in \(format(elapsed, decimals: 2)) s: \(format(rate, decimals: 1)) SPS achieved (\(format(info.nominalRate)) nominal)")
+            let reasons = statistics.discarded.reasons
+            print(reasons.isEmpty
+                ? "discarded: none"
+                : "discarded: " + reasons.map { "\($0.count) (\($0.reason))" }.joined(separator: ", "))
+            if statistics.notReady > 0 { print("not ready: \(statistics.notReady) waits timed out") }
+            if statistics.saturated > 0 { print("saturated: \(statistics.saturated) samples at the end of the ADC's range") }
+            if operationsPerSample > 0 { print("hardware operations per sample: \(format(operationsPerSample, decimals: 1))") }
+            for notice in info.notices { print("note: \(notice)") }
+        }
+        flush()
+    }
+
+    private func discardObject(_ counts: DiscardCounts) -> JSONLine {
+        var object = JSONLine()
+        object.add("stretched_clock", UInt64(counts.stretchedClock))
+        object.add("integrity", UInt64(counts.integrity))
+        object.add("settling", UInt64(counts.settling))
+        object.add("stale", UInt64(counts.stale))
+        return object
+    }
+
+    private func flush() { fflush(stdout) }
+}
+
+/// A number with a fixed count of decimals (no Foundation formatting needed).
+func format(_ value: Double, decimals: Int = 0) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = UInt64(scaled / scale)
+    let fraction = UInt64(scaled - Double(whole) * scale)
+    let sign = value < 0 && scaled > 0 ? "-" : ""
+    guard decimals > 0 else { return "\(sign)\(whole)" }
+    let digits = String(fraction)
+    return "\(sign)\(whole).\(String(repeating: "0", count: decimals - digits.count))\(digits)"
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}

@@ -1,0 +1,128 @@
+import Testing
+
+/// Pulls a number out of a flat JSON line such as {"raw":-12,...}: enough for these checks
+/// without a JSON library in the test target.
+func jsonNumber(_ line: String, _ key: String) -> Double? {
+    guard let range = line.range(of: "\"\(key)\":") else { return nil }
+    let rest = line[range.upperBound...].prefix { "-+.0123456789e".contains($0) }
+    return Double(rest)
+}
+
+@Suite("plumscale raw, as a child process")
+struct RawCommandTests {
+    @Test("--simulate --json prints N samples with conversion-instant edge times, then a summary")
+    func simulatedJSON() throws {
+        let run = ChildProcess.run(["raw", "--simulate", "--samples", "40", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stdoutLines
+        try #require(lines.count == 41, "output: \(run.stdout)")
+        let samples = lines.dropLast()
+        #expect(samples.allSatisfy { $0.hasPrefix("{\"sensor\":\"sim\"") && $0.contains("\"raw\":") })
+        // The model converts at exactly 80 SPS; each published sample's edge time is a whole
+        // number of 12.5 ms periods after the previous one (more than one when a conversion
+        // was discarded), however loaded this machine is.
+        let edges = samples.compactMap { jsonNumber($0, "edge_time") }
+        #expect(edges.count == 40)
+        for (later, earlier) in zip(edges.dropFirst(), edges) {
+            let periods = (later - earlier) / 0.0125
+            #expect(periods >= 0.999 && abs(periods - periods.rounded()) < 0.01, "gap \(later - earlier) s")
+        }
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("{\"summary\":"))
+        #expect(jsonNumber(summary, "samples") == 40)
+        #expect(jsonNumber(summary, "nominal_rate") == 80)
+        #expect(summary.contains("\"stretched_clock\":"))
+    }
+
+    @Test("text output ends with the rate achieved and the discards")
+    func simulatedText() {
+        let run = ChildProcess.run(["raw", "--simulate", "--samples", "5"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("5 samples in"))
+        #expect(run.stdout.contains("SPS achieved (80 nominal)"))
+        #expect(run.stdout.contains("discarded:"))
+    }
+
+    @Test("a replayed trace comes out code for code")
+    func replayThroughCLI() throws {
+        let directory = temporaryDirectory()
+        writeFile("\(directory)/trace.csv", "time_s,sensor,raw\n1.0,pan,-5\n1.1,other,9\n1.2,pan,8388607\n1.3,pan,42\n")
+        writeFile("\(directory)/plumscale.toml", """
+            [[sensor]]
+            name = "pan"
+            kind = "replay"
+            path = "\(directory)/trace.csv"
+            pace = "fast"
+            """)
+        let run = ChildProcess.run(["raw", "--config", "\(directory)/plumscale.toml", "--samples", "3", "--json"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let raws = run.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
+        #expect(raws == [-5, 8_388_607, 42])
+    }
+
+    @Test("--record writes a trace that replays the same codes")
+    func recordThenReplay() throws {
+        let directory = temporaryDirectory()
+        let first = ChildProcess.run(["raw", "--simulate", "--samples", "8", "--json", "--record", "\(directory)/t.csv"])
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        writeFile("\(directory)/replay.toml", """
+            [[sensor]]
+            name = "again"
+            kind = "replay"
+            path = "\(directory)/t.csv"
+            trace_sensor = "sim"
+            pace = "fast"
+            """)
+        let second = ChildProcess.run(["raw", "--config", "\(directory)/replay.toml", "--samples", "8", "--json"])
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        let original = first.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
+        let replayed = second.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
+        #expect(original.count == 8)
+        #expect(replayed == original)
+    }
+
+    @Test("no sensor named: usage error that suggests --simulate")
+    func noSource() {
+        let run = ChildProcess.run(["raw"])
+        #expect(run.status == 64)  // EX_USAGE
+        #expect(run.stderr.contains("--simulate"))
+        #expect(run.stderr.contains("--config"))
+    }
+
+    @Test("a bad configuration exits 1 naming file, line and key")
+    func badConfiguration() {
+        let directory = temporaryDirectory()
+        writeFile("\(directory)/bad.toml", "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"gpiochip0\"\ndout = 5\nsck = 6\ngain = 100\n")
+        let run = ChildProcess.run(["raw", "--config", "\(directory)/bad.toml"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(directory)/bad.toml:7: sensor \"pan\".gain"))
+    }
+
+    @Test("an unknown sensor exits 1 listing the sensors there are")
+    func unknownSensor() {
+        let run = ChildProcess.run(["raw", "--simulate", "--sensor", "middle"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no sensor named \"middle\""))
+        #expect(run.stderr.contains("\"sim\""))
+    }
+
+    @Test("an HX711 on a chip that does not exist exits 3 and says which chip")
+    func missingChip() {
+        let directory = temporaryDirectory()
+        writeFile("\(directory)/pan.toml", "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"/dev/gpiochip-none\"\ndout = 5\nsck = 6\n")
+        let run = ChildProcess.run(["raw", "--config", "\(directory)/pan.toml"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("/dev/gpiochip-none"))
+        #expect(run.stderr.contains("no such device"))
+    }
+
+    @Test("an ADS1115 on a bus that does not exist exits 3 and says how to enable I2C")
+    func missingBus() {
+        let directory = temporaryDirectory()
+        writeFile("\(directory)/fsr.toml", "[[sensor]]\nname = \"fsr\"\nkind = \"ads1115\"\nbus = 97\n")
+        let run = ChildProcess.run(["raw", "--config", "\(directory)/fsr.toml"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("i2c-97"))
+        #expect(run.stderr.contains("dtparam=i2c_arm=on") || run.stderr.contains("raspi-config"))
+    }
+}
