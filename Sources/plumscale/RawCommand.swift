@@ -137,6 +137,8 @@ enum InterruptFlag {
     }
 }
 
+/// Writes one line to standard error (unbuffered, straight to file descriptor 2).
 func printError(_ message: String) {
-    fputs("plumscale: \(message)\n", stderr)
+    let line = "plumscale: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }

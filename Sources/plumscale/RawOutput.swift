@@ -89,7 +89,8 @@ struct RawOutput {
         return object
     }
 
-    private func flush() { fflush(stdout) }
+    /// Flushes every stdio stream, so each line reaches a pipe as it is made.
+    private func flush() { fflush(nil) }
 }
 
 /// A number with a fixed count of decimals (no Foundation formatting needed).
