@@ -3,7 +3,7 @@ import Testing
 /// Pulls a number out of a flat JSON line such as {"raw":-12,...}: enough for these checks
 /// without a JSON library in the test target.
 func jsonNumber(_ line: String, _ key: String) -> Double? {
-    guard let range = line.range(of: "\"\(key)\":") else { return nil }
+    guard let range = line.firstRange(of: "\"\(key)\":") else { return nil }
     let rest = line[range.upperBound...].prefix { "-+.0123456789e".contains($0) }
     return Double(rest)
 }
