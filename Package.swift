@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
 //   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumSimulation → PlumConfig → plumscale
-//   PlumCore (the weighing engine) depends on nothing.
+//   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
     name: "PlumScale",
     products: [
@@ -47,6 +47,8 @@ let package = Package(
             dependencies: ["PlumHardware", "PlumDrivers"]
         ),
         .target(name: "PlumCore"),
+        // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
+        .target(name: "PlumProtocol"),
         .target(
             name: "PlumConfig",
             dependencies: [
@@ -57,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware",
+                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +71,7 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],

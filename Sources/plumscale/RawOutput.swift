@@ -1,5 +1,6 @@
 import PlumDrivers
 import PlumHardware
+import PlumProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -19,15 +20,15 @@ struct RawOutput {
 
     func sample(_ sample: Sample, since start: MonotonicInstant) {
         if json {
-            var line = JSONLine()
+            var line = JSONWriter()
             line.add("sensor", info.name)
             line.add("time", sample.time.seconds)
-            line.add("raw", Int64(sample.raw))
+            line.add("raw", sample.raw)
             line.add("signal", sample.signal)
-            line.add("flags", sample.flags.names)
+            line.add("flags", strings: sample.flags.names)
             if let edge = sample.edgeTime { line.add("edge_time", edge.seconds) }
             if !sample.discarded.isEmpty { line.add("discarded", object: discardObject(sample.discarded)) }
-            print(line.text)
+            print(line.finished)
         } else {
             let offset = Double(sample.time.nanoseconds(since: start)) / 1e9
             var text = "\(pad(format(offset, decimals: 4), 10)) s  raw \(pad(String(sample.raw), 9))"
@@ -50,10 +51,10 @@ struct RawOutput {
         let operationsPerSample = statistics.published > 0
             ? Double(statistics.hardwareOperations) / Double(statistics.published) : 0
         if json {
-            var summary = JSONLine()
+            var summary = JSONWriter()
             summary.add("sensor", info.name)
             summary.add("kind", info.kind)
-            summary.add("samples", Int64(samples))
+            summary.add("samples", samples)
             summary.add("elapsed_s", elapsed)
             summary.add("rate", rate)
             summary.add("nominal_rate", info.nominalRate)
@@ -61,10 +62,10 @@ struct RawOutput {
             summary.add("not_ready", statistics.notReady)
             summary.add("saturated", statistics.saturated)
             summary.add("hardware_operations_per_sample", operationsPerSample)
-            summary.add("notices", info.notices)
-            var line = JSONLine()
+            summary.add("notices", strings: info.notices)
+            var line = JSONWriter()
             line.add("summary", object: summary)
-            print(line.text)
+            print(line.finished)
         } else {
             print("--")
             print("\(samples) samples in \(format(elapsed, decimals: 2)) s: \(format(rate, decimals: 1)) SPS achieved (\(format(info.nominalRate)) nominal)")
@@ -80,12 +81,12 @@ struct RawOutput {
         flush()
     }
 
-    private func discardObject(_ counts: DiscardCounts) -> JSONLine {
-        var object = JSONLine()
-        object.add("stretched_clock", UInt64(counts.stretchedClock))
-        object.add("integrity", UInt64(counts.integrity))
-        object.add("settling", UInt64(counts.settling))
-        object.add("stale", UInt64(counts.stale))
+    private func discardObject(_ counts: DiscardCounts) -> JSONWriter {
+        var object = JSONWriter()
+        object.add("stretched_clock", counts.stretchedClock)
+        object.add("integrity", counts.integrity)
+        object.add("settling", counts.settling)
+        object.add("stale", counts.stale)
         return object
     }
 
