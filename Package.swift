@@ -56,6 +56,11 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The daemon's parts: samplers, transport, composition.
+        .target(
+            name: "PlumDaemon",
+            dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol"]
+        ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
@@ -73,6 +78,7 @@ let package = Package(
         ),
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
+        .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],
     swiftLanguageModes: [.v6]

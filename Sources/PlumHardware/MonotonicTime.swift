@@ -59,3 +59,13 @@ public struct SystemMonotonicClock: MonotonicClock, Sendable {
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 }
+
+extension Duration {
+    /// The duration in whole nanoseconds (negative durations count as zero), for arithmetic on
+    /// ``MonotonicInstant``.
+    public var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
+}

@@ -31,12 +31,3 @@ public final class VirtualClock: MonotonicClock {
         advance(byNanoseconds: duration.nanoseconds)
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds (negative durations count as zero).
-    public var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-    }
-}
