@@ -61,6 +61,8 @@ let package = Package(
             name: "PlumDaemon",
             dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol"]
         ),
+        // Benchmarks: the peers' filters, workloads and metrics (issue: performance).
+        .target(name: "PlumBench"),
         .executableTarget(
             name: "plumscale",
             dependencies: [
@@ -79,6 +81,7 @@ let package = Package(
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],
     swiftLanguageModes: [.v6]
