@@ -1,0 +1,75 @@
+/// The figures the benchmark reports for one filter on one workload, in divisions d where
+/// they are weights.
+public struct SettlingMetrics: Hashable, Sendable {
+    /// Per load change: seconds from the change until the display is within ±1 d of the truth
+    /// and flagged stable, and stays so until the next change (nil: never settled).
+    public var settleTimes: [Double?]
+    /// Root-mean-square deviation from the truth once settled, in d.
+    public var settledNoiseRMS: Double
+    /// Largest peak-to-peak of the display once settled, in d.
+    public var settledPeakToPeak: Double
+    /// Largest excursion past the truth after a change, in the direction of the change, in d.
+    public var worstOvershoot: Double
+    /// Share of stable-flagged points whose display is more than 1 d from the truth.
+    public var wrongStableRate: Double
+
+    /// The worst settle time, or nil when some change never settled.
+    public var worstSettleTime: Double? {
+        settleTimes.contains(where: { $0 == nil }) ? nil : settleTimes.compactMap { $0 }.max()
+    }
+
+    /// The median settle time over the changes that settled.
+    public var medianSettleTime: Double? {
+        let settled = settleTimes.compactMap { $0 }.sorted()
+        guard !settled.isEmpty else { return nil }
+        return settled[settled.count / 2]
+    }
+
+    /// Measures `trace` with division `d` grams.
+    public init(_ trace: DisplayedTrace, division d: Double) {
+        let points = trace.points
+        let changes = trace.changes.sorted()
+        var settleTimes: [Double?] = []
+        var squares = 0.0
+        var settledCount = 0
+        var peakToPeak = 0.0
+        var overshoot = 0.0
+        for (index, change) in changes.enumerated() {
+            let end = index + 1 < changes.count ? changes[index + 1] : (points.last?.time ?? change) + 1e-9
+            let window = points.filter { $0.time >= change && $0.time < end }
+            guard !window.isEmpty else {
+                settleTimes.append(nil)
+                continue
+            }
+            // The earliest point from which every later point in the interval is good.
+            var settledFrom: Int?
+            for position in window.indices.reversed() {
+                let point = window[position]
+                guard let shown = point.shown, point.stable, abs(shown - point.truth) <= d + 1e-9 else { break }
+                settledFrom = position
+            }
+            settleTimes.append(settledFrom.map { window[$0].time - change })
+            if let settledFrom {
+                let settled = window[settledFrom...].compactMap { point in point.shown.map { $0 - point.truth } }
+                for error in settled { squares += error * error }
+                settledCount += settled.count
+                if let low = settled.min(), let high = settled.max() { peakToPeak = max(peakToPeak, (high - low) / d) }
+            }
+            // Overshoot: past the new truth in the direction of the step.
+            let before = points.last(where: { $0.time < change })?.truth ?? window[0].truth
+            let after = window.last!.truth
+            let direction: Double = after >= before ? 1 : -1
+            for point in window {
+                guard let shown = point.shown else { continue }
+                overshoot = max(overshoot, direction * (shown - point.truth) / d)
+            }
+        }
+        let stablePoints = points.filter { $0.stable && $0.shown != nil }
+        let wrong = stablePoints.filter { abs($0.shown! - $0.truth) > d + 1e-9 }.count
+        self.settleTimes = settleTimes
+        settledNoiseRMS = settledCount > 0 ? (squares / Double(settledCount)).squareRoot() / d : .nan
+        settledPeakToPeak = peakToPeak
+        worstOvershoot = overshoot
+        wrongStableRate = stablePoints.isEmpty ? 0 : Double(wrong) / Double(stablePoints.count)
+    }
+}
