@@ -15,12 +15,20 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     public var scale: ScaleSettings
     public var sensors: [SensorConfiguration]
+    public var daemon: DaemonSettings
+    /// The buzzer/haptic output, when one is wired.
+    public var cue: CueOutputSettings?
     /// The file it was read from, or "<built-in>".
     public var source: String
 
-    public init(scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration], source: String = "<built-in>") {
+    public init(
+        scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration],
+        daemon: DaemonSettings = DaemonSettings(), cue: CueOutputSettings? = nil, source: String = "<built-in>"
+    ) {
         self.scale = scale
         self.sensors = sensors
+        self.daemon = daemon
+        self.cue = cue
         self.source = source
     }
 
@@ -70,6 +78,19 @@ public struct PlumConfiguration: Hashable, Sendable {
                 TOMLReader(table: scaleTable, file: file, path: "scale", locator: locator, section: .table("scale")))
         }
 
+        var daemon = DaemonSettings()
+        if let value = table["daemon"] {
+            guard let daemonTable = value.table else { throw root.error("daemon", "expected a table [daemon]") }
+            daemon = try DaemonSettings(
+                TOMLReader(table: daemonTable, file: file, path: "daemon", locator: locator, section: .table("daemon")))
+        }
+        var cue: CueOutputSettings?
+        if let value = table["cue"] {
+            guard let cueTable = value.table else { throw root.error("cue", "expected a table [cue]") }
+            cue = try CueOutputSettings(
+                TOMLReader(table: cueTable, file: file, path: "cue", locator: locator, section: .table("cue")))
+        }
+
         var sensors: [SensorConfiguration] = []
         if let value = table["sensor"] {
             guard let array = value.array else {
@@ -91,14 +112,14 @@ public struct PlumConfiguration: Hashable, Sendable {
                 sensors.append(sensor)
             }
         }
-        root.markKnown(["scale", "sensor"])
+        root.markKnown(["scale", "sensor", "daemon", "cue"])
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
                 file: file, key: "",
                 message: "no sensors configured; add a [[sensor]] table (see the examples in Calibration/examples)")
         }
-        return PlumConfiguration(scale: scale, sensors: sensors, source: file)
+        return PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
     }
 }
 

@@ -232,3 +232,51 @@ struct PlumConfigurationTests {
         #expect(ScaleSettings.isValidDivision(value) == valid)
     }
 }
+
+@Suite("Daemon and cue settings")
+struct DaemonSettingsTests {
+    let sensor = "\n[[sensor]]\nname = \"s\"\nkind = \"simulated-hx711\"\n"
+
+    @Test("[daemon] and [cue] are read with their defaults")
+    func reads() throws {
+        let config = try PlumConfiguration.parse("""
+            [daemon]
+            socket = "/run/plumscale/plumscale.sock"
+            socket_group = "plumscale"
+            tcp = "127.0.0.1:7450"
+            mtsics = "[::1]:8001"
+            max_clients = 64
+
+            [cue]
+            chip = "gpiochip0"
+            line = "GPIO18"
+            """ + sensor, file: "t.toml")
+        #expect(config.daemon.socket == "/run/plumscale/plumscale.sock")
+        #expect(config.daemon.tcp == "127.0.0.1:7450")
+        #expect(config.daemon.mtsics == "[::1]:8001")
+        #expect(config.daemon.maxClients == 64)
+        #expect(config.daemon.clientQueue == 512)
+        #expect(config.cue?.line == "GPIO18")
+        #expect(config.cue?.pulseMilliseconds == 150)
+        #expect(config.cue?.activeLow == false)
+    }
+
+    @Test("a listener off this machine is refused", arguments: ["0.0.0.0:7450", "192.168.1.5:7450", "7450"])
+    func loopbackOnly(endpoint: String) {
+        #expect {
+            try PlumConfiguration.parse("[daemon]\ntcp = \"\(endpoint)\"\n" + sensor, file: "t.toml")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("t.toml:2: daemon.tcp") && (text.contains("loopback") || text.contains("host:port"))
+        }
+    }
+
+    @Test("a cue without its line says which key is missing")
+    func cueNeedsLine() {
+        #expect {
+            try PlumConfiguration.parse("[cue]\nchip = \"gpiochip0\"\n" + sensor, file: "t.toml")
+        } throws: { error in
+            String(describing: error).contains("missing key line")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+internal import TOMLKit
+
+/// Settings of `plumscaled` from `[daemon]`.
+public struct DaemonSettings: Hashable, Sendable {
+    /// The JSON protocol's Unix socket; nil: the default for how the daemon runs (the socket
+    /// systemd passes, `$RUNTIME_DIRECTORY/plumscale.sock`, or a per-user path).
+    public var socket: String?
+    /// The group that may connect (the socket is mode 0660).
+    public var socketGroup: String?
+    /// An optional loopback TCP listener for the JSON protocol: "127.0.0.1:7450" or "[::1]:7450".
+    public var tcp: String?
+    /// An optional MT-SICS listener: a Unix socket path or a loopback "host:port".
+    public var mtsics: String?
+    /// The most clients served at once; one more gets an error line and is closed.
+    public var maxClients: Int = 256
+    /// Messages queued per client before its oldest are dropped.
+    public var clientQueue: Int = 512
+    /// Where calibrations are kept; nil: `$STATE_DIRECTORY` or /var/lib/plumscale.
+    public var stateDirectory: String?
+
+    public init() {}
+
+    init(_ reader: TOMLReader) throws(ConfigurationError) {
+        var reader = reader
+        socket = try reader.string("socket")
+        if let socket, !socket.hasPrefix("/") {
+            throw reader.error("socket", "socket = \"\(socket)\" must be an absolute path, such as \"/run/plumscale/plumscale.sock\"")
+        }
+        socketGroup = try reader.string("socket_group")
+        tcp = try reader.string("tcp")
+        if let tcp { try Self.requireLoopback(tcp, key: "tcp", reader: reader) }
+        mtsics = try reader.string("mtsics")
+        if let mtsics, !mtsics.hasPrefix("/") { try Self.requireLoopback(mtsics, key: "mtsics", reader: reader) }
+        maxClients = try reader.int("max_clients", in: 1...65_536, unit: "clients") ?? maxClients
+        clientQueue = try reader.int("client_queue", in: 8...1_000_000, unit: "messages") ?? clientQueue
+        stateDirectory = try reader.string("state_directory")
+        try reader.rejectUnknownKeys()
+    }
+
+    /// A TCP listener must stay on this machine: readings and commands are not for the network.
+    static func requireLoopback(_ endpoint: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
+        guard let colon = endpoint.lastIndex(of: ":"), let port = Int(endpoint[endpoint.index(after: colon)...]),
+              (1...65_535).contains(port) else {
+            throw reader.error(key, "\(key) = \"\(endpoint)\" is not host:port; use \"127.0.0.1:7450\" or \"[::1]:7450\"")
+        }
+        let host = endpoint[..<colon]
+        guard host == "127.0.0.1" || host == "[::1]" || host == "localhost" else {
+            throw reader.error(key, "\(key) = \"\(endpoint)\" is not a loopback address; PlumScale listens on 127.0.0.1 or [::1] only")
+        }
+    }
+}
+
+/// The buzzer or haptic driver wired to a GPIO line, from `[cue]`.
+public struct CueOutputSettings: Hashable, Sendable {
+    public var chip: String
+    public var line: String
+    /// The line is driven low to sound (a PNP transistor, say).
+    public var activeLow: Bool
+    /// How long one cue sounds.
+    public var pulseMilliseconds: Int
+    /// Also a short cue when a new stable weight is reached.
+    public var onStable: Bool
+
+    init(_ reader: TOMLReader) throws(ConfigurationError) {
+        var reader = reader
+        guard let chip = try reader.string("chip") else {
+            throw reader.error(nil, "missing key chip; the GPIO chip the buzzer is on, for example chip = \"gpiochip0\"")
+        }
+        guard let line = try reader.stringOrInt("line") else {
+            throw reader.error(nil, "missing key line; the GPIO line the buzzer is on, for example line = \"GPIO18\"")
+        }
+        self.chip = chip
+        self.line = line
+        activeLow = try reader.bool("active_low") ?? false
+        pulseMilliseconds = try reader.int("pulse_ms", in: 5...5000, unit: "ms") ?? 150
+        onStable = try reader.bool("on_stable") ?? false
+        try reader.rejectUnknownKeys()
+    }
+}
