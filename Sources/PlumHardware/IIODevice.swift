@@ -58,7 +58,7 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
             .sorted { ($0.count, $0) < ($1.count, $1) }
         var devices: [IIODevice] = []
         for id in ids {
-            let name = (try? readText(root + "/" + id + "/name")) ?? ""
+            let name = ((try? readText(root + "/" + id + "/name")) ?? "").trimmingWhitespace
             devices.append(IIODevice(root: root, id: id, name: name))
         }
         return devices
