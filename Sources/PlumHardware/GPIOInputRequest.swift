@@ -55,11 +55,7 @@ public final class GPIOInputRequest: GPIOEdgeLine, @unchecked Sendable {
     /// - Throws: ``HardwareError/Code/invalidRequest`` when the line was requested without edges.
     public func waitForEdgeEvents(timeout: Duration) throws(HardwareError) -> Bool {
         try requireEdges()
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds < 0 ? 0
-            : seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? Int64.max
-            : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        switch Syscalls.gpioWaitEdgeEvents(handle, timeoutNanoseconds: max(0, nanoseconds)) {
+        switch Syscalls.gpioWaitEdgeEvents(handle, timeoutNanoseconds: GPIOInputRequest.nanoseconds(timeout)) {
         case .success(let pending): return pending
         case .failure(let errno):
             throw HardwareError(.systemCall, operation: "waiting for edges on", subject: subject, errno: errno)
@@ -87,6 +83,17 @@ public final class GPIOInputRequest: GPIOEdgeLine, @unchecked Sendable {
         case .failure(let errno):
             throw HardwareError(.systemCall, operation: "reading edges on", subject: subject, errno: errno)
         }
+    }
+
+    /// A timeout in whole nanoseconds for the C call: negative becomes 0 (poll once), and a
+    /// duration too long for Int64 saturates instead of trapping.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let whole = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if whole.overflow { return seconds < 0 ? 0 : Int64.max }
+        let total = whole.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if total.overflow { return seconds < 0 ? 0 : Int64.max }
+        return max(0, total.partialValue)
     }
 
     @inline(__always)

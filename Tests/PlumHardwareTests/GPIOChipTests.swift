@@ -98,3 +98,29 @@ struct GPIOChipTests {
         #expect(busy.hint?.contains("gpioinfo") == true)
     }
 }
+
+@Suite("Edge-wait timeouts")
+struct EdgeWaitTimeoutTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var duration: Duration
+        var nanoseconds: Int64
+        var testDescription: String { "\(duration)" }
+    }
+
+    static let cases: [Case] = [
+        Case(duration: .milliseconds(250), nanoseconds: 250_000_000),
+        Case(duration: .nanoseconds(1), nanoseconds: 1),
+        Case(duration: .seconds(2) + .nanoseconds(5), nanoseconds: 2_000_000_005),
+        Case(duration: .zero, nanoseconds: 0),
+        Case(duration: .milliseconds(-3), nanoseconds: 0),
+        Case(duration: .seconds(Int64.max), nanoseconds: .max),
+        Case(duration: .seconds(Int64.min), nanoseconds: 0),
+        Case(duration: .seconds(9_223_372_036) + .milliseconds(999), nanoseconds: .max),
+    ]
+
+    @Test("a Duration becomes the C call's nanoseconds: exact, never negative, saturating instead of trapping",
+          arguments: cases)
+    func conversion(_ test: Case) {
+        #expect(GPIOInputRequest.nanoseconds(test.duration) == test.nanoseconds)
+    }
+}
