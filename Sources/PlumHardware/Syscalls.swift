@@ -147,7 +147,9 @@ enum Syscalls {
         retrying { read(fd, buffer.baseAddress, buffer.count) }
     }
 
-    /// Reads a small text file whole, as sysfs attributes are read: one open, reads until EOF.
+    /// Reads a small text file whole, as sysfs attributes are read: one open, reads until EOF
+    /// or `limit` bytes. The buffer is on the stack, and a short value ("1234\n") becomes a
+    /// small string, so a sampler polling `in_voltage0_raw` does not allocate.
     static func readSmallFile(_ path: String, limit: Int = 4096) -> Result<String, Errno> {
         let fd: Int32
         switch openFile(path, flags: O_RDONLY) {
@@ -155,19 +157,17 @@ enum Syscalls {
         case .failure(let error): return .failure(error)
         }
         defer { closeFile(fd) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let result = bytes.withUnsafeMutableBytes { raw in
-                readFile(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+        return withUnsafeTemporaryAllocation(byteCount: limit, alignment: 1) { buffer in
+            var count = 0
+            while count < limit {
+                switch readFile(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) {
+                case .success(0): return .success(String(decoding: buffer[..<count], as: UTF8.self))
+                case .success(let n): count += n
+                case .failure(let error): return .failure(error)
+                }
             }
-            switch result {
-            case .success(0): return .success(String(decoding: bytes[..<count], as: UTF8.self))
-            case .success(let n): count += n
-            case .failure(let error): return .failure(error)
-            }
+            return .success(String(decoding: buffer[..<count], as: UTF8.self))
         }
-        return .success(String(decoding: bytes[..<count], as: UTF8.self))
     }
 
     /// The entry names of a directory, without "." and "..".

@@ -123,6 +123,17 @@ struct IIODeviceTests {
         #expect(error?.hint == "iio:device1 [hx711] has channels voltage0, voltage1")
     }
 
+    @Test("a raw attribute that cannot be read is a system-call error naming the file and errno")
+    func unreadableRaw() throws {
+        let tree = try FakeIIOTree()
+        try tree.directory.makeDirectory("devices/iio:device0/in_voltage2_raw")
+        let ads = try IIODevice("ads1015", root: tree.root)
+        let error = #expect(throws: HardwareError.self) { try ads.raw(IIOChannel(2)) }
+        #expect(error?.code == .systemCall)
+        #expect(error?.errno == Errno(rawValue: 21)) // EISDIR: read(2) on a directory
+        #expect(error?.description.hasPrefix("reading \(ads.path)/in_voltage2_raw: ") == true)
+    }
+
     @Test("a missing scale is not-found rather than a silent 1.0")
     func missingScale() throws {
         let tree = try FakeIIOTree()
