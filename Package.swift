@@ -32,7 +32,10 @@ let package = Package(
         // The one C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
         .target(
             name: "CPlumShim",
-            dependencies: ["CGPIOD", "CI2C"]
+            dependencies: ["CGPIOD", "CI2C"],
+            // A C target includes headers rather than importing modules, so CI2C's module-map
+            // `link "i2c"` never reaches the linker; libgpiod comes in through pkg-config.
+            linkerSettings: [.linkedLibrary("i2c")]
         ),
         .target(
             name: "PlumHardware",

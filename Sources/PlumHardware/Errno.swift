@@ -10,7 +10,7 @@ internal import CPlumShim
 /// Mirrors `errno` after a failed system or library call. The symbolic name (`EACCES`) comes
 /// from glibc's `strerrorname_np`, the message from `strerror_r`, so the text users see is the
 /// one every Linux tool prints.
-public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int32
 
     public init(rawValue: Int32) { self.rawValue = rawValue }

@@ -1,6 +1,7 @@
 /// The small line protocols drivers are generic over.
 ///
-/// Real lines (``GPIOLineRequest`` over libgpiod) and chip models (`PlumSimulation`) both conform.
+/// Real lines (``GPIOOutputRequest`` and ``GPIOInputRequest`` over libgpiod) and chip models
+/// (`PlumSimulation`) both conform.
 /// Drivers take them as generic parameters, never as `any`, so a bit-banging loop specialises to
 /// straight code with no boxing, retain/release or allocation. Errors are typed for the same
 /// reason: `throws(HardwareError)` needs no existential box.
