@@ -14,7 +14,11 @@ public enum SensorFactory {
             return try TraceReplay(
                 name: sensor.name, path: wiring.path, traceSensor: wiring.traceSensor,
                 realTime: wiring.realTime, clock: SystemMonotonicClock())
-        case .hx711, .ads1115, .iio, .simulatedHX711, .simulatedFSR:
+        case .iio(let wiring):
+            return try IIOSensor(
+                name: sensor.name, device: wiring.device, channel: wiring.channel, root: wiring.root,
+                pollRate: wiring.pollRate, clock: SystemMonotonicClock())
+        case .hx711, .ads1115, .simulatedHX711, .simulatedFSR:
             throw .hardware(sensor: sensor.name, HardwareError(
                 .invalidRequest, operation: "opening", subject: "a \(sensor.kind.rawValue) sensor",
                 detail: "this build has no \(sensor.kind.rawValue) driver yet"))
