@@ -5,7 +5,9 @@ public import PlumHardware
 /// Generic over the same lines and clock as ``HX711``, so the sampler thread's loop stays
 /// specialised. Used from one thread at a time, like every ``SampleSource``.
 public final class HX711Sensor<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicClock>: SampleSource {
-    public private(set) var driver: HX711<Clock, Data, Time>
+    public typealias Driver = HX711<Clock, Data, Time>
+
+    public private(set) var driver: Driver
     public let info: SourceInfo
     /// Flags added to every sample, such as ``SampleFlags/simulated`` for a chip model.
     public let addedFlags: SampleFlags
@@ -35,6 +37,10 @@ public final class HX711Sensor<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: 
         sample.flags.formUnion(addedFlags)
         return sample
     }
+
+    /// Selects another input and gain for the following reads; conversions until it has
+    /// settled are discarded.
+    public func setGain(_ gain: HX711Gain) { driver.setGain(gain) }
 
     /// Powers the chip down (PD_SCK held high); the next sample powers it up with a reset.
     public func powerDown() throws(SensorError) { try driver.powerDown() }
