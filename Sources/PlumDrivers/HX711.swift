@@ -30,24 +30,29 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// DOUT, with falling-edge events.
     public let dataLine: Data
     public let time: Time
-    public private(set) var configuration: HX711Configuration
+    public var configuration: HX711Configuration { settings }
     /// Running totals since the driver was created.
-    public private(set) var statistics = DriverStatistics()
+    public var statistics: DriverStatistics { totals }
 
     /// Integrity failures (not settling) in a row before a read gives up with an error: a
     /// chip that fails every check is miswired, not unlucky.
     public static var consecutiveFailureLimit: Int { 8 }
 
-    private var events: [EdgeEvent] = []
+    // The read path is @inlinable (with its state @usableFromInline) so that it specialises
+    // in the module that picks the concrete lines: the sampler's loop then has no witness-table
+    // calls. Nothing here is API.
+    @usableFromInline var settings: HX711Configuration
+    @usableFromInline var totals = DriverStatistics()
+    @usableFromInline var events: [EdgeEvent] = []
     /// The input and gain the conversion now in the chip was taken with; `nil` when unknown.
-    private var conversionGain: HX711Gain?
+    @usableFromInline var conversionGain: HX711Gain?
     /// Conversions still to discard as settling.
-    private var settlingRemaining = 0
-    private var pendingDiscards = DiscardCounts()
+    @usableFromInline var settlingRemaining = 0
+    @usableFromInline var pendingDiscards = DiscardCounts()
     /// When the previous read's last PD_SCK pulse ended: edges before it are data bits.
-    private var lastReadEnd: MonotonicInstant?
+    @usableFromInline var lastReadEnd: MonotonicInstant?
     /// The chip's state is unknown (first read, after a timeout or power-down): reset first.
-    private var needsReset = true
+    @usableFromInline var needsReset = true
 
     /// Creates a driver; nothing is sent to the chip until the first ``read()``.
     /// - Throws: ``HX711ConfigurationError`` when the configuration is not usable.
@@ -59,7 +64,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         self.clockLine = clockLine
         self.dataLine = dataLine
         self.time = time
-        self.configuration = try configuration.validated()
+        settings = try configuration.validated()
         // Enough for every edge of a read (24 bits make at most 24 falling edges) and the
         // ready edge, so steady-state reads never grow it.
         events.reserveCapacity(64)
@@ -70,6 +75,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// - Throws: ``SensorError/notReady(sensor:waited:hint:)`` when DOUT does not go low in
     ///   time; ``SensorError/hardware(sensor:_:)`` when a line operation fails or every
     ///   conversion keeps failing its checks.
+    @inlinable
     public mutating func read() throws(SensorError) -> Sample {
         if needsReset { try reset() }
         var failuresInARow = 0
@@ -78,7 +84,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             let outcome = try shiftConversion()
             switch outcome {
             case .stretched:
-                discard(\.stretchedClock)
+                discard(.stretchedClock)
                 failuresInARow += 1
                 try giveUpIfPersistent(failuresInARow, stretched: true)
                 // Over 60 µs the chip powers down and restarts at channel A gain 128; under
@@ -86,14 +92,14 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 // state known again.
                 try reset()
             case .doutNotHigh:
-                discard(\.integrity)
+                discard(.integrity)
                 failuresInARow += 1
                 try giveUpIfPersistent(failuresInARow, stretched: false)
                 // The chip counted a different number of pulses: its gain selection and its
                 // shift position are unknown, and DOUT may still hold a data bit.
                 try reset()
             case .bitMismatch:
-                discard(\.integrity)
+                discard(.integrity)
                 failuresInARow += 1
                 try giveUpIfPersistent(failuresInARow, stretched: false)
                 // The pulse count was right (DOUT went high), so only this value is lost.
@@ -101,7 +107,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             case .value(let raw):
                 failuresInARow = 0
                 guard advanceGainState() else {
-                    discard(\.settling)
+                    discard(.settling)
                     continue
                 }
                 var flags: SampleFlags = []
@@ -114,8 +120,8 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                     raw: raw, signal: Double(raw), time: time.now(), edgeTime: edgeTime,
                     flags: flags, discarded: pendingDiscards)
                 pendingDiscards = DiscardCounts()
-                statistics.published &+= 1
-                if !flags.isEmpty { statistics.saturated &+= 1 }
+                totals.published &+= 1
+                if !flags.isEmpty { totals.saturated &+= 1 }
                 return sample
             }
         }
@@ -124,7 +130,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// Selects another input and gain; it takes effect with the next read's pulses, and the
     /// conversions until it has settled are discarded.
     public mutating func setGain(_ gain: HX711Gain) {
-        configuration.gain = gain
+        settings.gain = gain
     }
 
     /// Powers the chip down by holding PD_SCK high (over 60 µs it draws under 1 µA).
@@ -143,22 +149,24 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
 
     /// Resets the chip: PD_SCK high past the power-down time, then low (datasheet "Power Down
     /// Control"; the kernel driver's `hx711_reset`). The chip restarts at channel A gain 128.
+    @inlinable
     public mutating func reset() throws(SensorError) {
         try set(true)
-        time.sleep(until: time.now().advanced(byNanoseconds: configuration.powerDownHold.totalNanoseconds))
+        time.sleep(until: time.now().advanced(byNanoseconds: settings.powerDownHold.totalNanoseconds))
         try set(false)
         conversionGain = .channelA128
-        settlingRemaining = configuration.settlingConversions
+        settlingRemaining = settings.settlingConversions
         needsReset = false
         lastReadEnd = time.now()
     }
 
     // MARK: - The read
 
-    static var maximumCode: Int32 { 0x7F_FFFF }
-    static var minimumCode: Int32 { -0x80_0000 }
+    @inlinable static var maximumCode: Int32 { 0x7F_FFFF }
+    @inlinable static var minimumCode: Int32 { -0x80_0000 }
 
-    private enum ShiftOutcome {
+    @usableFromInline
+    enum ShiftOutcome {
         case value(Int32)
         case stretched
         case bitMismatch
@@ -167,8 +175,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
 
     /// Waits until DOUT is low: the conversion is ready.
     /// - Returns: the kernel's timestamp of the ready edge, when one was seen for this conversion.
-    private mutating func waitForReady() throws(SensorError) -> MonotonicInstant? {
-        let timeout = configuration.effectiveReadyTimeout
+    @inlinable
+    mutating func waitForReady() throws(SensorError) -> MonotonicInstant? {
+        let timeout = settings.effectiveReadyTimeout
         let deadline = time.now().advanced(byNanoseconds: timeout.totalNanoseconds)
         var edgeTime: MonotonicInstant?
         // Events left from the previous read's data bits are stale; the ready edge may be
@@ -181,7 +190,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             // The level, not the events, says whether the chip is ready: events only wake us
             // and carry the time.
             if try !get() {
-                if let edge = edgeTime, time.now().nanoseconds(since: edge) > configuration.rate.period.totalNanoseconds {
+                if let edge = edgeTime, time.now().nanoseconds(since: edge) > settings.rate.period.totalNanoseconds {
                     // A later conversion may have replaced the one that edge announced.
                     return nil
                 }
@@ -189,7 +198,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             }
             let now = time.now()
             guard now < deadline else {
-                statistics.notReady &+= 1
+                totals.notReady &+= 1
                 needsReset = true
                 throw .notReady(
                     sensor: name, waited: timeout,
@@ -203,9 +212,10 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     }
 
     /// Reads the pending events and returns the latest falling edge after the previous read.
-    private mutating func takeReadyEdge() throws(SensorError) -> MonotonicInstant? {
+    @inlinable
+    mutating func takeReadyEdge() throws(SensorError) -> MonotonicInstant? {
         events.removeAll(keepingCapacity: true)
-        statistics.hardwareOperations &+= 1
+        totals.hardwareOperations &+= 1
         do {
             try dataLine.readEdgeEvents(into: &events)
         } catch {
@@ -220,9 +230,10 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     }
 
     /// Clocks out 24 data bits and the gain pulses, timing each PD_SCK high period.
-    private mutating func shiftConversion() throws(SensorError) -> ShiftOutcome {
-        let limit = configuration.clockHighLimit.totalNanoseconds
-        let verify = configuration.verifyBits
+    @inlinable
+    mutating func shiftConversion() throws(SensorError) -> ShiftOutcome {
+        let limit = settings.clockHighLimit.totalNanoseconds
+        let verify = settings.verifyBits
         var code: UInt32 = 0
         var mismatch = false
         for _ in 0..<24 {
@@ -238,7 +249,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             if verify, try get() != bit { mismatch = true }
             code = code << 1 | (bit ? 1 : 0)
         }
-        for _ in 0..<configuration.gain.extraPulses {
+        for _ in 0..<settings.gain.extraPulses {
             let rise = time.now()
             try set(true)
             try set(false)
@@ -257,29 +268,49 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
 
     /// Moves the gain bookkeeping past one conversion that was read with correct pulses.
     /// - Returns: whether that conversion was taken at the configured gain and had settled.
-    private mutating func advanceGainState() -> Bool {
-        let trusted = conversionGain == configuration.gain && settlingRemaining == 0
-        if conversionGain != configuration.gain {
+    @inlinable
+    mutating func advanceGainState() -> Bool {
+        let trusted = conversionGain == settings.gain && settlingRemaining == 0
+        if conversionGain != settings.gain {
             // This read's pulses switch the chip; the conversions after it settle.
-            settlingRemaining = configuration.settlingConversions
+            settlingRemaining = settings.settlingConversions
         } else if settlingRemaining > 0 {
             settlingRemaining -= 1
         }
-        conversionGain = configuration.gain
+        conversionGain = settings.gain
         return trusted
     }
 
-    private mutating func discard(_ reason: WritableKeyPath<DiscardCounts, UInt32>) {
-        pendingDiscards[keyPath: reason] &+= 1
-        statistics.discarded[keyPath: reason] &+= 1
+    @usableFromInline
+    enum DiscardReason {
+        case stretchedClock
+        case integrity
+        case settling
     }
 
-    private func giveUpIfPersistent(_ failures: Int, stretched: Bool) throws(SensorError) {
+    @inlinable
+    mutating func discard(_ reason: DiscardReason) {
+        switch reason {
+        case .stretchedClock:
+            pendingDiscards.stretchedClock &+= 1
+            totals.discarded.stretchedClock &+= 1
+        case .integrity:
+            pendingDiscards.integrity &+= 1
+            totals.discarded.integrity &+= 1
+        case .settling:
+            pendingDiscards.settling &+= 1
+            totals.discarded.settling &+= 1
+        }
+    }
+
+    /// Cold: called only after repeated failures, so it stays out of line.
+    @usableFromInline
+    func giveUpIfPersistent(_ failures: Int, stretched: Bool) throws(SensorError) {
         guard failures >= Self.consecutiveFailureLimit else { return }
         if stretched {
             throw .hardware(sensor: name, HardwareError(
                 .timedOut, operation: "clocking", subject: "HX711 PD_SCK",
-                detail: "\(failures) reads in a row had a PD_SCK high period over \(configuration.clockHighLimit.formattedMicroseconds)",
+                detail: "\(failures) reads in a row had a PD_SCK high period over \(settings.clockHighLimit.formattedMicroseconds)",
                 hint: "the system is too busy to bit-bang in time; run the sampler with real-time priority, "
                     + "or raise clock-high-limit only for an emulated bus"))
         }
@@ -292,9 +323,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
 
     // MARK: - Counted line operations
 
-    @inline(__always)
-    private mutating func set(_ high: Bool) throws(SensorError) {
-        statistics.hardwareOperations &+= 1
+    @inlinable @inline(__always)
+    mutating func set(_ high: Bool) throws(SensorError) {
+        totals.hardwareOperations &+= 1
         do {
             try clockLine.setValue(high)
         } catch {
@@ -302,9 +333,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         }
     }
 
-    @inline(__always)
-    private mutating func get() throws(SensorError) -> Bool {
-        statistics.hardwareOperations &+= 1
+    @inlinable @inline(__always)
+    mutating func get() throws(SensorError) -> Bool {
+        totals.hardwareOperations &+= 1
         do {
             return try dataLine.value()
         } catch {
@@ -312,9 +343,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         }
     }
 
-    @inline(__always)
-    private mutating func waitForEvents(timeout: Duration) throws(SensorError) -> Bool {
-        statistics.hardwareOperations &+= 1
+    @inlinable @inline(__always)
+    mutating func waitForEvents(timeout: Duration) throws(SensorError) -> Bool {
+        totals.hardwareOperations &+= 1
         do {
             return try dataLine.waitForEdgeEvents(timeout: timeout)
         } catch {
@@ -325,6 +356,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
 
 extension Duration {
     /// Whole nanoseconds, zero for negative durations.
+    @inlinable
     var totalNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0, attoseconds >= 0 else { return 0 }
