@@ -19,9 +19,10 @@ public import PlumHardware
 ///   otherwise the chip saw a different pulse count, the conversion is discarded and the chip reset.
 /// - Conversions after power-up, reset or a gain change are settling and discarded.
 ///
-/// The type is generic over its lines and clock, never `any`: specialised, the bit loop is
-/// straight code with no boxing, no reference counting and no allocation; the edge-event array
-/// is reused across reads. It is used from one thread, the sensor's sampler.
+/// The type is generic over its lines and clock, never `any`, and its read path is
+/// `@inlinable`: specialised where the concrete lines are chosen, the bit loop is straight code
+/// with no existential boxes and no allocation; the edge-event array is reused across reads.
+/// It is used from one thread, the sensor's sampler.
 public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicClock> {
     /// The sensor's name, for errors.
     public let name: String
@@ -81,7 +82,10 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         var failuresInARow = 0
         while true {
             let edgeTime = try waitForReady()
+            // If a line operation fails mid-read, PD_SCK may be left high: reset next time.
+            needsReset = true
             let outcome = try shiftConversion()
+            needsReset = false
             switch outcome {
             case .stretched:
                 discard(.stretchedClock)

@@ -92,7 +92,8 @@ public final class HX711Model<Clock: MonotonicClock> {
 
     public let clock: Clock
     public let configuration: Configuration
-    /// The load on the cell; may be replaced between reads.
+    /// The load on the cell; may be replaced between reads. An existential is fine here: it is
+    /// asked once per conversion, never inside the bit loop.
     public var load: any LoadProfile
     public private(set) var loadCell: LoadCell
     public private(set) var counters = Counters()
@@ -439,6 +440,8 @@ public final class HX711Model<Clock: MonotonicClock> {
     }
 
     private static func clampedCode(_ exact: Double) -> Int32 {
+        // A load profile that returns NaN (or an AVDD of zero) must not trap the sampler.
+        guard !exact.isNaN else { return 0 }
         let rounded = exact.rounded()
         if rounded >= 8_388_607 { return 0x7F_FFFF }
         if rounded <= -8_388_608 { return -0x80_0000 }

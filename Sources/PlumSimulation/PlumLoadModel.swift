@@ -51,7 +51,11 @@ public struct PlumLoadModel: LoadProfile, Hashable, Sendable {
         func draw(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + (range.upperBound - range.lowerBound) * random.unit()
         }
-        func nanoseconds(_ seconds: Double) -> UInt64 { UInt64((seconds * 1e9).rounded()) }
+        // At least a millisecond per gap and visit, so odd ranges (zero, negative, NaN) still
+        // give a finite schedule and never a trap.
+        func nanoseconds(_ seconds: Double) -> UInt64 {
+            seconds >= 0.001 && seconds < 1e6 ? UInt64((seconds * 1e9).rounded()) : 1_000_000
+        }
         let end = start.advanced(byNanoseconds: configuration.duration.nanoseconds)
         var placements: [Placement] = []
         var time = start

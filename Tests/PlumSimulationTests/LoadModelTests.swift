@@ -46,6 +46,17 @@ struct LoadModelTests {
         #expect(model.grams(at: instant(departure + 0.125)) < -0.1 * plum.grams)
     }
 
+    @Test("Degenerate traffic settings give a finite schedule rather than a hang or a trap")
+    func degenerateConfiguration() {
+        var configuration = PlumLoadModel.Configuration()
+        configuration.gapSeconds = 0...0
+        configuration.dwellSeconds = -5 ... -1
+        configuration.duration = .seconds(1)
+        let model = PlumLoadModel(seed: 1, start: start, configuration: configuration)
+        #expect(model.placements.count <= 500)
+        #expect(model.placements.allSatisfy { $0.arrival < $0.departure })
+    }
+
     @Test("A step load changes once, at its instant")
     func stepLoad() {
         let step = StepLoad(before: 10, after: 110, at: instant(2))
