@@ -52,10 +52,11 @@ public struct HX711Configuration: Hashable, Sendable {
     /// Whether the clock-high limit differs from the datasheet's 50 µs, so summaries can say so.
     public var isClockHighLimitChanged: Bool { clockHighLimit != Self.datasheetClockHighLimit }
 
-    /// How long the driver holds PD_SCK high to power the chip down for a reset: well past the
-    /// datasheet's 60 µs, and past twice a raised clock-high limit, whose emulated chip powers
-    /// down correspondingly later.
-    public var powerDownHold: Duration { max(.microseconds(100), clockHighLimit * 2) }
+    /// How long the driver holds PD_SCK high to power the chip down for a reset: 10 ms, as the
+    /// kernel driver's `hx711_reset` does (its author found on the oscilloscope that the first
+    /// value after a shorter reset was not reliable, and none at 10 ms or more), or twice a
+    /// raised clock-high limit, whose emulated chip powers down correspondingly later.
+    public var powerDownHold: Duration { max(.milliseconds(10), clockHighLimit * 2) }
 
     /// Settings changed from their safe defaults, in words, for ``SourceInfo/notices``.
     public var notices: [String] {

@@ -81,6 +81,8 @@ struct HX711ConfigurationTests {
         #expect(raised.isClockHighLimitChanged)
         #expect(raised.notices.count == 3)
         #expect(raised.notices[0] == "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only")
-        #expect(raised.powerDownHold == .microseconds(4000))
+        // The reset holds PD_SCK high for the kernel driver's 10 ms, or twice a raised limit.
+        #expect(raised.powerDownHold == .milliseconds(10))
+        #expect(HX711Configuration(clockHighLimit: .milliseconds(8)).powerDownHold == .milliseconds(16))
     }
 }
