@@ -230,6 +230,30 @@ struct HX711DriverTests {
         }
     }
 
+    @Test("A driver that fell behind by more than a period reads the newest conversion and claims no edge time for it")
+    func lateReadHasNoEdgeTime() throws {
+        let sim = try exactSimulation(grams: 77)
+        _ = try sim.sensor.next()
+        sim.clock.advance(by: .milliseconds(350))
+        let sample = try sim.sensor.next()
+        #expect(sample.edgeTime == nil)
+        #expect(sample.raw == sim.model.lastConversion?.code)
+        #expect(sample.discarded.isEmpty)
+    }
+
+    @Test("A failing line operation is a hardware error naming the sensor and the line's own error")
+    func lineFailure() throws {
+        let failure = HardwareError(
+            .systemCall, operation: "reading", subject: "gpiochip0 line 5", errno: .ioError,
+            hint: "check the GPIO chip")
+        let sim = try exactSimulation()
+        let driverLine = FailingDataLine(error: failure)
+        let sensor = try HX711Sensor(
+            name: "left", wiring: "gpiochip0 DOUT=GPIO5 SCK=GPIO6", clockLine: sim.model.clockLine,
+            dataLine: driverLine, time: sim.clock)
+        #expect(throws: SensorError.hardware(sensor: "left", failure)) { try sensor.next() }
+    }
+
     struct OperationsCase: Sendable, CustomTestStringConvertible {
         var gain: HX711Gain
         var verify: Bool
@@ -285,3 +309,11 @@ private func hasFallingEdge(_ code: Int32) -> Bool {
     return (bits & ~(bits << 1) & 0xFF_FFFE) != 0
 }
 
+
+/// A DOUT line whose every operation fails, as a line on a chip that was unplugged.
+private struct FailingDataLine: GPIOEdgeLine {
+    var error: HardwareError
+    func value() throws(HardwareError) -> Bool { throw error }
+    func waitForEdgeEvents(timeout: Duration) throws(HardwareError) -> Bool { throw error }
+    func readEdgeEvents(into events: inout [EdgeEvent]) throws(HardwareError) -> Int { throw error }
+}
