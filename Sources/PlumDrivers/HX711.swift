@@ -156,7 +156,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     @inlinable
     public mutating func reset() throws(SensorError) {
         try set(true)
-        time.sleep(until: time.now().advanced(byNanoseconds: settings.powerDownHold.totalNanoseconds))
+        time.sleep(until: time.now().advanced(byNanoseconds: Self.nanoseconds(settings.powerDownHold)))
         try set(false)
         conversionGain = .channelA128
         settlingRemaining = settings.settlingConversions
@@ -182,7 +182,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     @inlinable
     mutating func waitForReady() throws(SensorError) -> MonotonicInstant? {
         let timeout = settings.effectiveReadyTimeout
-        let deadline = time.now().advanced(byNanoseconds: timeout.totalNanoseconds)
+        let deadline = time.now().advanced(byNanoseconds: Self.nanoseconds(timeout))
         var edgeTime: MonotonicInstant?
         // Events left from the previous read's data bits are stale; the ready edge may be
         // among them if the conversion completed since, so keep the latest falling edge after
@@ -194,7 +194,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             // The level, not the events, says whether the chip is ready: events only wake us
             // and carry the time.
             if try !get() {
-                if let edge = edgeTime, time.now().nanoseconds(since: edge) > settings.rate.period.totalNanoseconds {
+                if let edge = edgeTime, time.now().nanoseconds(since: edge) > Self.nanoseconds(settings.rate.period) {
                     // A later conversion may have replaced the one that edge announced.
                     return nil
                 }
@@ -236,7 +236,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// Clocks out 24 data bits and the gain pulses, timing each PD_SCK high period.
     @inlinable
     mutating func shiftConversion() throws(SensorError) -> ShiftOutcome {
-        let limit = settings.clockHighLimit.totalNanoseconds
+        let limit = Self.nanoseconds(settings.clockHighLimit)
         let verify = settings.verifyBits
         var code: UInt32 = 0
         var mismatch = false
@@ -358,11 +358,11 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     }
 }
 
-extension Duration {
-    /// Whole nanoseconds, zero for negative durations.
+extension HX711 {
+    /// Whole nanoseconds of a duration, zero for negative ones.
     @inlinable
-    var totalNanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0 else { return 0 }
         return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
     }

@@ -40,7 +40,7 @@ public enum HX711Gain: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
     /// ("128", "32", "64") names its only channel.
     /// - Throws: ``HX711ConfigurationError`` naming the accepted values.
     public init(parsing text: String) throws(HX711ConfigurationError) {
-        let key = text.trimmingSpaces.uppercased()
+        let key = Self.trimmed(text).uppercased()
         switch key {
         case "A128", "128": self = .channelA128
         case "B32", "32": self = .channelB32
@@ -52,15 +52,13 @@ public enum HX711Gain: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
                 hint: "use \"A128\" (channel A, gain 128), \"A64\" (channel A, gain 64) or \"B32\" (channel B, gain 32)")
         }
     }
-}
 
-extension String {
-    /// The string without leading and trailing spaces and tabs (no Foundation needed).
-    var trimmingSpaces: Substring {
+    /// The text without leading and trailing spaces and tabs (no Foundation needed).
+    private static func trimmed(_ text: String) -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-              let last = lastIndex(where: { !isSpace($0) })
+        guard let first = text.firstIndex(where: { !isSpace($0) }),
+              let last = text.lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return self[first...last]
+        return text[first...last]
     }
 }

@@ -64,7 +64,7 @@ public struct LoadCell: Hashable, Sendable {
         if creep != 0 {
             let seconds = lastTime.map { Double(time.nanoseconds(since: $0)) / 1e9 } ?? 0
             let tau = Double(creepTimeConstant.components.seconds) + Double(creepTimeConstant.components.attoseconds) / 1e18
-            let step = tau > 0 ? 1 - SimulationMath.exp(-seconds / tau) : 1
+            let step = tau > 0 ? 1 - LoadMath.exp(-seconds / tau) : 1
             creepLoad += (grams - creepLoad) * step
         }
         lastTime = time
@@ -72,7 +72,7 @@ public struct LoadCell: Hashable, Sendable {
         if zeroDrift != 0 {
             let period = Double(driftPeriod.components.seconds)
             if period > 0 {
-                millivoltsPerVolt += zeroDrift * SimulationMath.sin(2 * Double.pi * time.seconds / period)
+                millivoltsPerVolt += zeroDrift * LoadMath.sin(2 * Double.pi * time.seconds / period)
             }
         }
         return millivoltsPerVolt * 1e-3 * excitation

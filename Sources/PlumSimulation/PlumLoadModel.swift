@@ -103,7 +103,7 @@ public struct PlumLoadModel: LoadProfile, Hashable, Sendable {
         let t = Double(time.nanoseconds(since: start)) / 1e9
         let tau = configuration.ringingDecay
         guard tau > 0, t < 40 * tau else { return 0 }
-        return step * configuration.ringingDepth * SimulationMath.exp(-t / tau)
-            * SimulationMath.cos(2 * Double.pi * configuration.ringingFrequency * t)
+        return step * configuration.ringingDepth * LoadMath.exp(-t / tau)
+            * LoadMath.cos(2 * Double.pi * configuration.ringingFrequency * t)
     }
 }
