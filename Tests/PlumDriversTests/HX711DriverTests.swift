@@ -31,7 +31,7 @@ struct HX711DriverTests {
     @Test("Published codes are bit-exact with the chip's, across gains, signs and saturation", arguments: codeCases)
     func bitExactCodes(_ testCase: CodeCase) throws {
         let isB = testCase.gain == .channelB32
-        let sim = try exactSimulation(
+        let sim = try exactHX711Simulation(
             grams: isB ? 100 : testCase.input, gain: testCase.gain,
             channelBVolts: isB ? testCase.input : 0.5e-3)
         for _ in 0..<3 {
@@ -40,8 +40,8 @@ struct HX711DriverTests {
             #expect(produced.settled)
             #expect(produced.gain == testCase.gain)
             #expect(sample.raw == produced.code)
-            let volts = isB ? testCase.input : bridgeVolts(grams: testCase.input)
-            #expect(sample.raw == datasheetCode(volts: volts, gain: testCase.gain.gain))
+            let volts = isB ? testCase.input : hx711BridgeVolts(grams: testCase.input)
+            #expect(sample.raw == hx711DatasheetCode(volts: volts, gain: testCase.gain.gain))
             #expect(sample.signal == Double(sample.raw))
             #expect(sample.flags == testCase.expectedFlags.union(.simulated))
             #expect(sample.edgeTime == produced.time)
@@ -50,7 +50,7 @@ struct HX711DriverTests {
 
     @Test("The first sample follows a reset and the datasheet's four settling conversions")
     func initialSettling() throws {
-        let sim = try exactSimulation()
+        let sim = try exactHX711Simulation()
         let sample = try sim.sensor.next()
         #expect(sample.discarded == DiscardCounts(settling: 4))
         #expect(sim.model.counters.powerDowns == 1)
@@ -61,7 +61,7 @@ struct HX711DriverTests {
 
     @Test("A gain change discards the conversion taken at the old gain and the settling ones")
     func gainChangeSettling() throws {
-        let sim = try exactSimulation(grams: 200)
+        let sim = try exactHX711Simulation(grams: 200)
         _ = try sim.sensor.next()
         sim.sensor.setGain(.channelA64)
         let sample = try sim.sensor.next()
@@ -69,12 +69,12 @@ struct HX711DriverTests {
         let produced = try #require(sim.model.lastConversion)
         #expect(produced.gain == .channelA64)
         #expect(produced.settled)
-        #expect(sample.raw == datasheetCode(volts: bridgeVolts(grams: 200), gain: 64))
+        #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 200), gain: 64))
     }
 
     @Test("Power down and up discards the settling conversions and resumes at the configured gain")
     func powerDownAndUp() throws {
-        let sim = try exactSimulation(grams: 150, gain: .channelB32, channelBVolts: 2e-3)
+        let sim = try exactHX711Simulation(grams: 150, gain: .channelB32, channelBVolts: 2e-3)
         _ = try sim.sensor.next()
         try sim.sensor.powerDown()
         sim.clock.advance(by: .seconds(2))
@@ -85,12 +85,12 @@ struct HX711DriverTests {
         let sample = try sim.sensor.next()
         // Power-up resets to A128: one conversion at A128, then four settling at B32.
         #expect(sample.discarded == DiscardCounts(settling: 5))
-        #expect(sample.raw == datasheetCode(volts: 2e-3, gain: 32))
+        #expect(sample.raw == hx711DatasheetCode(volts: 2e-3, gain: 32))
     }
 
     @Test("DOUT stuck high is notReady with the wiring hint, after the configured timeout, never a value")
     func stuckDoutIsNotReady() throws {
-        let sim = try exactSimulation()
+        let sim = try exactHX711Simulation()
         _ = try sim.sensor.next()
         sim.model.inject(.doutStuckHigh, .from(sim.clock.now()))
         let start = sim.clock.now()
@@ -116,14 +116,14 @@ struct HX711DriverTests {
 
     @Test("A chip that comes back after notReady is reset and read again")
     func recoversAfterNotReady() throws {
-        let sim = try exactSimulation(grams: 42)
+        let sim = try exactHX711Simulation(grams: 42)
         _ = try sim.sensor.next()
         let now = sim.clock.now()
         // Longer than the 500 ms timeout, so the first read gives up.
         sim.model.inject(.doutStuckHigh, .from(now, until: now.advanced(byNanoseconds: 700_000_000)))
         #expect(throws: SensorError.self) { try sim.sensor.next() }
         let sample = try sim.sensor.next()
-        #expect(sample.raw == datasheetCode(volts: bridgeVolts(grams: 42), gain: 128))
+        #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 42), gain: 128))
         #expect(sample.discarded.settling == 4)
     }
 
@@ -140,7 +140,7 @@ struct HX711DriverTests {
         StretchCase(pulse: 25, stretch: .milliseconds(5), chipPowersDown: true),
     ])
     func stretchedClock(_ testCase: StretchCase) throws {
-        let sim = try exactSimulation(grams: 250)
+        let sim = try exactHX711Simulation(grams: 250)
         _ = try sim.sensor.next()
         let powerDowns = sim.model.counters.powerDowns
         sim.model.inject(.stretchedClock(pulse: testCase.pulse, by: testCase.stretch), .nextConversions(1))
@@ -150,13 +150,13 @@ struct HX711DriverTests {
         #expect(sim.model.counters.powerDowns == powerDowns + (testCase.chipPowersDown ? 2 : 1))
         #expect(sample.discarded == DiscardCounts(stretchedClock: 1, settling: 4))
         #expect(sim.sensor.statistics.discarded.stretchedClock == 1)
-        #expect(sample.raw == datasheetCode(volts: bridgeVolts(grams: 250), gain: 128))
+        #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 250), gain: 128))
         #expect(sim.model.lastConversion?.settled == true)
     }
 
     @Test("Clock stretched on every read gives a hardware error that names the cause")
     func persistentStretch() throws {
-        let sim = try exactSimulation()
+        let sim = try exactHX711Simulation()
         _ = try sim.sensor.next()
         sim.model.inject(.stretchedClock(pulse: 1, by: .microseconds(80)), .from(sim.clock.now()))
         var thrown: SensorError?
@@ -172,7 +172,7 @@ struct HX711DriverTests {
 
     @Test("A DOUT glitch on any bit is caught by bit verification and not published", arguments: [1, 2, 12, 23, 24])
     func glitchDiscarded(bit: Int) throws {
-        let sim = try exactSimulation(grams: 123.4)
+        let sim = try exactHX711Simulation(grams: 123.4)
         let first = try sim.sensor.next()
         sim.model.inject(.doutGlitch(bit: bit), .nextConversions(1))
         let sample = try sim.sensor.next()
@@ -185,7 +185,7 @@ struct HX711DriverTests {
 
     @Test("Without bit verification the same glitch is published with exactly that bit flipped")
     func glitchWithoutVerification() throws {
-        let sim = try exactSimulation(grams: 123.4, verifyBits: false)
+        let sim = try exactHX711Simulation(grams: 123.4, verifyBits: false)
         let first = try sim.sensor.next()
         #expect(sim.sensor.info.notices.contains { $0.contains("bit verification off") })
         sim.model.inject(.doutGlitch(bit: 5), .nextConversions(1))
@@ -197,7 +197,7 @@ struct HX711DriverTests {
     @Test("A missed clock pulse leaves DOUT low after the gain pulses: discarded as integrity, chip reset", arguments: [1, 9, 24])
     func missedPulseCaught(pulse: Int) throws {
         // 100 g gives an even code, so the chip, one pulse behind, still shows a 0 at the check.
-        let sim = try exactSimulation(grams: 100)
+        let sim = try exactHX711Simulation(grams: 100)
         let first = try sim.sensor.next()
         try #require(first.raw & 1 == 0)
         sim.model.inject(.missedClockPulse(pulse: pulse), .nextConversions(1))
@@ -209,7 +209,7 @@ struct HX711DriverTests {
 
     @Test("Saturation injected at the input is published flagged, never as an ordinary value", arguments: [true, false])
     func saturationFlagged(positive: Bool) throws {
-        let sim = try exactSimulation(grams: 80)
+        let sim = try exactHX711Simulation(grams: 80)
         _ = try sim.sensor.next()
         sim.model.inject(.saturation(positive: positive), .nextConversions(2))
         let sample = try sim.sensor.next()
@@ -223,7 +223,7 @@ struct HX711DriverTests {
 
     @Test("Stale data-bit edges are drained: with both edges reported the ready edge time is still the conversion's")
     func drainsStaleEdges() throws {
-        let sim = try exactSimulation(grams: 321, edgeDetection: .both)
+        let sim = try exactHX711Simulation(grams: 321, edgeDetection: .both)
         for _ in 0..<5 {
             let sample = try sim.sensor.next()
             #expect(sample.edgeTime == sim.model.lastConversion?.time)
@@ -232,7 +232,7 @@ struct HX711DriverTests {
 
     @Test("A driver that fell behind by more than a period reads the newest conversion and claims no edge time for it")
     func lateReadHasNoEdgeTime() throws {
-        let sim = try exactSimulation(grams: 77)
+        let sim = try exactHX711Simulation(grams: 77)
         _ = try sim.sensor.next()
         sim.clock.advance(by: .milliseconds(350))
         let sample = try sim.sensor.next()
@@ -246,7 +246,7 @@ struct HX711DriverTests {
         let failure = HardwareError(
             .systemCall, operation: "reading", subject: "gpiochip0 line 5", errno: .ioError,
             hint: "check the GPIO chip")
-        let sim = try exactSimulation()
+        let sim = try exactHX711Simulation()
         let driverLine = FailingDataLine(error: failure)
         let sensor = try HX711Sensor(
             name: "left", wiring: "gpiochip0 DOUT=GPIO5 SCK=GPIO6", clockLine: sim.model.clockLine,
@@ -265,7 +265,7 @@ struct HX711DriverTests {
         OperationsCase(gain: .channelB32, verify: false),
     ])
     func statistics(_ testCase: OperationsCase) throws {
-        let sim = try exactSimulation(grams: 100, gain: testCase.gain, channelBVolts: 1.7e-3, verifyBits: testCase.verify)
+        let sim = try exactHX711Simulation(grams: 100, gain: testCase.gain, channelBVolts: 1.7e-3, verifyBits: testCase.verify)
         var previous = try sim.sensor.next()
         var discarded = previous.discarded
         for _ in 0..<10 {

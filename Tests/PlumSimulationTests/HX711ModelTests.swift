@@ -243,7 +243,7 @@ struct HX711ModelTests {
 }
 
 /// The datasheet code for the default cell (1 kg, 1 mV/V, 0.02 mV/V zero balance) at AVDD 3.3 V.
-func datasheetCodeA(grams: Double, gain: Int) -> Int32 {
+private func datasheetCodeA(grams: Double, gain: Int) -> Int32 {
     let volts = (0.02 + grams / 1000) * 1e-3 * 3.3
     return Int32((volts / (0.5 * 3.3 / Double(gain)) * 8_388_608).rounded())
 }
