@@ -1,3 +1,5 @@
+public import PlumDrivers
+
 /// One `[[sensor]]` table: a name, a kind and the wiring that kind needs.
 public struct SensorConfiguration: Hashable, Sendable {
     /// The sensor's name, unique in the file: "left", "right", "fsr1".
@@ -67,19 +69,9 @@ public struct HX711Wiring: Hashable, Sendable {
     /// DOUT and PD_SCK lines: a line name (GPIO5) or an offset ("5").
     public var dout: String
     public var sck: String
-    /// 128 or 64 (channel A) or 32 (channel B).
-    public var gain: Int
-    /// 10 or 80 samples per second, as the board's RATE pin is wired (most boards: 10).
-    public var rate: Int
-    /// How long to wait for DOUT to fall before reporting "not ready"; nil: the driver default.
-    public var readyTimeoutMilliseconds: Int?
-    /// The longest SCK-high period accepted; 50 µs is the datasheet maximum.
-    public var clockHighLimitMicroseconds: Int
-    /// Read each bit twice to catch glitches on DOUT.
-    public var verifyBits: Bool
+    /// Gain, rate, timeouts and checks, validated by the driver's own rules.
+    public var driver: HX711Configuration
     public var sampler: SamplerSettings
-
-    public static let datasheetClockHighLimitMicroseconds = 50
 }
 
 /// An ADS1115 channel on an I2C bus, optionally reading an FSR through a divider.
@@ -140,8 +132,7 @@ public enum SimulatedLoad: Hashable, Sendable {
 /// An HX711 chip model on simulated lines, running in real time.
 public struct SimulatedHX711Wiring: Hashable, Sendable {
     public var seed: UInt64
-    public var rate: Int
-    public var gain: Int
+    public var driver: HX711Configuration
     public var load: SimulatedLoad
     /// The simulated load cell's capacity in grams.
     public var cellCapacityGrams: Double

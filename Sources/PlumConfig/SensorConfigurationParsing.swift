@@ -1,4 +1,5 @@
 internal import TOMLKit
+import PlumDrivers
 
 /// Parsing of one `[[sensor]]` table, per kind.
 extension SensorConfiguration {
@@ -61,13 +62,34 @@ extension HX711Wiring {
         }
         self.dout = dout
         self.sck = sck
-        gain = try reader.choice("gain", Self.gains) ?? 128
-        rate = try reader.choice("rate", Self.rates) ?? 10
-        readyTimeoutMilliseconds = try reader.int("ready_timeout_ms", in: 1...60_000, unit: "ms")
-        clockHighLimitMicroseconds = try reader.int("clock_high_limit_us", in: 1...100_000, unit: "µs")
-            ?? Self.datasheetClockHighLimitMicroseconds
-        verifyBits = try reader.bool("verify_bits") ?? true
+        driver = try Self.driverConfiguration(&reader, defaultRate: 10)
         sampler = try SamplerSettings(&reader)
+    }
+
+    /// Reads gain, rate and the driver's limits, and checks them with the driver's own rules.
+    static func driverConfiguration(_ reader: inout TOMLReader, defaultRate: Int) throws(ConfigurationError) -> HX711Configuration {
+        let gain = try reader.choice("gain", gains) ?? 128
+        let rate = try reader.choice("rate", rates) ?? defaultRate
+        var configuration = HX711Configuration()
+        do {
+            configuration.gain = try HX711Gain(parsing: String(gain))
+            configuration.rate = try HX711Rate(samplesPerSecond: rate)
+        } catch {
+            throw reader.error("gain", error.description)
+        }
+        if let timeout = try reader.int("ready_timeout_ms", in: 1...60_000, unit: "ms") {
+            configuration.readyTimeout = .milliseconds(timeout)
+        }
+        if let limit = try reader.int("clock_high_limit_us", in: 1...100_000, unit: "µs") {
+            configuration.clockHighLimit = .microseconds(limit)
+        }
+        configuration.verifyBits = try reader.bool("verify_bits") ?? true
+        do {
+            return try configuration.validated()
+        } catch {
+            let key = error.setting.replacingOccurrences(of: "-", with: "_")
+            throw reader.error(reader.has(key + "_ms") ? key + "_ms" : (reader.has(key + "_us") ? key + "_us" : nil), error.description)
+        }
     }
 }
 
@@ -144,8 +166,7 @@ extension SimulatedLoad {
 extension SimulatedHX711Wiring {
     init(_ reader: inout TOMLReader) throws(ConfigurationError) {
         seed = UInt64(try reader.int("seed", in: 0...Int.max, unit: "") ?? 1)
-        rate = try reader.choice("rate", HX711Wiring.rates) ?? 80
-        gain = try reader.choice("gain", HX711Wiring.gains) ?? 128
+        driver = try HX711Wiring.driverConfiguration(&reader, defaultRate: 80)
         load = try SimulatedLoad(&reader)
         cellCapacityGrams = try reader.double("cell_capacity_grams", in: 100...1_000_000, unit: "g") ?? 1000
     }
@@ -166,5 +187,11 @@ extension ReplayWiring {
         path = try reader.requiredString("path", example: "\"/var/lib/plumscale/traces/morning.csv\"")
         traceSensor = try reader.string("trace_sensor") ?? sensorName
         realTime = try reader.choice("pace", [("realtime", true), ("fast", false)]) ?? true
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -18,10 +18,56 @@ public enum SensorFactory {
             return try IIOSensor(
                 name: sensor.name, device: wiring.device, channel: wiring.channel, root: wiring.root,
                 pollRate: wiring.pollRate, clock: SystemMonotonicClock())
-        case .hx711, .ads1115, .simulatedHX711, .simulatedFSR:
+        case .hx711(let wiring):
+            return try openHX711(sensor.name, wiring)
+        case .simulatedHX711(let wiring):
+            return try openSimulatedHX711(sensor.name, wiring)
+        case .ads1115, .simulatedFSR:
             throw .hardware(sensor: sensor.name, HardwareError(
                 .invalidRequest, operation: "opening", subject: "a \(sensor.kind.rawValue) sensor",
                 detail: "this build has no \(sensor.kind.rawValue) driver yet"))
+        }
+    }
+
+    /// The real driver on two lines of a real GPIO chip: PD_SCK an output driven low (a high
+    /// line would power the chip down), DOUT an input reporting falling edges (conversion ready).
+    static func openHX711(_ name: String, _ wiring: HX711Wiring) throws(SensorError) -> any SampleSource {
+        do throws(HardwareError) {
+            let chip = try GPIOChip(try GPIOChipSpec(parsing: wiring.chip))
+            let sck = try GPIOLineSpec(parsing: wiring.sck)
+            let dout = try GPIOLineSpec(parsing: wiring.dout)
+            let clockLine = try chip.requestOutput(sck, consumer: "plumscale \(name) PD_SCK", initialValue: false)
+            let dataLine = try chip.requestInput(dout, consumer: "plumscale \(name) DOUT", edges: .falling)
+            do {
+                return try HX711Sensor(
+                    name: name, wiring: "\(chip.info.name) DOUT=\(dout) PD_SCK=\(sck)",
+                    clockLine: clockLine, dataLine: dataLine, time: SystemMonotonicClock(),
+                    configuration: wiring.driver)
+            } catch {
+                throw HardwareError(.invalidRequest, operation: "configuring", subject: "HX711", detail: error.description)
+            }
+        } catch {
+            throw .hardware(sensor: name, error)
+        }
+    }
+
+    /// The chip model in real time, with plums coming and going or a constant load.
+    static func openSimulatedHX711(_ name: String, _ wiring: SimulatedHX711Wiring) throws(SensorError) -> any SampleSource {
+        var chip = HX711Model<SystemMonotonicClock>.Configuration()
+        chip.loadCell.capacityGrams = wiring.cellCapacityGrams
+        do {
+            switch wiring.load {
+            case .plums:
+                return try SimulatedHX711.realTime(name: name, seed: wiring.seed, driver: wiring.driver, chip: chip).sensor
+            case .constant(let grams):
+                chip.operationCost = .zero
+                chip.seed = wiring.seed &+ 1
+                return try SimulatedHX711(
+                    name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams),
+                    driver: wiring.driver, chip: chip).sensor
+            }
+        } catch {
+            throw .hardware(sensor: name, HardwareError(.invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
         }
     }
 }
@@ -30,6 +76,7 @@ extension PlumConfiguration {
     /// What `--simulate` reads when no file is given: one simulated HX711 at 80 SPS with plums.
     public static let builtInSimulation = PlumConfiguration(sensors: [
         SensorConfiguration(name: "sim", wiring: .simulatedHX711(SimulatedHX711Wiring(
-            seed: 1, rate: 80, gain: 128, load: .plums, cellCapacityGrams: 1000))),
+            seed: 1, driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
+            cellCapacityGrams: 1000))),
     ])
 }

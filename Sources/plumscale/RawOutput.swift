@@ -13,7 +13,7 @@ struct RawOutput {
 
     func header() {
         guard !json else { return }
-        print("\(info.name): \(info.kind), \(info.wiring), \(format(info.nominalRate)) SPS nominal")
+        print("\(info.name): \(info.kind), \(info.wiring)")
         for notice in info.notices { print("note: \(notice)") }
         flush()
     }

@@ -1,4 +1,5 @@
 import Testing
+import PlumDrivers
 @testable import PlumConfig
 
 /// The repository's root, found from this file's path.
@@ -39,10 +40,9 @@ struct PlumConfigurationTests {
         #expect(wiring.chip == "pinctrl-rp1")
         #expect(wiring.dout == "5")
         #expect(wiring.sck == "GPIO6")
-        #expect(wiring.gain == 128)
-        #expect(wiring.rate == 10)
-        #expect(wiring.clockHighLimitMicroseconds == 50)
-        #expect(wiring.verifyBits)
+        #expect(wiring.driver == HX711Configuration(gain: .channelA128, rate: .sps10))
+        #expect(wiring.driver.clockHighLimit == .microseconds(50))
+        #expect(wiring.driver.verifyBits)
         #expect(config.scale == ScaleSettings(capacityGrams: 385, divisionGrams: 0.1))
     }
 
@@ -106,6 +106,15 @@ struct PlumConfigurationTests {
             sck = "GPIO6"
             gian = 128
             """, line: 7, key: "sensor \"pan\".gian", mentions: ["unknown key gian", "gain"]),
+        BadFile(what: "a ready timeout shorter than the chip can meet", text: """
+            [[sensor]]
+            name = "pan"
+            kind = "hx711"
+            chip = "gpiochip0"
+            dout = "GPIO5"
+            sck = "GPIO6"
+            ready_timeout_ms = 50
+            """, line: 7, key: "sensor \"pan\".ready_timeout_ms", mentions: ["50 ms", "10 SPS"]),
         BadFile(what: "missing DOUT line", text: """
             [[sensor]]
             name = "pan"
