@@ -61,6 +61,15 @@ public struct FSRDivider: Hashable, Sendable, CustomStringConvertible {
         self.placement = placement
     }
 
+    /// Interlink's standard divider on a Pi: FSR from 3.3 V, 10 kΩ to ground.
+    public static let standard = FSRDivider(checkedSupplyVolts: 3.3, fixedOhms: 10_000, placement: .fsrToSupply)
+
+    private init(checkedSupplyVolts: Double, fixedOhms: Double, placement: Placement) {
+        supplyVolts = checkedSupplyVolts
+        self.fixedOhms = fixedOhms
+        self.placement = placement
+    }
+
     /// The output voltage for an FSR resistance (`.infinity` for an open FSR).
     public func outputVolts(fsrOhms: Double) -> Double {
         let fsr = max(fsrOhms, 0)
