@@ -76,13 +76,17 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
     public private(set) var transfers: UInt64 = 0
     /// The last transfer that reached the chip.
     public private(set) var lastTransfer: WireTransfer?
-    /// Conversions completed since power-on.
-    public private(set) var conversionsCompleted: UInt64 = 0
+    /// Conversions completed since power-on, up to now.
+    public var conversionsCompleted: UInt64 {
+        advance(to: clock.now())
+        return completed
+    }
     /// The bus faults in force.
     public private(set) var faults: I2CFault.Injector
 
     private var inputs: [any AnalogSignal]
     private var random: SeededRandom
+    private var completed: UInt64 = 0
     private var pointer: UInt8 = 0
     private var configBits: UInt16 = 0x0583
     private var conversionRegister: UInt16 = 0x0000
@@ -292,7 +296,7 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
 
     private func complete(_ conversion: Conversion, at end: MonotonicInstant) {
         conversionRegister = UInt16(bitPattern: code(for: conversion))
-        conversionsCompleted &+= 1
+        completed &+= 1
         let current = ADS1115Config(registerValue: configBits)
         let continuing = current.mode == .continuous && !powerDownAfterCurrent
         inFlight = nil
@@ -414,6 +418,7 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
             model.waitForEdges(timeout: timeout)
         }
 
+        @discardableResult
         public func readEdgeEvents(into events: inout [EdgeEvent]) throws(HardwareError) -> Int {
             model.advance(to: model.clock.now())
             let count = model.pendingEdges.count
