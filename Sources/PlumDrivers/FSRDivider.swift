@@ -102,12 +102,22 @@ public struct FSRDivider: Hashable, Sendable, CustomStringConvertible {
         return Reading(volts: volts, region: .measurable, ohms: ohms, microsiemens: 1e6 / ohms)
     }
 
-    /// "FSR from 3.3 V, 10000 Ω to ground".
+    /// "FSR from 3.3 V, 10 kΩ to ground".
     public var description: String {
         switch placement {
-        case .fsrToSupply: "FSR from \(supplyVolts) V, \(fixedOhms) Ω to ground"
-        case .fsrToGround: "\(fixedOhms) Ω from \(supplyVolts) V, FSR to ground"
+        case .fsrToSupply: "FSR from \(supplyVolts) V, \(Self.format(ohms: fixedOhms)) to ground"
+        case .fsrToGround: "\(Self.format(ohms: fixedOhms)) from \(supplyVolts) V, FSR to ground"
         }
+    }
+
+    /// "10 kΩ", "4.7 kΩ", "470 Ω".
+    static func format(ohms: Double) -> String {
+        func trimmed(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+        if ohms >= 1e6 { return trimmed(ohms / 1e6) + " MΩ" }
+        if ohms >= 1e3 { return trimmed(ohms / 1e3) + " kΩ" }
+        return trimmed(ohms) + " Ω"
     }
 
     /// A divider setting that cannot describe a real circuit.

@@ -41,6 +41,7 @@ struct FSRSensorEndToEndTests {
     func wiring() {
         let simulated = SimulatedFSRSensor(clock: VirtualClock(), load: ConstantLoad(grams: 100))
         #expect(simulated.sensor.info.signal == .fsrConductance)
-        #expect(simulated.sensor.info.wiring.hasPrefix("i2c-1 address 0x48 AIN0, ±4.096 V, 128 SPS"))
+        #expect(simulated.sensor.info.wiring
+            == "i2c-1 address 0x48 AIN0, ±4.096 V, 128 SPS, ALERT/RDY on simulated ALERT/RDY, FSR from 3.3 V, 10 kΩ to ground")
     }
 }
