@@ -93,10 +93,40 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
     public mutating func read(_ config: ADS1115Config) throws(ADS1115Error) -> ADS1115Conversion {
         var config = config
         if readyLine != nil, config.comparatorQueue == .disabled { config.comparatorQueue = .assertAfterOne }
-        switch config.mode {
-        case .singleShot: return try readSingleShot(config)
-        case .continuous: return try readContinuous(config)
+        do {
+            switch config.mode {
+            case .singleShot: return try readSingleShot(config)
+            case .continuous: return try readContinuous(config)
+            }
+        } catch {
+            // After a failure the chip may have reset or missed a write: ask it again next time.
+            forgetChipState()
+            throw error
         }
+    }
+
+    private mutating func forgetChipState() {
+        written = nil
+        mayBeContinuous = true
+        readyPatternWritten = false
+        nextFreshResult = nil
+        staleEdgesToSkip = 0
+        staleSkippedByWaiting = 0
+    }
+
+    /// Fails when the chip no longer holds the settings the driver wrote: a supply dip resets
+    /// it to 8583h (single-shot, AIN0−AIN1), and its Conversion register to 0000h.
+    private func verify(_ found: ADS1115Config, expected: ADS1115Config) throws(ADS1115Error) {
+        guard found != expected else { return }
+        throw .hardware(HardwareError(
+            .malformed, operation: "checking Config of", subject: bus.subject,
+            detail: "it reads \(Self.hex(found.registerValue)) instead of the \(Self.hex(expected.registerValue)) written, so the chip has reset",
+            hint: "check the ADS1115's supply, ground and decoupling; the driver configures it again on the next read"))
+    }
+
+    private static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits + "h"
     }
 
     /// Reads each setting in turn, so every result belongs to its own input.
@@ -130,7 +160,8 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
                 after: start, polarity: config.comparatorPolarity, timeout: timeout, skip: &skip, stale: &stale)
         } else {
             clock.sleep(until: start.advanced(byNanoseconds: config.dataRate.nominalConversionNanoseconds))
-            try pollUntilIdle(rate: config.dataRate, deadline: deadline, timeout: timeout, what: "single-shot conversion")
+            try pollUntilIdle(
+                rate: config.dataRate, deadline: deadline, timeout: timeout, what: "single-shot conversion", expected: config)
         }
         let code = Int16(bitPattern: try read(.conversion))
         return ADS1115Conversion(code: code, config: config, time: clock.now(), edgeTime: edgeTime)
@@ -155,6 +186,11 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
             clock.sleep(until: fresh)
         }
         let code = Int16(bitPattern: try read(.conversion))
+        if readyLine == nil {
+            // Without edges a reset chip would go on returning its last (or a zero) code: the
+            // settings still in place after the read prove the code came from them.
+            try verify(try readConfiguration().config, expected: config)
+        }
         let now = clock.now()
         nextFreshResult = now.advanced(byNanoseconds: rate.slowestConversionNanoseconds)
         if let edgeTime { staleBefore = edgeTime }
@@ -203,13 +239,18 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
     }
 
     private mutating func pollUntilIdle(
-        rate: ADS1115Config.DataRate, deadline: MonotonicInstant, timeout: Duration, what: String
+        rate: ADS1115Config.DataRate, deadline: MonotonicInstant, timeout: Duration, what: String,
+        expected: ADS1115Config? = nil
     ) throws(ADS1115Error) {
         // A poll is one bus transaction (~0.5 ms at 100 kHz); 1/16 of a conversion keeps the
         // added latency small without flooding the bus at low rates.
         let interval = max(rate.nominalConversionNanoseconds / 16, 100_000)
         while true {
-            if try readConfiguration().idle { return }
+            let (found, idle) = try readConfiguration()
+            if idle {
+                if let expected { try verify(found, expected: expected) }
+                return
+            }
             let now = clock.now()
             if now >= deadline {
                 throw .notReady(

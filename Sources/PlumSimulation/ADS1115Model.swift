@@ -142,6 +142,22 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
         conversionStuck = false
     }
 
+    /// A supply dip: every register returns to its reset value and any conversion is lost
+    /// (SBAS444 §9.4.1), as after a brown-out on a long or loose VDD wire.
+    public func powerCycle() {
+        let now = clock.now()
+        advance(to: now)
+        configBits = 0x0583
+        conversionRegister = 0
+        loThresh = 0x8000
+        hiThresh = 0x7FFF
+        pointer = 0
+        inFlight = nil
+        powerDownAfterCurrent = false
+        pulseEnd = nil
+        refreshPin(at: now)
+    }
+
     /// The register's current value, as the chip holds it (no bus transfer, no fault).
     public func registerValue(_ register: ADS1115Register) -> UInt16 {
         advance(to: clock.now())
