@@ -24,7 +24,8 @@ public import PlumDrivers
 /// - ALERT/RDY (§9.3.8): with Hi_thresh MSB 1, Lo_thresh MSB 0 and COMP_QUE ≠ 11b it shows the
 ///   OS bit in single-shot mode and pulses for about 8 µs after each conversion in continuous
 ///   mode, at the COMP_POL level; with COMP_QUE = 11b it is high-impedance (pulled high). The
-///   window and traditional comparator are not modelled: the pin then stays deasserted;
+///   traditional and window comparator (§9.3.7) drive the pin otherwise, with COMP_QUE and
+///   COMP_LAT; the SMBus alert response is not modelled;
 /// - bus time: each transfer takes its bits at ``busClockHertz`` on the clock;
 /// - faults: ``I2CFault`` on the bus, and ``conversionStuck`` (OS never sets, no RDY edge).
 ///
@@ -98,6 +99,9 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
     private var pinHigh = true
     private var pulseEnd: MonotonicInstant?
     private var pendingEdges: [EdgeEvent] = []
+    /// The digital comparator: conversions in a row beyond the thresholds, and its output.
+    private var beyondCount = 0
+    private var comparatorAsserted = false
 
     private struct Conversion {
         var start: MonotonicInstant
@@ -155,6 +159,8 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
         inFlight = nil
         powerDownAfterCurrent = false
         pulseEnd = nil
+        beyondCount = 0
+        comparatorAsserted = false
         refreshPin(at: now)
     }
 
@@ -229,6 +235,11 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
         pointer = command & 0x03
         switch direction {
         case .read:
+            if pointer == 0 && comparatorAsserted && configBits & 0x4 != 0 {
+                // Reading Conversion clears a latched alert (SBAS444 §9.3.7).
+                comparatorAsserted = false
+                refreshPin(at: clock.now())
+            }
             let value = value(of: pointer)
             let register = [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
             let wire = (0..<dataBytes).map { register[$0 % 2] }
@@ -321,7 +332,10 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
         } else {
             powerDownAfterCurrent = false
         }
-        guard readyFunctionEnabled else { return }
+        guard readyFunctionEnabled else {
+            compare(Int16(bitPattern: conversionRegister), at: end)
+            return
+        }
         setPin(high: assertedHigh, at: end)
         if conversion.config.mode == .continuous && continuing {
             pulseEnd = end.advanced(byNanoseconds: Self.readyPulseNanoseconds)
@@ -379,11 +393,39 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
 
     private var assertedHigh: Bool { configBits & 0x8 != 0 }
 
+    /// The digital comparator after a conversion (SBAS444 §9.3.7, Figure 8): traditional mode
+    /// asserts after COMP_QUE conversions above Hi_thresh and releases below Lo_thresh; window
+    /// mode asserts after COMP_QUE conversions outside [Lo_thresh, Hi_thresh] and releases
+    /// inside it; a latching comparator holds until Conversion is read.
+    private func compare(_ code: Int16, at time: MonotonicInstant) {
+        let queue = configBits & 0x3
+        guard queue != 0x3 else { return }
+        let high = Int16(bitPattern: hiThresh)
+        let low = Int16(bitPattern: loThresh)
+        let window = configBits & 0x10 != 0
+        let beyond = window ? (code > high || code < low) : code > high
+        beyondCount = beyond ? beyondCount + 1 : 0
+        let needed = [1, 2, 4][Int(queue)]
+        if beyondCount >= needed {
+            comparatorAsserted = true
+        } else if configBits & 0x4 == 0 {
+            let release = window ? !beyond : code < low
+            if release { comparatorAsserted = false }
+        }
+        refreshPin(at: time)
+    }
+
     /// Sets the pin's level for the current settings when no edge is due.
     private func refreshPin(at time: MonotonicInstant) {
         guard readyFunctionEnabled else {
-            // Comparator disabled: high-impedance, pulled high. Comparator not modelled: deasserted.
-            setPin(high: configBits & 0x3 == 0x3 ? true : !assertedHigh, at: time)
+            if configBits & 0x3 == 0x3 {
+                // Comparator disabled: the pin is high-impedance, held high by its pull-up.
+                beyondCount = 0
+                comparatorAsserted = false
+                setPin(high: true, at: time)
+            } else {
+                setPin(high: comparatorAsserted ? assertedHigh : !assertedHigh, at: time)
+            }
             return
         }
         let idle = inFlight == nil
