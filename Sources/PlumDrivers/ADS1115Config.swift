@@ -37,14 +37,15 @@ public struct ADS1115Config: Hashable, Sendable, CustomStringConvertible {
     /// Decodes a Config register value; OS[15] is ignored. PGA codes 110b and 111b both mean
     /// ±0.256 V (SBAS444 Table 8), so they decode to ``ProgrammableGain/volts0_256``.
     public init(registerValue: UInt16) {
-        mux = Mux(rawValue: (registerValue >> 12) & 0x7)!
-        gain = ProgrammableGain(rawValue: min((registerValue >> 9) & 0x7, 5))!
-        mode = Mode(rawValue: (registerValue >> 8) & 0x1)!
-        dataRate = DataRate(rawValue: (registerValue >> 5) & 0x7)!
-        comparatorMode = ComparatorMode(rawValue: (registerValue >> 4) & 0x1)!
-        comparatorPolarity = ComparatorPolarity(rawValue: (registerValue >> 3) & 0x1)!
-        comparatorLatch = ComparatorLatch(rawValue: (registerValue >> 2) & 0x1)!
-        comparatorQueue = ComparatorQueue(rawValue: registerValue & 0x3)!
+        // Every masked field value is a case, so the fallbacks are never taken.
+        mux = Mux(rawValue: (registerValue >> 12) & 0x7) ?? .ain0MinusAin1
+        gain = ProgrammableGain(rawValue: min((registerValue >> 9) & 0x7, 5)) ?? .volts0_256
+        mode = Mode(rawValue: (registerValue >> 8) & 0x1) ?? .singleShot
+        dataRate = DataRate(rawValue: (registerValue >> 5) & 0x7) ?? .sps128
+        comparatorMode = ComparatorMode(rawValue: (registerValue >> 4) & 0x1) ?? .traditional
+        comparatorPolarity = ComparatorPolarity(rawValue: (registerValue >> 3) & 0x1) ?? .activeLow
+        comparatorLatch = ComparatorLatch(rawValue: (registerValue >> 2) & 0x1) ?? .nonLatching
+        comparatorQueue = ComparatorQueue(rawValue: registerValue & 0x3) ?? .disabled
     }
 
     /// The register value with OS[15] = 0.
@@ -134,7 +135,7 @@ extension ADS1115Config {
             guard (0...3).contains(input) else {
                 throw InvalidValue(field: "channel", value: String(input), expected: "AIN0, AIN1, AIN2 or AIN3 (0...3)")
             }
-            self = Mux(rawValue: 0b100 + UInt16(input))!
+            self = [Mux.ain0, .ain1, .ain2, .ain3][input]
         }
 
         /// Parses "AIN0" … "AIN3" and the pairs "AIN0-AIN1", "AIN0-AIN3", "AIN1-AIN3", "AIN2-AIN3".
