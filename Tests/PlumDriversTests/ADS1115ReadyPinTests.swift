@@ -54,4 +54,23 @@ struct ADS1115ReadyPinTests {
             return detail.contains("falling edge on ALERT/RDY") && hint.contains("pull-up")
         }
     }
+
+    @Test("after the sampler falls behind and the kernel's edge buffer overflows, the newest edge and conversion are used")
+    func fallingBehind() throws {
+        let bench = ADS1115Bench()
+        let origin = bench.clock.now()
+        bench.model.connect(VoltageFunction { Double($0.nanoseconds(since: origin)) / 1e9 }, to: .ain0)
+        var chip = bench.withReadyPin()
+        let config = ADS1115Config(mux: .ain0, mode: .continuous, dataRate: .sps128)
+        _ = try chip.read(config)
+        // 100 ms is 12 conversions: 24 edges, more than the 16 the buffer keeps.
+        bench.clock.advance(byNanoseconds: 100_000_000)
+        let late = try chip.read(config)
+        let edge = try #require(late.edgeTime)
+        #expect(late.time.nanoseconds(since: edge) < ADS1115Config.DataRate.sps128.nominalConversionNanoseconds,
+                "the edge of the conversion that was read, not an older one")
+        // The code is the ramp (1 V/s) at the middle of that conversion.
+        let middle = Double(edge.nanoseconds(since: origin)) / 1e9 - 0.5 / 128
+        #expect(abs(Double(late.code) * 62.5e-6 - middle) < 2 * 62.5e-6)
+    }
 }
