@@ -219,7 +219,7 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
     ) throws(HardwareError) -> [UInt8] {
         transfers &+= 1
         let hex = String(command, radix: 16)
-        let words = "\(operation) 0x\(hex.count < 2 ? "0" + hex : hex)"
+        let words = "\(operation) 0x\(hex.count < 2 ? "0" + hex : hex) at"
         do {
             try faults.check(operation: words)
         } catch {

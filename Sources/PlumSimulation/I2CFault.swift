@@ -46,19 +46,26 @@ public enum I2CFault: Hashable, Sendable {
         }
 
         /// Fails the transfer about to happen if a fault says so.
-        /// - Parameter operation: the transfer in words, such as "reading word 0x01".
+        ///
+        /// The words are those of PlumHardware's `I2CDevice` over i2c-dev, so a simulated
+        /// fault reads exactly like a real one:
+        ///
+        ///     reading word 0x01 at i2c-1 address 0x48: No such device or address (ENXIO);
+        ///     no device answered; check wiring, power and the address with i2cdetect -y 1
+        ///
+        /// - Parameter operation: the transfer in words, such as "reading word 0x01 at".
         /// - Throws: the ``HardwareError`` a real i2c-dev transfer would raise.
         public mutating func check(operation: String) throws(HardwareError) {
             if let errno = noAcknowledge {
                 throw HardwareError(
                     .systemCall, operation: operation, subject: subject, errno: errno,
-                    hint: "check wiring and i2cdetect -y \(busNumber)")
+                    hint: "no device answered; check wiring, power and the address with i2cdetect -y \(busNumber)")
             }
             if transientFailuresLeft > 0 {
                 transientFailuresLeft -= 1
                 throw HardwareError(
                     .systemCall, operation: operation, subject: subject, errno: .ioError,
-                    hint: "a transfer failed on the bus; check SDA/SCL wiring, pull-ups and cable length")
+                    hint: "the transfer failed on the bus; check wiring, pull-ups and power")
             }
         }
     }

@@ -93,7 +93,9 @@ struct ADS1115ModelAlertTests {
             } throws: { error in
                 let error = error as! HardwareError
                 return error.errno == .noSuchDeviceOrAddress && error.subject == "i2c-1 address 0x48"
-                    && error.description.contains("ENXIO") && error.hint == "check wiring and i2cdetect -y 1"
+                    && error.description
+                        == "reading word 0x01 at i2c-1 address 0x48: No such device or address (ENXIO); "
+                        + "no device answered; check wiring, power and the address with i2cdetect -y 1"
             }
         }
         model.inject(.noAcknowledge(errno: .remoteIOError))
