@@ -48,4 +48,15 @@ struct ADS1115SensorTests {
         #expect(sensor.statistics.discarded.stale == 1)
         #expect(try sensor.next().discarded.isEmpty)
     }
+
+    @Test("a divider output at the supply rail is flagged over range with a finite signal")
+    func shortedFSR() throws {
+        let bench = ADS1115Bench(inputs: [3.3, 0, 0, 0])
+        let sensor = ADS1115Sensor(
+            name: "pad", chip: bench.polling(), config: ADS1115Config(mux: .ain0, gain: .volts4_096), divider: .standard)
+        let sample = try sensor.next()
+        #expect(sample.flags.contains(.overRange))
+        #expect(sample.signal.isFinite && sample.signal > 0)
+        #expect(sensor.statistics.saturated == 1)
+    }
 }

@@ -79,10 +79,7 @@ struct ADS1115SingleShotTests {
         #expect(config.mode == .singleShot)
         #expect(idle)
     }
-}
 
-@Suite("ADS1115 single-shot polling cost")
-struct ADS1115PollingCostTests {
     @Test("the driver sleeps through the conversion before polling OS, so a slow conversion costs a handful of transfers",
           arguments: [ADS1115Config.DataRate.sps8, .sps128, .sps860])
     func sleepsBeforePolling(_ rate: ADS1115Config.DataRate) throws {
@@ -96,19 +93,5 @@ struct ADS1115PollingCostTests {
         // adds, spaced 1/16 of a conversion apart: at most 2 + 3 polls.
         #expect(bench.model.transfers - before <= 5)
         #expect(bench.model.transfers - before >= 3, "at least one OS poll: a sleep alone is never trusted")
-    }
-}
-
-@Suite("ADS1115 sensor with a shorted FSR")
-struct ADS1115ShortedFSRTests {
-    @Test("a divider output at the supply rail is flagged over range with a finite signal")
-    func shortedFSR() throws {
-        let bench = ADS1115Bench(inputs: [3.3, 0, 0, 0])
-        let sensor = ADS1115Sensor(
-            name: "pad", chip: bench.polling(), config: ADS1115Config(mux: .ain0, gain: .volts4_096), divider: .standard)
-        let sample = try sensor.next()
-        #expect(sample.flags.contains(.overRange))
-        #expect(sample.signal.isFinite && sample.signal > 0)
-        #expect(sensor.statistics.saturated == 1)
     }
 }
