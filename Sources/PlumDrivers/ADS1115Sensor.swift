@@ -1,0 +1,103 @@
+public import PlumHardware
+
+/// One channel of one ADS1115 as a ``SampleSource``: millivolts, or an FSR's conductance when
+/// the channel reads an ``FSRDivider``.
+///
+/// `raw` is the 16-bit Conversion register; `signal` is the FSR's conductance in microsiemens
+/// (``SignalKind/fsrConductance``) or the input in millivolts (``SignalKind/millivolts``).
+/// Codes 7FFFh and 8000h are flagged over and under range; so is a divider output at the
+/// shorted rail, whose signal is then the largest conductance one code below that rail can
+/// show, so the engine never sees infinity.
+public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLine>: SampleSource {
+    public let info: SourceInfo
+    public private(set) var statistics = DriverStatistics()
+    /// The driver, for scanning other channels or reading registers directly.
+    public private(set) var chip: ADS1115<Bus, Time, Ready>
+    public let config: ADS1115Config
+    public let divider: FSRDivider?
+    /// Flags stamped on every sample, such as ``SampleFlags/simulated`` for a chip model.
+    public let extraFlags: SampleFlags
+    private var pendingDiscards = DiscardCounts()
+
+    /// - Parameters:
+    ///   - name: the sensor's configured name, such as "left".
+    ///   - chip: the driver for the ADS1115 the channel belongs to.
+    ///   - config: the channel's settings (MUX, range, rate, mode).
+    ///   - divider: the FSR divider on this channel, or `nil` to publish millivolts.
+    ///   - readyLineDescription: where ALERT/RDY is wired, for the wiring text ("gpiochip0 line 22").
+    ///   - extraFlags: flags for every sample.
+    public init(
+        name: String, chip: ADS1115<Bus, Time, Ready>, config: ADS1115Config, divider: FSRDivider? = nil,
+        readyLineDescription: String? = nil, extraFlags: SampleFlags = []
+    ) {
+        self.chip = chip
+        self.config = config
+        self.divider = divider
+        self.extraFlags = extraFlags
+        var wiring = "\(chip.bus.subject) \(config)"
+        if let readyLineDescription, chip.readyLine != nil { wiring += ", ALERT/RDY on \(readyLineDescription)" }
+        if let divider { wiring += ", \(divider)" }
+        var notices: [String] = []
+        if config.mode == .continuous && chip.readyLine == nil {
+            notices.append("continuous mode without ALERT/RDY: reads are paced at 1.1 conversion times and a stalled chip cannot be detected")
+        }
+        if let divider, divider.supplyVolts > config.gain.fullScaleVolts {
+            notices.append("range \(config.gain) is below the divider's \(divider.supplyVolts) V supply: strong presses read over range")
+        }
+        info = SourceInfo(
+            name: name, kind: "ads1115", wiring: wiring,
+            signal: divider == nil ? .millivolts : .fsrConductance,
+            nominalRate: Double(config.dataRate.samplesPerSecond), notices: notices)
+    }
+
+    public func next() throws(SensorError) -> Sample {
+        let conversion: ADS1115Conversion
+        do {
+            conversion = try chip.read(config)
+            statistics.hardwareOperations = chip.operations
+        } catch {
+            statistics.hardwareOperations = chip.operations
+            switch error {
+            case let .hardware(hardwareError):
+                throw .hardware(sensor: info.name, hardwareError)
+            case let .notReady(_, waited, detail, hint):
+                statistics.notReady &+= 1
+                throw .notReady(sensor: info.name, waited: waited, hint: "\(detail); \(hint)")
+            }
+        }
+        var flags = extraFlags
+        if conversion.isOverRange { flags.insert(.overRange) }
+        if conversion.isUnderRange { flags.insert(.underRange) }
+        let signal: Double
+        if let divider {
+            let reading = divider.reading(volts: conversion.volts)
+            switch reading.region {
+            case .measurable, .open:
+                signal = reading.microsiemens
+            case .shorted:
+                flags.insert(.overRange)
+                signal = ceilingMicrosiemens(divider)
+            }
+        } else {
+            signal = conversion.volts * 1000
+        }
+        if flags.contains(.overRange) || flags.contains(.underRange) { statistics.saturated &+= 1 }
+        pendingDiscards.stale &+= conversion.staleDiscarded
+        statistics.discarded.stale &+= conversion.staleDiscarded
+        let sample = Sample(
+            raw: Int32(conversion.code), signal: signal, time: conversion.time, edgeTime: conversion.edgeTime,
+            flags: flags, discarded: pendingDiscards)
+        pendingDiscards = DiscardCounts()
+        statistics.published &+= 1
+        return sample
+    }
+
+    /// The conductance one code short of the shorted rail: the most this channel can show.
+    private func ceilingMicrosiemens(_ divider: FSRDivider) -> Double {
+        let lsb = config.gain.lsbVolts
+        let limit = min(divider.supplyVolts, config.gain.fullScaleVolts)
+        let volts = divider.placement == .fsrToSupply ? limit - lsb : lsb
+        let reading = divider.reading(volts: volts)
+        return reading.microsiemens.isFinite ? reading.microsiemens : 0
+    }
+}
