@@ -112,6 +112,7 @@ public struct PlumConfiguration: Hashable, Sendable {
                 sensors.append(sensor)
             }
         }
+        try checkSharedChips(sensors, file: file)
         root.markKnown(["scale", "sensor", "daemon", "cue"])
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
@@ -120,6 +121,31 @@ public struct PlumConfiguration: Hashable, Sendable {
                 message: "no sensors configured; add a [[sensor]] table (see the examples in Calibration/examples)")
         }
         return PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
+    }
+}
+
+extension PlumConfiguration {
+    /// Several channels of one ADS1115 take turns in single-shot mode. Continuous mode keeps
+    /// converting one channel, and one ALERT/RDY line cannot be requested by several sensors,
+    /// so both need the chip to themselves.
+    static func checkSharedChips(_ sensors: [SensorConfiguration], file: String) throws(ConfigurationError) {
+        var byChip: [String: [(SensorConfiguration, ADS1115Wiring)]] = [:]
+        for sensor in sensors {
+            if case .ads1115(let wiring) = sensor.wiring { byChip[wiring.chipKey, default: []].append((sensor, wiring)) }
+        }
+        for (_, sharing) in byChip.sorted(by: { $0.key < $1.key }) where sharing.count > 1 {
+            let names = sharing.map { "\"\($0.0.name)\"" }.joined(separator: ", ")
+            if let (sensor, _) = sharing.first(where: { $0.1.config.mode == .continuous }) {
+                throw ConfigurationError(
+                    file: file, line: sensor.line, key: "sensor \"\(sensor.name)\".mode",
+                    message: "mode = \"continuous\" needs the ADS1115 to itself, but \(names) share it; use mode = \"single-shot\"")
+            }
+            if let (sensor, _) = sharing.first(where: { $0.1.alert != nil }) {
+                throw ConfigurationError(
+                    file: file, line: sensor.line, key: "sensor \"\(sensor.name)\".alert_line",
+                    message: "one ALERT/RDY line cannot serve \(names), which share the chip; remove alert_chip and alert_line")
+            }
+        }
     }
 }
 

@@ -79,34 +79,21 @@ public struct ADS1115Wiring: Hashable, Sendable {
     /// The bus: "1", "i2c-1" or "/dev/i2c-1".
     public var bus: String
     /// The 7-bit address: 0x48 (ADDR to GND), 0x49 (VDD), 0x4A (SDA), 0x4B (SCL).
-    public var address: Int
-    /// "AIN0"…"AIN3", or a differential pair "AIN0-AIN1", "AIN0-AIN3", "AIN1-AIN3", "AIN2-AIN3".
-    public var channel: String
-    /// Full-scale range in volts: 6.144, 4.096, 2.048, 1.024, 0.512 or 0.256.
-    public var pgaVolts: Double
-    /// 8, 16, 32, 64, 128, 250, 475 or 860 samples per second.
-    public var dataRate: Int
-    /// Single-shot (default) or continuous conversion.
-    public var continuous: Bool
+    public var address: UInt8
+    /// MUX, PGA, mode and data rate, as the driver's typed Config register.
+    public var config: ADS1115Config
     /// The ALERT/RDY pin on a GPIO line, used as the conversion-ready edge.
     public var alert: AlertWiring?
     /// The FSR divider, when the channel reads a force-sensitive resistor.
-    public var divider: DividerWiring?
+    public var divider: FSRDivider?
 
     public struct AlertWiring: Hashable, Sendable {
         public var chip: String
         public var line: String
     }
 
-    public struct DividerWiring: Hashable, Sendable {
-        /// The fixed resistor in ohms.
-        public var fixedOhms: Double
-        /// The divider's supply in volts.
-        public var supplyVolts: Double
-        /// True when the FSR is between the supply and the ADC input (the fixed resistor to
-        /// ground): Interlink's standard circuit, where the voltage rises with force.
-        public var fsrToSupply: Bool
-    }
+    /// Sensors on one chip share it: the key that says which chip.
+    public var chipKey: String { "\(bus)@0x\(String(address, radix: 16))" }
 }
 
 /// A channel of a kernel IIO device (the kernel's hx711 or ti-ads1015 driver).
@@ -141,9 +128,9 @@ public struct SimulatedHX711Wiring: Hashable, Sendable {
 /// An FSR on a simulated ADS1115, running in real time.
 public struct SimulatedFSRWiring: Hashable, Sendable {
     public var seed: UInt64
-    public var dataRate: Int
+    public var dataRate: ADS1115Config.DataRate
     public var load: SimulatedLoad
-    public var divider: ADS1115Wiring.DividerWiring
+    public var divider: FSRDivider
 }
 
 /// A recorded trace (`time_s,sensor,raw`) played back as a sensor.

@@ -95,26 +95,24 @@ extension HX711Wiring {
 
 extension ADS1115Wiring {
     static let channels = ["AIN0", "AIN1", "AIN2", "AIN3", "AIN0-AIN1", "AIN0-AIN3", "AIN1-AIN3", "AIN2-AIN3"]
-    static let fullScales: [Double] = [6.144, 4.096, 2.048, 1.024, 0.512, 0.256]
-    static let dataRates = [8, 16, 32, 64, 128, 250, 475, 860]
 
     init(_ reader: inout TOMLReader) throws(ConfigurationError) {
         guard let bus = try reader.stringOrInt("bus") else {
             throw reader.error(nil, "missing key bus; the I2C bus number, for example bus = 1 for /dev/i2c-1")
         }
         self.bus = bus
-        address = try reader.int("address") ?? 0x48
-        guard (0x48...0x4B).contains(address) else {
-            throw reader.error("address", "address = 0x\(String(address, radix: 16)) is not an ADS1115 address; use 0x48 (ADDR to GND), 0x49 (VDD), 0x4A (SDA) or 0x4B (SCL)")
-        }
-        channel = try reader.choice("channel", Self.channels.map { ($0, $0) }) ?? "AIN0"
+        // The driver's own parsers decide what the chip supports; their messages list it.
+        let addressValue = try reader.int("address") ?? 0x48
+        do { address = try ADS1115Config.validateAddress(addressValue) } catch { throw reader.error("address", error.description) }
+        let channel = try reader.string("channel") ?? "AIN0"
+        let mux: ADS1115Config.Mux
+        do { mux = try ADS1115Config.Mux(name: channel) } catch { throw reader.error("channel", error.description) }
         let volts = try reader.double("pga_volts") ?? 4.096
-        guard let scale = Self.fullScales.first(where: { abs($0 - volts) < 1e-6 }) else {
-            throw reader.error("pga_volts", "pga_volts = \(volts) is not an ADS1115 range; use \(TOMLReader.list(Self.fullScales.map { String($0) }))")
-        }
-        pgaVolts = scale
-        dataRate = try reader.choice("data_rate", Self.dataRates.map { (String($0), $0) }) ?? 128
-        continuous = try reader.choice("mode", [("single-shot", false), ("continuous", true)]) ?? false
+        let gain: ADS1115Config.ProgrammableGain
+        do { gain = try ADS1115Config.ProgrammableGain(fullScaleVolts: volts) } catch { throw reader.error("pga_volts", error.description) }
+        let rate = try Self.dataRate(&reader)
+        let mode: ADS1115Config.Mode = try reader.choice("mode", [("single-shot", .singleShot), ("continuous", .continuous)]) ?? .singleShot
+        config = ADS1115Config(mux: mux, gain: gain, mode: mode, dataRate: rate)
         let alertChip = try reader.string("alert_chip")
         let alertLine = try reader.stringOrInt("alert_line")
         switch (alertChip, alertLine) {
@@ -123,24 +121,30 @@ extension ADS1115Wiring {
         case (nil, _?): throw reader.error("alert_line", "alert_line needs alert_chip too, for example alert_chip = \"gpiochip0\"")
         case (_?, nil): throw reader.error("alert_chip", "alert_chip needs alert_line too, for example alert_line = \"GPIO17\"")
         }
-        divider = try DividerWiring(&reader, required: false)
+        divider = try Self.divider(&reader, required: false)
     }
-}
 
-extension ADS1115Wiring.DividerWiring {
-    /// Reads `divider_ohms`, `supply_volts` and `fsr_side`; nil when no divider is configured
-    /// and `required` is false.
-    init?(_ reader: inout TOMLReader, required: Bool) throws(ConfigurationError) {
-        let ohms = try reader.double("divider_ohms", in: 100...10_000_000, unit: "Ω")
-        let supply = try reader.double("supply_volts", in: 0.5...5.5, unit: "V")
-        let side = try reader.choice("fsr_side", [("supply", true), ("ground", false)])
+    static func dataRate(_ reader: inout TOMLReader) throws(ConfigurationError) -> ADS1115Config.DataRate {
+        let rate = try reader.int("data_rate") ?? 128
+        do { return try ADS1115Config.DataRate(samplesPerSecond: rate) } catch { throw reader.error("data_rate", error.description) }
+    }
+
+    /// Reads `divider_ohms`, `supply_volts` and `fsr_side`; nil when no divider is configured.
+    static func divider(_ reader: inout TOMLReader, required: Bool) throws(ConfigurationError) -> FSRDivider? {
+        let ohms = try reader.double("divider_ohms")
+        let supply = try reader.double("supply_volts")
+        let side = try reader.choice("fsr_side", [("supply", FSRDivider.Placement.fsrToSupply), ("ground", .fsrToGround)])
         guard let ohms else {
             if required || supply != nil || side != nil {
                 throw reader.error(nil, "missing key divider_ohms; the fixed resistor of the FSR divider, for example divider_ohms = 10000")
             }
             return nil
         }
-        self.init(fixedOhms: ohms, supplyVolts: supply ?? 3.3, fsrToSupply: side ?? true)
+        do {
+            return try FSRDivider(supplyVolts: supply ?? 3.3, fixedOhms: ohms, placement: side ?? .fsrToSupply)
+        } catch {
+            throw reader.error(error.parameter.contains("supply") ? "supply_volts" : "divider_ohms", error.description)
+        }
     }
 }
 
@@ -175,10 +179,9 @@ extension SimulatedHX711Wiring {
 extension SimulatedFSRWiring {
     init(_ reader: inout TOMLReader) throws(ConfigurationError) {
         seed = UInt64(try reader.int("seed", in: 0...Int.max, unit: "") ?? 1)
-        dataRate = try reader.choice("data_rate", ADS1115Wiring.dataRates.map { (String($0), $0) }) ?? 128
+        dataRate = try ADS1115Wiring.dataRate(&reader)
         load = try SimulatedLoad(&reader)
-        divider = try ADS1115Wiring.DividerWiring(&reader, required: false)
-            ?? ADS1115Wiring.DividerWiring(fixedOhms: 10_000, supplyVolts: 3.3, fsrToSupply: true)
+        divider = try ADS1115Wiring.divider(&reader, required: false) ?? FSRDivider.standard
     }
 }
 

@@ -22,10 +22,17 @@ public enum SensorFactory {
             return try openHX711(sensor.name, wiring)
         case .simulatedHX711(let wiring):
             return try openSimulatedHX711(sensor.name, wiring)
-        case .ads1115, .simulatedFSR:
-            throw .hardware(sensor: sensor.name, HardwareError(
-                .invalidRequest, operation: "opening", subject: "a \(sensor.kind.rawValue) sensor",
-                detail: "this build has no \(sensor.kind.rawValue) driver yet"))
+        case .ads1115(let wiring):
+            return try openADS1115(sensor.name, wiring)
+        case .simulatedFSR(let wiring):
+            let clock = SystemMonotonicClock()
+            let load: any LoadProfile = switch wiring.load {
+            case .plums: PlumLoadModel(seed: wiring.seed, start: clock.now())
+            case .constant(let grams): ConstantLoad(grams: grams)
+            }
+            return SimulatedFSRSensor(
+                name: sensor.name, clock: clock, load: load, dataRate: wiring.dataRate,
+                divider: wiring.divider, seed: wiring.seed).sensor
         }
     }
 
@@ -46,6 +53,33 @@ public enum SensorFactory {
             } catch {
                 throw HardwareError(.invalidRequest, operation: "configuring", subject: "HX711", detail: error.description)
             }
+        } catch {
+            throw .hardware(sensor: name, error)
+        }
+    }
+
+    /// The real driver on an I2C device. Sensors on one chip take turns through its lock; an
+    /// ALERT/RDY line is requested with a pull-up, as the pin is open-drain.
+    static func openADS1115(_ name: String, _ wiring: ADS1115Wiring) throws(SensorError) -> any SampleSource {
+        do throws(HardwareError) {
+            let bus = try I2CBusSpec(parsing: wiring.bus)
+            let device = try I2CDevice(bus: bus, address: try I2CAddress(validating: Int(wiring.address)))
+            let lock = ChipLock.shared(wiring.chipKey)
+            guard let alert = wiring.alert else {
+                let adc = ADS1115(bus: device, clock: SystemMonotonicClock())
+                return SerializedSource(
+                    ADS1115Sensor(name: name, chip: adc, config: wiring.config, divider: wiring.divider), lock: lock)
+            }
+            let chip = try GPIOChip(try GPIOChipSpec(parsing: alert.chip))
+            let line = try chip.requestInput(
+                try GPIOLineSpec(parsing: alert.line), consumer: "plumscale \(name) ALERT/RDY", bias: .pullUp,
+                edges: .falling)
+            let adc = ADS1115(bus: device, clock: SystemMonotonicClock(), readyLine: line)
+            return SerializedSource(
+                ADS1115Sensor(
+                    name: name, chip: adc, config: wiring.config, divider: wiring.divider,
+                    readyLineDescription: "\(chip.info.name) \(alert.line)"),
+                lock: lock)
         } catch {
             throw .hardware(sensor: name, error)
         }

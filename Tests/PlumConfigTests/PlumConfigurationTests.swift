@@ -70,12 +70,9 @@ struct PlumConfigurationTests {
         }
         #expect(wiring.bus == "i2c-1")
         #expect(wiring.address == 0x49)
-        #expect(wiring.channel == "AIN2-AIN3")
-        #expect(wiring.pgaVolts == 2.048)
-        #expect(wiring.dataRate == 860)
-        #expect(wiring.continuous)
+        #expect(wiring.config == ADS1115Config(mux: .ain2MinusAin3, gain: .volts2_048, mode: .continuous, dataRate: .sps860))
         #expect(wiring.alert == .init(chip: "gpiochip0", line: "GPIO17"))
-        #expect(wiring.divider == .init(fixedOhms: 4700, supplyVolts: 5, fsrToSupply: false))
+        #expect(wiring.divider == (try FSRDivider(supplyVolts: 5, fixedOhms: 4700, placement: .fsrToGround)))
     }
 
     struct BadFile: Sendable, CustomTestStringConvertible {
@@ -155,7 +152,7 @@ struct PlumConfigurationTests {
             kind = "ads1115"
             bus = 1
             address = 0x50
-            """, line: 5, key: "sensor \"fsr\".address", mentions: ["0x50", "0x48", "0x4B"]),
+            """, line: 5, key: "sensor \"fsr\".address", mentions: ["0x50", "0x48", "0x4b"]),
         BadFile(what: "a PGA range the chip does not have", text: """
             [[sensor]]
             name = "fsr"
@@ -163,6 +160,18 @@ struct PlumConfigurationTests {
             bus = 1
             pga_volts = 5
             """, line: 5, key: "sensor \"fsr\".pga_volts", mentions: ["6.144", "0.256"]),
+        BadFile(what: "continuous mode on a chip two sensors share", text: """
+            [[sensor]]
+            name = "a"
+            kind = "ads1115"
+            bus = 1
+            [[sensor]]
+            name = "b"
+            kind = "ads1115"
+            bus = 1
+            channel = "AIN1"
+            mode = "continuous"
+            """, line: 5, key: "sensor \"b\".mode", mentions: ["\"a\", \"b\" share it", "single-shot"]),
         BadFile(what: "an alert line without its chip", text: """
             [[sensor]]
             name = "fsr"
