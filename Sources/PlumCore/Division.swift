@@ -67,7 +67,12 @@ public struct Division: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: the number of divisions and the rounded value, computed from the integer count so
     ///   that it is the Double nearest to the exact decimal.
     public func round(_ grams: Double) -> (divisions: Int64, grams: Double) {
-        let steps = (grams / self.grams).rounded(.toNearestOrAwayFromZero)
+        // Scale by an exact power of ten rather than dividing by an inexact 0.1, so a value
+        // such as 12.35 lands on the half it is written as.
+        var power = 1.0
+        for _ in 0..<abs(exponent) { power *= 10 }
+        let scaled = exponent < 0 ? grams * power : grams / power
+        let steps = (scaled / Double(mantissa)).rounded(.toNearestOrAwayFromZero)
         // Beyond ±2^53 steps the count is meaningless; clamp instead of trapping on conversion.
         let clamped = max(-9.0e15, min(9.0e15, steps.isNaN ? 0 : steps))
         let divisions = Int64(clamped)
