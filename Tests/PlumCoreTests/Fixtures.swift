@@ -38,3 +38,11 @@ enum Fixtures {
         }
     }
 }
+
+extension Result where Failure == Refusal {
+    /// The refusal's code, or `nil` when the command succeeded.
+    var refusalCode: Refusal.Code? {
+        if case .failure(let refusal) = self { return refusal.code }
+        return nil
+    }
+}
