@@ -27,7 +27,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// usual minimum capacity Min of an OIML class III scale).
     public var loadedThreshold: Double = 20
     /// Signal units per gram the sensor roughly gives, from its profile; lets an uncalibrated
-    /// sensor still filter and detect stability in approximate grams. `nil`: 1.
+    /// sensor still filter and detect stability in approximate grams. `nil`: the kind's
+    /// ``SensorKind/typicalSignalPerGram``.
     public var nominalSignalPerGram: Double?
     public var filter = FilterTuning()
     public var cue = CueConfiguration()

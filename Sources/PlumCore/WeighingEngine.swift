@@ -94,7 +94,7 @@ public struct WeighingEngine: Sendable {
         if let calibration {
             working = calibration.grams(fromSignal: input.signal)
         } else if input.signal.isFinite {
-            working = input.signal / (configuration.nominalSignalPerGram ?? 1)
+            working = input.signal / abs(configuration.nominalSignalPerGram ?? kind.typicalSignalPerGram)
         }
         // A pinned ADC, or a signal past a quadratic's turning point, is not a measurement:
         // keep it out of the filters so the average does not carry it afterwards.

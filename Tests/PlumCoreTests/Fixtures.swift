@@ -1,12 +1,13 @@
 @testable import PlumCore
 
-/// Shared set-ups: a 1 kg HX711 load cell at gain 128 with a linear calibration.
+/// Shared set-ups: an HX711 at gain 128 with a 5 kg, 1 mV/V cell (≈ 430 counts per gram) and a
+/// linear calibration.
 enum Fixtures {
     static let countsPerGram = 420.0
     static let emptyCounts = 8_000.0
     static let nanosecondsPerSample: UInt64 = 12_500_000  // 80 SPS
 
-    static let sensor = SensorIdentity(id: "left", model: "HX711 + 1 kg cell", channel: "A", gain: 128)
+    static let sensor = SensorIdentity(id: "left", model: "HX711 + 5 kg cell", channel: "A", gain: 128)
 
     static func linearCalibration(sensor: SensorIdentity = sensor, createdAt: String = "2026-05-01T09:30:00Z") -> Calibration {
         let points = [0.0, 100, 200, 300].map {
@@ -21,7 +22,9 @@ enum Fixtures {
     static func signal(grams: Double) -> Double { emptyCounts + countsPerGram * grams }
 
     static func engine(configuration: ScaleConfiguration = ScaleConfiguration(), calibrated: Bool = true) throws -> WeighingEngine {
-        try WeighingEngine(
+        var configuration = configuration
+        configuration.nominalSignalPerGram = countsPerGram
+        return try WeighingEngine(
             sensor: sensor, kind: .loadCell, configuration: configuration,
             calibration: calibrated ? linearCalibration() : nil)
     }

@@ -216,7 +216,7 @@ struct WeighingEngineTests {
 
     @Test("a calibration for another kind or gain is refused")
     func mismatchedCalibration() {
-        let other = SensorIdentity(id: "left", model: "HX711 + 1 kg cell", channel: "A", gain: 64)
+        let other = SensorIdentity(id: "left", model: "HX711 + 5 kg cell", channel: "A", gain: 64)
         #expect(throws: Refusal.self) {
             try WeighingEngine(sensor: other, kind: .loadCell, calibration: Fixtures.linearCalibration())
         }
