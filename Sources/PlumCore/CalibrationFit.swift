@@ -169,7 +169,7 @@ public enum CalibrationFit {
         case .loadCell:
             let inDivisions = worst / division.grams
             grade = inDivisions <= 1 ? .good : inDivisions <= 5 ? .acceptable : .poor
-            summary = "largest residual \(division.format(worst)) g (\(Int(inDivisions.rounded())) d): "
+            summary = "largest residual \(Reading.fixed(worst, decimals: division.decimals + 2)) g (\(Reading.fixed(inDivisions, decimals: 1)) d): "
                 + (grade == .good ? "within one division, as a sound load cell should be"
                     : grade == .acceptable ? "usable; recalibrate after warm-up for better"
                     : "too large: check the weights, the mounting and that nothing touches the pan")
