@@ -1,6 +1,6 @@
 /// The scale interval d: the step the display value moves in, 1, 2 or 5 × 10^k grams.
 ///
-/// OIML R76 (3.4.2) allows only these forms, so a display never shows a step such as 0.3 g.
+/// OIML R 76-1 allows only these forms, so a display never shows a step such as 0.3 g.
 /// The value is kept as mantissa and exponent so that rounding and printing are exact in
 /// decimal: 0.1 g times 3 is printed as 0.3, never as 0.30000000000000004.
 public struct Division: Hashable, Sendable, CustomStringConvertible {

@@ -47,7 +47,7 @@ public struct Reading: Hashable, Sendable {
     public var isStable: Bool
     public var isOverload: Bool
     public var isUnderload: Bool
-    /// Gross within ±0.25 d of zero (OIML R76 4.5.5 centre-of-zero indicator).
+    /// Gross within ±0.25 d of zero (the centre-of-zero indication of OIML R 76-1).
     public var isCentreOfZero: Bool
     /// Net at or above the loaded threshold (20 d by default), or overloaded.
     public var isLoaded: Bool

@@ -1,7 +1,7 @@
 /// Everything that shapes one sensor's readings: full scale, division, zero, stability, cue
 /// and filter tuning.
 ///
-/// Defaults follow the 3D Touch scale (385 g is 100 % force) and OIML R76 for non-automatic
+/// Defaults follow the 3D Touch scale (385 g is 100 % force) and OIML R 76-1 for non-automatic
 /// weighing instruments; docs/engine.md explains each one. Check a hand-edited value with
 /// ``validate()`` before building an engine.
 public struct ScaleConfiguration: Hashable, Sendable {
@@ -9,11 +9,11 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var capacity: Double = 385
     /// The scale interval d.
     public var division: Division = .standard
-    /// Zero-setting range as a fraction of capacity on each side (OIML R76 4.5.1: 4 %).
+    /// Zero-setting range as a fraction of capacity on each side (OIML R 76-1: zero-setting and tracking together at most 4 % of Max).
     public var zeroRangeFraction: Double = 0.04
     /// Whether automatic zero-tracking runs.
     public var zeroTracking: Bool = true
-    /// Fastest zero-tracking correction, in divisions per second (OIML R76 4.5.7: 0.5 d/s).
+    /// Fastest zero-tracking correction, in divisions per second (OIML R 76-1: 0.5 e/s).
     public var zeroTrackingRate: Double = 0.5
     /// Zero-tracking acts only while the gross reading is within this many divisions of zero.
     public var zeroTrackingBand: Double = 0.5
@@ -21,7 +21,7 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var stabilityWindow: UInt64 = 300_000_000
     /// Stable when max − min over the window stays within this many divisions.
     public var stabilityBand: Double = 1
-    /// Divisions above capacity at which the reading becomes an overload (OIML R76 4.2.5: 9 d).
+    /// Divisions above capacity at which the reading becomes an overload (OIML R 76-1: no indication above Max + 9 e).
     public var overloadMargin: Double = 9
     /// A pan counts as loaded when its net load is at least this many divisions (20 d, the
     /// usual minimum capacity Min of an OIML class III scale).

@@ -1,6 +1,6 @@
 /// Automatic zero-tracking: follows slow drift at zero, never faster than its rate.
 ///
-/// OIML R76 4.5.7 allows it only while the reading is stable and within 0.5 d of zero, at no
+/// OIML R 76-1 allows it only while the reading is stable and within 0.5 d of zero, at no
 /// more than 0.5 d per second. A plum placed slowly moves faster than that, so it is never
 /// swallowed into zero.
 public struct ZeroTracker: Sendable {
