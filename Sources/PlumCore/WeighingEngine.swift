@@ -88,6 +88,9 @@ public struct WeighingEngine: Sendable {
     }
 
     /// Processes one sample.
+    ///
+    /// A non-finite signal is not a measurement: it leaves the filters untouched, and the
+    /// reading repeats the last filtered value, marked not stable.
     public mutating func process(_ input: EngineInput) -> Reading {
         let d = configuration.division.grams
         var working: Double?
@@ -213,18 +216,20 @@ public struct WeighingEngine: Sendable {
 
     /// Captures the empty pan once stable. When calibrated, refuses a pan that is clearly loaded.
     public mutating func captureZero() -> Result<Void, Refusal> {
-        guard procedure != nil else { return .failure(noProcedure) }
+        guard var running = procedure else { return .failure(noProcedure) }
         if let gross = lastReading?.gross, calibration != nil, abs(gross + zeroOffset) > configuration.zeroRange {
             return .failure(
                 Refusal(.wrongStep, "the pan is not empty: it reads \(grams(gross + zeroOffset))", hint: "remove everything from the pan, then capture zero"))
         }
-        return procedure!.captureZero()
+        defer { procedure = running }
+        return running.captureZero()
     }
 
     /// Captures a known weight (grams) once stable.
     public mutating func captureWeight(grams: Double) -> Result<Void, Refusal> {
-        guard procedure != nil else { return .failure(noProcedure) }
-        return procedure!.capturePoint(grams: grams)
+        guard var running = procedure else { return .failure(noProcedure) }
+        defer { procedure = running }
+        return running.capturePoint(grams: grams)
     }
 
     /// Fits the captured points and puts the result into use.
