@@ -94,7 +94,8 @@ struct WeighingEngineTests {
 
     @Test("after a tare, the same load reads 0 within one division")
     func tareThenZero() async {
-        await propertyCheck(input: Gen.double(in: 0...380), Gen.double(in: -10...10), Gen.int(in: 0...100_000)) { container, zero, seed in
+        // Containers from just above the zero offset up to where container + offset stays under Max.
+        await propertyCheck(input: Gen.double(in: 10.5...370), Gen.double(in: -10...10), Gen.int(in: 0...100_000)) { container, zero, seed in
             var engine = try Fixtures.engine()
             var noise = SeededNoise(seed: UInt64(seed))
             Fixtures.feed(&engine, grams: zero + container, count: 80, start: 0, noise: &noise, sigma: 0.03)
