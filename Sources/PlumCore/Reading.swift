@@ -22,6 +22,8 @@ public struct Reading: Hashable, Sendable {
         case underload
         /// No calibration: only the raw signal is meaningful.
         case uncalibrated
+        /// Calibrated, but no finite sample has arrived yet.
+        case noSignal
     }
 
     /// The sensor's configured id.
@@ -70,7 +72,8 @@ public struct Reading: Hashable, Sendable {
         return net.map { $0 / capacity }
     }
 
-    /// The display as text in `unit`: `"12.3 g"`, `"100%+"`, `"underload"` or `"uncalibrated"`.
+    /// The display as text in `unit`: `"12.3 g"`, `"100%+"`, `"underload"`, `"uncalibrated"` or
+    /// `"no signal"`.
     ///
     /// Other units are converted from the rounded grams with enough decimals that one step is
     /// no coarser than the division.
@@ -79,6 +82,7 @@ public struct Reading: Hashable, Sendable {
         case .overload: return "100%+"
         case .underload: return "underload"
         case .uncalibrated: return "uncalibrated"
+        case .noSignal: return "no signal"
         case .grams(let divisions, let value):
             if unit == .gram { return division.format(divisions: divisions) + " g" }
             let stepInUnit = division.grams / unit.grams

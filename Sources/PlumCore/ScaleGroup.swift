@@ -60,6 +60,8 @@ public enum ScaleGroup {
             total = .unavailable(reason: "sensor \(over.sensor) is overloaded")
         } else if let under = readings.first(where: { $0.isUnderload }) {
             total = .unavailable(reason: "sensor \(under.sensor) is below its zero range")
+        } else if let silent = readings.first(where: { $0.net == nil }) {
+            total = .unavailable(reason: "sensor \(silent.sensor) has no valid signal yet")
         } else {
             total = .grams(readings.compactMap(\.net).reduce(0, +))
         }

@@ -147,7 +147,7 @@ public struct WeighingEngine: Sendable {
             let rounded = configuration.division.round(net)
             display = .grams(divisions: rounded.divisions, value: rounded.grams)
         } else {
-            display = calibration == nil ? .uncalibrated : .underload
+            display = calibration == nil ? .uncalibrated : .noSignal
         }
         let loaded = overload || (!underload && (net.map { $0 >= configuration.loadedThreshold * d } ?? false))
         let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net

@@ -32,4 +32,14 @@ struct EngineEdgeTests {
         #expect(!reading.isStable)
         #expect(reading.display == .grams(divisions: 500, value: 50))
     }
+
+    @Test("a calibrated engine whose first sample is not finite shows no signal, not a weight or a limit")
+    func noSignalYet() throws {
+        var engine = try Fixtures.engine()
+        let reading = engine.process(EngineInput(signal: .infinity, time: 0))
+        #expect(reading.display == .noSignal)
+        #expect(reading.text() == "no signal")
+        #expect(!reading.isOverload && !reading.isUnderload)
+        #expect(ScaleGroup.summarize([reading]).total == .unavailable(reason: "sensor left has no valid signal yet"))
+    }
 }
