@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import PlumCore
 
@@ -44,5 +45,15 @@ struct DivisionTests {
         #expect((configuration.capacity / configuration.division.grams).rounded() == 3850)
         #expect(abs(configuration.zeroRange - 15.4) < 1e-9)
         #expect(abs(configuration.overloadLimit - 385.9) < 1e-9)
+    }
+
+    @Test("the rounded value is never more than half a division from the high-resolution value")
+    func roundingBound() async {
+        await propertyCheck(input: Gen.double(in: -1_000...1_000), Gen.element(of: [1, 2, 5]), Gen.int(in: -3...1)) { grams, mantissa, exponent in
+            let division = try Division(mantissa: mantissa!, exponent: exponent)
+            let rounded = division.round(grams)
+            #expect(abs(rounded.grams - grams) <= division.grams / 2 * (1 + 1e-9) + 1e-12)
+            #expect(Double(division.format(divisions: rounded.divisions)) == rounded.grams)
+        }
     }
 }

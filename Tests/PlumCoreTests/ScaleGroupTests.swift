@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import PlumCore
 
@@ -56,5 +57,18 @@ struct ScaleGroupTests {
         #expect(over.total == .unavailable(reason: "sensor b is overloaded"))
         let raw = ScaleGroup.summarize([Self.reading("a", net: nil)])
         #expect(raw.total == .unavailable(reason: "sensor a is not calibrated"))
+    }
+
+    @Test("the heaviest pan does not depend on the order the sensors are listed in")
+    func orderIndependent() async {
+        await propertyCheck(input: Gen.double(in: -1...400).array(of: 1...6)) { loads in
+            let readings = loads.enumerated().map { Self.reading("s\($0.offset)", net: $0.element, overload: $0.element > 385.9) }
+            let forward = ScaleGroup.summarize(readings).heaviest
+            let backward = ScaleGroup.summarize(readings.reversed()).heaviest
+            switch (forward, backward) {
+            case (.tie(let a), .tie(let b)): #expect(Set(a) == Set(b))
+            default: #expect(forward == backward)
+            }
+        }
     }
 }
