@@ -1,0 +1,7 @@
+/// An event the daemon turns into a buzz or a haptic pulse.
+public enum Cue: Hashable, Sendable {
+    /// The net load reached full scale (the original app vibrates at maximum force).
+    case maxForce
+    /// A new stable, loaded weight was reached; carries the net grams.
+    case stableWeight(grams: Double)
+}

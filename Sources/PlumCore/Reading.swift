@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// What one processed sample says about one sensor.
+///
+/// Gross, tare and net are kept separate at high resolution; ``display`` is the net value
+/// rounded to the division, or the reason there is no number to show. An uncalibrated sensor
+/// still yields readings: the signal and the flags, with no grams.
+public struct Reading: Hashable, Sendable {
+    /// What a display shows.
+    public enum Display: Hashable, Sendable {
+        /// The net load rounded to the division: the count of divisions and its value in grams.
+        case grams(divisions: Int64, value: Double)
+        /// Above capacity + 9 d, or the ADC is pinned high: show "100%+", never a wrong number.
+        case overload
+        /// Below the negative zero range, or the ADC is pinned low.
+        case underload
+        /// No calibration: only the raw signal is meaningful.
+        case uncalibrated
+        /// Calibrated, but no finite sample has arrived yet.
+        case noSignal
+    }
+
+    /// The sensor's configured id.
+    public var sensor: String
+    /// Monotonic nanoseconds of the input sample.
+    public var time: UInt64
+    /// The input signal, unfiltered (counts or µS).
+    public var signal: Double
+    /// Gross grams relative to the current zero, high resolution; `nil` when uncalibrated.
+    public var gross: Double?
+    /// The tare in grams (0 when none).
+    public var tare: Double
+    /// Gross minus tare, high resolution; `nil` when uncalibrated.
+    public var net: Double?
+    public var display: Display
+    /// The division the display is rounded to.
+    public var division: Division
+    /// Capacity in grams (100 % force).
+    public var capacity: Double
+    /// Net load as a percentage of capacity; `nil` when uncalibrated.
+    public var percentOfCapacity: Double?
+    /// Max − min over the stability window stayed within the band.
+    public var isStable: Bool
+    public var isOverload: Bool
+    public var isUnderload: Bool
+    /// Gross within ±0.25 d of zero (the centre-of-zero indication of OIML R 76-1).
+    public var isCentreOfZero: Bool
+    /// Net at or above the loaded threshold (20 d by default), or overloaded.
+    public var isLoaded: Bool
+    /// The calibration in use, or `nil`; ``uncalibratedReason`` then says why.
+    public var calibration: Calibration?
+    /// Why the sensor runs uncalibrated (never calibrated, or the stored file was refused).
+    public var uncalibratedReason: String?
+    /// Cues this sample triggered.
+    public var cues: [Cue]
+    /// Where a running calibration procedure stands, if one runs.
+    public var calibrationStep: CalibrationProcedure.Step?
+    /// A calibration point completed by this sample.
+    public var capturedPoint: CalibrationPoint?
+
+    public var isCalibrated: Bool { calibration != nil }
+
+    /// Net load as a fraction of capacity for the ForceSketch colour; overload counts as 1.
+    public var fractionOfCapacity: Double? {
+        if isOverload { return 1 }
+        return net.map { $0 / capacity }
+    }
+
+    /// The display as text in `unit`: `"12.3 g"`, `"100%+"`, `"underload"`, `"uncalibrated"` or
+    /// `"no signal"`.
+    ///
+    /// Other units are converted from the rounded grams with enough decimals that one step is
+    /// no coarser than the division.
+    public func text(in unit: MassUnit = .gram) -> String {
+        switch display {
+        case .overload: return "100%+"
+        case .underload: return "underload"
+        case .uncalibrated: return "uncalibrated"
+        case .noSignal: return "no signal"
+        case .grams(let divisions, let value):
+            if unit == .gram { return division.format(divisions: divisions) + " g" }
+            let stepInUnit = division.grams / unit.grams
+            let decimals = max(0, Int((-log10(stepInUnit)).rounded(.up)))
+            return Reading.fixed(unit.value(fromGrams: value), decimals: decimals) + " " + unit.symbol
+        }
+    }
+
+    /// The percentage as text: `"42 %"`, or `"100%+"` on overload.
+    public var percentText: String? {
+        if isOverload { return "100%+" }
+        guard let percent = percentOfCapacity else { return nil }
+        return Reading.fixed(percent, decimals: 0) + " %"
+    }
+
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return String(value) }
+        var digits = String(Int64(scaled))
+        if decimals > 0 {
+            if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+        }
+        return (value < 0 && scaled > 0 ? "-" : "") + digits
+    }
+}

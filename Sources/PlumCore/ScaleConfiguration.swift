@@ -1,0 +1,74 @@
+/// Everything that shapes one sensor's readings: full scale, division, zero, stability, cue
+/// and filter tuning.
+///
+/// Defaults follow the 3D Touch scale (385 g is 100 % force) and OIML R 76-1 for non-automatic
+/// weighing instruments; docs/engine.md explains each one. Check a hand-edited value with
+/// ``validate()`` before building an engine.
+public struct ScaleConfiguration: Hashable, Sendable {
+    /// Maximum capacity (Max) in grams; 100 % force.
+    public var capacity: Double = 385
+    /// The scale interval d.
+    public var division: Division = .standard
+    /// Zero-setting range as a fraction of capacity on each side (OIML R 76-1: zero-setting and tracking together at most 4 % of Max).
+    public var zeroRangeFraction: Double = 0.04
+    /// Whether automatic zero-tracking runs.
+    public var zeroTracking: Bool = true
+    /// Fastest zero-tracking correction, in divisions per second (OIML R 76-1: 0.5 e/s).
+    public var zeroTrackingRate: Double = 0.5
+    /// Zero-tracking acts only while the gross reading is within this many divisions of zero.
+    public var zeroTrackingBand: Double = 0.5
+    /// Stability window in nanoseconds (300 ms: 24 samples at 80 SPS, 3 at 10 SPS).
+    public var stabilityWindow: UInt64 = 300_000_000
+    /// Stable when max − min over the window stays within this many divisions.
+    public var stabilityBand: Double = 1
+    /// Divisions above capacity at which the reading becomes an overload (OIML R 76-1: no indication above Max + 9 e).
+    public var overloadMargin: Double = 9
+    /// A pan counts as loaded when its net load is at least this many divisions (20 d, the
+    /// usual minimum capacity Min of an OIML class III scale).
+    public var loadedThreshold: Double = 20
+    /// Signal units per gram the sensor roughly gives, from its profile; lets an uncalibrated
+    /// sensor still filter and detect stability in approximate grams. `nil`: the kind's
+    /// ``SensorKind/typicalSignalPerGram``.
+    public var nominalSignalPerGram: Double?
+    public var filter = FilterTuning()
+    public var cue = CueConfiguration()
+
+    public init() {}
+
+    /// The zero-setting range in grams on each side of calibrated zero.
+    public var zeroRange: Double { capacity * zeroRangeFraction }
+    /// The gross load above which the reading is an overload.
+    public var overloadLimit: Double { capacity + overloadMargin * division.grams }
+
+    /// Checks every field and names the first that is unusable.
+    public func validate() -> Result<Void, Refusal> {
+        func bad(_ what: String, _ hint: String) -> Result<Void, Refusal> {
+            .failure(Refusal(.invalidConfiguration, what, hint: hint))
+        }
+        guard capacity.isFinite, capacity > 0 else {
+            return bad("capacity \(capacity) g is not a positive number", "set capacity in grams, for example 385")
+        }
+        guard capacity / division.grams >= 10, capacity / division.grams <= 1_000_000 else {
+            return bad(
+                "capacity \(capacity) g with division \(division) gives \(capacity / division.grams) divisions",
+                "choose a division giving 10 to 1,000,000 divisions (3850 at 385 g and 0.1 g)")
+        }
+        guard zeroRangeFraction >= 0, zeroRangeFraction <= 0.2 else {
+            return bad("zero range \(zeroRangeFraction * 100) % is outside 0 ... 20 %", "use 0.04 (4 % of capacity)")
+        }
+        guard zeroTrackingRate.isFinite, zeroTrackingRate >= 0, zeroTrackingBand >= 0 else {
+            return bad("zero-tracking rate or band is negative", "use rate 0.5 d/s and band 0.5 d")
+        }
+        guard stabilityWindow > 0, stabilityBand.isFinite, stabilityBand > 0 else {
+            return bad("stability window or band is not positive", "use a 300 ms window and a 1 d band")
+        }
+        guard overloadMargin >= 0, loadedThreshold >= 0 else {
+            return bad("overload margin or loaded threshold is negative", "use 9 d and 20 d")
+        }
+        if let nominal = nominalSignalPerGram, !(nominal.isFinite && nominal != 0) {
+            return bad("nominal signal per gram \(nominal) is not a non-zero number", "take it from the sensor profile")
+        }
+        if case .failure(let refusal) = filter.validate() { return .failure(refusal) }
+        return cue.validate()
+    }
+}

@@ -1,0 +1,288 @@
+/// The weighing engine for one sensor: turns each input sample into a ``Reading`` and carries
+/// out zero, tare and calibration commands.
+///
+/// Pipeline per sample (docs/engine.md): calibration (signal → grams) → spike rejection →
+/// adaptive filter → zero tracking, zero and tare → stability → rounding and flags → cues.
+/// It is a value type with no I/O and no clock: time comes from the inputs, so a daemon owns
+/// one per sensor and replays, simulations and tests drive it identically.
+public struct WeighingEngine: Sendable {
+    public let sensor: SensorIdentity
+    public let kind: SensorKind
+    public let configuration: ScaleConfiguration
+    /// The calibration in use, or `nil` (raw readings only).
+    public private(set) var calibration: Calibration?
+    /// Why there is no calibration, shown in every uncalibrated reading.
+    public private(set) var uncalibratedReason: String?
+    /// Grams by which the current zero sits above calibrated zero (zero-setting and tracking).
+    public private(set) var zeroOffset = 0.0
+    /// The current tare in grams.
+    public private(set) var tare = 0.0
+    /// The reading of the latest sample; commands act on it.
+    public private(set) var lastReading: Reading?
+    /// The running calibration procedure, if any.
+    public private(set) var procedure: CalibrationProcedure?
+
+    private var spikes: SpikeFilter
+    private var filter: AdaptiveFilter
+    private var stability: StabilityDetector
+    private var tracker: ZeroTracker
+    private var cues: CueGenerator
+    /// The filtered value in working grams (calibrated, or nominal when uncalibrated).
+    private var filtered: Double?
+
+    /// Creates an engine, refusing a configuration or calibration that cannot work.
+    ///
+    /// - Parameters:
+    ///   - calibration: the stored calibration, or `nil` to run uncalibrated.
+    ///   - uncalibratedReason: why `calibration` is `nil` (e.g. the store's error), for readings.
+    public init(
+        sensor: SensorIdentity, kind: SensorKind, configuration: ScaleConfiguration = ScaleConfiguration(),
+        calibration: Calibration? = nil, uncalibratedReason: String? = nil
+    ) throws(Refusal) {
+        if case .failure(let refusal) = configuration.validate() { throw refusal }
+        if case .failure(let refusal) = sensor.validate() { throw refusal }
+        self.sensor = sensor
+        self.kind = kind
+        self.configuration = configuration
+        let d = configuration.division.grams
+        spikes = SpikeFilter(window: configuration.filter.spikeWindow, threshold: configuration.filter.spikeThreshold)
+        filter = AdaptiveFilter(averagingSamples: configuration.filter.averagingSamples)
+        stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * d)
+        tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
+        cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
+        if let calibration {
+            if case .failure(let refusal) = install(calibration) { throw refusal }
+        } else {
+            self.uncalibratedReason = uncalibratedReason ?? "sensor \(sensor.id) has no calibration yet"
+        }
+    }
+
+    /// Puts a calibration into use: zero and tare are cleared and the filters restart, since
+    /// their history is in the old calibration's grams.
+    public mutating func install(_ calibration: Calibration) -> Result<Void, Refusal> {
+        guard calibration.kind == kind else {
+            return .failure(
+                Refusal(
+                    .invalidConfiguration,
+                    "calibration is for a \(calibration.kind.rawValue) but sensor \(sensor.id) is a \(kind.rawValue)",
+                    hint: "recalibrate this sensor"))
+        }
+        guard calibration.sensor.gain == sensor.gain else {
+            return .failure(
+                Refusal(
+                    .invalidConfiguration,
+                    "calibration was made at gain \(calibration.sensor.gain.map(String.init) ?? "none") but sensor \(sensor.id) runs at gain \(sensor.gain.map(String.init) ?? "none")",
+                    hint: "recalibrate at this gain or switch the gain back"))
+        }
+        self.calibration = calibration
+        uncalibratedReason = nil
+        restartPipeline()
+        return .success(())
+    }
+
+    /// Drops the calibration (raw readings only), saying why.
+    public mutating func removeCalibration(reason: String) {
+        calibration = nil
+        uncalibratedReason = reason
+        restartPipeline()
+    }
+
+    /// Processes one sample.
+    ///
+    /// A non-finite signal is not a measurement: it leaves the filters untouched, and the
+    /// reading repeats the last filtered value, marked not stable.
+    public mutating func process(_ input: EngineInput) -> Reading {
+        let d = configuration.division.grams
+        var working: Double?
+        if let calibration {
+            working = calibration.grams(fromSignal: input.signal)
+        } else if input.signal.isFinite {
+            working = input.signal / abs(configuration.nominalSignalPerGram ?? kind.typicalSignalPerGram)
+        }
+        // A pinned ADC, or a signal past a quadratic's turning point, is not a measurement:
+        // keep it out of the filters so the average does not carry it afterwards.
+        var pinnedHigh = input.flags.contains(.overRange)
+        var pinnedLow = input.flags.contains(.underRange)
+        if let calibration, case .polynomial(_, let scale, _) = calibration.model, scale < 0 {
+            swap(&pinnedHigh, &pinnedLow)
+        }
+        if working == nil, let calibration, input.signal.isFinite {
+            let highSide = calibration.model.signal(fromGrams: configuration.overloadLimit)
+            let lowSide = calibration.model.signal(fromGrams: 0)
+            let beyondHigh = abs(input.signal - highSide) < abs(input.signal - lowSide)
+            if beyondHigh { pinnedHigh = true } else { pinnedLow = true }
+        }
+        var stable = false
+        if let value = working, !pinnedHigh, !pinnedLow {
+            let despiked = spikes.process(value, floor: configuration.filter.spikeFloor * d)
+            let smooth = filter.process(despiked, stepThreshold: configuration.filter.stepThreshold * d)
+            filtered = smooth
+            stable = stability.update(smooth, time: input.time)
+        } else {
+            stability.reset()
+        }
+
+        var gross: Double?
+        var net: Double?
+        if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
+            var g = value - zeroOffset
+            if configuration.zeroTracking {
+                let step = tracker.correction(gross: g, stable: stable, time: input.time)
+                let limit = configuration.zeroRange
+                let newOffset = min(limit, max(-limit, zeroOffset + step))
+                g -= newOffset - zeroOffset
+                zeroOffset = newOffset
+            }
+            gross = g
+            net = g - tare
+        }
+        let overload = pinnedHigh || (gross.map { $0 > configuration.overloadLimit } ?? false)
+        let underload = !overload && (pinnedLow || (gross.map { $0 < -configuration.zeroRange } ?? false))
+        let display: Reading.Display
+        if overload {
+            display = .overload
+        } else if underload {
+            display = .underload
+        } else if let net {
+            let rounded = configuration.division.round(net)
+            display = .grams(divisions: rounded.divisions, value: rounded.grams)
+        } else {
+            display = calibration == nil ? .uncalibrated : .noSignal
+        }
+        let loaded = overload || (!underload && (net.map { $0 >= configuration.loadedThreshold * d } ?? false))
+        let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net
+        let emitted = calibration == nil ? [] : cues.update(net: cueNet, stable: stable, loaded: loaded, time: input.time)
+        let captured = procedure?.observe(signal: input.signal, stable: stable && !pinnedHigh && !pinnedLow)
+
+        let reading = Reading(
+            sensor: sensor.id, time: input.time, signal: input.signal, gross: gross, tare: tare, net: net,
+            display: display, division: configuration.division, capacity: configuration.capacity,
+            percentOfCapacity: net.map { $0 / configuration.capacity * 100 }, isStable: stable,
+            isOverload: overload, isUnderload: underload,
+            isCentreOfZero: !overload && !underload && (gross.map { abs($0) <= 0.25 * d } ?? false),
+            isLoaded: loaded, calibration: calibration, uncalibratedReason: uncalibratedReason, cues: emitted,
+            calibrationStep: procedure?.step, capturedPoint: captured)
+        lastReading = reading
+        return reading
+    }
+
+    /// Sets zero to the present load, if it is stable and within the zero range.
+    ///
+    /// - Returns: the new zero offset from calibrated zero in grams, or a refusal such as
+    ///   `zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare`.
+    public mutating func zero() -> Result<Double, Refusal> {
+        switch commandState("zero") {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let value):
+            let range = configuration.zeroRange
+            guard abs(value) <= range else {
+                return .failure(
+                    Refusal(
+                        .outsideZeroRange,
+                        "zero refused: load is \(grams(value)), outside the ±\(grams(range)) zero range",
+                        hint: value > 0 ? "use tare, or empty the pan and zero again" : "check that nothing lifts the pan, or recalibrate"))
+            }
+            zeroOffset = value
+            tare = 0
+            return .success(value)
+        }
+    }
+
+    /// Tares the present gross load, if it is stable.
+    ///
+    /// - Returns: the tare in grams (0 when the pan is at zero, which clears the tare).
+    public mutating func tareNow() -> Result<Double, Refusal> {
+        switch commandState("tare") {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let value):
+            let gross = value - zeroOffset
+            let d = configuration.division.grams
+            guard gross >= -0.5 * d else {
+                return .failure(
+                    Refusal(.negativeTare, "tare refused: gross load is \(grams(gross)), below zero", hint: "zero the empty scale instead"))
+            }
+            tare = abs(gross) <= 0.5 * d ? 0 : gross
+            return .success(tare)
+        }
+    }
+
+    /// Removes the tare.
+    public mutating func clearTare() { tare = 0 }
+
+    /// Starts a calibration procedure (replacing one that runs).
+    public mutating func beginCalibration(quadratic: Bool = false, captureSamples: Int = 24) {
+        procedure = CalibrationProcedure(sensor: sensor, kind: kind, quadratic: quadratic, captureSamples: captureSamples)
+    }
+
+    /// Captures the empty pan once stable. When calibrated, refuses a pan that is clearly loaded.
+    public mutating func captureZero() -> Result<Void, Refusal> {
+        guard var running = procedure else { return .failure(noProcedure) }
+        if let gross = lastReading?.gross, calibration != nil, abs(gross + zeroOffset) > configuration.zeroRange {
+            return .failure(
+                Refusal(.wrongStep, "the pan is not empty: it reads \(grams(gross + zeroOffset))", hint: "remove everything from the pan, then capture zero"))
+        }
+        defer { procedure = running }
+        return running.captureZero()
+    }
+
+    /// Captures a known weight (grams) once stable.
+    public mutating func captureWeight(grams: Double) -> Result<Void, Refusal> {
+        guard var running = procedure else { return .failure(noProcedure) }
+        defer { procedure = running }
+        return running.capturePoint(grams: grams)
+    }
+
+    /// Fits the captured points and puts the result into use.
+    ///
+    /// - Returns: the calibration to store, or why it was refused (the procedure stays open so
+    ///   another weight can be added).
+    public mutating func commitCalibration(createdAt: String) -> Result<Calibration, Refusal> {
+        guard let procedure else { return .failure(noProcedure) }
+        switch procedure.fit(configuration: configuration, createdAt: createdAt) {
+        case .failure(let refusal):
+            return .failure(refusal)
+        case .success(let calibration):
+            if case .failure(let refusal) = install(calibration) { return .failure(refusal) }
+            self.procedure = nil
+            return .success(calibration)
+        }
+    }
+
+    /// Abandons the calibration procedure; the calibration in use is unchanged.
+    public mutating func cancelCalibration() { procedure = nil }
+
+    private var noProcedure: Refusal {
+        Refusal(.noProcedure, "no calibration is running on \(sensor.id)", hint: "begin a calibration first")
+    }
+
+    /// The filtered load from calibrated zero, if a command may act on it now.
+    private func commandState(_ command: String) -> Result<Double, Refusal> {
+        guard calibration != nil else {
+            return .failure(Refusal(.uncalibrated, "\(command) refused: \(sensor.id) is not calibrated", hint: "calibrate with known weights first"))
+        }
+        guard let reading = lastReading, let value = filtered else {
+            return .failure(Refusal(.notStable, "\(command) refused: no reading yet", hint: "wait for the sensor to deliver samples"))
+        }
+        guard !reading.isOverload else {
+            return .failure(Refusal(.overload, "\(command) refused: the scale is overloaded", hint: "take the load off"))
+        }
+        guard !reading.isUnderload else {
+            return .failure(Refusal(.underload, "\(command) refused: the reading is below the zero range", hint: "check that nothing lifts the pan, or recalibrate"))
+        }
+        guard reading.isStable else {
+            return .failure(Refusal(.notStable, "\(command) refused: the load is moving", hint: "wait until it is stable and try again"))
+        }
+        return .success(value)
+    }
+
+    private func grams(_ value: Double) -> String { configuration.division.format(value) + " g" }
+
+    private mutating func restartPipeline() {
+        spikes.reset()
+        filter.reset()
+        stability.reset()
+        filtered = nil
+        zeroOffset = 0
+        tare = 0
+    }
+}

@@ -1,0 +1,59 @@
+import PropertyBased
+import Testing
+@testable import PlumCore
+
+@Suite("Division and rounding")
+struct DivisionTests {
+    struct RoundingCase: Sendable, CustomStringConvertible {
+        var division: Double
+        var grams: Double
+        var text: String
+        var description: String { "\(grams) g at d = \(division) g → \(text)" }
+    }
+
+    @Test(
+        "net grams round to the nearest multiple of d, halves away from zero, printed exactly",
+        arguments: [
+            RoundingCase(division: 0.1, grams: 12.34, text: "12.3"),
+            RoundingCase(division: 0.1, grams: 12.35, text: "12.4"),
+            RoundingCase(division: 0.1, grams: -0.05, text: "-0.1"),
+            RoundingCase(division: 0.1, grams: 0.3, text: "0.3"),
+            RoundingCase(division: 0.2, grams: 0.29, text: "0.2"),
+            RoundingCase(division: 0.2, grams: 0.31, text: "0.4"),
+            RoundingCase(division: 0.5, grams: 384.74, text: "384.5"),
+            RoundingCase(division: 0.5, grams: 384.76, text: "385.0"),
+            RoundingCase(division: 1, grams: 42.5, text: "43"),
+            RoundingCase(division: 2, grams: 5.1, text: "6"),
+            RoundingCase(division: 0.01, grams: 0.004, text: "0.00"),
+        ])
+    func rounding(_ example: RoundingCase) throws {
+        let division = try Division(grams: example.division)
+        #expect(division.format(example.grams) == example.text)
+        let rounded = division.round(example.grams)
+        #expect(abs(rounded.grams - Double(example.text)!) < 1e-12)
+    }
+
+    @Test("only 1, 2 or 5 × 10^k g are accepted as a division", arguments: [0.3, 0.25, 3.0, 0, -1, Double.nan])
+    func refusesOtherDivisions(_ grams: Double) {
+        #expect(throws: Refusal.self) { try Division(grams: grams) }
+    }
+
+    @Test("the default division is 0.1 g, giving 3850 divisions at 385 g")
+    func defaults() {
+        let configuration = ScaleConfiguration()
+        #expect(configuration.division.format(divisions: 1) == "0.1")
+        #expect((configuration.capacity / configuration.division.grams).rounded() == 3850)
+        #expect(abs(configuration.zeroRange - 15.4) < 1e-9)
+        #expect(abs(configuration.overloadLimit - 385.9) < 1e-9)
+    }
+
+    @Test("the rounded value is never more than half a division from the high-resolution value")
+    func roundingBound() async {
+        await propertyCheck(input: Gen.double(in: -1_000...1_000), Gen.element(of: [1, 2, 5]), Gen.int(in: -3...1)) { grams, mantissa, exponent in
+            let division = try Division(mantissa: mantissa!, exponent: exponent)
+            let rounded = division.round(grams)
+            #expect(abs(rounded.grams - grams) <= division.grams / 2 * (1 + 1e-9) + 1e-12)
+            #expect(Double(division.format(divisions: rounded.divisions)) == rounded.grams)
+        }
+    }
+}
