@@ -15,11 +15,11 @@ public struct SensorConfiguration: Hashable, Sendable {
     }
 
     /// The `kind` key's value.
-    public var kind: SensorKind { wiring.kind }
+    public var kind: SourceKind { wiring.kind }
 }
 
 /// The `kind` key of a sensor.
-public enum SensorKind: String, CaseIterable, Hashable, Sendable {
+public enum SourceKind: String, CaseIterable, Hashable, Sendable {
     case hx711
     case ads1115
     case iio
@@ -37,7 +37,7 @@ public enum SensorWiring: Hashable, Sendable {
     case simulatedFSR(SimulatedFSRWiring)
     case replay(ReplayWiring)
 
-    public var kind: SensorKind {
+    public var kind: SourceKind {
         switch self {
         case .hx711: .hx711
         case .ads1115: .ads1115

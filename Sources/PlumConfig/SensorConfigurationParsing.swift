@@ -13,7 +13,7 @@ extension SensorConfiguration {
         }
         reader = TOMLReader(table: table, file: file, path: "sensor \"\(name)\"", locator: locator, section: section)
         _ = try reader.string("name")
-        let kinds = SensorKind.allCases.map { ($0.rawValue, $0) }
+        let kinds = SourceKind.allCases.map { ($0.rawValue, $0) }
         guard let kind = try reader.choice("kind", kinds) else {
             throw reader.error(nil, "missing key kind; use \(TOMLReader.list(kinds.map { $0.0 }))")
         }
