@@ -65,7 +65,11 @@ let package = Package(
             dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol"]
         ),
         // Benchmarks: the peers' filters, workloads and metrics (issue: performance).
-        .target(name: "PlumBench"),
+        .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        .executableTarget(
+            name: "plumscale-bench",
+            dependencies: ["PlumBench", "PlumDrivers", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
@@ -84,7 +88,7 @@ let package = Package(
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware"]),
-        .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench"]),
+        .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],
     swiftLanguageModes: [.v6]

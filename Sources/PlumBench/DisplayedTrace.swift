@@ -6,14 +6,17 @@ public struct DisplayedTrace: Sendable {
         public var time: Double
         /// The load actually on the pan, in grams.
         public var truth: Double
-        /// What the display showed, in grams; nil before the filter's first output.
+        /// What the display showed, in grams (rounded to d); nil before the filter's first output.
         public var shown: Double?
+        /// The filter's value before rounding, for the noise figures.
+        public var precise: Double?
         public var stable: Bool
 
-        public init(time: Double, truth: Double, shown: Double?, stable: Bool) {
+        public init(time: Double, truth: Double, shown: Double?, precise: Double? = nil, stable: Bool) {
             self.time = time
             self.truth = truth
             self.shown = shown
+            self.precise = precise ?? shown
             self.stable = stable
         }
     }

@@ -4,7 +4,10 @@ public struct SettlingMetrics: Hashable, Sendable {
     /// Per load change: seconds from the change until the display is within ±1 d of the truth
     /// and flagged stable, and stays so until the next change (nil: never settled).
     public var settleTimes: [Double?]
-    /// Root-mean-square deviation from the truth once settled, in d.
+    /// Per load change: seconds until the display is within ±1 d of the truth and stays so,
+    /// stable flag or not: the filter's own speed, without the stability window.
+    public var trackTimes: [Double?]
+    /// Standard deviation of the display's precise value about its settled mean, in d.
     public var settledNoiseRMS: Double
     /// Largest peak-to-peak of the display once settled, in d.
     public var settledPeakToPeak: Double
@@ -16,6 +19,11 @@ public struct SettlingMetrics: Hashable, Sendable {
     /// The worst settle time, or nil when some change never settled.
     public var worstSettleTime: Double? {
         settleTimes.contains(where: { $0 == nil }) ? nil : settleTimes.compactMap { $0 }.max()
+    }
+
+    /// The worst time to within ±1 d, or nil when some change never got there.
+    public var worstTrackTime: Double? {
+        trackTimes.contains(where: { $0 == nil }) ? nil : trackTimes.compactMap { $0 }.max()
     }
 
     /// The median settle time over the changes that settled.
@@ -30,6 +38,7 @@ public struct SettlingMetrics: Hashable, Sendable {
         let points = trace.points
         let changes = trace.changes.sorted()
         var settleTimes: [Double?] = []
+        var trackTimes: [Double?] = []
         var squares = 0.0
         var settledCount = 0
         var peakToPeak = 0.0
@@ -39,8 +48,16 @@ public struct SettlingMetrics: Hashable, Sendable {
             let window = points.filter { $0.time >= change && $0.time < end }
             guard !window.isEmpty else {
                 settleTimes.append(nil)
+                trackTimes.append(nil)
                 continue
             }
+            var trackedFrom: Int?
+            for position in window.indices.reversed() {
+                let point = window[position]
+                guard let shown = point.shown, abs(shown - point.truth) <= d + 1e-9 else { break }
+                trackedFrom = position
+            }
+            trackTimes.append(trackedFrom.map { window[$0].time - change })
             // The earliest point from which every later point in the interval is good.
             var settledFrom: Int?
             for position in window.indices.reversed() {
@@ -50,8 +67,11 @@ public struct SettlingMetrics: Hashable, Sendable {
             }
             settleTimes.append(settledFrom.map { window[$0].time - change })
             if let settledFrom {
-                let settled = window[settledFrom...].compactMap { point in point.shown.map { $0 - point.truth } }
-                for error in settled { squares += error * error }
+                let settled = window[settledFrom...].compactMap { point in point.precise.map { $0 - point.truth } }
+                // Noise is the spread about the settled mean; a constant offset is an accuracy
+                // error, not noise.
+                let mean = settled.isEmpty ? 0 : settled.reduce(0, +) / Double(settled.count)
+                for error in settled { squares += (error - mean) * (error - mean) }
                 settledCount += settled.count
                 if let low = settled.min(), let high = settled.max() { peakToPeak = max(peakToPeak, (high - low) / d) }
             }
@@ -67,6 +87,7 @@ public struct SettlingMetrics: Hashable, Sendable {
         let stablePoints = points.filter { $0.stable && $0.shown != nil }
         let wrong = stablePoints.filter { abs($0.shown! - $0.truth) > d + 1e-9 }.count
         self.settleTimes = settleTimes
+        self.trackTimes = trackTimes
         settledNoiseRMS = settledCount > 0 ? (squares / Double(settledCount)).squareRoot() / d : .nan
         settledPeakToPeak = peakToPeak
         worstOvershoot = overshoot

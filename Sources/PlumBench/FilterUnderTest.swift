@@ -1,0 +1,65 @@
+import PlumCore
+
+/// One filter run over one workload trace, giving what the display showed.
+public enum FilterUnderTest: Sendable {
+    /// PlumScale's weighing engine, calibrated with the known weights.
+    case plumScale
+    /// A peer library's filter, with the same calibration, rounding and stability rule.
+    case peer(@Sendable () -> any ReadingFilter)
+
+    public static let peers: [FilterUnderTest] = [
+        .peer { BogdeReadAverage(times: 10) },
+        .peer { HX711ADCMovingAverage(samples: 16) },
+        .peer { ESPHomeSlidingWindow(windowSize: 10) },
+        .peer { ESPHomeExponentialAverage(alpha: 0.1) },
+        .peer { Gandalf15OutlierMean(readings: 30) },
+        .peer { EndailMedian(samples: 3) },
+    ]
+
+    public var name: String {
+        switch self {
+        case .plumScale: "PlumScale (spike + adaptive)"
+        case .peer(let make): make().name
+        }
+    }
+
+    /// Runs the filter over `trace` with the calibration line `zero` + `countsPerGram` · g.
+    public func run(_ trace: WorkloadTrace, zero: Double, countsPerGram: Double) throws -> DisplayedTrace {
+        let configuration = ScaleConfiguration()
+        let division = configuration.division
+        var points: [DisplayedTrace.Point] = []
+        points.reserveCapacity(trace.points.count)
+        switch self {
+        case .plumScale:
+            let sensor = SensorIdentity(id: trace.workload.name, model: "hx711", gain: 128)
+            let calibration = try CalibrationFit.fit(
+                points: [CalibrationPoint(grams: 0, signal: zero), CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)],
+                sensor: sensor, kind: .loadCell, configuration: configuration, createdAt: "benchmark").get()
+            var engine = try WeighingEngine(sensor: sensor, kind: .loadCell, configuration: configuration, calibration: calibration)
+            for point in trace.points {
+                var flags: EngineInput.Flags = []
+                if point.flags.contains(.overRange) { flags.insert(.overRange) }
+                if point.flags.contains(.underRange) { flags.insert(.underRange) }
+                let reading = engine.process(EngineInput(signal: Double(point.raw), time: point.nanoseconds, flags: flags))
+                var shown: Double?
+                if case .grams(_, let value) = reading.display { shown = value }
+                points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: reading.net, stable: reading.isStable))
+            }
+        case .peer(let make):
+            var filter = make()
+            var stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
+            var shown: Double?
+            var precise: Double?
+            for point in trace.points {
+                if let output = filter.process(Double(point.raw)) {
+                    precise = (output - zero) / countsPerGram
+                    shown = division.round(precise!).grams
+                }
+                // The same motion rule PlumScale uses, on what the peer displays.
+                let stable = shown.map { stability.update($0, time: point.nanoseconds) } ?? false
+                points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: precise, stable: stable))
+            }
+        }
+        return DisplayedTrace(points: points, changes: trace.changes)
+    }
+}

@@ -1,0 +1,120 @@
+public import PlumDrivers
+
+/// Benchmark 1: time to a trustworthy weight, for PlumScale and the peers, on the same
+/// conversions of the same workloads.
+public struct SettlingBenchmark: Sendable {
+    /// One filter's figures over all workloads at one rate.
+    public struct Row: Sendable {
+        public var filter: String
+        /// Worst settle time per workload name (nil: some change never settled).
+        public var worstSettle: [String: Double?]
+        /// Worst time to within ±1 d on the step workload, stable flag or not.
+        public var stepTrack: Double?
+        /// Settled noise over the step workload, in d.
+        public var noiseRMS: Double
+        public var peakToPeak: Double
+        /// Worst overshoot over the step and plum workloads, in d.
+        public var overshoot: Double
+        /// Share of stable-flagged points more than 1 d off, over all workloads.
+        public var wrongStable: Double
+
+        /// The slowest settle over every workload; nil if anything never settled.
+        public var overallWorst: Double? {
+            var worst = 0.0
+            for value in worstSettle.values {
+                guard let value else { return nil }
+                worst = max(worst, value)
+            }
+            return worst
+        }
+    }
+
+    public let rate: HX711Rate
+    public let traces: [WorkloadTrace]
+    public let zero: Double
+    public let countsPerGram: Double
+
+    /// Generates every workload at `rate` from `seed` and the shared calibration.
+    public init(rate: HX711Rate, seed: UInt64, workloads: [Workload] = Workload.all) throws {
+        self.rate = rate
+        traces = try workloads.enumerated().map { index, workload in
+            try WorkloadTrace(workload: workload, rate: rate, seed: seed &+ UInt64(index))
+        }
+        let empty = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
+        let full = Double(try WorkloadTrace.calibrationCode(grams: 385, rate: rate))
+        zero = empty
+        countsPerGram = (full - empty) / 385
+    }
+
+    /// Runs every filter over every trace.
+    public func run(filters: [FilterUnderTest] = [.plumScale] + FilterUnderTest.peers) throws -> [Row] {
+        let d = 0.1
+        return try filters.map { filter in
+            var row = Row(filter: filter.name, worstSettle: [:], stepTrack: nil, noiseRMS: .nan, peakToPeak: .nan, overshoot: 0, wrongStable: 0)
+            var stableFlags = 0.0
+            var wrong = 0.0
+            for trace in traces {
+                let shown = try filter.run(trace, zero: zero, countsPerGram: countsPerGram)
+                let metrics = SettlingMetrics(shown, division: d)
+                row.worstSettle[trace.workload.name] = metrics.worstSettleTime
+                if trace.workload.name == Workload.steps.name {
+                    row.noiseRMS = metrics.settledNoiseRMS
+                    row.peakToPeak = metrics.settledPeakToPeak
+                    row.overshoot = metrics.worstOvershoot
+                    row.stepTrack = metrics.worstTrackTime
+                }
+                let flagged = Double(shown.points.filter { $0.stable && $0.shown != nil }.count)
+                stableFlags += flagged
+                wrong += metrics.wrongStableRate * flagged
+            }
+            row.wrongStable = stableFlags > 0 ? wrong / stableFlags : 0
+            return row
+        }
+    }
+
+    /// The results as a text table, with the verdict against the 4× target.
+    public func table(_ rows: [Row]) -> String {
+        let workloads = traces.map(\.workload.name)
+        var header = ["filter"] + workloads.map { "\($0) s" } + ["steps ±1 d s", "noise rms d", "p-p d", "overshoot d", "wrong stable"]
+        var lines: [[String]] = []
+        for row in rows {
+            var cells = [row.filter]
+            for name in workloads {
+                cells.append((row.worstSettle[name] ?? nil).map { fixed($0, 2) } ?? "never")
+            }
+            cells += [row.stepTrack.map { fixed($0, 3) } ?? "never", fixed(row.noiseRMS, 2), fixed(row.peakToPeak, 1), fixed(row.overshoot, 1), fixed(row.wrongStable * 100, 1) + " %"]
+            lines.append(cells)
+        }
+        header[0] = "filter (\(Int(rate.samplesPerSecond)) SPS, worst settle to ±1 d and stable)"
+        var text = TextTable.render(header: header, rows: lines)
+        if let ours = rows.first, let ourWorst = ours.overallWorst {
+            // The target compares PlumScale with peers whose settled noise is no lower than its own.
+            let peers = rows.dropFirst().filter { !$0.noiseRMS.isNaN && ours.noiseRMS <= $0.noiseRMS + 1e-9 }
+            text += "\nPlumScale settled noise \(fixed(ours.noiseRMS, 2)) d rms; \(peers.count) of \(rows.count - 1) peers are as noisy or noisier.\n"
+            if let best = peers.compactMap({ row in row.overallWorst.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
+                let ratio = best.1 / max(ourWorst, 1e-9)
+                text += "To ±1 d and stable, every workload: \(fixed(ratio, 1))× faster than the best of them (\(best.0): \(fixed(best.1, 2)) s vs \(fixed(ourWorst, 2)) s); target ≥ 4×: \(ratio >= 4 ? "met" : "NOT met")\n"
+            }
+            if let ourTrack = ours.stepTrack,
+               let best = peers.compactMap({ row in row.stepTrack.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
+                let ratio = best.1 / max(ourTrack, 1e-9)
+                text += "To ±1 d on steps, the filter alone: \(fixed(ratio, 1))× faster than the best of them (\(best.0): \(fixed(best.1, 3)) s vs \(fixed(ourTrack, 3)) s); target ≥ 4×: \(ratio >= 4 ? "met" : "NOT met")\n"
+            }
+        }
+        return text
+    }
+}
+
+/// A number with `decimals` places, for tables.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "–" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int64(scaled / scale)
+    let fraction = Int64(scaled - Double(whole) * scale)
+    let sign = value < 0 && scaled > 0 ? "-" : ""
+    guard decimals > 0 else { return "\(sign)\(whole)" }
+    let digits = String(fraction)
+    return "\(sign)\(whole).\(String(repeating: "0", count: decimals - digits.count))\(digits)"
+}

@@ -1,0 +1,73 @@
+public import PlumDrivers
+import PlumHardware
+import PlumSimulation
+
+/// The conversions the real HX711 driver read from the chip model while a workload ran, with
+/// the true weight at each: the same samples every filter is measured on.
+public struct WorkloadTrace: Sendable {
+    public struct Point: Hashable, Sendable {
+        /// Seconds since the workload started.
+        public var time: Double
+        /// Monotonic nanoseconds, as the engine sees them.
+        public var nanoseconds: UInt64
+        public var raw: Int32
+        public var flags: SampleFlags
+        /// The weight a display should settle to (no ringing, no knocks).
+        public var truth: Double
+    }
+
+    public let workload: Workload
+    public let rate: HX711Rate
+    public let points: [Point]
+    /// Seconds at which the display is expected to settle again.
+    public let changes: [Double]
+
+    /// Runs `workload` through the chip model (1 kg cell, 1 mV/V, 3.3 V, channel A gain 128,
+    /// datasheet noise for `rate`, creep and drift) and the real driver, on virtual time.
+    public init(workload: Workload, rate: HX711Rate, seed: UInt64) throws {
+        let clock = VirtualClock()
+        let origin = clock.now()
+        let load = ScriptedLoad(workload.events, origin: origin)
+        var chip = HX711Model<VirtualClock>.Configuration()
+        chip.seed = seed
+        let sim = try SimulatedHX711(
+            name: workload.name, clock: clock, load: load,
+            driver: HX711Configuration(gain: .channelA128, rate: rate), chip: chip)
+        let end = origin.advanced(byNanoseconds: UInt64(workload.duration * 1e9))
+        var points: [Point] = []
+        while clock.now() < end {
+            let sample = try sim.sensor.next()
+            points.append(Point(
+                time: Double(sample.time.nanoseconds(since: origin)) / 1e9, nanoseconds: sample.time.nanoseconds,
+                raw: sample.raw, flags: sample.flags, truth: load.truth(at: sample.time)))
+        }
+        self.workload = workload
+        self.rate = rate
+        self.points = points
+        changes = load.changes
+    }
+
+    /// The codes for a known load with noise, creep and drift turned off: the benchmark's
+    /// known-weight calibration, shared by every filter.
+    public static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {
+        var chip = HX711Model<VirtualClock>.Configuration()
+        chip.inputNoise = 0
+        chip.loadCell = chip.loadCell.ideal
+        let sim = try SimulatedHX711(load: ConstantLoad(grams: grams), driver: HX711Configuration(gain: .channelA128, rate: rate), chip: chip)
+        return try sim.sensor.next().raw
+    }
+
+    /// Writes the trace as CSV that `plumscale raw` replays (`time_s,sensor,raw`), and the truth
+    /// beside it (`time_s,grams`).
+    public func write(directory: String) throws {
+        let stem = "\(directory)/\(workload.name)-\(Int(rate.samplesPerSecond))sps"
+        let recorder = try TraceRecorder(path: stem + ".csv")
+        for point in points {
+            try recorder.record(Sample(raw: point.raw, signal: Double(point.raw), time: MonotonicInstant(nanoseconds: point.nanoseconds)), sensor: workload.name)
+        }
+        try recorder.close()
+        var truth = "time_s,grams\n"
+        for point in points { truth += "\(point.time),\(point.truth)\n" }
+        try CSVFile.write(truth, to: stem + "-truth.csv")
+    }
+}

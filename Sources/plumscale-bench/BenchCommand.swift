@@ -1,0 +1,29 @@
+import ArgumentParser
+import PlumBench
+import PlumDrivers
+
+/// `plumscale-bench`: the figures behind docs/PERFORMANCE.md, reproducible from a seed.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plumscale-bench",
+        abstract: "Measure PlumScale's filters against the peers' on seeded chip-model workloads.",
+        discussion: "Run it as: swift run -c release plumscale-bench")
+
+    @Option(help: "The seed for the chip model's noise and the workloads.")
+    var seed: UInt64 = 2026
+
+    @Option(name: .customLong("trace-dir"), help: ArgumentHelp("Also write every workload as CSV traces here.", valueName: "dir"))
+    var traceDirectory: String?
+
+    func run() throws {
+        print("PlumScale settling benchmark: seed \(seed); HX711 model with datasheet noise, 1 kg cell at 1 mV/V, 3.3 V, gain 128; d = 0.1 g\n")
+        for rate in [HX711Rate.sps80, .sps10] {
+            let benchmark = try SettlingBenchmark(rate: rate, seed: seed)
+            if let traceDirectory {
+                for trace in benchmark.traces { try trace.write(directory: traceDirectory) }
+            }
+            print(benchmark.table(try benchmark.run()))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+import PlumHardware
+@testable import PlumBench
+
+@Suite("Benchmark workloads")
+struct ScriptedLoadTests {
+    let origin = MonotonicInstant(nanoseconds: 1_000_000_000)
+    func at(_ seconds: Double) -> MonotonicInstant { origin.advanced(byNanoseconds: UInt64(seconds * 1e9)) }
+
+    @Test("truth follows steps and ramps; the pan also feels ringing and knocks")
+    func truthAndFeel() {
+        let load = ScriptedLoad([
+            .step(at: 1, to: 50),
+            .ramp(at: 2, to: 150, duration: 2),
+            .ringingStep(at: 5, to: 100, frequency: 4, decay: 0.1, depth: 1),
+            .knock(at: 7, grams: 30, duration: 0.05),
+        ], origin: origin)
+        #expect(load.truth(at: at(0.5)) == 0)
+        #expect(load.truth(at: at(1.5)) == 50)
+        #expect(abs(load.truth(at: at(3)) - 100) < 1e-9, "half way up the ramp")
+        #expect(load.truth(at: at(4.5)) == 150)
+        #expect(load.truth(at: at(5)) == 100)
+        // At the ringing step the pan still feels the old load (full-depth ringing of −50 g).
+        #expect(abs(load.grams(at: at(5)) - 150) < 1e-9)
+        #expect(abs(load.grams(at: at(6.5)) - 100) < 1e-3, "rung out after 15 time constants")
+        #expect(load.grams(at: at(7.01)) == 130)
+        #expect(load.truth(at: at(7.01)) == 100)
+        #expect(load.changes == [1, 4, 5, 7])
+    }
+
+    @Test("a short workload through the chip model: PlumScale reaches ±1 d and stable on every step")
+    func plumScaleSettlesOnSteps() throws {
+        let workload = Workload(name: "short", events: [.step(at: 1, to: 100), .step(at: 3, to: 0)], duration: 5)
+        let trace = try WorkloadTrace(workload: workload, rate: .sps80, seed: 1)
+        let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: .sps80))
+        let full = Double(try WorkloadTrace.calibrationCode(grams: 385, rate: .sps80))
+        let shown = try FilterUnderTest.plumScale.run(trace, zero: zero, countsPerGram: (full - zero) / 385)
+        let metrics = SettlingMetrics(shown, division: 0.1)
+        #expect(metrics.settleTimes.count == 2)
+        #expect(metrics.settleTimes.allSatisfy { $0 != nil })
+        #expect(metrics.wrongStableRate == 0)
+    }
+}
