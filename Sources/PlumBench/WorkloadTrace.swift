@@ -37,9 +37,12 @@ public struct WorkloadTrace: Sendable {
         var points: [Point] = []
         while clock.now() < end {
             let sample = try sim.sensor.next()
+            // The chip converts the input it saw during the conversion that just ended: the
+            // truth a sample can show is the one from a period before its ready edge.
+            let converted = (sample.edgeTime ?? sample.time).nanoseconds - min(rate.period.nanoseconds, (sample.edgeTime ?? sample.time).nanoseconds)
             points.append(Point(
                 time: Double(sample.time.nanoseconds(since: origin)) / 1e9, nanoseconds: sample.time.nanoseconds,
-                raw: sample.raw, flags: sample.flags, truth: load.truth(at: sample.time)))
+                raw: sample.raw, flags: sample.flags, truth: load.truth(at: MonotonicInstant(nanoseconds: converted))))
         }
         self.workload = workload
         self.rate = rate

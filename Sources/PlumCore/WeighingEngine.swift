@@ -117,7 +117,10 @@ public struct WeighingEngine: Sendable {
             let despiked = spikes.process(value, floor: configuration.filter.spikeFloor * d)
             let smooth = filter.process(despiked, stepThreshold: configuration.filter.stepThreshold * d)
             filtered = smooth
-            stable = stability.update(smooth, time: input.time)
+            // A sample the spike stage held back is either a knock or the first of a step:
+            // either way the pan is not at rest, even though the display has not moved yet.
+            let held = despiked != value
+            stable = stability.update(smooth, time: input.time) && !held
         } else {
             stability.reset()
         }
