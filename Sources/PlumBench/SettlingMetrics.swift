@@ -79,9 +79,11 @@ public struct SettlingMetrics: Hashable, Sendable {
             let before = points.last(where: { $0.time < change })?.truth ?? window[0].truth
             let after = window.last!.truth
             let direction: Double = after >= before ? 1 : -1
+            // Measured against the level the step settles to (the standard definition), so a
+            // display still on its way is never counted.
             for point in window {
                 guard let shown = point.shown else { continue }
-                overshoot = max(overshoot, direction * (shown - point.truth) / d)
+                overshoot = max(overshoot, direction * (shown - after) / d)
             }
         }
         let stablePoints = points.filter { $0.stable && $0.shown != nil }
