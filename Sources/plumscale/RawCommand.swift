@@ -67,6 +67,8 @@ struct RawCommand: ParsableCommand {
             throw ExitStatus.configuration
         }
 
+        // Before opening the sensor, so the driver's buffers are locked too.
+        let samplerNotes = chosen.wiring.sampler.apply()
         let source: any SampleSource
         do {
             source = try SensorFactory.open(chosen)
@@ -86,6 +88,7 @@ struct RawCommand: ParsableCommand {
         InterruptFlag.install()
         let output = RawOutput(json: json, info: source.info)
         output.header()
+        for note in samplerNotes { output.note(note) }
         var read = 0
         var consecutiveNotReady = 0
         var failure: SensorError?

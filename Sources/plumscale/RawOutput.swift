@@ -18,6 +18,13 @@ struct RawOutput {
         flush()
     }
 
+    /// A line about how the sampler runs (priority, memory locking): text only, to standard
+    /// error in JSON mode so the JSON lines stay clean.
+    func note(_ text: String) {
+        if json { printError("note: \(text)") } else { print("note: \(text)") }
+        flush()
+    }
+
     func sample(_ sample: Sample, since start: MonotonicInstant) {
         if json {
             var line = JSONWriter()
