@@ -62,7 +62,7 @@ let package = Package(
         // The daemon's parts: samplers, transport, composition.
         .target(
             name: "PlumDaemon",
-            dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol"]
+            dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol", "PlumCore"]
         ),
         // Benchmarks: the peers' filters, workloads and metrics (issue: performance).
         .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
-        .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig", "PlumProtocol"]),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],

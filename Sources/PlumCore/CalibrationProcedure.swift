@@ -60,6 +60,14 @@ public struct CalibrationProcedure: Hashable, Sendable {
     }
 
     /// Feeds one sample; returns the point when a capture completes.
+    /// Abandons a capture that is still waiting for stable (the daemon's wait timed out); the
+    /// points captured so far are kept.
+    public mutating func cancelCapture() {
+        guard case .capturing = step else { return }
+        resetAccumulator()
+        step = points.isEmpty ? .needZero : .ready(points: points.count)
+    }
+
     public mutating func observe(signal: Double, stable: Bool) -> CalibrationPoint? {
         guard case .capturing(let grams) = step else { return nil }
         guard stable, signal.isFinite else {

@@ -251,6 +251,9 @@ public struct WeighingEngine: Sendable {
         }
     }
 
+    /// Abandons a capture still waiting for stable; the procedure and its points stay.
+    public mutating func cancelCapture() { procedure?.cancelCapture() }
+
     /// Abandons the calibration procedure; the calibration in use is unchanged.
     public mutating func cancelCalibration() { procedure = nil }
 

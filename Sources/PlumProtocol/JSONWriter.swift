@@ -47,6 +47,22 @@ public struct JSONWriter: Sendable {
         text += "[" + strings.map(Self.quote).joined(separator: ",") + "]"
     }
 
+    /// An array of numbers; non-finite ones become `null`.
+    public mutating func add(_ name: String, numbers: [Double]) {
+        key(name)
+        text += "[" + numbers.map { $0.isFinite ? Self.number($0) : "null" }.joined(separator: ",") + "]"
+    }
+
+    public mutating func add<I: BinaryInteger>(_ name: String, integers: [I]) {
+        key(name)
+        text += "[" + integers.map { String($0) }.joined(separator: ",") + "]"
+    }
+
+    /// A number, or `null` when absent.
+    public mutating func add(_ name: String, optional value: Double?) {
+        if let value { add(name, value) } else { addNull(name) }
+    }
+
     public mutating func add(_ name: String, object: JSONWriter) {
         key(name)
         text += object.finished

@@ -1,0 +1,270 @@
+public import PlumConfig
+public import PlumCore
+import PlumDrivers
+import PlumProtocol
+import PlumHardware
+
+/// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
+/// clients watch and answering what they ask.
+///
+/// An actor, so the engines change in one place and in order; samplers hand it samples, the
+/// transport hands it requests. It never waits on a client: reports go to a
+/// ``ReportPublisher`` that drops a slow client's oldest messages.
+public actor Station {
+    /// One sensor as the station keeps it.
+    struct Entry {
+        let name: String
+        let index: Int
+        let configuration: SensorConfiguration
+        var engine: WeighingEngine
+        var latest: Reading?
+        var rawTimes: [Double] = []
+        var rawCodes: [Int32] = []
+        var rawBatchStart: UInt64?
+        var sampler: Sampler?
+        var capture: PendingCapture?
+    }
+
+    /// A `?CALIBRATE` zero/point request waiting for its stable capture.
+    struct PendingCapture {
+        let token: UInt64
+        let step: CalibrationRequest.Step
+        let grams: Double
+        let reply: CheckedContinuation<[String], Never>
+    }
+
+    /// How long a capture may wait for the load to be stable.
+    public let captureTimeout: Duration
+    /// Raw samples per `RAW` report, at most; a batch also closes after ``rawBatchWindow``.
+    public let rawBatchLimit = 16
+    public let rawBatchWindow: UInt64 = 100_000_000
+
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private let publisher: any ReportPublisher
+    private let calibrationStore: CalibrationStore
+    private var nextToken: UInt64 = 0
+
+    /// Builds an engine per configured sensor, each with its stored calibration; a missing or
+    /// unusable calibration leaves that sensor uncalibrated (raw only, flagged), with the
+    /// store's reason, and the others unaffected.
+    /// - Throws: ``Refusal`` when the scale settings cannot make an engine.
+    public init(
+        configuration: PlumConfiguration, store: CalibrationStore, publisher: any ReportPublisher,
+        captureTimeout: Duration = .seconds(20)
+    ) throws(Refusal) {
+        self.publisher = publisher
+        self.calibrationStore = store
+        self.captureTimeout = captureTimeout
+        var scale = ScaleConfiguration()
+        scale.capacity = configuration.scale.capacityGrams
+        scale.division = try Division(grams: configuration.scale.divisionGrams)
+        for (index, sensor) in configuration.sensors.enumerated() {
+            let identity = Self.identity(of: sensor)
+            let kind = Self.engineKind(of: sensor)
+            var calibration: Calibration?
+            var reason: String?
+            switch store.load(identity) {
+            case .success(let stored?): calibration = stored
+            case .success(nil): reason = "not calibrated yet: plumscale calibrate --sensor \(sensor.name)"
+            case .failure(let error): reason = error.description
+            }
+            var engine: WeighingEngine
+            do {
+                engine = try WeighingEngine(
+                    sensor: identity, kind: kind, configuration: scale, calibration: calibration, uncalibratedReason: reason)
+            } catch {
+                // A stored calibration for another gain or kind: run uncalibrated and say why.
+                engine = try WeighingEngine(
+                    sensor: identity, kind: kind, configuration: scale, calibration: nil,
+                    uncalibratedReason: "\(error.reason); \(error.hint)")
+            }
+            entries[sensor.name] = Entry(name: sensor.name, index: index, configuration: sensor, engine: engine)
+            order.append(sensor.name)
+        }
+    }
+
+    /// The engine's identity for a configured sensor: its name, driver and gain.
+    static func identity(of sensor: SensorConfiguration) -> SensorIdentity {
+        switch sensor.wiring {
+        case .hx711(let wiring):
+            SensorIdentity(id: sensor.name, model: "hx711", gain: wiring.driver.gain.gain)
+        case .simulatedHX711(let wiring):
+            SensorIdentity(id: sensor.name, model: "simulated-hx711", gain: wiring.driver.gain.gain)
+        case .ads1115(let wiring):
+            SensorIdentity(id: sensor.name, model: "ads1115", channel: wiring.config.mux.description)
+        default:
+            SensorIdentity(id: sensor.name, model: sensor.kind.rawValue)
+        }
+    }
+
+    /// FSRs are fitted in the conductance domain; everything else is linear in its signal.
+    static func engineKind(of sensor: SensorConfiguration) -> PlumCore.SensorKind {
+        switch sensor.wiring {
+        case .ads1115(let wiring) where wiring.divider != nil: .fsr
+        case .simulatedFSR: .fsr
+        default: .loadCell
+        }
+    }
+
+    /// The configured sensor names, in order.
+    public var sensorNames: [String] { order }
+
+    func entry(_ name: String) -> Entry? { entries[name] }
+    func store(_ entry: Entry) { entries[entry.name] = entry }
+    func setCapture(_ name: String, _ capture: PendingCapture) { entries[name]?.capture = capture }
+    func newToken() -> UInt64 {
+        nextToken &+= 1
+        return nextToken
+    }
+
+    /// Saves a committed calibration; the path written, or why not.
+    func storeCalibration(_ calibration: Calibration) -> Result<String, CalibrationStoreError> {
+        calibrationStore.save(calibration).map { calibrationStore.path(for: calibration.sensor) }
+    }
+
+    /// Lets `?DEVICES` report the sampler's state and statistics.
+    public func attach(_ sampler: Sampler) {
+        entries[sampler.name]?.sampler = sampler
+    }
+
+    // MARK: - Samples in
+
+    /// Takes one event from a sensor's sampler.
+    public func handle(_ event: Sampler.Event, from name: String) {
+        guard var entry = entries[name] else { return }
+        switch event {
+        case .state(let state):
+            var json = JSONWriter()
+            json.add("class", "STATE")
+            json.add("sensor", name)
+            json.add("state", state.name)
+            if let reason = state.reason { json.add("reason", reason) }
+            publisher.publishEvent(sensor: name, line: json.line)
+        case .sample(let sample):
+            var flags: EngineInput.Flags = []
+            if sample.flags.contains(.overRange) { flags.insert(.overRange) }
+            if sample.flags.contains(.underRange) { flags.insert(.underRange) }
+            let reading = entry.engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
+            entry.latest = reading
+            batchRaw(&entry, sample)
+            if let point = reading.capturedPoint, let capture = entry.capture {
+                entry.capture = nil
+                capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: true, entry: entry,
+                    message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(point.signal) from \(point.samples) stable samples")])
+            }
+            entries[name] = entry
+            publishWeight(entry, reading, sampleTime: sample.time)
+            for cue in reading.cues { publishCue(name, cue) }
+        }
+    }
+
+    private func batchRaw(_ entry: inout Entry, _ sample: Sample) {
+        let start = entry.rawBatchStart ?? sample.time.nanoseconds
+        entry.rawBatchStart = start
+        entry.rawTimes.append(WallClock.seconds(at: sample.time))
+        entry.rawCodes.append(sample.raw)
+        guard entry.rawCodes.count >= rawBatchLimit || sample.time.nanoseconds &- start >= rawBatchWindow else { return }
+        var json = JSONWriter()
+        json.add("class", "RAW")
+        json.add("sensor", entry.name)
+        json.add("times", numbers: entry.rawTimes)
+        json.add("raw", integers: entry.rawCodes)
+        publisher.publishRaw(sensor: entry.name, line: json.line)
+        entry.rawTimes.removeAll(keepingCapacity: true)
+        entry.rawCodes.removeAll(keepingCapacity: true)
+        entry.rawBatchStart = nil
+    }
+
+    private func publishWeight(_ entry: Entry, _ reading: Reading, sampleTime: MonotonicInstant) {
+        let heaviest = heaviestNames()
+        let isHeaviest = heaviest.contains(entry.name)
+        publisher.publishWeight(
+            sensor: entry.name,
+            line: Self.weightReport(reading, sensor: entry.name, time: WallClock.seconds(at: sampleTime), heaviest: isHeaviest).line,
+            frame: Self.frame(reading, index: entry.index, heaviest: isHeaviest))
+    }
+
+    private func publishCue(_ name: String, _ cue: Cue) {
+        var json = JSONWriter()
+        json.add("class", "CUE")
+        json.add("sensor", name)
+        switch cue {
+        case .maxForce: json.add("cue", "max-force")
+        case .stableWeight(let grams):
+            json.add("cue", "stable-weight")
+            json.add("grams", grams)
+        }
+        publisher.publishEvent(sensor: name, line: json.line)
+    }
+
+    /// The sensors that are the heaviest loaded ones now (several on a tie, none when empty).
+    func heaviestNames() -> Set<String> {
+        let readings = order.compactMap { entries[$0]?.latest }
+        switch ScaleGroup.summarize(readings).heaviest {
+        case .none: return []
+        case .sensor(let id): return [id]
+        case .tie(let ids): return Set(ids)
+        }
+    }
+
+    // MARK: - Reports
+
+    /// A `WEIGHT` report for `reading`.
+    static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> JSONWriter {
+        var json = JSONWriter()
+        json.add("class", "WEIGHT")
+        json.add("sensor", sensor)
+        json.add("time", time)
+        json.add("grams", optional: reading.net)
+        json.add("display", reading.text(in: .gram))
+        json.add("unit", "g")
+        json.add("percent", optional: reading.percentOfCapacity)
+        json.add("stable", reading.isStable)
+        json.add("overload", reading.isOverload)
+        json.add("underload", reading.isUnderload)
+        json.add("zero", reading.isCentreOfZero)
+        json.add("tare", reading.tare)
+        json.add("heaviest", heaviest)
+        let hue = ForceHue(fraction: reading.fractionOfCapacity ?? 0)
+        json.add("hue", hue.degrees)
+        json.add("rgb", "#" + [hue.red, hue.green, hue.blue].map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined())
+        json.add("calibrated", reading.isCalibrated)
+        if let reason = reading.uncalibratedReason { json.add("reason", reason) }
+        json.add("signal", reading.signal)
+        return json
+    }
+
+    static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {
+        var flags: BinaryFrame.Flags = []
+        if reading.isStable { flags.insert(.stable) }
+        if reading.isOverload { flags.insert(.overload) }
+        if reading.isUnderload { flags.insert(.underload) }
+        if reading.isCentreOfZero { flags.insert(.zeroCentre) }
+        if reading.tare != 0 { flags.insert(.tared) }
+        if heaviest { flags.insert(.heaviest) }
+        if reading.isCalibrated { flags.insert(.calibrated) }
+        if reading.cues.contains(.maxForce) { flags.insert(.cue) }
+        return BinaryFrame(
+            sensorIndex: UInt8(truncatingIfNeeded: index), flags: flags, grams: Float(reading.net ?? .nan),
+            raw: Int32(clamping: Int64(reading.signal.isFinite ? reading.signal.rounded() : 0)))
+    }
+
+    static func grams(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int64(rounded)) g" : "\(rounded) g"
+    }
+}
+
+/// Maps monotonic instants to wall-clock seconds for reports: clients compare readings with
+/// their own clocks, not with this machine's boot time.
+enum WallClock {
+    static func seconds(at instant: MonotonicInstant) -> Double {
+        let now = SystemMonotonicClock().now()
+        let age = Double(now.nanoseconds(since: instant)) / 1e9
+        return ((UTCTimestamp.epochSeconds() - age) * 1e6).rounded() / 1e6
+    }
+}
