@@ -4,15 +4,20 @@ import Synchronization
 /// One client's bounded outgoing queue: the meeting point of the producer (any thread, never
 /// waiting) and the client's event loop (writing while the channel is writable).
 ///
-/// Reports that do not fit push out the oldest; the number lost is sent to the client in-band
-/// before the next report it gets. Replies to the client's own requests have their own lane,
-/// which is never dropped from: its length is bounded by the session, which stops reading
-/// requests while replies pile up.
+/// Reports and replies share one first-in-first-out queue, so a client sees them in the order
+/// they happened. Reports that do not fit push out the oldest report; the number lost is sent
+/// to the client in-band before the next messages it gets. Replies are never dropped: their
+/// number is bounded by the session, which stops reading requests while replies pile up.
 final class ClientOutbox: Sendable {
+    struct Entry {
+        var bytes: ByteBuffer
+        var isReport: Bool
+    }
+
     struct State {
         var subscription = Subscription()
-        var reports = CircularBuffer<ByteBuffer>()
-        var replies = CircularBuffer<ByteBuffer>()
+        var queue = CircularBuffer<Entry>()
+        var reportCount = 0
         /// Reports pushed out since the client last got some.
         var dropped = 0
         /// A drain is scheduled on the event loop or waiting for writability; producers need
@@ -34,11 +39,11 @@ final class ClientOutbox: Sendable {
 
     /// What the event loop takes to write.
     struct Batch {
-        var replies: [ByteBuffer] = []
+        /// Reports lost before these messages.
         var dropped = 0
-        var reports: [ByteBuffer] = []
+        var messages: [ByteBuffer] = []
         var binary = false
-        var isEmpty: Bool { replies.isEmpty && dropped == 0 && reports.isEmpty }
+        var isEmpty: Bool { dropped == 0 && messages.isEmpty }
     }
 
     let id: Int
@@ -53,7 +58,7 @@ final class ClientOutbox: Sendable {
     }
 
     var subscription: Subscription {
-        get { state.withLock { $0.subscription } }
+        state.withLock { $0.subscription }
     }
 
     /// Replaces the subscription; reports queued under the old one are discarded, so that a
@@ -61,7 +66,8 @@ final class ClientOutbox: Sendable {
     func subscribe(_ subscription: Subscription) {
         state.withLock { state in
             state.subscription = subscription
-            state.reports.removeAll()
+            state.queue.removeAll { $0.isReport }
+            state.reportCount = 0
             state.dropped = 0
             state.fullSince = nil
         }
@@ -72,15 +78,20 @@ final class ClientOutbox: Sendable {
         state.withLock { state in
             guard !state.closed, let bytes = state.subscription.select(publication) else { return .nothing }
             var stalled: NIODeadline?
-            if state.reports.count >= capacity {
-                state.reports.removeFirst()
-                state.dropped += 1
+            if state.reportCount >= capacity {
+                // The oldest report is almost always at the front; replies are few.
+                if let oldest = state.queue.firstIndex(where: \.isReport) {
+                    state.queue.remove(at: oldest)
+                    state.reportCount -= 1
+                    state.dropped += 1
+                }
                 if state.fullSince == nil {
                     state.fullSince = now
                     stalled = now
                 }
             }
-            state.reports.append(bytes)
+            state.queue.append(Entry(bytes: bytes, isReport: true))
+            state.reportCount += 1
             let drain = !state.drainPending
             state.drainPending = true
             switch (drain, stalled) {
@@ -96,30 +107,33 @@ final class ClientOutbox: Sendable {
     func reply(_ bytes: ByteBuffer) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
-            state.replies.append(bytes)
+            state.queue.append(Entry(bytes: bytes, isReport: false))
             defer { state.drainPending = true }
             return !state.drainPending
         }
     }
 
-    var replyBacklog: Int { state.withLock { $0.replies.count } }
+    /// Replies not yet taken for writing.
+    var replyBacklog: Int { state.withLock { $0.queue.count - $0.reportCount } }
 
     /// Takes up to `limit` messages; an empty batch ends the pending drain.
     func take(limit: Int) -> Batch {
         state.withLock { state in
             var batch = Batch()
             batch.binary = state.subscription.binary
-            while batch.replies.count < limit, let reply = state.replies.popFirst() {
-                batch.replies.append(reply)
+            var tookReport = false
+            while batch.messages.count < limit, let entry = state.queue.popFirst() {
+                batch.messages.append(entry.bytes)
+                if entry.isReport {
+                    state.reportCount -= 1
+                    tookReport = true
+                }
             }
-            while batch.replies.count + batch.reports.count < limit, let report = state.reports.popFirst() {
-                batch.reports.append(report)
-            }
-            if !batch.reports.isEmpty || state.reports.isEmpty {
+            if tookReport || state.reportCount == 0 {
                 // The client took something (or there is nothing to take): it is not stuck.
                 state.fullSince = nil
             }
-            if !batch.reports.isEmpty {
+            if tookReport {
                 batch.dropped = state.dropped
                 state.dropped = 0
             }
@@ -137,8 +151,8 @@ final class ClientOutbox: Sendable {
     func close() {
         state.withLock { state in
             state.closed = true
-            state.reports.removeAll()
-            state.replies.removeAll()
+            state.queue.removeAll()
+            state.reportCount = 0
         }
     }
 }

@@ -238,17 +238,14 @@ final class ClientSession: ChannelDuplexHandler {
         while context.channel.isWritable {
             let batch = outbox.take(limit: Self.batchLimit)
             if batch.isEmpty { break }
-            for reply in batch.replies {
-                context.write(wrapOutboundOut(reply), promise: nil)
-            }
             if batch.dropped > 0, !batch.binary {
                 var json = JSONWriter()
                 json.add("class", "OVERFLOW")
                 json.add("dropped", batch.dropped)
                 context.write(wrapOutboundOut(ByteBuffer(string: json.line)), promise: nil)
             }
-            for report in batch.reports {
-                context.write(wrapOutboundOut(report), promise: nil)
+            for message in batch.messages {
+                context.write(wrapOutboundOut(message), promise: nil)
             }
             wrote = true
         }
