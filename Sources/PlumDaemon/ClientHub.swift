@@ -40,7 +40,12 @@ public final class ClientHub: Sendable {
     public let configuration: Configuration
 
     private struct State {
-        var clients: [Int: Registration] = [:]
+        var clients: [Int: Registration] = [:] {
+            didSet { snapshot = Array(clients.values) }
+        }
+        /// The clients as an array, rebuilt on connect and disconnect, so that publishing only
+        /// retains it instead of copying the dictionary for every report.
+        var snapshot: [Registration] = []
         var nextID = 1
         var closed = false
     }
@@ -69,7 +74,7 @@ public final class ClientHub: Sendable {
     /// Hands `publication` to every client subscribed to it. Never blocks on a client; safe
     /// from any thread.
     public func publish(_ publication: Publication) {
-        let registrations = state.withLock { Array($0.clients.values) }
+        let registrations = state.withLock { $0.snapshot }
         guard !registrations.isEmpty else { return }
         let now = NIODeadline.now()
         for registration in registrations {

@@ -1,3 +1,4 @@
+public import Logging
 public import ServiceLifecycle
 import UnixSignals
 
@@ -6,21 +7,26 @@ import UnixSignals
 public struct ReloadService: Service {
     private let notifier: SystemdNotifier
     private let reload: @Sendable () async -> String?
+    private let logger: Logger
 
     /// - Parameter reload: Re-reads the configuration; returns a status line for `STATUS=`
     ///   (what was reloaded, or why the old configuration stays), or nil.
-    public init(notifier: SystemdNotifier, reload: @escaping @Sendable () async -> String?) {
+    public init(
+        notifier: SystemdNotifier, logger: Logger = Logger(label: "plumscale.reload"),
+        reload: @escaping @Sendable () async -> String?
+    ) {
         self.notifier = notifier
         self.reload = reload
+        self.logger = logger
     }
 
     public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         await cancelWhenGracefulShutdown {
             for await _ in signals {
-                try? notifier.reloading()
+                do { try notifier.reloading() } catch { logger.warning("\(error)") }
                 let status = await reload()
-                try? notifier.ready(status: status)
+                do { try notifier.ready(status: status) } catch { logger.warning("\(error)") }
             }
         }
     }

@@ -93,11 +93,9 @@ public final class SocketServer: Service {
     /// Serves until graceful shutdown (SIGTERM in a `ServiceGroup`) or cancellation.
     public func run() async throws {
         try await start()
-        // Returns on graceful shutdown; throws CancellationError when cancelled. Either way the
-        // listeners and clients are closed before returning.
-        await withTaskCancellationHandler {
-            try? await gracefulShutdown()
-        } onCancel: {}
+        // Returns on graceful shutdown and throws CancellationError when cancelled; either way
+        // the listeners and clients are closed before run() returns.
+        try? await gracefulShutdown()
         await shutdown()
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+public import Logging
 public import ServiceLifecycle
 
 /// Sends `WATCHDOG=1` at half of systemd's `WatchdogSec=`, but only while the composer's health
@@ -15,14 +16,16 @@ public struct WatchdogPinger: Service {
     public let timeout: Duration?
     private let notifier: SystemdNotifier
     private let isHealthy: @Sendable () async -> Bool
+    private let logger: Logger
 
     /// - Parameters:
     ///   - isHealthy: Asked before every ping; a daemon that is not healthy stays silent and
     ///     systemd restarts it when the timeout passes.
     public init(
         environment: [String: String], processID: Int32 = getpid(), notifier: SystemdNotifier,
-        isHealthy: @escaping @Sendable () async -> Bool
+        logger: Logger = Logger(label: "plumscale.watchdog"), isHealthy: @escaping @Sendable () async -> Bool
     ) throws(DaemonError) {
+        self.logger = logger
         self.timeout = try Self.timeout(environment: environment, processID: processID)
         self.notifier = notifier
         self.isHealthy = isHealthy
@@ -36,7 +39,11 @@ public struct WatchdogPinger: Service {
         guard let interval else { return }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                if await isHealthy() { try? notifier.watchdog() }
+                if await isHealthy() {
+                    do { try notifier.watchdog() } catch { logger.warning("\(error)") }
+                } else {
+                    logger.warning("unhealthy: not pinging the systemd watchdog")
+                }
                 try? await Task.sleep(for: interval)
             }
         }

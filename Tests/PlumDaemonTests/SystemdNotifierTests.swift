@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Logging
 import Glibc
 #endif
 @testable import PlumDaemon
@@ -85,7 +86,7 @@ struct SystemdNotifierTests {
     ])
     func watchdogTimeout(_ given: WatchdogCase) throws {
         let environment = given.environment.mapValues { $0 == "SELF" ? "\(getpid())" : $0 }
-        let pinger = try WatchdogPinger(environment: environment, notifier: SystemdNotifier(environment: [:])) { true }
+        let pinger = try WatchdogPinger(environment: environment, notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
         #expect(pinger.timeout == given.timeout)
         #expect(pinger.interval == given.timeout.map { $0 / 2 })
     }
@@ -93,7 +94,7 @@ struct SystemdNotifierTests {
     @Test("a malformed WATCHDOG_USEC is refused by name", arguments: ["0", "ten", "-5"])
     func badWatchdog(_ value: String) {
         let error = #expect(throws: DaemonError.self) {
-            try WatchdogPinger(environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:])) { true }
+            try WatchdogPinger(environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
         }
         #expect(error?.description.hasPrefix("reading WATCHDOG_USEC=\"\(value)\": it must be a positive number of microseconds") == true)
     }
@@ -107,7 +108,8 @@ struct SystemdNotifierTests {
         let healthy = Atomic(true)
         let checks = Atomic(0)
         let pinger = try WatchdogPinger(
-            environment: ["WATCHDOG_USEC": "40000"], notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+            environment: ["WATCHDOG_USEC": "40000"], notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": path]),
+            logger: quietLogger
         ) {
             checks.add(1, ordering: .relaxed)
             return healthy.load(ordering: .relaxed)
