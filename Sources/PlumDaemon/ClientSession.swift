@@ -19,6 +19,9 @@ final class ClientSession: ChannelDuplexHandler {
     private static let batchLimit = 64
     /// Requests and unsent replies that may pile up before the session stops reading.
     private static let backlogLimit = 16
+    /// Lines already read when reading stopped are still parsed (one read may hold many); a
+    /// client that piles up this many unanswered is flooding and is closed.
+    private static let floodLimit = 1024
 
     private enum Pending {
         case request(Request)
@@ -81,7 +84,13 @@ final class ClientSession: ChannelDuplexHandler {
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard outbox != nil else { return }
+        guard let outbox else { return }
+        if pending.count + outbox.replyBacklog >= Self.floodLimit {
+            refuseAndClose(
+                context,
+                ProtocolError("more than \(Self.floodLimit) requests without reading the replies; read the replies before sending more"))
+            return
+        }
         let line = unwrapInboundIn(data)
         let text = String(buffer: line)
         if text.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { return }
@@ -96,18 +105,26 @@ final class ClientSession: ChannelDuplexHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let tooLong = error as? LineTooLong {
             // The rest of the line is unread, so the framing is lost: say why, then close.
-            let message = ProtocolError(
-                "request longer than \(tooLong.limit) bytes; closing the connection because the rest of the line cannot be skipped safely"
-            ).report
-            outbox?.close()
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: message))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            refuseAndClose(
+                context,
+                ProtocolError("request longer than \(tooLong.limit) bytes; closing the connection because the rest of the line cannot be skipped safely"))
             return
         }
         // A reset or a broken pipe: this client is gone; the others are not affected.
         context.close(promise: nil)
+    }
+
+    /// Sends `error` right away, after what was already written, and closes the connection.
+    private func refuseAndClose(_ context: ChannelHandlerContext, _ error: ProtocolError) {
+        if let outbox {
+            hub.unregister(outbox)
+            self.outbox = nil
+        }
+        pending.removeAll()
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: error.report))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -124,25 +141,24 @@ final class ClientSession: ChannelDuplexHandler {
         }
     }
 
+    /// Answers what the session can answer itself and starts the next handler call; a loop,
+    /// not recursion, since one read may carry thousands of lines.
     private func processNext() {
+        while !busy, let outbox, let next = pending.popFirst() {
+            switch next {
+            case .refused(let error):
+                queueReply(error.report)
+            case .request(.version):
+                queueReply(hub.versionReport)
+            case .request(let request):
+                busy = true
+                Self.start(
+                    request, handler: handler, client: ClientInfo(id: outbox.id, listener: listener),
+                    then: NIOLoopBound(self, eventLoop: outbox.eventLoop), on: outbox.eventLoop)
+            }
+        }
         updateReading()
-        guard !busy, let next = pending.popFirst(), let outbox else {
-            closeIfFinished()
-            return
-        }
-        switch next {
-        case .refused(let error):
-            queueReply(error.report)
-            processNext()
-        case .request(.version):
-            queueReply(hub.versionReport)
-            processNext()
-        case .request(let request):
-            busy = true
-            Self.start(
-                request, handler: handler, client: ClientInfo(id: outbox.id, listener: listener),
-                then: NIOLoopBound(self, eventLoop: outbox.eventLoop), on: outbox.eventLoop)
-        }
+        closeIfFinished()
     }
 
     private static func start(

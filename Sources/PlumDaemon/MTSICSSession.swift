@@ -5,14 +5,18 @@ import PlumProtocol
 /// balance does not know; `SIR` streams until `@`.
 ///
 /// Every method runs on the channel's event loop.
-final class MTSICSSession: ChannelInboundHandler {
+final class MTSICSSession: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// MT-SICS commands are a few characters; anything this long is not one.
     static let maximumLineLength = 256
     /// Commands that may wait for an answer before the session stops reading.
     private static let backlogLimit = 16
+    /// Commands already read when reading stopped are still parsed; a client that piles up
+    /// this many is flooding and is closed.
+    private static let floodLimit = 1024
 
     private let handler: any MTSICSHandler
     private var context: ChannelHandlerContext?
@@ -20,6 +24,7 @@ final class MTSICSSession: ChannelInboundHandler {
     private var current: Task<Void, Never>?
     private var streaming: Task<Void, Never>?
     private var busy = false
+    private var readHeld = false
     /// Counts started commands, so the answer of one cancelled by `@` is not written.
     private var generation = 0
 
@@ -53,7 +58,7 @@ final class MTSICSSession: ChannelInboundHandler {
             pending.removeAll()
             busy = false
         }
-        if pending.count >= Self.backlogLimit {
+        if pending.count >= Self.floodLimit {
             // A client that floods without reading; answering would only queue more.
             context.close(promise: nil)
             return
@@ -74,18 +79,42 @@ final class MTSICSSession: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func processNext() {
-        guard !busy, let context, let next = pending.popFirst() else { return }
-        guard let command = next else {
-            write(MTSICSResponse.syntaxError)
-            processNext()
-            return
+    /// Holds reading while commands wait or the socket is full, so a client that sends and
+    /// never reads cannot grow the daemon's memory.
+    func read(context: ChannelHandlerContext) {
+        if pending.count >= Self.backlogLimit || !context.channel.isWritable {
+            readHeld = true
+        } else {
+            context.read()
         }
-        if command != .reset { stopStreaming() }
-        busy = true
-        generation += 1
-        let session = NIOLoopBound(self, eventLoop: context.eventLoop)
-        current = Self.start(command, generation: generation, handler: handler, then: session, on: context.eventLoop)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        resumeReading()
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func resumeReading() {
+        guard readHeld, let context, pending.count < Self.backlogLimit, context.channel.isWritable else { return }
+        readHeld = false
+        context.read()
+    }
+
+    /// Answers `ES` itself and starts the next handler call; a loop, not recursion, since one
+    /// read may carry many lines.
+    private func processNext() {
+        while !busy, let context, let next = pending.popFirst() {
+            guard let command = next else {
+                write(MTSICSResponse.syntaxError)
+                continue
+            }
+            if command != .reset { stopStreaming() }
+            busy = true
+            generation += 1
+            let session = NIOLoopBound(self, eventLoop: context.eventLoop)
+            current = Self.start(command, generation: generation, handler: handler, then: session, on: context.eventLoop)
+        }
+        resumeReading()
     }
 
     private static func start(

@@ -260,6 +260,26 @@ struct ClientHubTests {
         }
     }
 
+    @Test("thousands of lines in one write are answered in order without the session recursing or growing without bound")
+    func pipelinedFlood() async throws {
+        try await ServerFixture.with { server in
+            let client = try await server.connect()
+            // Within the flood limit: every line is answered, in order.
+            try await client.send("?POLL;\n" + String(repeating: "x\n", count: 1000) + "?POLL;\n")
+            let lines = try await client.readLines { $0 == "{\"class\":\"POLL\",\"number\":2}" }
+            #expect(lines.count == 1002)
+            #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("{\"class\":\"ERROR\"") })
+
+            // Past it, while a request is still being answered: refused and closed.
+            let flooder = try await server.connect()
+            try await flooder.send("?POLL;\n" + String(repeating: "?VERSION;\n", count: 3000))
+            let flooded = try await flooder.readToEnd()
+            #expect(flooded.last == ProtocolError(
+                "more than 1024 requests without reading the replies; read the replies before sending more").report.dropLast().description)
+            #expect(flooded.count < 3000)
+        }
+    }
+
     @Test("a client that half-closes after its last request still gets the answer, then the daemon closes")
     func halfClose() async throws {
         try await ServerFixture.with { server in
