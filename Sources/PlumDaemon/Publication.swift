@@ -28,7 +28,8 @@ public struct Publication: Sendable {
         self.frame = frame
     }
 
-    /// A `WEIGHT` report; `line` must end with a newline (``JSONWriter/line`` does).
+    /// A `WEIGHT` report from its JSON line (``JSONWriter/line``); a missing newline is added,
+    /// since without it the client's framing would be lost.
     public static func weight(sensor: String, line: String, frame: BinaryFrame? = nil) -> Publication {
         var frameBytes: ByteBuffer?
         if let frame {
@@ -37,16 +38,22 @@ public struct Publication: Sendable {
             frame.encode(into: &bytes)
             frameBytes = ByteBuffer(bytes: bytes)
         }
-        return Publication(kind: .weight, sensor: sensor, line: ByteBuffer(string: line), frame: frameBytes)
+        return Publication(kind: .weight, sensor: sensor, line: lineBuffer(line), frame: frameBytes)
     }
 
     /// A `RAW` report with a batch of raw samples.
     public static func raw(sensor: String, line: String) -> Publication {
-        Publication(kind: .raw, sensor: sensor, line: ByteBuffer(string: line), frame: nil)
+        Publication(kind: .raw, sensor: sensor, line: lineBuffer(line), frame: nil)
     }
 
     /// Another report about `sensor`, such as `CUE`.
     public static func event(sensor: String, line: String) -> Publication {
-        Publication(kind: .event, sensor: sensor, line: ByteBuffer(string: line), frame: nil)
+        Publication(kind: .event, sensor: sensor, line: lineBuffer(line), frame: nil)
+    }
+
+    private static func lineBuffer(_ line: String) -> ByteBuffer {
+        var buffer = ByteBuffer(string: line)
+        if !line.hasSuffix("\n") { buffer.writeStaticString("\n") }
+        return buffer
     }
 }

@@ -30,6 +30,11 @@ public struct SocketActivation: Hashable, Sendable {
     /// The first socket named `name`.
     public func socket(named name: String) -> Socket? { sockets.first { $0.name == name } }
 
+    /// The listener for the socket named `name` (`json`, `mtsics`), if systemd passed one.
+    public func endpoint(named name: String) -> ListenerEndpoint? {
+        socket(named: name).map { .passedDescriptor($0.descriptor, name: $0.name) }
+    }
+
     /// Reads the process environment, marks the descriptors close-on-exec and unsets the
     /// variables (as `sd_listen_fds(1)` does).
     /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.

@@ -28,10 +28,11 @@ struct SocketActivationTests {
         #expect(fcntl(first, F_GETFD) & FD_CLOEXEC != 0)
         #expect(fcntl(first + 1, F_GETFD) & FD_CLOEXEC != 0)
 
-        let json = try #require(activation.socket(named: "json"))
+        let json = try #require(activation.endpoint(named: "json"))
+        #expect(json == .passedDescriptor(first, name: "json"))
+        #expect(activation.endpoint(named: "other") == nil)
         let server = SocketServer(
-            hub: ClientHub(), requestHandler: ScaleRequestHandler(),
-            endpoints: [.passedDescriptor(json.descriptor, name: json.name)], logger: quietLogger)
+            hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: [json], logger: quietLogger)
         try await server.start()
         let client = try TestClient(path: directory.path + "/json.sock")
         #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)

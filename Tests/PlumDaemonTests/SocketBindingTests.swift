@@ -83,13 +83,16 @@ struct SocketBindingTests {
         #expect(error?.description.contains("only loopback addresses are allowed") == true)
     }
 
-    @Test("TCP on 127.0.0.1 binds, and a failing second listener unbinds the first")
+    @Test("TCP on 127.0.0.1 serves the same protocol, and a failing second listener unbinds the first")
     func tcpLoopback() async throws {
         let directory = TemporaryDirectory()
         let good = server([.loopbackTCP(host: "127.0.0.1", port: 0)])
         try await good.start()
         let port = try #require(good.boundAddresses.first??.port)
-        #expect(port > 0)
+        let client = try TestClient(loopbackPort: port)
+        #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        try await client.send("?POLL;\n")
+        #expect(try await client.readLine() == "{\"class\":\"POLL\",\"number\":1}")
         await good.shutdown()
 
         let path = directory.path + "/plumscale.sock"

@@ -46,6 +46,28 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
+    /// Connects over TCP to `127.0.0.1:port`.
+    init(loopbackPort port: Int, timeoutSeconds: Int = 20) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(descriptor)
+            throw Failure(description: "connect 127.0.0.1:\(port): errno \(error)")
+        }
+    }
+
     deinit { close(descriptor) }
 
     /// Runs a blocking call off the concurrency pool.
