@@ -27,6 +27,7 @@ public final class SocketServer: Service {
     private let endpoints: [ListenerEndpoint]
     private let mtsics: MTSICS?
     private let group: any EventLoopGroup
+    private let notifier: SystemdNotifier?
     private let logger: Logger
 
     private struct State {
@@ -41,11 +42,13 @@ public final class SocketServer: Service {
     ///   - requestHandler: Answers `?POLL`, `?DEVICES`, `?TARE`, `?ZERO`, `?CALIBRATE`.
     ///   - endpoints: Where the JSON protocol listens.
     ///   - mtsics: The MT-SICS listeners, if any.
+    ///   - notifier: Told `STOPPING=1` when graceful shutdown begins.
     public init(
         hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
         mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        logger: Logger = Logger(label: "plumscale.transport")
+        notifier: SystemdNotifier? = nil, logger: Logger = Logger(label: "plumscale.transport")
     ) {
+        self.notifier = notifier
         self.hub = hub
         self.requestHandler = requestHandler
         self.endpoints = endpoints
@@ -96,6 +99,7 @@ public final class SocketServer: Service {
         // Returns on graceful shutdown and throws CancellationError when cancelled; either way
         // the listeners and clients are closed before run() returns.
         try? await gracefulShutdown()
+        do { try notifier?.stopping() } catch { logger.warning("\(error)") }
         await shutdown()
     }
 

@@ -34,9 +34,13 @@ public struct WatchdogPinger: Service {
     /// The interval between pings: half the timeout, as sd_watchdog_enabled(3) advises.
     public var interval: Duration? { timeout.map { $0 / 2 } }
 
-    /// Pings until graceful shutdown or cancellation; returns at once when the watchdog is off.
+    /// Pings until graceful shutdown or cancellation. With the watchdog off it only waits, since
+    /// a service that returns early ends its whole `ServiceGroup`.
     public func run() async throws {
-        guard let interval else { return }
+        guard let interval else {
+            try? await gracefulShutdown()
+            return
+        }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if await isHealthy() {
