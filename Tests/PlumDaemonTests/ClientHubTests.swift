@@ -94,6 +94,10 @@ struct ClientHubTests {
             let bytes = try #require(try await client.readBytes(2 * BinaryFrame.size))
             #expect(BinaryFrame(decoding: bytes[0..<10]) == first)
             #expect(BinaryFrame(decoding: bytes[10..<20]) == second)
+
+            // Requests are carried out but answered silently; turning binary off answers in JSON.
+            try await client.send("?TARE={\"sensor\":\"left\"};\n?WATCH={\"binary\":false};\n")
+            #expect(try await client.readLine() == "{\"class\":\"WATCH\",\"enable\":true,\"sensors\":[],\"raw\":false,\"binary\":false}")
         }
     }
 

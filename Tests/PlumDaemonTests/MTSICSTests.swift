@@ -87,6 +87,14 @@ struct MTSICSTests {
         }
     }
 
+    @Test("a line longer than any command is answered ES and the connection is closed")
+    func overlongLine() async throws {
+        try await withBalance { client in
+            try await client.send(String(repeating: "S", count: 300))
+            #expect(try await client.readToEnd() == ["ES\r"])
+        }
+    }
+
     @Test("SIR streams weights until @, which answers like I4 and ends the stream")
     func repeatUntilReset() async throws {
         try await withBalance { client in
