@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // libgpiod: 1.6 on Debian 12 / Raspberry Pi OS bookworm, 2.x on Debian 13.
@@ -59,12 +62,21 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // The daemon's parts: samplers, transport, composition.
+        // The status daemon: samplers, the station (engines per sensor), and the transport
+        // (socket listening, bound or passed by systemd; client fan-out with bounded per-client
+        // queues; MT-SICS listener; sd_notify).
         .target(
             name: "PlumDaemon",
-            dependencies: ["PlumDrivers", "PlumHardware", "PlumConfig", "PlumProtocol", "PlumCore"]
+            dependencies: [
+                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
         ),
-        // Benchmarks: the peers' filters, workloads and metrics (issue: performance).
+        // Benchmarks: the peers' filters, workloads and metrics.
         .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .executableTarget(
             name: "plumscale-bench",
@@ -87,7 +99,18 @@ let package = Package(
         ),
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
-        .testTarget(name: "PlumDaemonTests", dependencies: ["PlumDaemon", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig", "PlumProtocol"]),
+        .testTarget(
+            name: "PlumDaemonTests",
+            dependencies: [
+                "PlumDaemon", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
     ],

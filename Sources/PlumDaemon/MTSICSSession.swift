@@ -1,0 +1,171 @@
+import NIOCore
+import PlumProtocol
+
+/// One MT-SICS connection: CR LF framed commands, answered in order; `ES` for a command this
+/// balance does not know; `SIR` streams until `@`.
+///
+/// Every method runs on the channel's event loop.
+final class MTSICSSession: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// MT-SICS commands are a few characters; anything this long is not one.
+    static let maximumLineLength = 256
+    /// Commands that may wait for an answer before the session stops reading.
+    private static let backlogLimit = 16
+    /// Commands already read when reading stopped are still parsed; a client that piles up
+    /// this many is flooding and is closed.
+    private static let floodLimit = 1024
+
+    private let handler: any MTSICSHandler
+    private var context: ChannelHandlerContext?
+    private var pending = CircularBuffer<MTSICSCommand?>()
+    private var current: Task<Void, Never>?
+    private var streaming: Task<Void, Never>?
+    private var busy = false
+    private var readHeld = false
+    /// Counts started commands, so the answer of one cancelled by `@` is not written.
+    private var generation = 0
+
+    init(handler: any MTSICSHandler) {
+        self.handler = handler
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stopStreaming()
+        current?.cancel()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stopStreaming()
+        current?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var text = String(buffer: unwrapInboundIn(data))
+        while text.last == "\r" || text.last == " " { text.removeLast() }
+        if text.isEmpty { return }
+        let command = MTSICSCommand.parse(Substring(text))
+        if command == .reset {
+            // `@` cancels whatever is running or waiting, as on a balance.
+            stopStreaming()
+            current?.cancel()
+            pending.removeAll()
+            busy = false
+        }
+        if pending.count >= Self.floodLimit {
+            // A client that floods without reading; answering would only queue more.
+            context.close(promise: nil)
+            return
+        }
+        pending.append(command)
+        processNext()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is LineTooLong {
+            // The framing is lost: answer the syntax error and hang up.
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: MTSICSResponse.syntaxError))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+            return
+        }
+        context.close(promise: nil)
+    }
+
+    /// Holds reading while commands wait or the socket is full, so a client that sends and
+    /// never reads cannot grow the daemon's memory.
+    func read(context: ChannelHandlerContext) {
+        if pending.count >= Self.backlogLimit || !context.channel.isWritable {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        resumeReading()
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func resumeReading() {
+        guard readHeld, let context, pending.count < Self.backlogLimit, context.channel.isWritable else { return }
+        readHeld = false
+        context.read()
+    }
+
+    /// Answers `ES` itself and starts the next handler call; a loop, not recursion, since one
+    /// read may carry many lines.
+    private func processNext() {
+        while !busy, let context, let next = pending.popFirst() {
+            guard let command = next else {
+                write(MTSICSResponse.syntaxError)
+                continue
+            }
+            if command != .reset { stopStreaming() }
+            busy = true
+            generation += 1
+            let session = NIOLoopBound(self, eventLoop: context.eventLoop)
+            current = Self.start(command, generation: generation, handler: handler, then: session, on: context.eventLoop)
+        }
+        resumeReading()
+    }
+
+    private static func start(
+        _ command: MTSICSCommand, generation: Int, handler: any MTSICSHandler,
+        then session: NIOLoopBound<MTSICSSession>, on eventLoop: any EventLoop
+    ) -> Task<Void, Never> {
+        Task {
+            let response = await handler.respond(to: command)
+            guard !Task.isCancelled else { return }
+            eventLoop.execute {
+                session.value.finished(command, generation: generation, response: response)
+            }
+        }
+    }
+
+    private func finished(_ command: MTSICSCommand, generation: Int, response: String) {
+        guard generation == self.generation, context != nil else { return }
+        busy = false
+        current = nil
+        write(response)
+        if command == .immediateWeightRepeat, let context {
+            let session = NIOLoopBound(self, eventLoop: context.eventLoop)
+            streaming = Self.stream(handler.repeatedWeights(), to: session, on: context.eventLoop)
+        }
+        processNext()
+    }
+
+    private static func stream(
+        _ weights: AsyncStream<String>, to session: NIOLoopBound<MTSICSSession>, on eventLoop: any EventLoop
+    ) -> Task<Void, Never> {
+        Task {
+            for await line in weights {
+                if Task.isCancelled { return }
+                eventLoop.execute { session.value.writeRepeated(line) }
+            }
+        }
+    }
+
+    /// A repeated weight; dropped while the socket is full, since the next reading supersedes it.
+    private func writeRepeated(_ line: String) {
+        guard streaming != nil, let context, context.channel.isWritable else { return }
+        write(line)
+    }
+
+    private func write(_ text: String) {
+        guard let context else { return }
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
+    }
+
+    private func stopStreaming() {
+        streaming?.cancel()
+        streaming = nil
+    }
+}

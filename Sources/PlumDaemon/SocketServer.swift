@@ -1,0 +1,198 @@
+public import Logging
+public import NIOCore
+import NIOPosix
+public import ServiceLifecycle
+import Synchronization
+import PlumProtocol
+
+/// The daemon's listeners: the JSON protocol on one or more endpoints (the Unix socket, maybe a
+/// loopback TCP port) and, optionally, MT-SICS on its own endpoints.
+///
+/// Run it in a `ServiceGroup`: ``run()`` binds (unless ``start()`` already did), serves until
+/// graceful shutdown, then closes the listeners and every client. Call ``start()`` first when
+/// systemd must be told `READY=1` only once the sockets accept connections.
+public final class SocketServer: Service {
+    /// The MT-SICS side: where it listens and who answers.
+    public struct MTSICS: Sendable {
+        public var endpoints: [ListenerEndpoint]
+        public var handler: any MTSICSHandler
+        public init(endpoints: [ListenerEndpoint], handler: any MTSICSHandler) {
+            self.endpoints = endpoints
+            self.handler = handler
+        }
+    }
+
+    public let hub: ClientHub
+    private let requestHandler: any RequestHandler
+    private let endpoints: [ListenerEndpoint]
+    private let mtsics: MTSICS?
+    private let group: any EventLoopGroup
+    private let notifier: SystemdNotifier?
+    private let logger: Logger
+
+    private struct State {
+        var listeners: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        var started = false
+        var stopped = false
+    }
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - hub: The fan-out the engine publishes into.
+    ///   - requestHandler: Answers `?POLL`, `?DEVICES`, `?TARE`, `?ZERO`, `?CALIBRATE`.
+    ///   - endpoints: Where the JSON protocol listens.
+    ///   - mtsics: The MT-SICS listeners, if any.
+    ///   - notifier: Told `STOPPING=1` when graceful shutdown begins.
+    public init(
+        hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
+        mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        notifier: SystemdNotifier? = nil, logger: Logger = Logger(label: "plumscale.transport")
+    ) {
+        self.notifier = notifier
+        self.hub = hub
+        self.requestHandler = requestHandler
+        self.endpoints = endpoints
+        self.mtsics = mtsics
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// The addresses the listeners are bound to, in the order of the endpoints (JSON first,
+    /// then MT-SICS); empty before ``start()``.
+    public var boundAddresses: [SocketAddress?] {
+        state.withLock { $0.listeners.map(\.channel.localAddress) }
+    }
+
+    /// Binds every listener. Either all listeners are bound or none is (those bound are closed
+    /// again on failure).
+    /// - Throws: ``DaemonError`` naming the endpoint and what to do.
+    public func start() async throws {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else { return }
+        var bound: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        do {
+            for endpoint in endpoints {
+                bound.append((endpoint, try await bind(endpoint, initializer: jsonInitializer(for: endpoint))))
+            }
+            if let mtsics {
+                for endpoint in mtsics.endpoints {
+                    bound.append((endpoint, try await bind(endpoint, initializer: mtsicsInitializer(handler: mtsics.handler))))
+                }
+            }
+        } catch {
+            for listener in bound { try? await listener.channel.close() }
+            state.withLock { $0.started = false }
+            throw error
+        }
+        state.withLock { $0.listeners = bound }
+        for listener in bound {
+            logger.info("listening", metadata: ["endpoint": "\(listener.endpoint)"])
+        }
+    }
+
+    /// Serves until graceful shutdown (SIGTERM in a `ServiceGroup`) or cancellation.
+    public func run() async throws {
+        try await start()
+        // Returns on graceful shutdown and throws CancellationError when cancelled; either way
+        // the listeners and clients are closed before run() returns.
+        try? await gracefulShutdown()
+        do { try notifier?.stopping() } catch { logger.warning("\(error)") }
+        await shutdown()
+    }
+
+    /// Closes the listeners (removing the Unix socket files this server created), then every
+    /// client connection.
+    public func shutdown() async {
+        let listeners = state.withLock { state in
+            defer { state.listeners = []; state.stopped = true }
+            return state.listeners
+        }
+        for listener in listeners {
+            try? await listener.channel.close()
+            if case .unixSocket(let path, _) = listener.endpoint {
+                UnixSocketPath.removeSocket(path)
+            }
+        }
+        await hub.closeAll()
+        if !listeners.isEmpty { logger.info("listeners and clients closed") }
+    }
+
+    private func bind(
+        _ endpoint: ListenerEndpoint, initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) async throws -> any Channel {
+        try endpoint.validate()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: hub.configuration.writeBufferLimit / 2, high: hub.configuration.writeBufferLimit))
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelInitializer(initializer)
+        switch endpoint {
+        case .unixSocket(let path, let group):
+            try UnixSocketPath.prepareForBinding(path)
+            let channel: any Channel
+            do {
+                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "binding", subject: path, errno: .init(rawValue: error.errnoCode),
+                    hint: "check that the directory is writable by the daemon's user")
+            }
+            do {
+                try UnixSocketPath.restrictAccess(path, group: group)
+            } catch {
+                try? await channel.close()
+                UnixSocketPath.removeSocket(path)
+                throw error
+            }
+            return channel
+        case .passedDescriptor(let descriptor, let name):
+            do {
+                return try await bootstrap.withBoundSocket(descriptor).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "adopting", subject: "systemd socket '\(name)' (fd \(descriptor))",
+                    errno: .init(rawValue: error.errnoCode), hint: "check ListenStream= in plumscaled.socket")
+            }
+        case .loopbackTCP(let host, let port):
+            do {
+                return try await bootstrap
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .bind(host: host, port: port).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "binding", subject: endpoint.description,
+                    errno: .init(rawValue: error.errnoCode), hint: "choose another port or stop what uses it")
+            }
+        }
+    }
+
+    private func jsonInitializer(for endpoint: ListenerEndpoint) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        let hub = self.hub
+        let handler = self.requestHandler
+        let listener = endpoint.description
+        return { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineFrameDecoder(maximumLength: Request.maximumLineLength)))
+                try channel.pipeline.syncOperations.addHandler(
+                    ClientSession(hub: hub, handler: handler, listener: listener))
+            }
+        }
+    }
+
+    private func mtsicsInitializer(handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineFrameDecoder(maximumLength: MTSICSSession.maximumLineLength)))
+                try channel.pipeline.syncOperations.addHandler(MTSICSSession(handler: handler))
+            }
+        }
+    }
+}
