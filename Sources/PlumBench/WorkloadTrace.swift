@@ -53,11 +53,7 @@ public struct WorkloadTrace: Sendable {
     /// The codes for a known load with noise, creep and drift turned off: the benchmark's
     /// known-weight calibration, shared by every filter.
     public static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {
-        var chip = HX711Model<VirtualClock>.Configuration()
-        chip.inputNoise = 0
-        chip.loadCell = chip.loadCell.ideal
-        let sim = try SimulatedHX711(load: ConstantLoad(grams: grams), driver: HX711Configuration(gain: .channelA128, rate: rate), chip: chip)
-        return try sim.sensor.next().raw
+        try SimulatedHX711<VirtualClock>.noiselessCode(grams: grams, driver: HX711Configuration(gain: .channelA128, rate: rate))
     }
 
     /// Writes the trace as CSV that `plumscale raw` replays (`time_s,sensor,raw`), and the truth

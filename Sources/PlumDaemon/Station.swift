@@ -123,6 +123,41 @@ public actor Station {
         calibrationStore.save(calibration).map { calibrationStore.path(for: calibration.sensor) }
     }
 
+    /// Puts a calibration into use without saving it (a simulated chip's exact transfer
+    /// function, say); refused when it does not fit the sensor.
+    public func install(_ calibration: Calibration, on name: String) -> Result<Void, Refusal> {
+        guard var entry = entries[name] else {
+            return .failure(Refusal(.invalidConfiguration, "no sensor named \(name)", hint: "check the configuration"))
+        }
+        let result = entry.engine.install(calibration)
+        entries[name] = entry
+        return result
+    }
+
+    /// Whether `name` has a calibration in use.
+    public func isCalibrated(_ name: String) -> Bool { entries[name]?.engine.calibration != nil }
+
+    /// Re-reads every sensor's calibration from the store (after a rollback by hand, say).
+    /// - Returns: a one-line summary for systemd's status.
+    public func reloadCalibrations() -> String {
+        var calibrated = 0
+        var notes: [String] = []
+        for name in order {
+            guard var entry = entries[name] else { continue }
+            switch calibrationStore.load(entry.engine.sensor) {
+            case .success(let stored?):
+                if case .failure(let refusal) = entry.engine.install(stored) { notes.append("\(name): \(refusal)") }
+            case .success(nil):
+                break
+            case .failure(let error):
+                notes.append("\(name): \(error)")
+            }
+            if entry.engine.calibration != nil { calibrated += 1 }
+            entries[name] = entry
+        }
+        return (["\(order.count) sensors, \(calibrated) calibrated"] + notes).joined(separator: "; ")
+    }
+
     /// Lets `?DEVICES` report the sampler's state and statistics.
     public func attach(_ sampler: Sampler) {
         entries[sampler.name]?.sampler = sampler

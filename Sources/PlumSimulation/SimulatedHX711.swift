@@ -56,6 +56,26 @@ extension SimulatedHX711 where Time == VirtualClock {
     }
 }
 
+extension SimulatedHX711 where Time == VirtualClock {
+    /// The code the chip gives for `grams` with noise, creep and drift off: the simulated
+    /// sensor's known-weight calibration points, exact by construction.
+    public static func noiselessCode(
+        grams: Double, driver: HX711Configuration = HX711Configuration(),
+        chip: HX711Model<VirtualClock>.Configuration = HX711Model<VirtualClock>.Configuration()
+    ) throws(SensorError) -> Int32 {
+        var chip = chip
+        chip.inputNoise = 0
+        chip.loadCell = chip.loadCell.ideal
+        let sim: SimulatedHX711<VirtualClock>
+        do {
+            sim = try SimulatedHX711(load: ConstantLoad(grams: grams), driver: driver, chip: chip)
+        } catch {
+            throw .hardware(sensor: "simulated", HardwareError(.invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
+        }
+        return try sim.sensor.next().raw
+    }
+}
+
 extension SimulatedHX711 where Time == SystemMonotonicClock {
     /// Assembles model and driver in real time with plums arriving and leaving
     /// (``PlumLoadModel``): waiting for a conversion sleeps until it is ready, as on a Pi.

@@ -1,0 +1,169 @@
+public import Logging
+public import PlumConfig
+import PlumCore
+import PlumDrivers
+import PlumHardware
+import PlumSimulation
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscaled` composed: samplers feed the station, the station publishes to the hub, the
+/// socket server serves clients, and systemd hears READY, STATUS and the watchdog.
+public enum Daemon {
+    public struct Options: Sendable {
+        public var configuration: PlumConfiguration
+        /// Overrides the configured or default socket path.
+        public var socketPath: String?
+        /// Where calibrations are kept.
+        public var stateDirectory: String
+        /// How long a sampler may stay inside a driver call before the watchdog is starved.
+        public var stallLimit: Duration
+
+        public init(configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String, stallLimit: Duration = .seconds(10)) {
+            self.configuration = configuration
+            self.socketPath = socketPath
+            self.stateDirectory = stateDirectory
+            self.stallLimit = stallLimit
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT, then stops samplers, closes clients and listeners.
+    public static func run(_ options: Options, logger: Logger) async throws {
+        let environment = ProcessEnvironment.current
+        let configuration = options.configuration
+        let notifier = SystemdNotifier(environment: environment)
+        let activation = try SocketActivation.fromProcessEnvironment()
+
+        let hub = ClientHub(configuration: .init(
+            maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
+        let store = CalibrationStore(directory: options.stateDirectory)
+        let station = try Station(configuration: configuration, store: store, publisher: hub)
+        await installSimulatedCalibrations(configuration, station: station, logger: logger)
+
+        var endpoints: [ListenerEndpoint] = []
+        if let passed = activation.endpoint(named: "json") ?? activation.sockets.first.map({ .passedDescriptor($0.descriptor, name: $0.name) }) {
+            endpoints.append(passed)
+        } else {
+            let path = options.socketPath ?? configuration.daemon.socket ?? UnixSocketPath.defaultPath(environment: environment)
+            endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
+        }
+        if let tcp = configuration.daemon.tcp, let endpoint = loopbackEndpoint(tcp) { endpoints.append(endpoint) }
+
+        let server = SocketServer(
+            hub: hub, requestHandler: StationRequestHandler(station: station), endpoints: endpoints,
+            notifier: notifier, logger: logger)
+
+        let samplers = configuration.sensors.map { sensor in
+            Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) { () throws(SensorError) -> any SampleSource in
+                try SensorFactory.open(sensor)
+            }
+        }
+        for sampler in samplers { await station.attach(sampler) }
+
+        try await server.start()
+        let feeding = SamplerService(samplers: samplers, station: station, logger: logger)
+        let names = configuration.sensors.map(\.name).joined(separator: ", ")
+        logger.info("plumscaled \(DaemonVersion.release) serving \(endpoints.map(\.description).joined(separator: ", ")) for \(names)")
+        try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(endpoints.map(\.description).joined(separator: ", "))")
+
+        let stallLimit = options.stallLimit
+        let watchdog = try WatchdogPinger(environment: environment, notifier: notifier, logger: logger) {
+            samplers.allSatisfy { $0.isHealthy(stallLimit: stallLimit) }
+        }
+        let reload = ReloadService(notifier: notifier, logger: logger) {
+            await station.reloadCalibrations()
+        }
+        let group = ServiceGroup(
+            services: [server, feeding, watchdog, reload],
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        try await group.run()
+    }
+
+    /// A simulated HX711's transfer function is known exactly, so until a calibration is
+    /// stored it is weighed with that one: `plumscaled --simulate` shows grams at once.
+    static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async {
+        for sensor in configuration.sensors {
+            guard case .simulatedHX711(let wiring) = sensor.wiring, await !station.isCalibrated(sensor.name) else { continue }
+            var chip = HX711Model<VirtualClock>.Configuration()
+            chip.loadCell.capacityGrams = wiring.cellCapacityGrams
+            let capacity = configuration.scale.capacityGrams
+            do {
+                let empty = Double(try SimulatedHX711<VirtualClock>.noiselessCode(grams: 0, driver: wiring.driver, chip: chip))
+                let full = Double(try SimulatedHX711<VirtualClock>.noiselessCode(grams: capacity, driver: wiring.driver, chip: chip))
+                let identity = Station.identity(of: sensor)
+                var scale = ScaleConfiguration()
+                scale.capacity = capacity
+                scale.division = try Division(grams: configuration.scale.divisionGrams)
+                let calibration = try CalibrationFit.fit(
+                    points: [CalibrationPoint(grams: 0, signal: empty), CalibrationPoint(grams: capacity, signal: full)],
+                    sensor: identity, kind: .loadCell, configuration: scale, createdAt: "simulated chip").get()
+                _ = await station.install(calibration, on: sensor.name)
+            } catch {
+                logger.warning("\(sensor.name): no simulated calibration: \(error)")
+            }
+        }
+    }
+
+    static func loopbackEndpoint(_ text: String) -> ListenerEndpoint? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return .loopbackTCP(host: host, port: port)
+    }
+}
+
+/// Runs the samplers for the life of the service group: starts them, hands every event to the
+/// station, and on graceful shutdown stops them and waits until each has finished.
+struct SamplerService: Service {
+    let samplers: [Sampler]
+    let station: Station
+    let logger: Logger
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for sampler in samplers {
+                sampler.start()
+                group.addTask {
+                    for await event in sampler.events {
+                        if case .state(let state) = event {
+                            logger.notice("\(sampler.name): \(state)")
+                        }
+                        await station.handle(event, from: sampler.name)
+                    }
+                }
+            }
+            await gracefulShutdown()
+            for sampler in samplers { sampler.stop() }
+            await group.waitForAll()
+        }
+    }
+
+    private func gracefulShutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Task {
+                try? await ServiceLifecycle.gracefulShutdown()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// The process's environment as a dictionary.
+enum ProcessEnvironment {
+    static var current: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer = pointer.advanced(by: 1)
+        }
+        return result
+    }
+}
