@@ -28,13 +28,14 @@ fi
 mount -t proc proc /host/proc
 mount -t sysfs sysfs /host/sys
 mount -t devtmpfs devtmpfs /host/dev
-mount -t tmpfs tmpfs /host/tmp
-mount -t tmpfs tmpfs /host/run
-mount -t tmpfs tmpfs /host/root
+# The guest's only scratch space. /tmp, /root and /run stay the host's (read-only), so a
+# repository or a binary there is still visible.
+mkdir -p /host/dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
 
 say "booted in $(cut -d' ' -f1 /proc/uptime) s; running guest checks"
 chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME=/root TMPDIR=/tmp PLUM_REPO="$PLUM_REPO" PLUM_OUT="$PLUM_OUT" \
+    HOME=/dev/shm TMPDIR=/dev/shm PLUM_REPO="$PLUM_REPO" PLUM_OUT="$PLUM_OUT" \
     /bin/bash "$PLUM_REPO/Tests/kernel/guest.sh" > /dev/console 2>&1
 say "guest checks exited with $?"
 sync

@@ -28,7 +28,7 @@
  * Everything a test needs is a module parameter under /sys/module/hx711_sim/parameters:
  * the output codes per gain, the rate, the power-down threshold, a "present" switch that
  * holds DOUT high as if no chip were wired, statistics, and a log of the kernel times at
- * which conversions became ready.
+ * which conversions became ready (ready_log: "before:after" ns around raising each edge).
  */
 
 #include <linux/gpio/driver.h>
@@ -46,7 +46,7 @@
 #define HX_SCK	0
 #define HX_DOUT	1
 #define HX_NLINES 2
-#define HX_LOG_LEN 128
+#define HX_LOG_LEN 64
 
 enum hx_gain { HX_A128 = 0, HX_B32 = 1, HX_A64 = 2 };
 
@@ -127,7 +127,7 @@ struct hx711_sim {
 
 	unsigned int dout_trigger;	/* IRQ_TYPE_EDGE_* requested on DOUT, 0 when none */
 
-	u64 log[HX_LOG_LEN];	/* ktime (ns) of the latest ready edges */
+	u64 log[HX_LOG_LEN][2];	/* ktime (ns) just before and after raising each ready edge */
 	unsigned int log_next;
 	unsigned int log_count;
 };
@@ -194,6 +194,7 @@ static enum hrtimer_restart hx_tick(struct hrtimer *t)
 	unsigned int edge = 0;
 	ktime_t now = ktime_get();
 	unsigned long flags;
+	bool logged = false;
 
 	hrtimer_forward_now(t, ns_to_ktime(NSEC_PER_SEC / rate));
 
@@ -255,14 +256,27 @@ static enum hrtimer_restart hx_tick(struct hrtimer *t)
 		goto out;
 	}
 	s->ready = true;
-	s->log[s->log_next] = ktime_to_ns(now);
-	s->log_next = (s->log_next + 1) % HX_LOG_LEN;
-	if (s->log_count < HX_LOG_LEN)
-		s->log_count++;
 	edge = hx_set_dout(s, false);
+	logged = true;
 out:
 	spin_unlock_irqrestore(&s->lock, flags);
 	hx_raise(s, edge);
+	if (logged) {
+		/*
+		 * gpio-cdev stamps the event inside hx_raise(), so its timestamp lies between
+		 * these two; under TCG the vCPU can be descheduled in between, which is why the
+		 * window is logged rather than one instant.
+		 */
+		ktime_t after = ktime_get();
+
+		spin_lock_irqsave(&s->lock, flags);
+		s->log[s->log_next][0] = ktime_to_ns(now);
+		s->log[s->log_next][1] = ktime_to_ns(after);
+		s->log_next = (s->log_next + 1) % HX_LOG_LEN;
+		if (s->log_count < HX_LOG_LEN)
+			s->log_count++;
+		spin_unlock_irqrestore(&s->lock, flags);
+	}
 	return HRTIMER_RESTART;
 }
 
@@ -405,13 +419,13 @@ static int hx_log_get(char *buf, const struct kernel_param *kp)
 
 	if (!hx)
 		return sysfs_emit(buf, "\n");
-	/* 128 entries of at most 20 digits fit in the one page sysfs gives us. */
+	/* 64 "before:after" pairs of at most 20 digits each fit in the page sysfs gives us. */
 	spin_lock_irqsave(&hx->lock, flags);
 	n = hx->log_count;
 	start = (hx->log_next + HX_LOG_LEN - n) % HX_LOG_LEN;
 	for (i = 0; i < n; i++)
-		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%llu", i ? " " : "",
-				 hx->log[(start + i) % HX_LOG_LEN]);
+		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%llu:%llu", i ? " " : "",
+				 hx->log[(start + i) % HX_LOG_LEN][0], hx->log[(start + i) % HX_LOG_LEN][1]);
 	spin_unlock_irqrestore(&hx->lock, flags);
 	len += scnprintf(buf + len, PAGE_SIZE - len, "\n");
 	return len;
@@ -435,7 +449,7 @@ static const struct kernel_param_ops hx_log_ops = {
 	.set = hx_log_set,
 };
 module_param_cb(ready_log, &hx_log_ops, NULL, 0644);
-MODULE_PARM_DESC(ready_log, "CLOCK_MONOTONIC ns of the last 128 DOUT falls (conversion ready); write anything to clear");
+MODULE_PARM_DESC(ready_log, "before:after CLOCK_MONOTONIC ns around raising each of the last 64 ready edges; write to clear");
 
 /* ---- module ----------------------------------------------------------------------- */
 
