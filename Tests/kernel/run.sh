@@ -53,6 +53,10 @@ if [[ -z $abi ]]; then
 fi
 [[ -n $abi ]] || fatal "cannot tell which linux-image-*-amd64 to use"
 kdir="$cache/kernel-$abi"
+# A new Debian kernel ABI leaves the old unpacked tree behind: drop it (hundreds of MB).
+for old in "$cache"/kernel-* "$cache"/hx711-sim-* "$cache"/initramfs-*; do
+    [[ -e $old && $old != *"-$abi" && $old != *"-$abi".* ]] && rm -rf "$old"
+done
 if [[ ! -f $kdir/.unpacked ]]; then
     log "fetching linux-image-$abi"
     rm -rf "$kdir"; mkdir -p "$kdir/deb"
