@@ -126,6 +126,7 @@ struct hx711_sim {
 	bool was_present;
 
 	unsigned int dout_trigger;	/* IRQ_TYPE_EDGE_* requested on DOUT, 0 when none */
+	bool dout_irq_on;	/* DOUT's interrupt is unmasked: edge detection is on */
 
 	u64 log[HX_LOG_LEN][2];	/* ktime (ns) just before and after raising each ready edge */
 	unsigned int log_next;
@@ -173,7 +174,12 @@ static unsigned int hx_set_dout(struct hx711_sim *s, bool level)
 		return 0;
 	s->dout = level;
 	edge = level ? IRQ_TYPE_EDGE_RISING : IRQ_TYPE_EDGE_FALLING;
-	return (s->dout_trigger & edge) ? edge : 0;
+	/*
+	 * Like a real GPIO block, detect edges only while the interrupt is unmasked. Raising
+	 * one with no handler would leave it pending in the irq core, which replays it (with a
+	 * fresh timestamp) to the next process that requests DOUT: a phantom edge.
+	 */
+	return (READ_ONCE(s->dout_irq_on) && (s->dout_trigger & edge)) ? edge : 0;
 }
 
 /* Raises one DOUT edge through the irq domain; safe from any context, called unlocked. */
@@ -375,12 +381,22 @@ out:
 
 static void hx_irq_mask(struct irq_data *d)
 {
-	gpiochip_disable_irq(irq_data_get_irq_chip_data(d), irqd_to_hwirq(d));
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+	struct hx711_sim *s = gpiochip_get_data(gc);
+
+	if (irqd_to_hwirq(d) == HX_DOUT)
+		WRITE_ONCE(s->dout_irq_on, false);
+	gpiochip_disable_irq(gc, irqd_to_hwirq(d));
 }
 
 static void hx_irq_unmask(struct irq_data *d)
 {
-	gpiochip_enable_irq(irq_data_get_irq_chip_data(d), irqd_to_hwirq(d));
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+	struct hx711_sim *s = gpiochip_get_data(gc);
+
+	gpiochip_enable_irq(gc, irqd_to_hwirq(d));
+	if (irqd_to_hwirq(d) == HX_DOUT)
+		WRITE_ONCE(s->dout_irq_on, true);
 }
 
 static int hx_irq_set_type(struct irq_data *d, unsigned int type)
