@@ -43,25 +43,30 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 
 # ---- kernel image (never installed: unpacked into the cache) ----------------------------
-abi=${KERNEL_ABI:-}
-if [[ -z $abi ]]; then
-    abi=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: linux-image-\(6\.[0-9.]*-[0-9]*-amd64\)$/\1/p' | head -n1)
-    if [[ -z $abi ]]; then
-        apt_update
-        abi=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: linux-image-\(6\.[0-9.]*-[0-9]*-amd64\)$/\1/p' | head -n1)
-    fi
-fi
+# The ABI linux-image-amd64 points at, e.g. 6.1.0-56-amd64. Stale package lists can name
+# one the archive no longer serves: then the lists are refreshed and the ABI asked again.
+current_abi() {
+    apt-cache depends linux-image-amd64 2>/dev/null |
+        sed -n 's/.*Depends: linux-image-\(6\.[0-9.]*-[0-9]*-amd64\)$/\1/p' | head -n1
+}
+abi=${KERNEL_ABI:-$(current_abi)}
+if [[ -z $abi ]]; then apt_update; abi=$(current_abi); fi
 [[ -n $abi ]] || fatal "cannot tell which linux-image-*-amd64 to use"
+if [[ -z ${KERNEL_ABI:-} && ! -f $cache/kernel-$abi/.unpacked ]] &&
+    ! apt-cache show "linux-headers-$abi" >/dev/null 2>&1; then
+    apt_update; abi=$(current_abi)
+fi
 kdir="$cache/kernel-$abi"
 # A new Debian kernel ABI leaves the old unpacked tree behind: drop it (hundreds of MB).
 for old in "$cache"/kernel-* "$cache"/hx711-sim-* "$cache"/initramfs-*; do
-    [[ -e $old && $old != *"-$abi" && $old != *"-$abi".* ]] && rm -rf "$old"
+    if [[ -e $old && $old != *"-$abi" && $old != *"-$abi".* ]]; then rm -rf "$old"; fi
 done
 if [[ ! -f $kdir/.unpacked ]]; then
     log "fetching linux-image-$abi"
     rm -rf "$kdir"; mkdir -p "$kdir/deb"
     (cd "$kdir/deb" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1) ||
-        { apt_update; (cd "$kdir/deb" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1); }
+        { apt_update; (cd "$kdir/deb" && apt-get download -q "linux-image-$abi" >/dev/null 2>&1); } ||
+        fatal "apt-get download linux-image-$abi failed (set KERNEL_ABI to one the archive has)"
     dpkg -x "$kdir"/deb/*.deb "$kdir/root"
     depmod -b "$kdir/root" "$abi"
     rm -rf "$kdir/deb"
@@ -83,7 +88,7 @@ cp -p "$here"/hx711-sim/{hx711_sim.c,Kbuild,Makefile} "$bdir/"
 log "building hx711_sim.ko against linux-headers-$abi"
 make -s -C "$bdir" KDIR="/usr/src/linux-headers-$abi" >"$bdir/build.log" 2>&1 ||
     { cat "$bdir/build.log" >&2; fatal "hx711_sim.ko did not build"; }
-grep -q 'warning:' "$bdir/build.log" && { cat "$bdir/build.log" >&2; fatal "hx711_sim.ko built with warnings"; }
+grep -q 'hx711_sim\.c:.*warning:' "$bdir/build.log" && { cat "$bdir/build.log" >&2; fatal "hx711_sim.c has warnings"; }
 gcc -O2 -Wall -Wextra -Werror -o "$bdir/hx711_probe" "$here/hx711-sim/hx711_probe.c" ||
     fatal "hx711_probe did not build"
 
