@@ -247,4 +247,12 @@ else
         echo "$PLUMSCALE_GPIOD2_BIN" >"$RUNS/NO-GPIOD2-BINARY"
     fi
 fi
+# ---- the kernel stayed healthy ---------------------------------------------------------
+if [[ -d /sys/module/hx711_sim ]]; then
+    rm_err=$(rmmod hx711_sim 2>&1); rc=$?
+    check kernel.hx711-unload "rmmod hx711_sim: rc=$rc $rm_err" test $rc = 0
+fi
+splats=$(dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|list_del corruption' | head -n 5)
+check kernel.no-splats "${splats:-no BUG/WARNING/Oops in dmesg}" test -z "$splats"
+dmesg >"$PLUM_OUT/dmesg.txt"
 progress guest-done
