@@ -22,8 +22,9 @@
  *     chip down; the next SCK falling edge powers it up: reset to channel A gain 128, and
  *     the first conversion comes settle_periods conversion periods later.
  *     Time is kernel time (ktime), so the rule is measured, not assumed.
- *   - A conversion that completes while a read-out is under way is lost; a read-out left
- *     unfinished (fewer than 25 pulses, then no pulse for a quarter period) is abandoned.
+ *   - A conversion that completes while a read-out is under way is lost. A read-out ends
+ *     when no pulse came for readout_gap_us; one left at fewer than 25 pulses for a second
+ *     is abandoned.
  *
  * Everything a test needs is a module parameter under /sys/module/hx711_sim/parameters:
  * the output codes per gain, the rate, the power-down threshold, a "present" switch that
@@ -73,6 +74,10 @@ MODULE_PARM_DESC(pd_threshold_us, "SCK high longer than this powers the chip dow
 static unsigned int settle_periods = 4;
 module_param(settle_periods, uint, 0644);
 MODULE_PARM_DESC(settle_periods, "Conversion periods from power-up to the first ready conversion");
+
+static unsigned int readout_gap_us = 20000;
+module_param(readout_gap_us, uint, 0644);
+MODULE_PARM_DESC(readout_gap_us, "SCK pulses closer than this belong to one read-out (emulation only)");
 
 static bool present = true;
 module_param(present, bool, 0644);
@@ -223,12 +228,16 @@ static enum hrtimer_restart hx_tick(struct hrtimer *t)
 	}
 	if (s->pulses) {
 		/*
-		 * A read-out is under way while SCK is high or pulses keep coming (less than a
-		 * quarter period apart): this conversion is lost, as on the real chip. Under TCG a
-		 * read-out can take longer than a conversion period; the quarter-period rule keeps
-		 * a tick from landing between the 25th and a 26th pulse.
+		 * A read-out is under way while SCK is high, while pulses keep coming (less than
+		 * readout_gap_us apart), or while a word is half shifted out (for up to a second):
+		 * this conversion is lost, as on the real chip. A real read-out takes ~50 us; under
+		 * TCG it takes milliseconds with stalls, and without the gap a tick could land
+		 * between the 25th and a 26th pulse and pick the wrong gain.
 		 */
-		if (s->sck || ktime_to_ns(ktime_sub(now, s->sck_fall)) < NSEC_PER_SEC / rate / 4) {
+		s64 gap = ktime_to_ns(ktime_sub(now, s->sck_fall));
+
+		if (s->sck || gap < (s64)READ_ONCE(readout_gap_us) * NSEC_PER_USEC ||
+		    (s->pulses < 25 && gap < NSEC_PER_SEC)) {
 			lost_busy++;
 			goto out;
 		}
