@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Judges the kernel tests on the host.
+
+The guest (guest.sh) has already judged the harness's own checks into results.txt. This adds
+the checks of the project's binaries from what each run left in runs/: stdout (JSON lines),
+stderr, exit code, and the emulated HX711's parameters before and after. Prints one line
+per check, the skips on their own line, then "N passed, N failed"; exits 1 on any failure
+or when nothing passed.
+"""
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+OUT = Path(sys.argv[1])
+RUNS = OUT / "runs"
+results = []  # (status, name, detail)
+
+
+def add(status, name, detail=""):
+    results.append((status, name, detail))
+
+
+def read(path, default=""):
+    try:
+        return path.read_text()
+    except OSError:
+        return default
+
+
+def stats(path):
+    """key=value lines of the chip's parameters."""
+    d = {}
+    for line in read(path).splitlines():
+        k, _, v = line.partition("=")
+        d[k] = v
+    return d
+
+
+class Run:
+    """One `plumscale raw --json` run left by the guest."""
+
+    def __init__(self, name):
+        self.name = name
+        self.present = (RUNS / f"{name}.rc").exists()
+        self.rc = int(read(RUNS / f"{name}.rc", "-1").strip() or -1)
+        self.stdout = read(RUNS / f"{name}.out")
+        self.stderr = read(RUNS / f"{name}.err").strip()
+        self.after = stats(RUNS / f"{name}.after")
+        self.samples, self.summary, self.bad = [], None, []
+        for line in self.stdout.splitlines():
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                self.bad.append(line)
+                continue
+            if isinstance(obj, dict) and "summary" in obj:
+                self.summary = obj["summary"]
+            elif isinstance(obj, dict) and "raw" in obj:
+                self.samples.append(obj)
+            else:
+                self.bad.append(line)
+
+    @property
+    def raws(self):
+        return [s.get("raw") for s in self.samples]
+
+    def discarded(self):
+        d = (self.summary or {}).get("discarded", {})
+        return d if isinstance(d, dict) else {}
+
+    def why(self):
+        err = self.stderr.splitlines()[-1][:200] if self.stderr else ""
+        return f"rc={self.rc}" + (f", stderr: {err}" if err else "") + (f", {len(self.bad)} non-JSON lines" if self.bad else "")
+
+
+def expect_values(check, run, sensor, want, count):
+    if not run.present:
+        return add("FAIL", check, f"run {run.name} left no result")
+    if run.rc != 0 or run.bad:
+        return add("FAIL", check, run.why())
+    wrong = [r for r in run.raws if r != want]
+    names = {s.get("sensor") for s in run.samples}
+    if len(run.samples) != count or wrong or names != {sensor}:
+        return add("FAIL", check, f"{len(run.samples)} samples (want {count}) from {sorted(map(str, names))}, raw {run.raws} (want all {want})")
+    add("PASS", check, f"{count} samples, all raw {want}")
+
+
+def times_ns(run):
+    """Sample times as CLOCK_MONOTONIC ns: seconds (float) or integer nanoseconds."""
+    ts = [s.get("time") for s in run.samples]
+    if not ts or not all(isinstance(t, (int, float)) for t in ts):
+        return None
+    return [int(t) if t > 1e12 else int(round(t * 1e9)) for t in ts]
+
+
+def project_checks():
+    binary_missing = (RUNS / "NO-BINARY").exists()
+    names = ["hx711-gain128", "hx711-gain32-negative", "hx711-gain64-negative", "hx711-saturated",
+             "hx711-edge-rate", "hx711-edge-timestamps", "hx711-stretched-clock", "hx711-absent",
+             "ads1115-byte-order", "ads1115-config-readback", "ads1115-missing-address",
+             "iio-raw-scale", "libgpiod1-build"]
+    if binary_missing:
+        where = read(RUNS / "NO-BINARY").strip()
+        for n in names + ["libgpiod2-build"]:
+            add("SKIP", f"plumscale.{n}", f"no plumscale binary at {where} (set PLUMSCALE_BIN)")
+        return
+    if not (RUNS / "hx-a128.rc").exists() and not (RUNS / "ads-positive.rc").exists():
+        add("FAIL", "plumscale.runs", "the guest ran none of the project's binaries")
+        return
+
+    # ---- HX711 over /dev/gpiochipN ----
+    expect_values("plumscale.hx711-gain128", Run("hx-a128"), "pan128", 1234567, 8)
+    expect_values("plumscale.hx711-gain32-negative", Run("hx-b32"), "pan32", -765432, 8)
+    expect_values("plumscale.hx711-gain64-negative", Run("hx-a64"), "pan64", -1, 8)
+
+    sat = []
+    for run, code in ((Run("hx-sat-high"), 8388607), (Run("hx-sat-low"), -8388608)):
+        flagged = [s for s in run.samples if any("satur" in str(f).lower() for f in s.get("flags", []))]
+        counted = sum(v for k, v in run.discarded().items() if "satur" in k.lower() and isinstance(v, int))
+        if run.rc != 0 or run.bad:
+            sat.append(f"{code}: {run.why()}")
+        elif any(r != code for r in run.raws):
+            sat.append(f"{code}: raw {run.raws}")
+        elif len(flagged) != len(run.samples) or (not run.samples and not counted):
+            sat.append(f"{code}: {len(flagged)} of {len(run.samples)} samples flagged saturated, {counted} discarded as saturated")
+    add("FAIL" if sat else "PASS", "plumscale.hx711-saturated",
+        "; ".join(sat) if sat else "0x7fffff and 0x800000 reported as saturated (flagged or discarded)")
+
+    run = Run("hx-rate10")
+    ts = times_ns(run) if run.rc == 0 else None
+    if ts is None or len(ts) < 5:
+        add("FAIL", "plumscale.hx711-edge-rate", f"{run.why()}, {len(run.samples)} samples, times {[s.get('time') for s in run.samples]}")
+        add("FAIL", "plumscale.hx711-edge-timestamps", "no usable sample times")
+    else:
+        iv = [(b - a) / 1e6 for a, b in zip(ts, ts[1:])]
+        mean = sum(iv) / len(iv)
+        ok = all(50 < x < 150 for x in iv) and 95 < mean < 105
+        add("PASS" if ok else "FAIL", "plumscale.hx711-edge-rate",
+            f"intervals {[round(x, 1) for x in iv]} ms at 10 Hz (want each 50-150, mean 100 within 5%)")
+        # The chip logs "before:after" around raising each ready edge; the kernel's event
+        # timestamp lies inside. Times printed in seconds may have lost sub-microsecond digits.
+        log = [tuple(int(v) for v in x.split(":")) for x in run.after.get("ready_log", "").split()]
+        slack = 0 if all(isinstance(s.get("time"), int) for s in run.samples) else 2000
+        hits = [any(a - slack <= t <= b + slack for a, b in log) for t in ts]
+        ok = bool(log) and all(hits)
+        add("PASS" if ok else "FAIL", "plumscale.hx711-edge-timestamps",
+            f"{sum(hits)} of {len(ts)} sample times are the kernel's timestamps of the chip's ready edges"
+            + ("" if ok else f" (times {ts}, windows {log[:12]})"))
+
+    run = Run("hx-stretched")
+    limit_ns = 1 * 1000
+    achieved = int(run.after.get("sck_high_min_ns") or 0)
+    chip_reads = int(run.after.get("readouts") or 0) + int(run.after.get("aborted") or 0)
+    counted = run.discarded().get("stretched_clock")
+    detail = (f"limit 1 us, guest's shortest SCK high {achieved / 1000:.1f} us; {len(run.samples)} samples reported, "
+              f"stretched_clock={counted}, all discards={sum(v for v in run.discarded().values() if isinstance(v, int))}, "
+              f"read-outs the chip saw={chip_reads}, {run.why()}")
+    total = sum(v for v in run.discarded().values() if isinstance(v, int))
+    # Every read-out the chip saw is discarded and counted (one may be counted under another
+    # reason, such as the first conversion after a gain change, or still be in flight).
+    ok = (run.summary is not None and not run.samples and isinstance(counted, int) and counted >= 1
+          and total >= chip_reads - 1 and achieved > limit_ns)
+    add("PASS" if ok else "FAIL", "plumscale.hx711-stretched-clock", detail)
+
+    run = Run("hx-absent")
+    ok = run.rc not in (0, -1, 124) and re.search(r"not ready|timed? ?out", run.stderr, re.I)
+    add("PASS" if ok else "FAIL", "plumscale.hx711-absent", f"present=0: {run.why()}")
+
+    # ---- ADS1115 over /dev/i2c-0 (i2c-stub) ----
+    pos, neg = Run("ads-positive"), Run("ads-negative")
+    ok = pos.rc == 0 and neg.rc == 0 and pos.raws == [4660] and neg.raws == [-30113]
+    add("PASS" if ok else "FAIL", "plumscale.ads1115-byte-order",
+        f"conversion bytes 12 34 -> {pos.raws} (want [4660]), 8a 5f -> {neg.raws} (want [-30113])"
+        + ("" if ok else f"; {pos.why()}; {neg.why()}"))
+
+    cfgs = []
+    for name in ("ads-positive", "ads-negative"):
+        text = read(RUNS / f"{name}.config").strip()
+        try:
+            stored = int(text, 16)
+        except ValueError:
+            cfgs.append(f"{name}: i2cget said {text!r}")
+            continue
+        value = ((stored & 0xFF) << 8) | (stored >> 8)  # the chip's register, MSB first on the wire
+        fields = value & 0x7EE3  # MUX, PGA, DR, COMP_QUE
+        mode = "single-shot" if value & 0x0100 else "continuous"
+        if fields != 0x4283:
+            cfgs.append(f"{name}: config 0x{value:04x} (fields 0x{fields:04x}, want 0x4283: AIN0/GND, +-4.096 V, 128 SPS, comparator off)")
+        else:
+            cfgs.append(f"config 0x{value:04x} ({mode})")
+    ok = all(c.startswith("config") for c in cfgs) and len(cfgs) == 2
+    add("PASS" if ok else "FAIL", "plumscale.ads1115-config-readback", "; ".join(cfgs))
+
+    run = Run("ads-missing")
+    kernel = read(RUNS / "i2c-missing.kernel").strip()  # "ENODEV No such device" from the guest
+    ename, _, emsg = kernel.partition(" ")
+    said = run.stderr.lower()
+    names_errno = bool(ename) and (ename.lower() in said or (emsg and emsg.lower() in said))
+    ok = run.rc not in (0, -1, 124) and "0x4a" in said and names_errno and not run.samples
+    add("PASS" if ok else "FAIL", "plumscale.ads1115-missing-address",
+        f"kernel gave {kernel or '?'} at 0x4a; {run.why()}")
+
+    # ---- IIO: the kernel's ti-ads1015 ----
+    run = Run("iio")
+    k = dict(kv.split("=", 1) for kv in read(RUNS / "iio.kernel.after").split() if "=" in kv)
+    if not run.present:
+        add("FAIL", "plumscale.iio-raw-scale", "not run: no IIO device in the guest")
+    else:
+        try:
+            raw, scale = int(k["raw"]), float(k["scale"])
+            s = run.samples[0] if len(run.samples) == 1 else {}
+            sig = s.get("signal")
+            units = [u for u, v in (("mV", raw * scale), ("V", raw * scale / 1000))
+                     if isinstance(sig, (int, float)) and math.isclose(sig, v, rel_tol=1e-6, abs_tol=1e-9)]
+            ok = run.rc == 0 and s.get("raw") == raw and units
+            add("PASS" if ok else "FAIL", "plumscale.iio-raw-scale",
+                f"kernel raw {raw} scale {scale}; plumscale raw {s.get('raw')} signal {sig}"
+                + (f" (= raw x scale in {units[0]})" if units else " (want raw x scale, in mV or V)")
+                + ("" if ok else f"; {run.why()}"))
+        except (KeyError, ValueError) as e:
+            add("FAIL", "plumscale.iio-raw-scale", f"kernel values unreadable ({e}); {run.why()}")
+
+    # ---- libgpiod builds ----
+    ldd = read(RUNS / "bin1.ldd")
+    add("PASS" if "libgpiod.so.2" in ldd else "FAIL", "plumscale.libgpiod1-build",
+        "PLUMSCALE_BIN links libgpiod.so.2 (1.6) and read the chip above" if "libgpiod.so.2" in ldd
+        else "PLUMSCALE_BIN does not link libgpiod.so.2: " + " ".join(l.split()[0] for l in ldd.splitlines() if "gpiod" in l))
+    if (RUNS / "bin2.ldd").exists():
+        ldd2 = read(RUNS / "bin2.ldd")
+        a, b = Run("gpiod2-a128"), Run("gpiod2-b32")
+        ok = ("libgpiod.so.3" in ldd2 and a.rc == 0 and b.rc == 0 and len(a.raws) == 8
+              and set(a.raws) == {1234567} and len(b.raws) == 8 and set(b.raws) == {-765432})
+        add("PASS" if ok else "FAIL", "plumscale.libgpiod2-build",
+            f"libgpiod.so.3 linked: {'libgpiod.so.3' in ldd2}; gain 128 raw {a.raws}, gain 32 raw {b.raws}")
+    elif (RUNS / "NO-GPIOD2-BINARY").exists():
+        add("FAIL", "plumscale.libgpiod2-build", f"PLUMSCALE_GPIOD2_BIN={read(RUNS / 'NO-GPIOD2-BINARY').strip()} is not executable")
+    else:
+        add("SKIP", "plumscale.libgpiod2-build", "PLUMSCALE_GPIOD2_BIN not set")
+
+
+def main():
+    for line in read(OUT / "results.txt").splitlines():
+        m = re.match(r"(PASS|FAIL|SKIP) ([^:]+): ?(.*)", line)
+        if m:
+            results.append(m.groups())
+    project_checks()
+    width = max((len(n) for _, n, _ in results), default=10)
+    for status, name, detail in results:
+        print(f"{status} {name:<{width}}  {detail}")
+    passed = sum(s == "PASS" for s, _, _ in results)
+    failed = sum(s == "FAIL" for s, _, _ in results)
+    skipped = sum(s == "SKIP" for s, _, _ in results)
+    print(f"kernel tests: {skipped} skipped (not counted as passed)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
