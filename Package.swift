@@ -8,6 +8,7 @@ let package = Package(
     name: "PlumScale",
     products: [
         .executable(name: "plumscale", targets: ["plumscale"]),
+        .executable(name: "plumscaled", targets: ["plumscaled"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
     ],
@@ -76,6 +77,14 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .executableTarget(
+            name: "plumscaled",
+            dependencies: [
+                "PlumDaemon", "PlumConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Benchmarks: the peers' filters, workloads and metrics.
         .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .executableTarget(
@@ -112,7 +121,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
-        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale"]),
+        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Logging
+import PlumConfig
+import PlumDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscaled`: the status daemon. Argument parsing and wiring only; the work is in PlumDaemon.
+@main
+struct PlumScaledCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plumscaled",
+        abstract: "PlumScale's status daemon: reads the sensors and serves readings on a local socket.",
+        discussion: """
+            Under systemd it adopts the socket passed by plumscaled.socket and reports READY, \
+            STATUS and the watchdog. SIGHUP re-reads calibrations; SIGTERM stops cleanly. \
+            Exit codes: 0 stopped on request; 1 configuration error; 2 could not listen or start.
+            """)
+
+    @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
+    var config: String = PlumConfiguration.defaultPath
+
+    @Flag(help: "Two simulated pans with plums coming and going: no hardware, no root.")
+    var simulate = false
+
+    @Option(help: ArgumentHelp("Listen on this Unix socket instead of the configured or default path.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("state-directory"), help: ArgumentHelp("Where calibrations are kept.", valueName: "dir"))
+    var stateDirectory: String?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "plumscaled")
+        var configuration = PlumConfiguration.simulatedPans
+        if !simulate {
+            do {
+                configuration = try PlumConfiguration.load(path: config)
+            } catch {
+                logger.critical("\(error)")
+                throw ExitCode(1)
+            }
+        }
+        let state = stateDirectory
+            ?? configuration.daemon.stateDirectory
+            ?? ProcessInfoLite.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
+            ?? (simulate ? "/tmp/plumscale-\(getuid())/state" : "/var/lib/plumscale")
+        if simulate { Self.makeDirectory(state) }
+        do {
+            try await Daemon.run(Daemon.Options(configuration: configuration, socketPath: socket, stateDirectory: state), logger: logger)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    static func makeDirectory(_ path: String) {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/\(component)"
+            mkdir(partial, 0o700)
+        }
+    }
+}
+
+enum ProcessInfoLite {
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,133 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscaled` as a child process, spoken to over its real Unix socket.
+final class DaemonProcess {
+    let pid: pid_t
+    let socketPath: String
+
+    init(_ arguments: [String], socketPath: String) throws {
+        let binary = ChildProcess.plumscale.dropLast("plumscale".count) + "plumscaled"
+        var pid: pid_t = 0
+        let argv = ([String(binary)] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&pid, String(binary), nil, nil, argv, environ)
+        try #require(status == 0, "posix_spawn \(binary): \(status)")
+        self.pid = pid
+        self.socketPath = socketPath
+    }
+
+    /// Sends SIGTERM and returns the exit status.
+    func terminate() -> Int32 {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return (status >> 8) & 0xFF
+    }
+
+    deinit { kill(pid, SIGKILL) }
+}
+
+/// A line-oriented client on a Unix socket, with a receive timeout so no test can hang.
+final class LineClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init?(path: String, attempts: Int = 100) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        for _ in 0..<attempts {
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if result == 0 { return }
+            usleep(50_000)  // the daemon is still starting
+        }
+        close(fd)
+        return nil
+    }
+
+    deinit { close(fd) }
+
+    func send(_ line: String) {
+        let text = line + "\n"
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    /// The next line, or nil on timeout or end of stream.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Reads lines until one satisfies `predicate` (at most `limit` lines).
+    func readUntil(limit: Int = 2000, _ predicate: (String) -> Bool) -> String? {
+        for _ in 0..<limit {
+            guard let line = readLine() else { return nil }
+            if predicate(line) { return line }
+        }
+        return nil
+    }
+}
+
+@Suite("plumscaled, as a child process on a real socket")
+struct DaemonProcessTests {
+    @Test("greets, streams weights of both simulated pans, answers poll, devices, tare and bad input, and stops on SIGTERM")
+    func simulatedDaemon() throws {
+        let directory = temporaryDirectory()
+        let socketPath = "\(directory)/plumscale.sock"
+        let daemon = try DaemonProcess(
+            ["--simulate", "--socket", socketPath, "--state-directory", "\(directory)/state"], socketPath: socketPath)
+        let client = try #require(LineClient(path: socketPath), "could not connect to \(socketPath)")
+
+        #expect(client.readLine() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":0}"#)
+
+        client.send(#"?WATCH={"enable":true};"#)
+        #expect(client.readUntil { $0.contains(#""class":"WATCH""#) } != nil)
+        let left = try #require(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"left""#) })
+        #expect(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"right""#) } != nil)
+        for field in ["time", "grams", "display", "unit", "percent", "stable", "overload", "underload", "zero", "tare", "heaviest", "hue", "calibrated"] {
+            #expect(left.contains("\"\(field)\":"), "WEIGHT lacks \(field): \(left)")
+        }
+        #expect(left.contains(#""calibrated":true"#), "a simulated pan is weighed with its exact transfer function")
+
+        client.send("?POLL;")
+        let poll = try #require(client.readUntil { $0.hasPrefix(#"{"class":"POLL""#) })
+        #expect(poll.contains(#""sensor":"left""#) && poll.contains(#""sensor":"right""#))
+
+        client.send("?DEVICES;")
+        let devices = try #require(client.readUntil { $0.hasPrefix(#"{"class":"DEVICES""#) })
+        #expect(devices.contains(#""sensor":"left""#) && devices.contains(#""kind":"simulated-hx711""#))
+
+        client.send(#"?ZERO={"sensor":"middle"};"#)
+        let unknown = try #require(client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) })
+        #expect(unknown.contains(#"unknown sensor \"middle\""#) && unknown.contains(#"\"left\""#))
+
+        client.send("this is not a request")
+        #expect(client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) } != nil)
+        client.send(#"?TARE={"sensor":"left"};"#)
+        let tare = try #require(client.readUntil { $0.hasPrefix(#"{"class":"TARE""#) }, "the connection stays usable after bad input")
+        #expect(tare.contains(#""sensor":"left""#))
+
+        #expect(daemon.terminate() == 0)
+        #expect(access(socketPath, F_OK) != 0, "the socket is removed on shutdown")
+    }
+}
