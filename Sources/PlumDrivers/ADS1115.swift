@@ -144,6 +144,12 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
     }
 
     private mutating func readSingleShot(_ config: ADS1115Config) throws(ADS1115Error) -> ADS1115Conversion {
+        if mayBeContinuous && written == nil {
+            // Unknown state (first use): a chip already idle in single-shot mode, as at power-on,
+            // needs no power-down; only one that is converting does.
+            let (current, idle) = try readConfiguration()
+            if current.mode == .singleShot && idle { mayBeContinuous = false }
+        }
         if mayBeContinuous { try powerDown() }
         if readyLine != nil && !readyPatternWritten { try enableConversionReadyPin() }
         try drainEdges()

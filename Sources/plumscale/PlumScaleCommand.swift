@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumHardware
 
 /// `plumscale`: the command a person types.
 @main
@@ -11,6 +12,7 @@ struct PlumScaleCommand: ParsableCommand {
             wrong line, no permission); 4 sensor not ready; 5 interrupted before any sample; \
             64 usage error.
             """,
+        version: "0.1.0 (libgpiod API \(GPIOChip.libgpiodAPIVersion))",
         subcommands: [RawCommand.self]
     )
 }

@@ -90,8 +90,11 @@ def expect_values(check, run, sensor, want, count):
 
 
 def times_ns(run):
-    """Sample times as CLOCK_MONOTONIC ns: seconds (float) or integer nanoseconds."""
-    ts = [s.get("time") for s in run.samples]
+    """The kernel's edge timestamps of the samples (`edge_time`, else `time`) as CLOCK_MONOTONIC
+    ns: seconds (float) or integer nanoseconds."""
+    # A sample read when DOUT was already low (the driver was late) carries no edge time.
+    with_edges = [s["edge_time"] for s in run.samples if "edge_time" in s]
+    ts = with_edges if with_edges else [s.get("time") for s in run.samples]
     if not ts or not all(isinstance(t, (int, float)) for t in ts):
         return None
     return [int(t) if t > 1e12 else int(round(t * 1e9)) for t in ts]
@@ -119,7 +122,9 @@ def project_checks():
 
     sat = []
     for run, code in ((Run("hx-sat-high"), 8388607), (Run("hx-sat-low"), -8388608)):
-        flagged = [s for s in run.samples if any("satur" in str(f).lower() for f in s.get("flags", []))]
+        # plumscale names a pinned code by the side it is pinned on: over-range / under-range.
+        flagged = [s for s in run.samples if any("satur" in str(f).lower() or str(f) in ("over-range", "under-range")
+                                                 for f in s.get("flags", []))]
         counted = sum(v for k, v in run.discarded().items() if "satur" in k.lower() and isinstance(v, int))
         if run.rc != 0 or run.bad:
             sat.append(f"{code}: {run.why()}")
@@ -144,7 +149,7 @@ def project_checks():
         # The chip logs "before:after" around raising each ready edge; the kernel's event
         # timestamp lies inside. Times printed in seconds may have lost sub-microsecond digits.
         log = [tuple(int(v) for v in x.split(":")) for x in run.after.get("ready_log", "").split()]
-        slack = 0 if all(isinstance(s.get("time"), int) for s in run.samples) else 2000
+        slack = 0 if all(isinstance(s.get("edge_time", s.get("time")), int) for s in run.samples) else 2000
         hits = [any(a - slack <= t <= b + slack for a, b in log) for t in ts]
         ok = bool(log) and all(hits)
         add("PASS" if ok else "FAIL", "plumscale.hx711-edge-timestamps",
@@ -232,10 +237,21 @@ def project_checks():
     if (RUNS / "bin2.ldd").exists():
         ldd2 = read(RUNS / "bin2.ldd")
         a, b = Run("gpiod2-a128"), Run("gpiod2-b32")
-        ok = ("libgpiod.so.3" in ldd2 and a.rc == 0 and b.rc == 0 and len(a.raws) == 8
+        # The 2.x build links libgpiod either as libgpiod.so.3 or statically (CI builds a private
+        # static libgpiod 2); either way it must not load 1.6's libgpiod.so.2, and the binary
+        # itself says which API it was compiled against.
+        import os, subprocess
+        version = ""
+        try:
+            version = subprocess.run([os.environ.get("PLUMSCALE_GPIOD2_BIN", ""), "--version"],
+                                     capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError) as e:
+            version = f"--version failed: {e}"
+        api2 = "libgpiod API 2" in version
+        ok = (api2 and "libgpiod.so.2" not in ldd2 and a.rc == 0 and b.rc == 0 and len(a.raws) == 8
               and set(a.raws) == {1234567} and len(b.raws) == 8 and set(b.raws) == {-765432})
         add("PASS" if ok else "FAIL", "plumscale.libgpiod2-build",
-            f"libgpiod.so.3 linked: {'libgpiod.so.3' in ldd2}; gain 128 raw {a.raws}, gain 32 raw {b.raws}")
+            f"version {version!r}; libgpiod.so.2 loaded: {'libgpiod.so.2' in ldd2}; gain 128 raw {a.raws}, gain 32 raw {b.raws}")
     elif (RUNS / "NO-GPIOD2-BINARY").exists():
         add("FAIL", "plumscale.libgpiod2-build", f"PLUMSCALE_GPIOD2_BIN={read(RUNS / 'NO-GPIOD2-BINARY').strip()} is not executable")
     else:

@@ -42,7 +42,7 @@ for m in "i2c-stub chip_addr=0x48,0x49" i2c-dev industrialio kfifo_buf industria
 done
 # Under TCG an SCK high period is usually 0.1-2 ms, with stalls past 15 ms when the host is
 # busy: the emulated chip's power-down threshold is raised from 60 us to 100 ms.
-PD_US=100000
+PD_US=15000   # between the configs' 10 ms clock-high limit and the driver's 20 ms reset hold
 insmod "$HX711_KO" rate_hz=80 pd_threshold_us=$PD_US settle_periods=1 ||
     { modules_ok=0; echo "guest: insmod hx711_sim.ko failed"; }
 check kernel.modules "i2c-stub, i2c-dev, ti-ads1015 (Debian's), hx711_sim (built here) loaded" test $modules_ok = 1
@@ -219,7 +219,9 @@ else
     setp rate_hz 10; sleep 0.3
     prun hx-rate10 "$PLUMSCALE_BIN" hx711.toml pan-rate10 6
     setp rate_hz 80
+    setp pd_threshold_us 5000
     prun hx-stretched "$PLUMSCALE_BIN" hx711.toml pan-stretched 5
+    setp pd_threshold_us "$PD_US"
     setp present 0; sleep 0.05
     prun hx-absent "$PLUMSCALE_BIN" hx711.toml pan128 1
     setp present 1; sleep 0.1
