@@ -41,7 +41,7 @@ for m in "i2c-stub chip_addr=0x48,0x49" i2c-dev industrialio kfifo_buf industria
     modp $m || { modules_ok=0; echo "guest: modprobe $m failed"; }
 done
 # Under TCG an SCK high period is usually 0.1-2 ms, with stalls past 15 ms when the host is
-# busy: the emulated chip's power-down threshold is raised from 60 us to 100 ms.
+# busy: the emulated chip's power-down threshold is raised from 60 us to 15 ms.
 PD_US=15000   # between the configs' 10 ms clock-high limit and the driver's 20 ms reset hold
 insmod "$HX711_KO" rate_hz=80 pd_threshold_us=$PD_US settle_periods=1 ||
     { modules_ok=0; echo "guest: insmod hx711_sim.ko failed"; }
