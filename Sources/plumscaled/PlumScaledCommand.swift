@@ -51,7 +51,10 @@ struct PlumScaledCommand: AsyncParsableCommand {
             ?? configuration.daemon.stateDirectory
             ?? ProcessInfoLite.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? (simulate ? "/tmp/plumscale-\(getuid())/state" : "/var/lib/plumscale")
-        if simulate { Self.makeDirectory(state) }
+        // systemd's StateDirectory= makes it under a unit; by hand, the daemon makes it.
+        if let problem = Self.makeDirectory(state) {
+            logger.error("state directory \(state): \(problem); calibrations cannot be saved until it exists and is writable")
+        }
         do {
             try await Daemon.run(Daemon.Options(configuration: configuration, socketPath: socket, stateDirectory: state), logger: logger)
         } catch {
@@ -60,12 +63,16 @@ struct PlumScaledCommand: AsyncParsableCommand {
         }
     }
 
-    static func makeDirectory(_ path: String) {
-        var partial = ""
+    /// Makes `path` and its parents (mode 0750); nil on success, else the reason.
+    static func makeDirectory(_ path: String) -> String? {
+        var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             partial += "/\(component)"
-            mkdir(partial, 0o700)
+            if mkdir(partial, 0o750) != 0 && errno != EEXIST {
+                return String(cString: strerror(errno))
+            }
         }
+        return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
     }
 }
 

@@ -258,12 +258,44 @@ def project_checks():
         add("SKIP", "plumscale.libgpiod2-build", "PLUMSCALE_GPIOD2_BIN not set")
 
 
+def daemon_checks():
+    """plumscaled on the emulated HX711, calibrated through its socket (Tests/kernel/daemon_client.py)."""
+    if (RUNS / "NO-DAEMON-BINARY").exists():
+        return add("SKIP", "plumscaled.calibrate-and-weigh", f"no daemon at {read(RUNS / 'NO-DAEMON-BINARY').strip()}")
+    if not (RUNS / "daemon.out").exists():
+        return add("SKIP", "plumscaled.calibrate-and-weigh", "PLUMSCALED_BIN not set")
+    import json
+    try:
+        out = json.loads(read(RUNS / "daemon.out").strip().splitlines()[-1])
+    except (ValueError, IndexError) as e:
+        return add("FAIL", "plumscaled.calibrate-and-weigh",
+                   f"client printed no result ({e}); client stderr: {read(RUNS / 'daemon.client.err')[-300:]}; "
+                   f"daemon stderr: {read(RUNS / 'daemon.err')[-300:]}")
+    steps = out.get("steps", [])
+    calibrated = (len(steps) == 4 and all(step.get("ok") for step in steps)
+                  and isinstance(out.get("commit", {}).get("saved"), str))
+    weight = out.get("weight") or {}
+    grams = weight.get("grams")
+    ok = (out.get("greeting", {}).get("class") == "VERSION" and calibrated
+          and isinstance(grams, (int, float)) and abs(grams - 50) <= 0.1 and weight.get("display") == "50.0 g")
+    add("PASS" if ok else "FAIL", "plumscaled.calibrate-and-weigh",
+        f"calibration steps ok: {[step.get('ok') for step in steps]}, saved to {out.get('commit', {}).get('saved')}; "
+        f"then {weight.get('display')} "
+        f"(grams {grams}, want 50.0 g)" + ("" if ok else f"; steps {steps}"))
+    rc = read(RUNS / "daemon.rc").strip()
+    saved = read(RUNS / "daemon.state")
+    ok = rc == "0" and "pan" in saved and ".json" in saved
+    add("PASS" if ok else "FAIL", "plumscaled.sigterm-keeps-calibration",
+        f"SIGTERM: exit {rc}; state directory holds: {' '.join(saved.split())}")
+
+
 def main():
     for line in read(OUT / "results.txt").splitlines():
         m = re.match(r"(PASS|FAIL|SKIP) ([^:]+): ?(.*)", line)
         if m:
             results.append(m.groups())
     project_checks()
+    daemon_checks()
     width = max((len(n) for _, n, _ in results), default=10)
     for status, name, detail in results:
         print(f"{status} {name:<{width}}  {detail}")

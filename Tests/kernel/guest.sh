@@ -249,6 +249,24 @@ else
         echo "$PLUMSCALE_GPIOD2_BIN" >"$RUNS/NO-GPIOD2-BINARY"
     fi
 fi
+# ---- the daemon on the emulated HX711: calibrated through its socket, then weighing ------
+if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
+    setp present 1; setp rate_hz 80; setp code_a128 50000
+    state=/dev/shm/plumscale-state; rm -rf "$state" /dev/shm/plumscale.sock
+    timeout 300 "$PLUMSCALED_BIN" --config "$CONF/daemon.toml" --socket /dev/shm/plumscale.sock \
+        --state-directory "$state" 2>"$RUNS/daemon.err" &
+    daemon_pid=$!
+    timeout 240 python3 "$PLUM_REPO/Tests/kernel/daemon_client.py" /dev/shm/plumscale.sock "$P" \
+        >"$RUNS/daemon.out" 2>"$RUNS/daemon.client.err"
+    echo $? >"$RUNS/daemon.client.rc"
+    kill -TERM "$daemon_pid" 2>/dev/null
+    wait "$daemon_pid"; echo $? >"$RUNS/daemon.rc"
+    ls "$state" >"$RUNS/daemon.state" 2>&1
+    echo "guest: ran daemon: rc=$(cat "$RUNS/daemon.rc") client rc=$(cat "$RUNS/daemon.client.rc")"
+elif [[ -n ${PLUMSCALED_BIN:-} ]]; then
+    echo "$PLUMSCALED_BIN" >"$RUNS/NO-DAEMON-BINARY"
+fi
+
 # ---- the kernel stayed healthy ---------------------------------------------------------
 if [[ -d /sys/module/hx711_sim ]]; then
     rm_err=$(rmmod hx711_sim 2>&1); rc=$?

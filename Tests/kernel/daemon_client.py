@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Runs inside the test VM: talks to plumscaled over its socket while setting what the
+emulated HX711 converts, and prints one JSON object with what happened, for check.py.
+
+Calibration through the protocol: zero at code 50000, a known 100 g at code 250000
+(2000 counts per gram), commit; then the chip converts 150000 and the pan must read 50.0 g.
+"""
+import json, socket, sys, time
+
+path, params = sys.argv[1], sys.argv[2]
+ZERO, PER_GRAM = 50000, 2000
+result = {"steps": []}
+
+
+def set_code(code):
+    with open(f"{params}/code_a128", "w") as f:
+        f.write(str(code))
+
+
+def connect():
+    for _ in range(600):
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(path)
+            return s
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(json.dumps({"error": f"no socket at {path}"}))
+
+
+sock = connect()
+sock.settimeout(60)
+f = sock.makefile("rw")
+result["greeting"] = json.loads(f.readline())
+
+
+def request(line, wanted):
+    f.write(line + "\n")
+    f.flush()
+    while True:
+        reply = json.loads(f.readline())
+        if reply.get("class") in (wanted, "ERROR"):
+            result["steps"].append(reply)
+            return reply
+
+
+request('?CALIBRATE={"sensor":"pan","step":"begin"};', "CALIBRATE")
+set_code(ZERO)
+request('?CALIBRATE={"sensor":"pan","step":"zero"};', "CALIBRATE")
+set_code(ZERO + 100 * PER_GRAM)
+request('?CALIBRATE={"sensor":"pan","step":"point","grams":100};', "CALIBRATE")
+result["commit"] = request('?CALIBRATE={"sensor":"pan","step":"commit"};', "CALIBRATE")
+
+set_code(ZERO + 50 * PER_GRAM)
+f.write('?WATCH={"enable":true,"sensors":["pan"]};\n')
+f.flush()
+deadline = time.time() + 60
+while time.time() < deadline:
+    report = json.loads(f.readline())
+    if report.get("class") == "WEIGHT" and report.get("stable") and report.get("grams") is not None \
+            and abs(report["grams"] - 50) < 1:
+        result["weight"] = report
+        break
+print(json.dumps(result))
