@@ -94,8 +94,9 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol",
+                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

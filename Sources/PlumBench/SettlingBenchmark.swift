@@ -1,4 +1,5 @@
 public import PlumDrivers
+import PlumCore
 
 /// Benchmark 1: time to a trustworthy weight, for PlumScale and the peers, on the same
 /// conversions of the same workloads.
@@ -107,14 +108,5 @@ public struct SettlingBenchmark: Sendable {
 
 /// A number with `decimals` places, for tables.
 func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "–" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int64(scaled / scale)
-    let fraction = Int64(scaled - Double(whole) * scale)
-    let sign = value < 0 && scaled > 0 ? "-" : ""
-    guard decimals > 0 else { return "\(sign)\(whole)" }
-    let digits = String(fraction)
-    return "\(sign)\(whole).\(String(repeating: "0", count: decimals - digits.count))\(digits)"
+    value.isFinite ? FixedPoint.text(value, decimals: decimals) : "–"
 }

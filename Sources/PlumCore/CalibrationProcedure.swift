@@ -21,6 +21,9 @@ public struct CalibrationProcedure: Hashable, Sendable {
     public let captureSamples: Int
     public private(set) var step: Step = .needZero
     public private(set) var points: [CalibrationPoint] = []
+    /// While capturing a known weight: the grams of an earlier point whose load is still on the
+    /// pan (the stable signal matches it), so the capture keeps waiting for the new weight.
+    public private(set) var unchangedSince: Double?
     private var sum = 0.0
     private var sumOfSquares = 0.0
     private var count = 0
@@ -64,6 +67,7 @@ public struct CalibrationProcedure: Hashable, Sendable {
     /// points captured so far are kept.
     public mutating func cancelCapture() {
         guard case .capturing = step else { return }
+        unchangedSince = nil
         resetAccumulator()
         step = points.isEmpty ? .needZero : .ready(points: points.count)
     }
@@ -85,6 +89,14 @@ public struct CalibrationProcedure: Hashable, Sendable {
         let mean = sum / n
         let variance = max(0, (sumOfSquares - n * mean * mean) / (n - 1))
         let point = CalibrationPoint(grams: grams, signal: reference + mean, noise: variance.squareRoot(), samples: count)
+        if let earlier = stillLoaded(point) {
+            // The weight has not been placed yet: a script that sends every point at once, or a
+            // person slower than the daemon. Wait for the load to change instead of recording
+            // the old load under the new weight's grams.
+            unchangedSince = earlier.grams
+            resetAccumulator()
+            return nil
+        }
         points.append(point)
         resetAccumulator()
         step = .ready(points: points.count)
@@ -101,7 +113,22 @@ public struct CalibrationProcedure: Hashable, Sendable {
             createdAt: createdAt)
     }
 
+    /// The earlier point, of other grams, that `point` cannot be told apart from: its mean is
+    /// within four standard deviations of the two captures' combined noise. Two captures of one
+    /// load differ by about a third of a standard deviation; a real new weight moves the signal
+    /// by far more than four, or its fit is refused anyway as noise larger than the step.
+    func stillLoaded(_ point: CalibrationPoint) -> CalibrationPoint? {
+        guard point.grams > 0 else { return nil }
+        return points.last { earlier in
+            guard earlier.grams != point.grams else { return false }
+            let noise = (earlier.noise * earlier.noise + point.noise * point.noise).squareRoot()
+            let tolerance = max(4 * noise, 1e-9 * max(abs(point.signal), 1))
+            return abs(point.signal - earlier.signal) <= tolerance
+        }
+    }
+
     private mutating func startCapture(grams: Double) {
+        unchangedSince = nil
         resetAccumulator()
         step = .capturing(grams: grams)
     }

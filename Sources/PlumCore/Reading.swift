@@ -85,9 +85,7 @@ public struct Reading: Hashable, Sendable {
         case .noSignal: return "no signal"
         case .grams(let divisions, let value):
             if unit == .gram { return division.format(divisions: divisions) + " g" }
-            let stepInUnit = division.grams / unit.grams
-            let decimals = max(0, Int((-log10(stepInUnit)).rounded(.up)))
-            return Reading.fixed(unit.value(fromGrams: value), decimals: decimals) + " " + unit.symbol
+            return unit.text(grams: value, step: division.grams)
         }
     }
 
@@ -98,16 +96,5 @@ public struct Reading: Hashable, Sendable {
         return Reading.fixed(percent, decimals: 0) + " %"
     }
 
-    static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return String(value) }
-        var digits = String(Int64(scaled))
-        if decimals > 0 {
-            if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
-            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
-        }
-        return (value < 0 && scaled > 0 ? "-" : "") + digits
-    }
+    static func fixed(_ value: Double, decimals: Int) -> String { FixedPoint.text(value, decimals: decimals) }
 }

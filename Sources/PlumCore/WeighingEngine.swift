@@ -251,6 +251,13 @@ public struct WeighingEngine: Sendable {
         }
     }
 
+    /// Fits the captured points without putting the result into use, so a person can see the
+    /// fit and its residuals before deciding to commit.
+    public func previewCalibration(createdAt: String) -> Result<Calibration, Refusal> {
+        guard let procedure else { return .failure(noProcedure) }
+        return procedure.fit(configuration: configuration, createdAt: createdAt)
+    }
+
     /// Abandons a capture still waiting for stable; the procedure and its points stay.
     public mutating func cancelCapture() { procedure?.cancelCapture() }
 

@@ -125,6 +125,15 @@ extension Station {
             entry.engine.cancelCalibration()
             store(entry)
             return [calibrationReply(request.sensor, .cancel, ok: true, entry: entry, message: "calibration cancelled; the calibration in use is unchanged")]
+        case .fit:
+            switch entry.engine.previewCalibration(createdAt: UTCTimestamp.now()) {
+            case .failure(let refusal):
+                return [calibrationReply(request.sensor, .fit, ok: false, entry: entry, message: refusal.description)]
+            case .success(let calibration):
+                var json = fitReport(request.sensor, .fit, calibration)
+                json.add("message", "not in use yet: send step \"commit\" to use and save it, \"point\" to add a weight, or \"cancel\"")
+                return [json.line]
+            }
         case .commit:
             switch entry.engine.commitCalibration(createdAt: UTCTimestamp.now()) {
             case .failure(let refusal):
@@ -132,14 +141,7 @@ extension Station {
                 return [calibrationReply(request.sensor, .commit, ok: false, entry: entry, message: refusal.description)]
             case .success(let calibration):
                 store(entry)
-                var json = JSONWriter()
-                json.add("class", "CALIBRATE")
-                json.add("sensor", request.sensor)
-                json.add("step", "commit")
-                json.add("ok", true)
-                json.add("quality", calibration.quality.summary)
-                json.add("residuals", numbers: calibration.residuals)
-                if let notice = calibration.notice { json.add("notice", notice) }
+                var json = fitReport(request.sensor, .commit, calibration)
                 switch storeCalibration(calibration) {
                 case .success(let path):
                     json.add("saved", path)
@@ -174,15 +176,34 @@ extension Station {
         }
     }
 
+    /// A `CALIBRATE` reply that shows a fit: its points, residuals and quality.
+    private func fitReport(_ name: String, _ step: CalibrationRequest.Step, _ calibration: Calibration) -> JSONWriter {
+        var json = JSONWriter()
+        json.add("class", "CALIBRATE")
+        json.add("sensor", name)
+        json.add("step", step.rawValue)
+        json.add("ok", true)
+        json.add("points", calibration.points.count)
+        json.add("grams", numbers: calibration.points.map(\.grams))
+        json.add("residuals", numbers: calibration.residuals)
+        json.add("quality", calibration.quality.summary)
+        if let notice = calibration.notice { json.add("notice", notice) }
+        return json
+    }
+
     /// Ends a capture that found no stable load in time.
     func expireCapture(_ name: String, token: UInt64) {
         guard var entry = entry(name), let capture = entry.capture, capture.token == token else { return }
         entry.capture = nil
+        let unchanged = entry.engine.procedure?.unchangedSince
         entry.engine.cancelCapture()
         store(entry)
-        capture.reply.resume(returning: [calibrationReply(
-            name, capture.step, ok: false, entry: entry,
-            message: "no stable reading within \(captureTimeout.formattedMilliseconds): keep the pan still (no draughts, no touching) and send the step again")])
+        let message = if let unchanged, capture.step == .point {
+            "the load did not change within \(captureTimeout.formattedMilliseconds): the pan still holds the load of the \(Self.grams(unchanged)) point; place the \(Self.grams(capture.grams)) weight and send the step again"
+        } else {
+            "no stable reading within \(captureTimeout.formattedMilliseconds): keep the pan still (no draughts, no touching) and send the step again"
+        }
+        capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: false, entry: entry, message: message)])
     }
 
     func calibrationReply(_ name: String, _ step: CalibrationRequest.Step, ok: Bool, entry: Entry, message: String) -> String {

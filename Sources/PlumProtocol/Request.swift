@@ -124,7 +124,8 @@ struct SensorArgument: Decodable {
 /// The argument of `?CALIBRATE`: one step of the known-weight procedure.
 public struct CalibrationRequest: Hashable, Sendable, Decodable {
     public enum Step: String, Hashable, Sendable, Decodable, CaseIterable {
-        case begin, zero, point, commit, cancel
+        /// `fit` shows the fit of the points so far, with residuals, without using or saving it.
+        case begin, zero, point, fit, commit, cancel
     }
 
     public var sensor: String
@@ -145,7 +146,7 @@ public struct CalibrationRequest: Hashable, Sendable, Decodable {
         guard let step = Step(rawValue: stepName) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .step, in: container,
-                debugDescription: "step must be begin, zero, point, commit or cancel")
+                debugDescription: "step must be begin, zero, point, fit, commit or cancel")
         }
         self.step = step
         grams = try container.decodeIfPresent(Double.self, forKey: .grams)
@@ -159,7 +160,7 @@ public struct CalibrationRequest: Hashable, Sendable, Decodable {
             guard let grams, grams.isFinite, grams > 0 else {
                 throw ProtocolError("?CALIBRATE: step \"point\" needs \"grams\", the known weight in grams (more than 0)")
             }
-        case .begin, .zero, .commit, .cancel:
+        case .begin, .zero, .fit, .commit, .cancel:
             if grams != nil {
                 throw ProtocolError("?CALIBRATE: \"grams\" goes with step \"point\" only")
             }

@@ -23,4 +23,7 @@ enum ExitStatus {
     static let hardware = ExitCode(3)
     static let notReady = ExitCode(4)
     static let interrupted = ExitCode(5)
+    static let refused = ExitCode(2)
+    static let noDaemon = ExitCode(6)
+    static let unknownSensor = ExitCode(7)
 }

@@ -1,5 +1,6 @@
 import PlumDrivers
 import PlumHardware
+import PlumCore
 import PlumProtocol
 
 #if canImport(Glibc)
@@ -101,18 +102,9 @@ struct RawOutput {
     private func flush() { fflush(nil) }
 }
 
-/// A number with a fixed count of decimals (no Foundation formatting needed).
+/// A number with a fixed count of decimals.
 func format(_ value: Double, decimals: Int = 0) -> String {
-    guard value.isFinite else { return "\(value)" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = UInt64(scaled / scale)
-    let fraction = UInt64(scaled - Double(whole) * scale)
-    let sign = value < 0 && scaled > 0 ? "-" : ""
-    guard decimals > 0 else { return "\(sign)\(whole)" }
-    let digits = String(fraction)
-    return "\(sign)\(whole).\(String(repeating: "0", count: decimals - digits.count))\(digits)"
+    value.isFinite ? FixedPoint.text(value, decimals: decimals) : "\(value)"
 }
 
 func pad(_ text: String, _ width: Int) -> String {

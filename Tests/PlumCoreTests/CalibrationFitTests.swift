@@ -194,4 +194,55 @@ struct CalibrationFitTests {
         engine.cancelCalibration()
         #expect(engine.procedure == nil && engine.calibration == nil)
     }
+
+    @Test("a point asked for before its weight is placed waits for the load to change instead of recording the empty pan")
+    func pointWaitsForChangedLoad() throws {
+        var engine = try Fixtures.engine(calibrated: false)
+        var noise = SeededNoise(seed: 5)
+        var index = 0
+        func hold(_ grams: Double, seconds: Double = 1) -> [Reading] {
+            let count = Int(seconds * 80)
+            defer { index += count }
+            return Fixtures.feed(&engine, grams: grams, count: count, start: index, noise: &noise, sigma: 0.03)
+        }
+        engine.beginCalibration()
+        _ = hold(0)
+        try engine.captureZero().get()
+        #expect(hold(0).compactMap(\.capturedPoint).count == 1)
+        try engine.captureWeight(grams: 100).get()
+        #expect(hold(0, seconds: 2).compactMap(\.capturedPoint).isEmpty)
+        #expect(engine.procedure?.unchangedSince == 0)
+        #expect(engine.procedure?.step == .capturing(grams: 100))
+        let captured = (hold(100, seconds: 0.2) + hold(100)).compactMap(\.capturedPoint)
+        #expect(captured.count == 1)
+        #expect(abs((captured.first?.signal ?? 0) - Fixtures.signal(grams: 100)) < Fixtures.countsPerGram * 0.02)
+        // The same weight again is a repeat, not a forgotten placement: it is recorded.
+        try engine.captureWeight(grams: 100).get()
+        #expect(hold(100).compactMap(\.capturedPoint).count == 1)
+    }
+
+    @Test("a preview fits the points without putting the calibration into use")
+    func previewLeavesEngineUnchanged() throws {
+        var engine = try Fixtures.engine(calibrated: false)
+        var noise = SeededNoise(seed: 6)
+        var index = 0
+        func hold(_ grams: Double) {
+            _ = Fixtures.feed(&engine, grams: grams, count: 120, start: index, noise: &noise, sigma: 0.03)
+            index += 120
+        }
+        engine.beginCalibration()
+        hold(0)
+        try engine.captureZero().get()
+        hold(0)
+        for grams in [150.0, 300] {
+            try engine.captureWeight(grams: grams).get()
+            hold(grams)
+        }
+        let preview = try engine.previewCalibration(createdAt: "now").get()
+        #expect(preview.residuals.count == 3)
+        #expect(engine.calibration == nil)
+        #expect(engine.procedure?.points.count == 3)
+        let committed = try engine.commitCalibration(createdAt: "now").get()
+        #expect(committed == preview)
+    }
 }
