@@ -115,6 +115,8 @@ public enum SimulatedLoad: Hashable, Sendable {
     case plums
     /// A constant weight in grams.
     case constant(grams: Double)
+    /// The grams written in a file, read as they change (see `FileLoad`).
+    case file(path: String)
 }
 
 /// An HX711 chip model on simulated lines, running in real time.

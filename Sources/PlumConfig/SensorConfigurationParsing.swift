@@ -159,8 +159,18 @@ extension IIOWiring {
 
 extension SimulatedLoad {
     init(_ reader: inout TOMLReader) throws(ConfigurationError) {
-        if let grams = try reader.double("load_grams", in: 0...100_000, unit: "g") {
+        let grams = try reader.double("load_grams", in: 0...100_000, unit: "g")
+        let file = try reader.string("load_file")
+        if grams != nil && file != nil {
+            throw reader.error("load_file", "load_grams and load_file both set; choose one: a constant load, or a file that holds the grams on the pan")
+        }
+        if let grams {
             self = .constant(grams: grams)
+        } else if let file {
+            guard file.hasPrefix("/") else {
+                throw reader.error("load_file", "load_file = \"\(file)\" must be an absolute path, such as \"/tmp/left.grams\"")
+            }
+            self = .file(path: file)
         } else {
             self = .plums
         }

@@ -29,6 +29,7 @@ public enum SensorFactory {
             let load: any LoadProfile = switch wiring.load {
             case .plums: PlumLoadModel(seed: wiring.seed, start: clock.now())
             case .constant(let grams): ConstantLoad(grams: grams)
+            case .file(let path): FileLoad(path: path)
             }
             return SimulatedFSRSensor(
                 name: sensor.name, clock: clock, load: load, dataRate: wiring.dataRate,
@@ -85,7 +86,7 @@ public enum SensorFactory {
         }
     }
 
-    /// The chip model in real time, with plums coming and going or a constant load.
+    /// The chip model in real time, with plums coming and going, a constant load, or the grams in a file.
     static func openSimulatedHX711(_ name: String, _ wiring: SimulatedHX711Wiring) throws(SensorError) -> any SampleSource {
         var chip = HX711Model<SystemMonotonicClock>.Configuration()
         chip.loadCell.capacityGrams = wiring.cellCapacityGrams
@@ -98,6 +99,12 @@ public enum SensorFactory {
                 chip.seed = wiring.seed &+ 1
                 return try SimulatedHX711(
                     name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams),
+                    driver: wiring.driver, chip: chip).sensor
+            case .file(let path):
+                chip.operationCost = .zero
+                chip.seed = wiring.seed &+ 1
+                return try SimulatedHX711(
+                    name: name, clock: SystemMonotonicClock(), load: FileLoad(path: path),
                     driver: wiring.driver, chip: chip).sensor
             }
         } catch {

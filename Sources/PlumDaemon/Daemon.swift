@@ -22,12 +22,19 @@ public enum Daemon {
         public var stateDirectory: String
         /// How long a sampler may stay inside a driver call before the watchdog is starved.
         public var stallLimit: Duration
+        /// SIGTERM/SIGINT stop it and SIGHUP reloads; false for a daemon inside another program
+        /// (`plumscale demo`), which stops it by cancelling the task that runs it.
+        public var handlesSignals: Bool
 
-        public init(configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String, stallLimit: Duration = .seconds(10)) {
+        public init(
+            configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String,
+            stallLimit: Duration = .seconds(10), handlesSignals: Bool = true
+        ) {
             self.configuration = configuration
             self.socketPath = socketPath
             self.stateDirectory = stateDirectory
             self.stallLimit = stallLimit
+            self.handlesSignals = handlesSignals
         }
     }
 
@@ -78,8 +85,8 @@ public enum Daemon {
             await station.reloadCalibrations()
         }
         let group = ServiceGroup(
-            services: [server, feeding, watchdog, reload],
-            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            services: options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog],
+            gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [], logger: logger)
         try await group.run()
     }
 

@@ -186,7 +186,7 @@ public actor Station {
             if let point = reading.capturedPoint, let capture = entry.capture {
                 entry.capture = nil
                 capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: true, entry: entry,
-                    message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(point.signal) from \(point.samples) stable samples")])
+                    message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(FixedPoint.text(point.signal, decimals: 1)) from \(point.samples) stable samples")])
             }
             entries[name] = entry
             publishWeight(entry, reading, sampleTime: sample.time)

@@ -8,12 +8,19 @@ struct PlumScaleCommand: ParsableCommand {
         commandName: "plumscale",
         abstract: "PlumScale: a fruit scale on a single-board computer.",
         discussion: """
-            Exit codes: 0 success; 1 configuration error; 3 hardware error (no chip, \
-            wrong line, no permission); 4 sensor not ready; 5 interrupted before any sample; \
-            64 usage error.
+            New here? 'plumscale demo' shows it working with no hardware. The other commands \
+            talk to plumscaled over its socket; 'raw' reads a sensor directly for bring-up.
+
+            Exit codes: 0 success; 1 configuration error; 2 refused by the daemon (not stable \
+            in time, outside the zero range, degenerate fit, not permitted); 3 hardware error \
+            (no chip, wrong line, no permission); 4 sensor not ready; 5 interrupted before any \
+            sample; 6 daemon not running, not permitted or gone; 7 unknown sensor; 64 usage error.
             """,
         version: "0.1.0 (libgpiod API \(GPIOChip.libgpiodAPIVersion))",
-        subcommands: [RawCommand.self]
+        subcommands: [
+            ReadCommand.self, WatchCommand.self, TareCommand.self, ZeroCommand.self, CalibrateCommand.self,
+            StatusCommand.self, DemoCommand.self, RawCommand.self,
+        ]
     )
 }
 

@@ -22,10 +22,15 @@ struct ChildProcess {
 
     /// Runs `plumscale` with `arguments`, waiting for it to exit.
     static func run(_ arguments: [String], environment: [String: String] = [:]) -> ChildProcess {
+        runProgram(plumscale, arguments, environment: environment)
+    }
+
+    /// Runs `program` (a path, or a name found on PATH) with `arguments`, waiting for it to exit.
+    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) -> ChildProcess {
         let directory = temporaryDirectory()
         let out = "\(directory)/stdout", err = "\(directory)/stderr"
         var command = environment.map { "\($0.key)=\(shellQuote($0.value))" }.joined(separator: " ")
-        command += " " + ([plumscale] + arguments).map(shellQuote).joined(separator: " ")
+        command += " " + ([program] + arguments).map(shellQuote).joined(separator: " ")
         command += " </dev/null >\(out) 2>\(err)"
         let raw = system(command)
         let status = raw == -1 ? -1 : (raw >> 8) & 0xFF

@@ -1,0 +1,232 @@
+import ArgumentParser
+import PlumCore
+import PlumProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscale calibrate`: the known-weight calibration, as a wizard or from a script.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Calibrate a sensor with known weights: a wizard, or --point … --yes for scripts.",
+        discussion: """
+            The wizard asks you to empty the pan (that sets zero), then to place known weights \
+            one at a time and type their grams; it shows the fit with each point's residual and \
+            saves it when you confirm. Each point is taken when the load is stable.
+
+            For scripts: --point 0 --point 100 --point 200 --yes. The first point is the empty \
+            pan; each later point waits (up to --wait seconds) for the load to change to the next \
+            weight and settle. Without --yes the fit is shown and not saved.
+
+            Exit codes: 0 saved; 2 refused (not stable, degenerate fit, not saved); 6 no daemon; \
+            7 unknown sensor.
+            """)
+
+    @OptionGroup var client: ClientOptions
+
+    @Option(help: ArgumentHelp("The sensor to calibrate (needed when the daemon has several).", valueName: "name"))
+    var sensor: String?
+
+    @Option(name: .customLong("point"), help: ArgumentHelp("A known weight in grams, in order; the first is 0, the empty pan.", valueName: "grams"))
+    var points: [Double] = []
+
+    @Flag(help: "Save the fit without asking.")
+    var yes = false
+
+    @Option(help: ArgumentHelp("How long a scripted point waits for its weight, in seconds.", valueName: "seconds"))
+    var wait: Double = 120
+
+    func validate() throws {
+        if let first = points.first, first != 0 {
+            throw ValidationError("The first --point is the empty pan: start with --point 0, then the known weights.")
+        }
+        if let bad = points.dropFirst().first(where: { !($0 > 0) || !$0.isFinite }) {
+            throw ValidationError("--point \(bad): a known weight is a positive number of grams.")
+        }
+        if points.count == 1 { throw ValidationError("--point 0 alone is not a calibration: add at least one known weight, such as --point 100.") }
+        guard wait > 0 else { throw ValidationError("--wait must be more than 0 seconds.") }
+    }
+
+    func run() throws {
+        let connection = try client.connect()
+        let saved = try ClientError.exitOnFailure { () throws(ClientError) -> Bool in
+            let name = try chooseSensor(connection)
+            let wizard = Wizard(connection: connection, sensor: name)
+            return points.isEmpty ? try wizard.interactive() : try wizard.scripted(points, save: yes, wait: wait)
+        }
+        if !saved { throw ExitStatus.refused }
+    }
+
+    private func chooseSensor(_ connection: DaemonConnection) throws(ClientError) -> String {
+        if let sensor { return try connection.sensors([sensor])[0].sensor }
+        let all = try connection.devices()
+        guard all.count == 1 else {
+            throw ClientError(.usage, "this daemon has \(all.count) sensors (\(all.map(\.sensor).joined(separator: ", "))); choose one with --sensor")
+        }
+        return all[0].sensor
+    }
+}
+
+/// The steps of `?CALIBRATE`, said to a person.
+struct Wizard {
+    let connection: DaemonConnection
+    let sensor: String
+
+    /// Asks on the terminal. Returns whether the calibration was saved.
+    func interactive() throws(ClientError) -> Bool {
+        _ = try step("begin")
+        say("Calibrating \(sensor) with known weights. You need one or more weights whose mass you know,")
+        say("together spanning at least a fifth of full scale (77 g of the usual 385 g).")
+        say("")
+        say("1. Remove everything from the pan and keep it still, then press Enter.")
+        guard ask() != nil else { return try cancel() }
+        while true {
+            say("   Waiting for a stable empty pan…")
+            let reply = try step("zero")
+            say("   \(reply.message ?? "zero captured")")
+            if reply.ok { break }
+            say("   Press Enter to try again.")
+            guard ask() != nil else { return try cancel() }
+        }
+        var weights = 0
+        while true {
+            say("")
+            say("2. Place a known weight on the pan and type its mass in grams\(weights > 0 ? " (or just Enter to finish)" : ""):")
+            guard let answer = ask() else { return try cancel() }
+            if answer.isEmpty {
+                if weights > 0 { break }
+                say("   At least one known weight is needed.")
+                continue
+            }
+            guard let grams = Self.grams(answer) else {
+                say("   '\(answer)' is not a mass in grams; type a number such as 100 or 200.5.")
+                continue
+            }
+            say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
+            let reply = try step("point", grams: grams)
+            say("   \(reply.message ?? "")")
+            if reply.ok { weights += 1 }
+        }
+        let fit = try step("fit")
+        say("")
+        say("3. The fit:")
+        say(Self.table(fit))
+        guard fit.ok else {
+            say("   Add another weight, or start again: plumscale calibrate --sensor \(sensor).")
+            _ = try cancel()
+            return false
+        }
+        say("Save and use this calibration? [y/N]")
+        guard let answer = ask(), answer.lowercased().hasPrefix("y") else { return try cancel() }
+        return try commit()
+    }
+
+    /// Takes `points` (the first is 0, the empty pan) as the load settles at each.
+    func scripted(_ points: [Double], save: Bool, wait: Double) throws(ClientError) -> Bool {
+        _ = try step("begin")
+        for grams in points {
+            let deadline = Monotonic.seconds() + wait
+            say(grams == 0 ? "\(sensor): empty pan, waiting for stable…" : "\(sensor): place \(FixedPoint.text(grams, decimals: 1)) g; waiting for it to settle…")
+            while true {
+                let reply = grams == 0 ? try step("zero") : try step("point", grams: grams)
+                if reply.ok {
+                    say("\(sensor): \(reply.message ?? "captured")")
+                    break
+                }
+                guard Monotonic.seconds() < deadline else {
+                    _ = try? step("cancel")
+                    throw ClientError(.refused, "\(sensor): \(reply.message ?? "no stable load"); calibration cancelled")
+                }
+            }
+        }
+        let fit = try step("fit")
+        print(Self.table(fit))
+        guard fit.ok else {
+            _ = try? step("cancel")
+            throw ClientError(.refused, "\(sensor): calibration refused: \(fit.message ?? "the fit is not usable"); nothing saved")
+        }
+        guard save else {
+            _ = try step("cancel")
+            say("not saved: add --yes to save and use this calibration")
+            return false
+        }
+        return try commit()
+    }
+
+    private func commit() throws(ClientError) -> Bool {
+        let reply = try step("commit")
+        guard reply.ok else {
+            say("\(sensor): not committed: \(reply.message ?? "")")
+            return false
+        }
+        if let path = reply.saved {
+            print("\(sensor): calibration saved to \(path) and in use now")
+            return true
+        }
+        say("\(sensor): \(reply.message ?? "the calibration is in use but was not saved")")
+        return false
+    }
+
+    private func cancel() throws(ClientError) -> Bool {
+        _ = try step("cancel")
+        say("Calibration cancelled; the calibration in use is unchanged.")
+        return false
+    }
+
+    /// Sends one step and returns the daemon's CALIBRATE answer (a capture waits for stable).
+    private func step(_ name: String, grams: Double? = nil) throws(ClientError) -> CalibrationReply {
+        var argument = JSONWriter()
+        argument.add("sensor", sensor)
+        argument.add("step", name)
+        if let grams { argument.add("grams", grams) }
+        return try connection.ask("?CALIBRATE=\(argument.finished);", timeout: 60) { report in
+            if case .calibrate(let reply) = report, reply.sensor == sensor, reply.step == name { reply } else { nil }
+        }
+    }
+
+    /// The fit as a table of known weights and residuals, then its quality.
+    static func table(_ fit: CalibrationReply) -> String {
+        guard fit.ok, let grams = fit.grams, let residuals = fit.residuals else {
+            return "   refused: \(fit.message ?? "no fit")"
+        }
+        var lines = ["   known weight    residual"]
+        for (known, residual) in zip(grams, residuals) {
+            let text = FixedPoint.text(residual, decimals: 2)
+            lines.append("   \((FixedPoint.text(known, decimals: 1) + " g").leftPadding(to: 12))    \(text.hasPrefix("-") ? text : "+" + text) g")
+        }
+        lines.append("   quality: \(fit.quality ?? "?")")
+        if let notice = fit.notice { lines.append("   note: \(notice)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "100", "100g", "100 g" or "100.5" as grams.
+    static func grams(_ text: String) -> Double? {
+        var number = Substring(text.lowercased())
+        if number.hasSuffix("g") { number = number.dropLast() }
+        guard let value = Double(number.trimmingSpaces), value > 0, value.isFinite else { return nil }
+        return value
+    }
+
+    /// A line on standard error: prompts and progress stay off standard output, which carries
+    /// the fit and the result for a script.
+    private func say(_ text: String) {
+        let line = text + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// A line from standard input, trimmed; nil at end of input.
+    private func ask() -> String? {
+        readLine(strippingNewline: true).map { String($0.trimmingSpaces) }
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: Substring {
+        let characters = self[...]
+        guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
+              let last = characters.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return Substring(characters[first...last])
+    }
+}

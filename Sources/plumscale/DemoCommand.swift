@@ -1,0 +1,89 @@
+import ArgumentParser
+import Logging
+import PlumConfig
+import PlumCore
+import PlumDaemon
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscale demo`: the whole thing with no hardware: a daemon inside this process with two
+/// simulated pans and plums arriving and leaving, on a private socket, shown with `watch`.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "See PlumScale work with no hardware: two simulated pans, plums coming and going.",
+        discussion: """
+            Starts plumscaled inside this process on a private socket (printed at the start, so \
+            other commands can use it meanwhile with --socket), shows the live view, and stops \
+            everything on Ctrl-C.
+            """)
+
+    @Option(help: ArgumentHelp("The unit to show: g, oz, lb or ct.", valueName: "unit"))
+    var unit: String = "g"
+
+    func validate() throws {
+        if case .failure(let refusal) = MassUnit.parse(unit) { throw ValidationError("--unit: \(refusal.description)") }
+    }
+
+    func run() throws {
+        InterruptFlag.install()
+        var template = Array("/tmp/plumscale-demo-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            printError("cannot make a private directory under /tmp: \(String(cString: strerror(errno)))")
+            throw ExitCode.failure
+        }
+        let directory = String(cString: made)
+        let socket = directory + "/plumscale.sock"
+        defer { Self.remove(directory) }
+
+        // The daemon's own log lines would scribble over the live view; only critical ones show.
+        var logger = Logger(label: "plumscaled")
+        logger.logLevel = .critical
+        let options = Daemon.Options(
+            configuration: PlumConfiguration.simulatedPans, socketPath: socket, stateDirectory: directory,
+            handlesSignals: false)
+        let failure = Mutex<String?>(nil)
+        let finished = Atomic<Bool>(false)
+        let daemon = Task.detached {
+            do { try await Daemon.run(options, logger: logger) } catch is CancellationError {} catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            finished.store(true, ordering: .releasing)
+        }
+        defer {
+            daemon.cancel()
+            // Samplers finish their current conversion and the listener closes: well under a second.
+            for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(20_000) }
+        }
+
+        var connection: DaemonConnection?
+        for _ in 0..<100 where !InterruptFlag.isSet && !finished.load(ordering: .acquiring) {
+            if let ready = try? DaemonConnection(path: socket) { connection = ready; break }
+            usleep(50_000)
+        }
+        guard let connection else {
+            if InterruptFlag.isSet { return }
+            printError("the demo daemon did not start: \(failure.withLock { $0 } ?? "no socket at \(socket) after 5 s")")
+            throw ExitCode.failure
+        }
+        let title = "plumscale demo · two simulated pans, plums coming and going · socket \(socket) · Ctrl-C to quit"
+        var session = WatchSession(connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
+        try session.run(sensors: [])
+        print("demo stopped.")
+    }
+
+    /// Removes the private directory and what the daemon left in it (socket, calibrations).
+    static func remove(_ directory: String) {
+        if let stream = opendir(directory) {
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(directory + "/" + name) }
+            }
+            closedir(stream)
+        }
+        rmdir(directory)
+    }
+}

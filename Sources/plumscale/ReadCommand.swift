@@ -1,0 +1,80 @@
+import ArgumentParser
+import PlumCore
+import PlumProtocol
+
+/// `plumscale read`: one reading per sensor, or the first stable one.
+struct ReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Print one reading per sensor from plumscaled.",
+        discussion: """
+            With --stable it waits until each sensor's weight has settled (up to --timeout \
+            seconds) and prints that reading; exit code 2 when one did not settle in time.
+            """)
+
+    @OptionGroup var client: ClientOptions
+
+    @Option(help: ArgumentHelp("Only this sensor (repeat for several).", valueName: "name"))
+    var sensor: [String] = []
+
+    @Flag(help: "Wait for a stable reading.")
+    var stable = false
+
+    @Option(help: ArgumentHelp("How long --stable waits, in seconds.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Flag(help: "Print the daemon's WEIGHT reports as JSON lines.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The unit to show: g, oz, lb or ct.", valueName: "unit"))
+    var unit: String = "g"
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
+        if case .failure(let refusal) = MassUnit.parse(unit) { throw ValidationError("--unit: \(refusal.description)") }
+    }
+
+    func run() throws {
+        let unit = (try? MassUnit.parse(unit).get()) ?? .gram
+        let connection = try client.connect()
+        let readings = try ClientError.exitOnFailure { () throws(ClientError) in try collect(connection) }
+        let width = readings.map(\.report.sensor.count).max() ?? 0
+        var unsettled: [String] = []
+        for (report, line) in readings {
+            print(json ? line : ReadingText.line(report, unit: unit, nameWidth: width))
+            if stable && !report.stable { unsettled.append(report.sensor) }
+        }
+        if !unsettled.isEmpty {
+            printError("no stable reading within \(FixedPoint.text(timeout, decimals: 0)) s from \(unsettled.joined(separator: ", ")): keep the pan still, away from draughts, and try again")
+            throw ExitStatus.refused
+        }
+    }
+
+    /// The first reading (or first stable reading) of each sensor asked for, in the daemon's
+    /// order; a sensor that did not settle in time is returned with its last reading.
+    private func collect(_ connection: DaemonConnection) throws(ClientError) -> [(report: WeightReport, line: String)] {
+        let devices = try connection.sensors(sensor)
+        let broken = devices.filter { $0.state == "fault" || $0.state == "not-ready" }
+        for device in broken {
+            printError("\(device.sensor): \(device.state)\(device.reason.map { ": \($0)" } ?? "")")
+        }
+        let wanted = devices.filter { device in !broken.contains { $0.sensor == device.sensor } }.map(\.sensor)
+        guard !wanted.isEmpty else { throw ClientError(.refused, "no sensor is giving readings; see plumscale status") }
+        try connection.watch(wanted)
+        var latest: [String: (report: WeightReport, line: String)] = [:]
+        var done: Set<String> = []
+        let deadline = Monotonic.seconds() + (stable ? timeout : 5)
+        while done.count < wanted.count {
+            let left = deadline - Monotonic.seconds()
+            guard left > 0, let line = try connection.nextLine(timeout: left) else { break }
+            guard case .weight(let report)? = try? Report.decode(line[...]) else { continue }
+            latest[report.sensor] = (report, line)
+            if !stable || report.stable { done.insert(report.sensor) }
+        }
+        let missing = wanted.filter { latest[$0] == nil }
+        if !missing.isEmpty {
+            throw ClientError(.refused, "no reading from \(missing.joined(separator: ", ")) within \(stable ? Int(timeout) : 5) s; see plumscale status")
+        }
+        return wanted.compactMap { latest[$0] }
+    }
+}

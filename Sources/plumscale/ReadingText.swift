@@ -1,0 +1,60 @@
+import PlumCore
+import PlumProtocol
+
+/// How a WEIGHT report reads to a person: the weight in the chosen unit, "100%+" past full
+/// scale (never a wrong number), the percentage of full scale and the flags.
+enum ReadingText {
+    /// The weight, or what stands in for it.
+    static func weight(_ report: WeightReport, unit: MassUnit) -> String {
+        if report.overload { return "100%+" }
+        if report.underload { return "underload" }
+        guard let grams = report.grams else { return "no signal" }
+        guard report.calibrated else { return "uncalibrated" }
+        if unit == .gram { return report.display }
+        return unit.text(grams: grams, step: step(of: report.display))
+    }
+
+    /// The division the daemon displays with, read from its display text: "152.3 g" is 0.1 g.
+    static func step(of display: String) -> Double {
+        let number = display.prefix { $0 != " " }
+        guard let dot = number.firstIndex(of: ".") else { return 1 }
+        var step = 1.0
+        for _ in number[number.index(after: dot)...] { step /= 10 }
+        return step
+    }
+
+    /// "39.6 %", or "100%+" past full scale.
+    static func percent(_ report: WeightReport) -> String {
+        if report.overload { return "100%+" }
+        guard let percent = report.percent else { return "–" }
+        return FixedPoint.text(percent, decimals: 1) + " %"
+    }
+
+    /// The words after the numbers: stable, heaviest, zero, tare, and why it is uncalibrated.
+    static func flags(_ report: WeightReport) -> [String] {
+        var words: [String] = [report.stable ? "stable" : "moving"]
+        if report.heaviest { words.append("heaviest") }
+        if report.zero { words.append("zero") }
+        if report.tare != 0 { words.append("tare \(FixedPoint.text(report.tare, decimals: 1)) g") }
+        if !report.calibrated, let reason = report.reason { words.append("(\(reason))") }
+        return words
+    }
+
+    /// One line for a report: `left  152.3 g  39.6 %  stable heaviest`.
+    static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int) -> String {
+        let name = report.sensor.padding(to: nameWidth)
+        return "\(name)  \(weight(report, unit: unit).leftPadding(to: 12))  \(percent(report).leftPadding(to: 7))  \(flags(report).joined(separator: " "))"
+    }
+}
+
+extension String {
+    /// Padded with spaces on the right to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    /// Padded with spaces on the left to `width` characters.
+    func leftPadding(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import PlumCore
+import PlumProtocol
+
+/// `plumscale status`: what the daemon is, and how each sensor is doing.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the daemon's version and each sensor's state, rate, discards and calibration.",
+        aliases: ["devices"])
+
+    @OptionGroup var client: ClientOptions
+
+    @Flag(help: "Print the daemon's DEVICES report as one JSON line.")
+    var json = false
+
+    func run() throws {
+        let connection = try client.connect()
+        if json {
+            try ClientError.exitOnFailure { () throws(ClientError) in
+                try connection.send("?DEVICES;")
+                while let line = try connection.nextLine(timeout: 5) {
+                    if case .devices? = try? Report.decode(line[...]) { return print(line) }
+                }
+                throw ClientError(.daemon, "plumscaled at \(connection.path) did not answer ?DEVICES within 5 s")
+            }
+            return
+        }
+        let devices = try ClientError.exitOnFailure { () throws(ClientError) in try connection.devices() }
+        print("plumscaled \(connection.version?.release ?? "?") at \(connection.path), protocol \(connection.version.map { "\($0.protoMajor).\($0.protoMinor)" } ?? "?")")
+        for device in devices { print(Self.describe(device)) }
+    }
+
+    /// A few indented lines about one sensor.
+    static func describe(_ device: DevicesReport.Device) -> String {
+        var lines = ["", "\(device.sensor) (\(device.kind)): \(device.state)\(device.reason.map { ": \($0)" } ?? "")"]
+        if !device.wiring.isEmpty { lines.append("  wiring       \(device.wiring)") }
+        let nominal = device.nominalRate > 0 ? " of \(FixedPoint.text(device.nominalRate, decimals: 1))" : ""
+        lines.append("  rate         \(FixedPoint.text(device.rate, decimals: 1))\(nominal) samples/s, \(device.published) published")
+        let discarded = device.discarded.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        lines.append("  discarded    " + (discarded.isEmpty ? "none" : discarded.map { "\($0.value) \($0.key.replacingUnderscores)" }.joined(separator: ", ")))
+        if device.notReady > 0 || device.faults > 0 {
+            lines.append("  not ready    \(device.notReady) times, \(device.faults) faults")
+        }
+        if device.calibrated {
+            lines.append("  calibrated   \(device.calibrationDate ?? "?"), \(device.calibrationQuality ?? "")")
+        } else {
+            lines.append("  calibration  none: \(device.calibrationReason ?? "not calibrated")")
+        }
+        for notice in device.notices { lines.append("  note         \(notice)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}

@@ -1,0 +1,209 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `plumscaled` child process on a private socket, with simulated pans described in TOML,
+/// for running `plumscale` commands against.
+final class ScaleFixture {
+    let directory: String
+    let socket: String
+    let daemon: DaemonProcess
+
+    /// `sensors`: name and load, either grams (a constant load) or nil for a load file
+    /// `<directory>/<name>.grams` the test writes to place weights.
+    init(_ sensors: [(String, Double?)]) throws {
+        directory = temporaryDirectory()
+        socket = "\(directory)/plumscale.sock"
+        var toml = ""
+        for (index, (name, grams)) in sensors.enumerated() {
+            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nseed = \(index + 3)\n"
+            if let grams {
+                toml += "load_grams = \(grams)\n\n"
+            } else {
+                writeFile("\(directory)/\(name).grams", "0\n")
+                toml += "load_file = \"\(directory)/\(name).grams\"\n\n"
+            }
+        }
+        writeFile("\(directory)/plumscale.toml", toml)
+        daemon = try DaemonProcess(
+            ["--config", "\(directory)/plumscale.toml", "--socket", socket, "--state-directory", "\(directory)/state"],
+            socketPath: socket)
+        // Ready when every sensor has delivered a reading.
+        let client = try #require(LineClient(path: socket), "plumscaled did not listen on \(socket)")
+        client.send(#"?WATCH={"enable":true};"#)
+        for (name, _) in sensors {
+            try #require(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"\#(name)""#) } != nil, "no reading from \(name)")
+        }
+    }
+
+    /// Runs `plumscale` against this daemon.
+    func plumscale(_ arguments: [String]) -> ChildProcess {
+        ChildProcess.run(arguments, environment: ["PLUMSCALE_SOCKET": socket])
+    }
+}
+
+@Suite("plumscale commands against a real plumscaled")
+struct ClientCommandTests {
+    @Test("read prints one line per sensor with its weight; --json prints the daemon's WEIGHT reports")
+    func read() throws {
+        let scale = try ScaleFixture([("left", 120), ("right", 60)])
+        let run = scale.plumscale(["read", "--stable"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.stdoutLines
+        try #require(lines.count == 2, "output: \(run.stdout)")
+        #expect(lines[0].hasPrefix("left") && lines[0].contains("stable") && lines[0].contains("heaviest"), "\(lines[0])")
+        #expect(abs(grams(in: lines[0]) - 120) < 0.5, "\(lines[0])")
+        #expect(lines[1].hasPrefix("right") && !lines[1].contains("heaviest"), "\(lines[1])")
+        #expect(abs(grams(in: lines[1]) - 60) < 0.5, "\(lines[1])")
+
+        let json = scale.plumscale(["read", "--sensor", "right", "--json", "--unit", "oz"])
+        #expect(json.status == 0, "stderr: \(json.stderr)")
+        #expect(json.stdoutLines.count == 1 && json.stdout.hasPrefix(#"{"class":"WEIGHT","sensor":"right""#))
+
+        let ounces = scale.plumscale(["read", "--sensor", "left", "--stable", "--unit", "oz"])
+        #expect(abs(grams(in: ounces.stdout, unit: "oz") - 4.233) < 0.02, "120 g is 4.233 oz: \(ounces.stdout)")
+    }
+
+    @Test("tare takes the bowl's weight, after which the pan reads net zero with the tare shown")
+    func tare() throws {
+        let scale = try ScaleFixture([("bowl", 150)])
+        let run = scale.plumscale(["tare"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.hasPrefix("bowl: tare 1") && run.stdout.contains(" g; showing net weight"), "\(run.stdout)")
+        let read = scale.plumscale(["read", "--stable"])
+        #expect(abs(grams(in: read.stdout)) <= 0.1 && read.stdout.contains("tare 1"), "\(read.stdout)")
+    }
+
+    @Test("zero of a loaded pan is refused in plain words that say to tare, with exit code 2")
+    func zeroRefused() throws {
+        let scale = try ScaleFixture([("left", 42)])
+        let run = scale.plumscale(["zero", "--sensor", "left"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("left: zero refused: load is 4"), "\(run.stderr)")
+        #expect(run.stderr.contains(" g, outside the ±15.4 g zero range — use tare"), "\(run.stderr)")
+    }
+
+    @Test("a scripted calibration takes each point once its weight is placed, saves the fit, and the pan then weighs with it")
+    func scriptedCalibration() throws {
+        let scale = try ScaleFixture([("left", nil)])
+        // The weights go on while the command waits: it must not record the empty pan as 100 g.
+        let load = "\(scale.directory)/left.grams"
+        let placer = Thread {
+            usleep(3_000_000)
+            writeFile(load, "100\n")
+            usleep(3_000_000)
+            writeFile(load, "250\n")
+        }
+        let run = scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"])
+        placer.join()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("100.0 g") && run.stdout.contains("250.0 g") && run.stdout.contains("residual"), "\(run.stdout)")
+        #expect(run.stdout.contains("calibration saved to \(scale.directory)/state/"), "\(run.stdout)")
+        let read = scale.plumscale(["read", "--stable"])
+        #expect(abs(grams(in: read.stdout) - 250) <= 0.2, "known weights are what it now reads: \(read.stdout)")
+        let status = scale.plumscale(["status"])
+        #expect(status.stdout.contains("calibrated   20"), "the calibration's date is shown: \(status.stdout)")
+    }
+
+    @Test("the interactive wizard asks for the empty pan and each weight, shows the fit with residuals, and saves on yes")
+    func interactiveWizard() throws {
+        let scale = try ScaleFixture([("left", nil)])
+        let load = "\(scale.directory)/left.grams"
+        let placer = Thread {
+            usleep(3_000_000)
+            writeFile(load, "200\n")
+        }
+        // Enter (the pan is empty), 200 (the weight), Enter (no more weights), y (save).
+        let command = "printf '\\n200\\n\\ny\\n' | \(shellQuote(ChildProcess.plumscale)) calibrate --sensor left"
+        let run = ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
+        placer.join()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        for prompt in ["Remove everything from the pan", "Place a known weight", "The fit:", "residual", "Save and use this calibration?"] {
+            #expect(run.stderr.contains(prompt), "no '\(prompt)' in: \(run.stderr)")
+        }
+        #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
+    }
+
+    @Test("a calibration whose points are too close is refused with the engine's reason and nothing is saved")
+    func degenerateCalibration() throws {
+        let scale = try ScaleFixture([("left", nil)])
+        let load = "\(scale.directory)/left.grams"
+        let placer = Thread {
+            usleep(3_000_000)
+            writeFile(load, "10\n")
+        }
+        let run = scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "10", "--yes"])
+        placer.join()
+        #expect(run.status == 2, "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("calibration refused") && run.stderr.contains("nothing saved"), "\(run.stderr)")
+        #expect(access("\(scale.directory)/state/left-gain128.json", F_OK) != 0)
+    }
+
+    @Test("status names the daemon and each sensor's state, rate and calibration")
+    func status() throws {
+        let scale = try ScaleFixture([("left", 0), ("right", 0)])
+        let run = scale.plumscale(["status"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdout.hasPrefix("plumscaled 0.1.0 at \(scale.socket)"))
+        for expected in ["left (simulated-hx711): ok", "right (simulated-hx711):", "samples/s", "calibrated"] {
+            #expect(run.stdout.contains(expected), "no '\(expected)' in: \(run.stdout)")
+        }
+        #expect(scale.plumscale(["devices"]).stdout.replacingRates == run.stdout.replacingRates, "devices is status")
+    }
+
+    @Test("an unknown sensor is refused with the list of sensors there are, exit code 7")
+    func unknownSensor() throws {
+        let scale = try ScaleFixture([("left", 0), ("right", 0)])
+        for command in [["read"], ["tare"], ["zero"], ["watch"], ["calibrate", "--point", "0", "--point", "100"]] {
+            let run = scale.plumscale(command + ["--sensor", "middle"])
+            #expect(run.status == 7, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains(#"no sensor named "middle"; this daemon has: left, right"#), "\(command): \(run.stderr)")
+        }
+    }
+
+    @Test("with no daemon the error names the socket and how to start one, exit code 6")
+    func noDaemon() {
+        let path = temporaryDirectory() + "/plumscale.sock"
+        let run = ChildProcess.run(["read", "--socket", path])
+        #expect(run.status == 6)
+        #expect(run.stderr.contains("plumscaled is not running at \(path)"))
+        #expect(run.stderr.contains("systemctl start plumscaled.socket") && run.stderr.contains("plumscaled --simulate"))
+    }
+}
+
+/// The number before " g" (or another unit) in a line of `plumscale read`.
+func grams(in line: String, unit: String = "g") -> Double {
+    guard let end = line.firstRange(of: " \(unit) ")?.lowerBound ?? line.firstRange(of: " \(unit)\n")?.lowerBound else { return .nan }
+    let number = line[..<end].reversed().prefix { "-.0123456789".contains($0) }
+    return Double(String(number.reversed())) ?? .nan
+}
+
+extension String {
+    /// Status output with the rate lines removed, which change between two calls.
+    var replacingRates: String {
+        split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("samples/s") && !$0.contains("discarded") }.joined(separator: "\n")
+    }
+}
+
+/// A POSIX thread running a closure, for the test that places weights while a command waits.
+final class Thread: @unchecked Sendable {
+    // @unchecked: `thread` is written once in init, before any other thread can see it.
+    private var thread: pthread_t = 0
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        pthread_create(&thread, nil, { pointer in
+            Unmanaged<Body>.fromOpaque(pointer!).takeRetainedValue().run()
+            return nil
+        }, box)
+    }
+
+    func join() { pthread_join(thread, nil) }
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}

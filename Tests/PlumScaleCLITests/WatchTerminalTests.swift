@@ -1,0 +1,135 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscale watch` and `demo` in a pseudo-terminal, as a person sees them.
+@Suite("plumscale watch and demo in a terminal")
+struct WatchTerminalTests {
+    /// What a command wrote to the terminal and how it ended, from Tests/cli/pty_run.py.
+    struct TerminalRun {
+        var output: String
+        var status: Int?
+    }
+
+    static let ptyRun: String = {
+        let file = #filePath
+        let tests = file.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        return tests + "/cli/pty_run.py"
+    }()
+
+    /// Runs `plumscale arguments` in a pseudo-terminal `columns` wide for `seconds`, then Ctrl-C.
+    static func inTerminal(
+        _ arguments: [String], seconds: Double = 3, columns: Int = 110, environment: [String: String]
+    ) throws -> TerminalRun {
+        let run = ChildProcess.runProgram(
+            "python3", [ptyRun, "\(seconds)", "\(columns)", "--", ChildProcess.plumscale] + arguments, environment: environment)
+        try #require(run.status == 0, "pty_run.py failed: \(run.stderr)")
+        let output = try #require(jsonString(run.stdout, "output"), "no output in \(run.stdout.prefix(300))")
+        return TerminalRun(output: output, status: jsonNumber(run.stdout, "status").map { Int($0) })
+    }
+
+    @Test("watch draws a hue-coloured bar per pan, the heaviest in yellow, 100%+ past full scale, and restores the terminal on Ctrl-C")
+    func watchInTerminal() throws {
+        let scale = try ScaleFixture([("big", 420), ("plum", 95), ("grape", 6)])
+        let run = try Self.inTerminal(["watch"], environment: [
+            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "",
+        ])
+        #expect(run.status == 0)
+        let text = run.output
+        #expect(text.hasPrefix("\u{1B}[?25l"), "the cursor is hidden while drawing")
+        #expect(text.contains("█"), "bars are drawn")
+        #expect(text.utf8Contains("\u{1B}[38;2;"), "bars carry the 24-bit ForceSketch hue")
+        #expect(text.contains("100%+"), "the overloaded pan shows 100%+, not a number")
+        #expect(text.utf8Contains("\u{1B}[1;33mbig"), "the heaviest pan (here the overloaded one) is highlighted in yellow")
+        #expect(!text.utf8Contains("\u{1B}[1;33mgrape"), "a lighter pan is not")
+        #expect(text.contains("◀ heaviest"))
+        #expect(text.contains("\u{1B}[3F"), "later frames redraw in place over the three rows")
+        #expect(text.hasSuffix("\u{1B}[0m\u{1B}[?25h"), "colours reset and the cursor shown again at the end: \(text.suffix(40).debugDescription)")
+        let frames = text.split(separator: "\u{1B}[3F", omittingEmptySubsequences: false).count - 1
+        #expect(frames >= 20, "at least ten redraws a second over three seconds, not \(frames)")
+    }
+
+    @Test("watch without colour support draws the same view with no colour escapes")
+    func watchPlainTerminal() throws {
+        let scale = try ScaleFixture([("left", 95)])
+        let run = try Self.inTerminal(["watch"], seconds: 2, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("█") && run.output.contains("g"))
+        #expect(!run.output.utf8Contains("\u{1B}[38;"), "no colour with NO_COLOR")
+    }
+
+    @Test("watch says the daemon went away, restores the terminal and exits with code 6")
+    func daemonGoesAway() throws {
+        let scale = try ScaleFixture([("left", 95)])
+        let run = try Self.inTerminal(["watch"], seconds: 2, environment: [
+            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "PTY_KILL_PID": "\(scale.daemon.pid)",
+        ])
+        #expect(run.status == 6)
+        #expect(run.output.contains("lost the connection to plumscaled"), "\(run.output.suffix(300))")
+        #expect(run.output.contains("\u{1B}[?25h"), "the cursor is shown again")
+    }
+
+    @Test("watch into a pipe prints plain lines when readings change, no escapes")
+    func watchIntoPipe() throws {
+        let scale = try ScaleFixture([("left", 95), ("right", 30)])
+        let run = ChildProcess.runProgram(
+            "timeout", ["-s", "INT", "2", ChildProcess.plumscale, "watch"], environment: ["PLUMSCALE_SOCKET": scale.socket])
+        #expect(!run.stdout.contains("\u{1B}"))
+        #expect(run.stdoutLines.contains { $0.hasPrefix("left") && $0.contains(" g ") && $0.contains("heaviest") }, "\(run.stdout)")
+        #expect(run.stdoutLines.contains { $0.hasPrefix("right") })
+    }
+
+    @Test("demo starts its own daemon with two pans, shows them, and stops cleanly on Ctrl-C leaving no socket behind")
+    func demo() throws {
+        let run = try Self.inTerminal(["demo"], seconds: 4, environment: ["TERM": "xterm-256color"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("plumscale demo"))
+        #expect(run.output.contains("left") && run.output.contains("right") && run.output.contains(" g"))
+        #expect(run.output.contains("demo stopped."))
+        let socket = try #require(run.output.firstRange(of: "socket ").map { range in
+            String(run.output[range.upperBound...].prefix { $0 != " " })
+        })
+        #expect(socket.hasSuffix("/plumscale.sock"))
+        #expect(access(socket, F_OK) != 0, "the private socket is gone")
+    }
+}
+
+extension String {
+    /// Whether the bytes of `needle` occur in this string's bytes: escape sequences are matched
+    /// as bytes, not as grapheme clusters.
+    func utf8Contains(_ needle: String) -> Bool {
+        let haystack = Array(utf8), pattern = Array(needle.utf8)
+        guard !pattern.isEmpty, haystack.count >= pattern.count else { return pattern.isEmpty }
+        return (0...(haystack.count - pattern.count)).contains { start in haystack[start..<start + pattern.count].elementsEqual(pattern) }
+    }
+}
+
+/// A string field of a flat JSON object, with the usual escapes undone.
+func jsonString(_ json: String, _ key: String) -> String? {
+    guard let start = json.firstRange(of: "\"\(key)\": \"")?.upperBound ?? json.firstRange(of: "\"\(key)\":\"")?.upperBound else { return nil }
+    var result = ""
+    var index = start
+    while index < json.endIndex {
+        let character = json[index]
+        if character == "\"" { return result }
+        if character == "\\" {
+            index = json.index(after: index)
+            switch json[index] {
+            case "n": result.append("\n")
+            case "r": result.append("\r")
+            case "t": result.append("\t")
+            case "u":
+                let hex = json[json.index(after: index)...].prefix(4)
+                if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) { result.unicodeScalars.append(scalar) }
+                index = json.index(index, offsetBy: 4)
+            default: result.append(json[index])
+            }
+        } else {
+            result.append(character)
+        }
+        index = json.index(after: index)
+    }
+    return nil
+}
