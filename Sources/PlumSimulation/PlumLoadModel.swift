@@ -47,7 +47,7 @@ public struct PlumLoadModel: LoadProfile, Hashable, Sendable {
     ///   - start: when the first gap begins (usually the clock's now).
     public init(seed: UInt64, start: MonotonicInstant, configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        var random = SeededRandom(seed: seed)
+        var random = SeededRandom(seed: SeededRandom.scattered(seed))
         func draw(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + (range.upperBound - range.lowerBound) * random.unit()
         }

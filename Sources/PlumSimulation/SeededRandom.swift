@@ -9,6 +9,16 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
     public init(seed: UInt64) { state = seed }
 
+    /// A seed spread over the whole state: SplitMix64's first outputs for neighbouring seeds
+    /// (1, 2, 3 …) share their top bits, so two pans seeded 1 and 2 would get nearly the same
+    /// plums at nearly the same times. Multiplying by an odd constant and mixing once makes
+    /// neighbouring seeds start far apart.
+    public static func scattered(_ seed: UInt64) -> UInt64 {
+        var z = (seed &+ 1) &* 0xD6E8_FEB8_6659_FD93
+        z = (z ^ (z >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return z ^ (z >> 32)
+    }
+
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -42,7 +42,10 @@ struct Gauge {
         let fixed = nameWidth + 2 + 2 + 12 + 2 + 7 + 2 + 24
         let barWidth = min(40, columns - fixed)
         return rows.map { row in
-            render(segments(row, nameWidth: nameWidth, barWidth: barWidth >= 8 ? barWidth : 0), columns: columns)
+            var row = row
+            // One pan is always the heaviest of one: say it only when there is a choice.
+            if rows.count == 1 { row.report?.heaviest = false }
+            return render(segments(row, nameWidth: nameWidth, barWidth: barWidth >= 8 ? barWidth : 0), columns: columns)
         }
     }
 

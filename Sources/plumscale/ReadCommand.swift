@@ -41,7 +41,7 @@ struct ReadCommand: ParsableCommand {
         let width = readings.map(\.report.sensor.count).max() ?? 0
         var unsettled: [String] = []
         for (report, line) in readings {
-            print(json ? line : ReadingText.line(report, unit: unit, nameWidth: width))
+            print(json ? line : ReadingText.line(report, unit: unit, nameWidth: width, several: readings.count > 1))
             if stable && !report.stable { unsettled.append(report.sensor) }
         }
         if !unsettled.isEmpty {

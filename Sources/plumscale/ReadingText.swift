@@ -31,9 +31,10 @@ enum ReadingText {
     }
 
     /// The words after the numbers: stable, heaviest, zero, tare, and why it is uncalibrated.
-    static func flags(_ report: WeightReport) -> [String] {
+    /// `several`: more than one pan is shown, so naming the heaviest means something.
+    static func flags(_ report: WeightReport, several: Bool = true) -> [String] {
         var words: [String] = [report.stable ? "stable" : "moving"]
-        if report.heaviest { words.append("heaviest") }
+        if report.heaviest && several { words.append("heaviest") }
         if report.zero { words.append("zero") }
         if report.tare != 0 { words.append("tare \(FixedPoint.text(report.tare, decimals: 1)) g") }
         if !report.calibrated, let reason = report.reason { words.append("(\(reason))") }
@@ -41,9 +42,9 @@ enum ReadingText {
     }
 
     /// One line for a report: `left  152.3 g  39.6 %  stable heaviest`.
-    static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int) -> String {
+    static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int, several: Bool = true) -> String {
         let name = report.sensor.padding(to: nameWidth)
-        return "\(name)  \(weight(report, unit: unit).leftPadding(to: 12))  \(percent(report).leftPadding(to: 7))  \(flags(report).joined(separator: " "))"
+        return "\(name)  \(weight(report, unit: unit).leftPadding(to: 12))  \(percent(report).leftPadding(to: 7))  \(flags(report, several: several).joined(separator: " "))"
     }
 }
 

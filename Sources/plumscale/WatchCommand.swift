@@ -116,7 +116,7 @@ struct WatchSession {
         var any = false
         for row in rows {
             let text = row.trouble.map { "\(row.sensor.padding(to: width))  \($0)" }
-                ?? row.report.map { ReadingText.line($0, unit: unit, nameWidth: width) }
+                ?? row.report.map { ReadingText.line($0, unit: unit, nameWidth: width, several: rows.count > 1) }
             guard let text, printed[row.sensor] != text else { continue }
             printed[row.sensor] = text
             print(text)
