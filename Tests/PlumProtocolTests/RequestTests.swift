@@ -17,6 +17,7 @@ struct RequestTests {
         ("?ZERO={\"sensor\":\"right\"}", .zero(sensor: "right")),
         ("?CALIBRATE={\"sensor\":\"left\",\"step\":\"begin\"};", .calibrate(CalibrationRequest(sensor: "left", step: .begin))),
         ("?CALIBRATE={\"sensor\":\"left\",\"step\":\"point\",\"grams\":100};", .calibrate(CalibrationRequest(sensor: "left", step: .point, grams: 100))),
+        ("?CALIBRATE={\"sensor\":\"left\",\"step\":\"fit\"};", .calibrate(CalibrationRequest(sensor: "left", step: .fit))),
     ])
     func parses(line: String, expected: Request) throws {
         #expect(try Request.parse(line[...]) == expected)
@@ -32,7 +33,7 @@ struct RequestTests {
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"point\"};", "needs \"grams\""),
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"point\",\"grams\":-5};", "needs \"grams\""),
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"zero\",\"grams\":5};", "goes with step \"point\" only"),
-        ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"jump\"};", "begin, zero, point, commit or cancel"),
+        ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"jump\"};", "begin, zero, point, fit, commit or cancel"),
     ])
     func refuses(line: String, mentions: String) {
         #expect {
