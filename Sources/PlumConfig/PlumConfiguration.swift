@@ -155,10 +155,17 @@ public struct ScaleSettings: Hashable, Sendable {
     public var capacityGrams: Double = 385
     /// The division d in grams: 1, 2 or 5 × 10^k.
     public var divisionGrams: Double = 0.1
+    /// Automatic zero-tracking (at most 0.5 d/s, only while stable within ±0.5 d of zero).
+    public var zeroTracking: Bool = true
+    /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
+    /// capacity, as a scale does when switched on.
+    public var initialZero: Bool = true
 
-    public init(capacityGrams: Double = 385, divisionGrams: Double = 0.1) {
+    public init(capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
+        self.zeroTracking = zeroTracking
+        self.initialZero = initialZero
     }
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
@@ -174,6 +181,8 @@ public struct ScaleSettings: Hashable, Sendable {
             }
             divisionGrams = division
         }
+        zeroTracking = try reader.bool("zero_tracking") ?? zeroTracking
+        initialZero = try reader.bool("initial_zero") ?? initialZero
         try reader.rejectUnknownKeys()
     }
 

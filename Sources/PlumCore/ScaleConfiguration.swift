@@ -13,6 +13,10 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var zeroRangeFraction: Double = 0.04
     /// Whether automatic zero-tracking runs.
     public var zeroTracking: Bool = true
+    /// Initial zero-setting, as a scale does when switched on: the first stable load after the
+    /// engine starts becomes zero if it lies within the zero range; a heavier load is left
+    /// alone. It takes up the zero's drift since calibration (temperature, creep recovery).
+    public var initialZeroSetting: Bool = true
     /// Fastest zero-tracking correction, in divisions per second (OIML R 76-1: 0.5 e/s).
     public var zeroTrackingRate: Double = 0.5
     /// Zero-tracking acts only while the gross reading is within this many divisions of zero.

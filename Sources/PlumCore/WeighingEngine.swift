@@ -29,6 +29,8 @@ public struct WeighingEngine: Sendable {
     private var cues: CueGenerator
     /// The filtered value in working grams (calibrated, or nominal when uncalibrated).
     private var filtered: Double?
+    /// Initial zero-setting has yet to see its first stable load.
+    private var awaitingInitialZero: Bool
 
     /// Creates an engine, refusing a configuration or calibration that cannot work.
     ///
@@ -44,6 +46,7 @@ public struct WeighingEngine: Sendable {
         self.sensor = sensor
         self.kind = kind
         self.configuration = configuration
+        awaitingInitialZero = configuration.initialZeroSetting
         let d = configuration.division.grams
         spikes = SpikeFilter(window: configuration.filter.spikeWindow, threshold: configuration.filter.spikeThreshold)
         filter = AdaptiveFilter(averagingSamples: configuration.filter.averagingSamples)
@@ -128,6 +131,10 @@ public struct WeighingEngine: Sendable {
         var gross: Double?
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
+            if awaitingInitialZero && stable {
+                awaitingInitialZero = false
+                if abs(value) <= configuration.zeroRange { zeroOffset = value }
+            }
             var g = value - zeroOffset
             if configuration.zeroTracking {
                 let step = tracker.correction(gross: g, stable: stable, time: input.time)

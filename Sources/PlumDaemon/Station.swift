@@ -59,6 +59,8 @@ public actor Station {
         var scale = ScaleConfiguration()
         scale.capacity = configuration.scale.capacityGrams
         scale.division = try Division(grams: configuration.scale.divisionGrams)
+        scale.zeroTracking = configuration.scale.zeroTracking
+        scale.initialZeroSetting = configuration.scale.initialZero
         for (index, sensor) in configuration.sensors.enumerated() {
             let identity = Self.identity(of: sensor)
             let kind = Self.engineKind(of: sensor)

@@ -29,7 +29,9 @@ struct WeighingEngineTests {
         ])
     func limits(_ example: LimitCase) throws {
         var engine = try Fixtures.engine()
-        let reading = Self.settle(&engine, grams: example.grams)
+        // Switched on empty, as a scale is: initial zero-setting then has nothing to take up.
+        _ = Self.settle(&engine, grams: 0)
+        let reading = Self.settle(&engine, grams: example.grams, from: 80)
         #expect(reading.isOverload == example.overload)
         #expect(reading.isUnderload == example.underload)
         if example.overload {
@@ -233,5 +235,19 @@ struct WeighingEngineTests {
         #expect(reading.text(in: .gram) == "28.4 g")
         #expect(reading.text(in: .ounce) == "1.002 oz")
         #expect(reading.text(in: .carat) == "142.0 ct")
+    }
+
+    @Test("initial zero-setting takes up a small offset at switch-on, leaves a real load alone, and can be switched off", arguments: [
+        (0.3, true, 0.0), (-2.0, true, 0.0), (15.0, true, 0.0), (100.0, true, 100.0), (0.3, false, 0.3),
+    ])
+    func initialZero(offset: Double, enabled: Bool, shown: Double) throws {
+        var configuration = ScaleConfiguration()
+        configuration.initialZeroSetting = enabled
+        var engine = try Fixtures.engine(configuration: configuration)
+        let first = Self.settle(&engine, grams: offset)
+        #expect(abs((first.net ?? .nan) - shown) < 0.05, "\(first.text())")
+        // Only at switch-on: a load placed and removed later is weighed, not zeroed.
+        let later = Self.settle(&engine, grams: offset + 5, from: 80)
+        #expect(abs((later.net ?? .nan) - (shown + 5)) < 0.05, "\(later.text())")
     }
 }
