@@ -52,10 +52,12 @@ public enum Daemon {
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
         if let tcp = configuration.daemon.tcp, let endpoint = loopbackEndpoint(tcp) { endpoints.append(endpoint) }
+        let unixSocket: String? = if case .unixSocket(let path, _) = endpoints[0] { path } else { nil }
+        let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
 
         let server = SocketServer(
             hub: hub, requestHandler: StationRequestHandler(station: station), endpoints: endpoints,
-            notifier: notifier, logger: logger)
+            authorization: authorization, notifier: notifier, logger: logger)
 
         let samplers = configuration.sensors.map { sensor in
             Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) { () throws(SensorError) -> any SampleSource in
@@ -106,6 +108,25 @@ public enum Daemon {
                 logger.warning("\(sensor.name): no simulated calibration: \(error)")
             }
         }
+    }
+
+    /// Root, this process's user and, when configured, the admin group's members may change
+    /// state.
+    /// - Throws: ``DaemonError`` when `adminGroup` names no group on this system.
+    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError) -> CommandAuthorization {
+        let uid = geteuid()
+        let userName = getpwuid(uid).flatMap { $0.pointee.pw_name }.map { String(cString: $0) }
+        var group: CommandAuthorization.AdminGroup?
+        if let adminGroup {
+            guard let entry = getgrnam(adminGroup) else {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "looking up [daemon] admin_group", subject: "'\(adminGroup)'",
+                    detail: "no such group",
+                    hint: "create it (sudo groupadd \(adminGroup)) and add the users who may zero, tare and calibrate, or remove admin_group")
+            }
+            group = .init(name: adminGroup, gid: entry.pointee.gr_gid)
+        }
+        return CommandAuthorization(daemonUID: uid, daemonUserName: userName, adminGroup: group, unixSocket: unixSocket)
     }
 
     static func loopbackEndpoint(_ text: String) -> ListenerEndpoint? {
