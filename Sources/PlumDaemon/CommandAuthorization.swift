@@ -54,7 +54,7 @@ public struct CommandAuthorization: Hashable, Sendable {
     public func decide(_ peer: PeerCredentials?, command: String) -> Decision {
         guard let peer else {
             var message = "not permitted: \(command) changes the scale, and a TCP client has no credentials the daemon can check, so TCP is read-only; "
-            message += "send it over the Unix socket\(unixSocket.map { " \($0)" } ?? "") as \(whoMay)"
+            message += "send it over \(unixSocket.map { "the Unix socket \($0)" } ?? "a Unix-socket listener") as \(whoMay)"
             return .refused(message)
         }
         if peer.uid == 0 { return .permitted(.root) }

@@ -29,6 +29,7 @@ final class MTSICSSession: ChannelDuplexHandler {
     private var streaming: Task<Void, Never>?
     private var busy = false
     private var readHeld = false
+    private var refusalLogged = false
     /// Counts started commands, so the answer of one cancelled by `@` is not written.
     private var generation = 0
 
@@ -119,7 +120,11 @@ final class MTSICSSession: ChannelDuplexHandler {
             if command.changesState, case .refused(let message) = authorization.decide(client.peer, command: "MT-SICS \(command.identifier)") {
                 // MT-SICS has no place for a reason: the client gets EL (logical error, the
                 // command cannot be carried out) and the log says why.
-                logger.notice("\(client.listener) #\(client.id): \(message)")
+                if !refusalLogged {
+                    // Once per connection: a client retrying in a loop must not flood the log.
+                    refusalLogged = true
+                    logger.notice("\(client.listener) #\(client.id): \(message)")
+                }
                 write(MTSICSResponse.logicalError)
                 continue
             }

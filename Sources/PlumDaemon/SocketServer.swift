@@ -200,7 +200,12 @@ public final class SocketServer: Service {
 
     private func mtsicsInitializer(for endpoint: ListenerEndpoint, handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
         let listener = endpoint.description
-        let authorization = self.authorization
+        // A refused TCP client is pointed at the MT-SICS Unix socket, if there is one.
+        var pointing = self.authorization
+        pointing.unixSocket = mtsics?.endpoints.lazy.compactMap { endpoint -> String? in
+            if case .unixSocket(let path, _) = endpoint { path } else { nil }
+        }.first
+        let authorization = pointing
         let logger = self.logger
         let connections = self.mtsicsConnections
         return { channel in

@@ -39,6 +39,11 @@ public actor Station {
     public let rawBatchLimit = 16
     public let rawBatchWindow: UInt64 = 100_000_000
 
+    /// MT-SICS `S`, `Z`, `T` waiting for a stable reading (StationWeighing.swift).
+    var stableWaiters: [UInt64: StableWaiter] = [:]
+    /// MT-SICS `SIR` subscribers to every new reading of one sensor.
+    var readingStreams: [UInt64: (sensor: String, continuation: AsyncStream<Reading>.Continuation)] = [:]
+
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private let publisher: any ReportPublisher
@@ -189,6 +194,7 @@ public actor Station {
                     message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(point.signal) from \(point.samples) stable samples")])
             }
             entries[name] = entry
+            serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)
             for cue in reading.cues { publishCue(name, cue) }
         }

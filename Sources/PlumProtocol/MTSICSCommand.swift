@@ -148,6 +148,9 @@ public enum MTSICSResponse {
     /// `EL`: logical error, the command cannot be carried out (no sensor, say).
     public static let logicalError = "EL\r\n"
 
+    /// A value as it appears in a response, without the padding: `385.0`.
+    public static func value(_ grams: Double, decimals: Int) -> String { fixed(grams, decimals: decimals) }
+
     static func fixed(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
