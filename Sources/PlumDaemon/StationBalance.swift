@@ -47,7 +47,7 @@ public struct StationBalance: MTSICSHandler {
             return MTSICSResponse.syntaxError
         case .immediateWeight, .immediateWeightRepeat:
             guard await station.sensorNames.contains(sensor) else { return MTSICSResponse.logicalError }
-            return Self.weight(await station.latestReading(of: sensor), id: "S")
+            return Self.weight(await station.currentReading(of: sensor), id: "S")
         case .stableWeight:
             let outcome = await station.whenStable(sensor, timeout: stableTimeout, .weigh)
             if outcome.unknownSensor { return MTSICSResponse.logicalError }

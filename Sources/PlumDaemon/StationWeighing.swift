@@ -34,7 +34,21 @@ struct StableWaiter {
 /// tare it, and follow its readings.
 extension Station {
     /// The latest reading of `name`, or nil before its first sample or for an unknown name.
-    public func latestReading(of name: String) -> Reading? { entry(name)?.latest }
+    ///
+    /// After a zero or tare the latest reading still shows the old net weight, so this waits
+    /// for the next one (at most `timeout`, one sample period in practice).
+    public func currentReading(of name: String, timeout: Duration = .seconds(1)) async -> Reading? {
+        guard let entry = entry(name) else { return nil }
+        guard entry.latestIsStale else { return entry.latest }
+        let token = newToken()
+        return await withCheckedContinuation { continuation in
+            nextReadingWaiters[token] = (name, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                await self?.endNextReadingWait(token)
+            }
+        }
+    }
 
     /// The tare in use on `name`, in grams.
     public func tare(of name: String) -> Double? { entry(name)?.engine.tare }
@@ -46,7 +60,7 @@ extension Station {
     /// sample can make it refuse for a moving load.
     public func whenStable(_ name: String, timeout: Duration, _ action: WeighingAction) async -> WeighingOutcome {
         guard let entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
-        if let latest = entry.latest, latest.isStable || latest.isOverload || latest.isUnderload {
+        if let latest = entry.latest, !entry.latestIsStale, latest.isStable || latest.isOverload || latest.isUnderload {
             return latest.isStable && !latest.isOverload && !latest.isUnderload ? act(name, action, requireStable: true) : WeighingOutcome(reading: latest)
         }
         let token = newToken()
@@ -78,6 +92,7 @@ extension Station {
     public func presetTare(_ name: String, grams: Double) -> Result<Double, Refusal>? {
         guard var entry = entry(name) else { return nil }
         let result = entry.engine.presetTare(grams: grams)
+        if case .success = result { entry.latestIsStale = true }
         store(entry)
         return result
     }
@@ -86,6 +101,7 @@ extension Station {
     public func clearTare(_ name: String) -> Bool {
         guard var entry = entry(name) else { return false }
         entry.engine.clearTare()
+        entry.latestIsStale = true
         store(entry)
         return true
     }
@@ -116,12 +132,17 @@ extension Station {
         case .tare:
             outcome.result = entry.engine.tareNow(requireStable: requireStable)
         }
+        if case .success? = outcome.result { entry.latestIsStale = true }
         store(entry)
         return outcome
     }
 
     /// Called with each new reading of `name`: answers the waits it decides and feeds `SIR`.
     func serveWaiters(_ name: String, _ reading: Reading) {
+        for (token, waiter) in nextReadingWaiters where waiter.sensor == name {
+            nextReadingWaiters[token] = nil
+            waiter.reply.resume(returning: reading)
+        }
         for (_, stream) in readingStreams where stream.sensor == name {
             stream.continuation.yield(reading)
         }
@@ -144,6 +165,12 @@ extension Station {
     func endWait(_ token: UInt64) {
         guard let waiter = stableWaiters.removeValue(forKey: token) else { return }
         waiter.reply.resume(returning: WeighingOutcome(reading: entry(waiter.sensor)?.latest, timedOut: true))
+    }
+
+    /// Ends a wait for the next reading of a sensor that sent none in time: the old reading.
+    func endNextReadingWait(_ token: UInt64) {
+        guard let waiter = nextReadingWaiters.removeValue(forKey: token) else { return }
+        waiter.reply.resume(returning: entry(waiter.sensor)?.latest)
     }
 
     func removeReadingStream(_ token: UInt64) {

@@ -66,7 +66,7 @@ struct AuthorizationProcessTests {
             socket_group = "\(nobodyGroup)"
             admin_group = "\(adminGroup)"
             state_directory = "\(directory)/state"
-            \(extra)
+            \(extra.replacingOccurrences(of: "$DIR", with: directory))
 
             [[sensor]]
             name = "left"
