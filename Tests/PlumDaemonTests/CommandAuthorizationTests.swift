@@ -1,5 +1,6 @@
 @testable import PlumDaemon
 import PlumProtocol
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -121,3 +122,70 @@ struct ProcessGroupsTests {
     }
 }
 
+
+@Suite("Authorization at the transport, over real sockets", .serialized)
+struct TransportAuthorizationTests {
+    @Test("over loopback TCP, ?TARE gets one 'not permitted' line naming the Unix socket, and the connection keeps answering ?POLL")
+    func tcpIsReadOnly() async throws {
+        let directory = TemporaryDirectory()
+        let unixPath = directory.path + "/plumscale.sock"
+        let server = SocketServer(
+            hub: ClientHub(), requestHandler: ScaleRequestHandler(),
+            endpoints: [.unixSocket(path: unixPath), .loopbackTCP(host: "127.0.0.1", port: 0)],
+            authorization: CommandAuthorization(daemonUID: geteuid(), unixSocket: unixPath), logger: quietLogger)
+        try await server.start()
+        do {
+            let port = try #require(server.boundAddresses.last??.port)
+            let client = try TestClient(loopbackPort: port)
+            #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+            try await client.send("?TARE={\"sensor\":\"left\"};\n?POLL;\n")
+            let refusal = try #require(try await client.readLine())
+            #expect(refusal.hasPrefix("{\"class\":\"ERROR\",\"message\":\"not permitted: ?TARE changes the scale"))
+            #expect(refusal.contains("TCP is read-only") && refusal.contains(unixPath))
+            #expect(try await client.readLine() == "{\"class\":\"POLL\",\"number\":1}")
+
+            // The same request over the Unix socket, from this (root or daemon-user) process, is carried out.
+            let local = try TestClient(path: unixPath)
+            _ = try await local.readLine()
+            try await local.send("?TARE={\"sensor\":\"left\"};\n")
+            #expect(try await local.readLine() == "{\"class\":\"TARE\",\"sensor\":\"left\"}")
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test("SO_PEERCRED at accept gives this process's pid, uid, gid and groups to the request handler")
+    func peerCredentialsReachTheHandler() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/plumscale.sock"
+        let recorder = PeerRecorder()
+        let server = SocketServer(hub: ClientHub(), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
+        try await server.start()
+        do {
+            let client = try TestClient(path: path)
+            _ = try await client.readLine()
+            try await client.send("?POLL;\n")
+            _ = try await client.readLine()
+            let peer = try #require(recorder.peers.withLock { $0.first } ?? nil, "a Unix client has credentials")
+            #expect(peer.pid == getpid())
+            #expect(peer.uid == geteuid())
+            #expect(peer.gid == getegid())
+            #expect(peer.groups != nil, "the groups of a live local process can be read")
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+}
+
+/// Records who sent each request.
+final class PeerRecorder: RequestHandler {
+    let peers = Mutex<[PeerCredentials?]>([])
+    func reply(to request: Request, from client: ClientInfo) async -> [String] {
+        peers.withLock { $0.append(client.peer) }
+        return ["{\"class\":\"POLL\"}"]
+    }
+}
