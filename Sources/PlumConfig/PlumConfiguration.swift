@@ -118,7 +118,7 @@ public struct PlumConfiguration: Hashable, Sendable {
             let names = sensors.map { "\"\($0.name)\"" }
             throw reader.error(
                 "mtsics_sensor",
-                "mtsics_sensor = \"\(name)\" is not a configured sensor; use one of \(names.isEmpty ? "the [[sensor]] names" : TOMLReader.list(names))")
+                "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
         }
         root.markKnown(["scale", "sensor", "daemon", "cue"])
         try root.rejectUnknownKeys()
