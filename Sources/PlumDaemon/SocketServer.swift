@@ -55,7 +55,7 @@ public final class SocketServer: Service {
     public init(
         hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
         mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        authorization: CommandAuthorization = CommandAuthorization(daemonUID: getuid()),
+        authorization: CommandAuthorization = CommandAuthorization(daemonUID: geteuid()),
         notifier: SystemdNotifier? = nil, logger: Logger = Logger(label: "plumscale.transport")
     ) {
         self.authorization = authorization
@@ -221,7 +221,7 @@ public final class SocketServer: Service {
     }
 
     /// The credentials of a Unix-socket peer, taken when the connection is accepted; nil for
-    /// TCP, or when the kernel would not say (then the client is treated as read-only).
+    /// TCP, or when the kernel would not say (then the client is read-only, as TCP clients are).
     static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
         guard case .unixDomainSocket = channel.localAddress, let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeSucceededFuture(nil)
