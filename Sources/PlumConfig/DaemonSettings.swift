@@ -11,6 +11,12 @@ public struct DaemonSettings: Hashable, Sendable {
     public var tcp: String?
     /// An optional MT-SICS listener: a Unix socket path or a loopback "host:port".
     public var mtsics: String?
+    /// The sensor the MT-SICS listener weighs with; nil: the first sensor. Checked against the
+    /// configured sensors by ``PlumConfiguration/parse(_:file:)``.
+    public var mtsicsSensor: String?
+    /// The group whose members may zero, tare and calibrate (besides root and the daemon's
+    /// user); nil: nobody else.
+    public var adminGroup: String?
     /// The most clients served at once; one more gets an error line and is closed.
     public var maxClients: Int = 256
     /// Messages queued per client before its oldest are dropped.
@@ -31,10 +37,25 @@ public struct DaemonSettings: Hashable, Sendable {
         if let tcp { try Self.requireLoopback(tcp, key: "tcp", reader: reader) }
         mtsics = try reader.string("mtsics")
         if let mtsics, !mtsics.hasPrefix("/") { try Self.requireLoopback(mtsics, key: "mtsics", reader: reader) }
+        mtsicsSensor = try reader.string("mtsics_sensor")
+        adminGroup = try reader.string("admin_group")
+        if let adminGroup { try Self.requireGroupName(adminGroup, key: "admin_group", reader: reader) }
         maxClients = try reader.int("max_clients", in: 1...65_536, unit: "clients") ?? maxClients
         clientQueue = try reader.int("client_queue", in: 8...1_000_000, unit: "messages") ?? clientQueue
         stateDirectory = try reader.string("state_directory")
         try reader.rejectUnknownKeys()
+    }
+
+    /// A group name as `groupadd` accepts it: a letter or `_` first, then letters, digits, `_`,
+    /// `-` or `.`, at most 32 characters. A number is refused: a gid would silently change
+    /// meaning if the group were renumbered.
+    static func requireGroupName(_ name: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
+        let valid = !name.isEmpty && name.utf8.count <= 32
+            && name.first.map { ($0.isASCII && $0.isLetter) || $0 == "_" } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
+        guard valid else {
+            throw reader.error(key, "\(key) = \"\(name)\" is not a group name; use the name of an existing group, such as \"plumscale-admin\" (letters, digits, _, - or ., starting with a letter)")
+        }
     }
 
     /// A TCP listener must stay on this machine: readings and commands are not for the network.

@@ -113,6 +113,13 @@ public struct PlumConfiguration: Hashable, Sendable {
             }
         }
         try checkSharedChips(sensors, file: file)
+        if let name = daemon.mtsicsSensor, !sensors.contains(where: { $0.name == name }), let daemonTable = table["daemon"]?.table {
+            let reader = TOMLReader(table: daemonTable, file: file, path: "daemon", locator: locator, section: .table("daemon"))
+            let names = sensors.map { "\"\($0.name)\"" }
+            throw reader.error(
+                "mtsics_sensor",
+                "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
+        }
         root.markKnown(["scale", "sensor", "daemon", "cue"])
         try root.rejectUnknownKeys()
         if sensors.isEmpty {

@@ -178,10 +178,12 @@ public struct WeighingEngine: Sendable {
 
     /// Sets zero to the present load, if it is stable and within the zero range.
     ///
+    /// - Parameter requireStable: false zeroes a moving load at its filtered value (MT-SICS
+    ///   `ZI`, "zero immediately").
     /// - Returns: the new zero offset from calibrated zero in grams, or a refusal such as
     ///   `zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare`.
-    public mutating func zero() -> Result<Double, Refusal> {
-        switch commandState("zero") {
+    public mutating func zero(requireStable: Bool = true) -> Result<Double, Refusal> {
+        switch commandState("zero", requireStable: requireStable) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let value):
             let range = configuration.zeroRange
@@ -200,9 +202,11 @@ public struct WeighingEngine: Sendable {
 
     /// Tares the present gross load, if it is stable.
     ///
+    /// - Parameter requireStable: false tares a moving load at its filtered value (MT-SICS
+    ///   `TI`, "tare immediately").
     /// - Returns: the tare in grams (0 when the pan is at zero, which clears the tare).
-    public mutating func tareNow() -> Result<Double, Refusal> {
-        switch commandState("tare") {
+    public mutating func tareNow(requireStable: Bool = true) -> Result<Double, Refusal> {
+        switch commandState("tare", requireStable: requireStable) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let value):
             let gross = value - zeroOffset
@@ -218,6 +222,23 @@ public struct WeighingEngine: Sendable {
 
     /// Removes the tare.
     public mutating func clearTare() { tare = 0 }
+
+    /// Sets a known tare (a container weighed before), whatever is on the pan now.
+    ///
+    /// - Returns: the tare in grams, or a refusal for an uncalibrated sensor or a value
+    ///   outside 0 … capacity.
+    public mutating func presetTare(grams: Double) -> Result<Double, Refusal> {
+        guard calibration != nil else {
+            return .failure(Refusal(.uncalibrated, "tare refused: \(sensor.id) is not calibrated", hint: "calibrate with known weights first"))
+        }
+        guard grams.isFinite, grams >= 0, grams <= configuration.capacity else {
+            return .failure(Refusal(
+                .invalidWeight, "tare \(grams) g refused: a preset tare lies between 0 and the capacity \(self.grams(configuration.capacity))",
+                hint: "send a tare between 0 and the capacity, or TAC to clear it"))
+        }
+        tare = grams
+        return .success(grams)
+    }
 
     /// Starts a calibration procedure (replacing one that runs).
     public mutating func beginCalibration(quadratic: Bool = false, captureSamples: Int = 24) {
@@ -276,7 +297,7 @@ public struct WeighingEngine: Sendable {
     }
 
     /// The filtered load from calibrated zero, if a command may act on it now.
-    private func commandState(_ command: String) -> Result<Double, Refusal> {
+    private func commandState(_ command: String, requireStable: Bool) -> Result<Double, Refusal> {
         guard calibration != nil else {
             return .failure(Refusal(.uncalibrated, "\(command) refused: \(sensor.id) is not calibrated", hint: "calibrate with known weights first"))
         }
@@ -289,7 +310,7 @@ public struct WeighingEngine: Sendable {
         guard !reading.isUnderload else {
             return .failure(Refusal(.underload, "\(command) refused: the reading is below the zero range", hint: "check that nothing lifts the pan, or recalibrate"))
         }
-        guard reading.isStable else {
+        guard reading.isStable || !requireStable else {
             return .failure(Refusal(.notStable, "\(command) refused: the load is moving", hint: "wait until it is stable and try again"))
         }
         return .success(value)

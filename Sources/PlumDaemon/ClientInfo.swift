@@ -4,4 +4,13 @@ public struct ClientInfo: Hashable, Sendable {
     public var id: Int
     /// The listener's name, such as the socket path or "127.0.0.1:4001".
     public var listener: String
+    /// The kernel's word on who connected (`SO_PEERCRED` and the process's groups) for a
+    /// Unix-socket client; nil for a TCP client, which has none.
+    public var peer: PeerCredentials?
+
+    public init(id: Int, listener: String, peer: PeerCredentials? = nil) {
+        self.id = id
+        self.listener = listener
+        self.peer = peer
+    }
 }

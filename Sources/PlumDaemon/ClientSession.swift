@@ -31,6 +31,8 @@ final class ClientSession: ChannelDuplexHandler {
     private let hub: ClientHub
     private let handler: any RequestHandler
     private let listener: String
+    private let peer: PeerCredentials?
+    private let authorization: CommandAuthorization
     private var outbox: ClientOutbox?
     private var context: ChannelHandlerContext?
     private var pending = CircularBuffer<Pending>()
@@ -38,10 +40,12 @@ final class ClientSession: ChannelDuplexHandler {
     private var readHeld = false
     private var inputClosed = false
 
-    init(hub: ClientHub, handler: any RequestHandler, listener: String) {
+    init(hub: ClientHub, handler: any RequestHandler, listener: String, peer: PeerCredentials?, authorization: CommandAuthorization) {
         self.hub = hub
         self.handler = handler
         self.listener = listener
+        self.peer = peer
+        self.authorization = authorization
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -153,8 +157,8 @@ final class ClientSession: ChannelDuplexHandler {
             case .request(let request):
                 busy = true
                 Self.start(
-                    request, handler: handler, client: ClientInfo(id: outbox.id, listener: listener),
-                    then: NIOLoopBound(self, eventLoop: outbox.eventLoop), on: outbox.eventLoop)
+                    request, handler: handler, client: ClientInfo(id: outbox.id, listener: listener, peer: peer),
+                    authorization: authorization, then: NIOLoopBound(self, eventLoop: outbox.eventLoop), on: outbox.eventLoop)
             }
         }
         updateReading()
@@ -162,11 +166,17 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     private static func start(
-        _ request: Request, handler: any RequestHandler, client: ClientInfo,
+        _ request: Request, handler: any RequestHandler, client: ClientInfo, authorization: CommandAuthorization,
         then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
     ) {
         Task {
-            let replies = await answer(request, handler: handler, client: client)
+            let replies: [String]
+            if request.changesState, case .refused(let message) = authorization.decide(client.peer, command: request.name) {
+                // One line that says what to do; the connection stays usable for reading.
+                replies = [ProtocolError(message).report]
+            } else {
+                replies = await answer(request, handler: handler, client: client)
+            }
             eventLoop.execute {
                 session.value.finished(request, replies: replies)
             }

@@ -59,10 +59,14 @@ public enum Daemon {
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
         if let tcp = configuration.daemon.tcp, let endpoint = loopbackEndpoint(tcp) { endpoints.append(endpoint) }
+        let unixSocket: String? = if case .unixSocket(let path, _) = endpoints[0] { path } else { nil }
+        let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
+
+        let mtsics = try mtsicsListener(configuration, activation: activation, station: station)
 
         let server = SocketServer(
             hub: hub, requestHandler: StationRequestHandler(station: station), endpoints: endpoints,
-            notifier: notifier, logger: logger)
+            mtsics: mtsics, authorization: authorization, notifier: notifier, logger: logger)
 
         let samplers = configuration.sensors.map { sensor in
             Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) { () throws(SensorError) -> any SampleSource in
@@ -74,8 +78,12 @@ public enum Daemon {
         try await server.start()
         let feeding = SamplerService(samplers: samplers, station: station, logger: logger)
         let names = configuration.sensors.map(\.name).joined(separator: ", ")
-        logger.info("plumscaled \(DaemonVersion.release) serving \(endpoints.map(\.description).joined(separator: ", ")) for \(names)")
-        try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(endpoints.map(\.description).joined(separator: ", "))")
+        var listening = endpoints.map(\.description).joined(separator: ", ")
+        if let mtsics, let balance = mtsics.handler as? StationBalance {
+            listening += "; MT-SICS on " + mtsics.endpoints.map(\.description).joined(separator: ", ") + " weighing with \(balance.sensor)"
+        }
+        logger.info("plumscaled \(DaemonVersion.release) serving \(listening) for \(names)")
+        try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(listening)")
 
         let stallLimit = options.stallLimit
         let watchdog = try WatchdogPinger(environment: environment, notifier: notifier, logger: logger) {
@@ -113,6 +121,53 @@ public enum Daemon {
                 logger.warning("\(sensor.name): no simulated calibration: \(error)")
             }
         }
+    }
+
+    /// Root, this process's user and, when configured, the admin group's members may change
+    /// state.
+    /// - Throws: ``DaemonError`` when `adminGroup` names no group on this system.
+    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError) -> CommandAuthorization {
+        let uid = geteuid()
+        let userName = getpwuid(uid).flatMap { $0.pointee.pw_name }.map { String(cString: $0) }
+        var group: CommandAuthorization.AdminGroup?
+        if let adminGroup {
+            guard let entry = getgrnam(adminGroup) else {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "looking up [daemon] admin_group", subject: "'\(adminGroup)'",
+                    detail: "no such group",
+                    hint: "create it (sudo groupadd \(adminGroup)) and add the users who may zero, tare and calibrate, or remove admin_group")
+            }
+            group = .init(name: adminGroup, gid: entry.pointee.gr_gid)
+        }
+        return CommandAuthorization(daemonUID: uid, daemonUserName: userName, adminGroup: group, unixSocket: unixSocket)
+    }
+
+    /// The MT-SICS listener, when systemd passes a socket named "mtsics" or `[daemon] mtsics`
+    /// is set: the configured sensor (`mtsics_sensor`, else the first) as a balance.
+    static func mtsicsListener(
+        _ configuration: PlumConfiguration, activation: SocketActivation, station: Station
+    ) throws -> SocketServer.MTSICS? {
+        let endpoint: ListenerEndpoint
+        if let passed = activation.endpoint(named: "mtsics") {
+            endpoint = passed
+        } else if let text = configuration.daemon.mtsics {
+            if text.hasPrefix("/") {
+                endpoint = .unixSocket(path: text, group: configuration.daemon.socketGroup)
+            } else if let tcp = loopbackEndpoint(text) {
+                endpoint = tcp
+            } else {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "listening for MT-SICS on", subject: text,
+                    detail: "not a socket path or host:port", hint: "use \"/run/plumscale/mtsics.sock\" or \"127.0.0.1:8001\"")
+            }
+        } else {
+            return nil
+        }
+        guard let sensor = configuration.daemon.mtsicsSensor ?? configuration.sensors.first?.name else { return nil }
+        let balance = StationBalance(
+            station: station, sensor: sensor, division: try Division(grams: configuration.scale.divisionGrams),
+            capacityGrams: configuration.scale.capacityGrams)
+        return SocketServer.MTSICS(endpoints: [endpoint], handler: balance)
     }
 
     static func loopbackEndpoint(_ text: String) -> ListenerEndpoint? {

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import PlumProtocol
 
@@ -19,17 +20,24 @@ final class MTSICSSession: ChannelDuplexHandler {
     private static let floodLimit = 1024
 
     private let handler: any MTSICSHandler
+    private let client: ClientInfo
+    private let authorization: CommandAuthorization
+    private let logger: Logger
     private var context: ChannelHandlerContext?
     private var pending = CircularBuffer<MTSICSCommand?>()
     private var current: Task<Void, Never>?
     private var streaming: Task<Void, Never>?
     private var busy = false
     private var readHeld = false
+    private var refusalLogged = false
     /// Counts started commands, so the answer of one cancelled by `@` is not written.
     private var generation = 0
 
-    init(handler: any MTSICSHandler) {
+    init(handler: any MTSICSHandler, client: ClientInfo, authorization: CommandAuthorization, logger: Logger) {
         self.handler = handler
+        self.client = client
+        self.authorization = authorization
+        self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -109,20 +117,31 @@ final class MTSICSSession: ChannelDuplexHandler {
                 continue
             }
             if command != .reset { stopStreaming() }
+            if command.changesState, case .refused(let message) = authorization.decide(client.peer, command: "MT-SICS \(command.identifier)") {
+                // MT-SICS has no place for a reason: the client gets EL (logical error, the
+                // command cannot be carried out) and the log says why.
+                if !refusalLogged {
+                    // Once per connection: a client retrying in a loop must not flood the log.
+                    refusalLogged = true
+                    logger.notice("\(client.listener) #\(client.id): \(message)")
+                }
+                write(MTSICSResponse.logicalError)
+                continue
+            }
             busy = true
             generation += 1
             let session = NIOLoopBound(self, eventLoop: context.eventLoop)
-            current = Self.start(command, generation: generation, handler: handler, then: session, on: context.eventLoop)
+            current = Self.start(command, generation: generation, handler: handler, client: client, then: session, on: context.eventLoop)
         }
         resumeReading()
     }
 
     private static func start(
-        _ command: MTSICSCommand, generation: Int, handler: any MTSICSHandler,
+        _ command: MTSICSCommand, generation: Int, handler: any MTSICSHandler, client: ClientInfo,
         then session: NIOLoopBound<MTSICSSession>, on eventLoop: any EventLoop
     ) -> Task<Void, Never> {
         Task {
-            let response = await handler.respond(to: command)
+            let response = await handler.respond(to: command, from: client)
             guard !Task.isCancelled else { return }
             eventLoop.execute {
                 session.value.finished(command, generation: generation, response: response)

@@ -5,6 +5,10 @@ public import ServiceLifecycle
 import Synchronization
 import PlumProtocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The daemon's listeners: the JSON protocol on one or more endpoints (the Unix socket, maybe a
 /// loopback TCP port) and, optionally, MT-SICS on its own endpoints.
 ///
@@ -29,6 +33,9 @@ public final class SocketServer: Service {
     private let group: any EventLoopGroup
     private let notifier: SystemdNotifier?
     private let logger: Logger
+    private let authorization: CommandAuthorization
+    /// Numbers MT-SICS connections for logs (JSON clients get theirs from the hub).
+    private let mtsicsConnections = ConnectionCounter()
 
     private struct State {
         var listeners: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
@@ -42,12 +49,16 @@ public final class SocketServer: Service {
     ///   - requestHandler: Answers `?POLL`, `?DEVICES`, `?TARE`, `?ZERO`, `?CALIBRATE`.
     ///   - endpoints: Where the JSON protocol listens.
     ///   - mtsics: The MT-SICS listeners, if any.
+    ///   - authorization: Who may send state-changing commands (`?TARE`, `?ZERO`, `?CALIBRATE`,
+    ///     MT-SICS `Z`, `T`, `TA` with a value, `TAC`); by default root and the daemon's own user.
     ///   - notifier: Told `STOPPING=1` when graceful shutdown begins.
     public init(
         hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
         mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        authorization: CommandAuthorization = CommandAuthorization(daemonUID: geteuid()),
         notifier: SystemdNotifier? = nil, logger: Logger = Logger(label: "plumscale.transport")
     ) {
+        self.authorization = authorization
         self.notifier = notifier
         self.hub = hub
         self.requestHandler = requestHandler
@@ -79,7 +90,7 @@ public final class SocketServer: Service {
             }
             if let mtsics {
                 for endpoint in mtsics.endpoints {
-                    bound.append((endpoint, try await bind(endpoint, initializer: mtsicsInitializer(handler: mtsics.handler))))
+                    bound.append((endpoint, try await bind(endpoint, initializer: mtsicsInitializer(for: endpoint, handler: mtsics.handler))))
                 }
             }
         } catch {
@@ -176,23 +187,57 @@ public final class SocketServer: Service {
         let hub = self.hub
         let handler = self.requestHandler
         let listener = endpoint.description
+        let authorization = self.authorization
         return { channel in
-            channel.eventLoop.makeCompletedFuture {
+            Self.peerCredentials(of: channel).flatMapThrowing { peer in
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: Request.maximumLineLength)))
                 try channel.pipeline.syncOperations.addHandler(
-                    ClientSession(hub: hub, handler: handler, listener: listener))
+                    ClientSession(hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization))
             }
         }
     }
 
-    private func mtsicsInitializer(handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
-        { channel in
-            channel.eventLoop.makeCompletedFuture {
+    private func mtsicsInitializer(for endpoint: ListenerEndpoint, handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        let listener = endpoint.description
+        // A refused TCP client is pointed at the MT-SICS Unix socket, if there is one.
+        var pointing = self.authorization
+        pointing.unixSocket = mtsics?.endpoints.lazy.compactMap { endpoint -> String? in
+            if case .unixSocket(let path, _) = endpoint { path } else { nil }
+        }.first
+        let authorization = pointing
+        let logger = self.logger
+        let connections = self.mtsicsConnections
+        return { channel in
+            Self.peerCredentials(of: channel).flatMapThrowing { peer in
+                let id = connections.next()
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: MTSICSSession.maximumLineLength)))
-                try channel.pipeline.syncOperations.addHandler(MTSICSSession(handler: handler))
+                try channel.pipeline.syncOperations.addHandler(MTSICSSession(
+                    handler: handler, client: ClientInfo(id: id, listener: listener, peer: peer),
+                    authorization: authorization, logger: logger))
             }
         }
     }
+
+    /// The credentials of a Unix-socket peer, taken when the connection is accepted; nil for
+    /// TCP, or when the kernel would not say (then the client is read-only, as TCP clients are).
+    static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard case .unixDomainSocket = channel.localAddress, let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            .map { (credential: SocketPeerCredential) -> PeerCredentials? in
+                PeerCredentials(
+                    pid: credential.pid, uid: credential.uid, gid: credential.gid,
+                    groups: ProcessGroups.read(pid: credential.pid, uid: credential.uid))
+            }
+            .recover { _ in nil }
+    }
+}
+
+/// Numbers connections, from any event loop.
+final class ConnectionCounter: Sendable {
+    private let count = Atomic(0)
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }

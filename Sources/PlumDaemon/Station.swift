@@ -23,6 +23,8 @@ public actor Station {
         var rawBatchStart: UInt64?
         var sampler: Sampler?
         var capture: PendingCapture?
+        /// A zero or tare has changed the engine since `latest` was computed: its net is old.
+        var latestIsStale = false
     }
 
     /// A `?CALIBRATE` zero/point request waiting for its stable capture.
@@ -38,6 +40,13 @@ public actor Station {
     /// Raw samples per `RAW` report, at most; a batch also closes after ``rawBatchWindow``.
     public let rawBatchLimit = 16
     public let rawBatchWindow: UInt64 = 100_000_000
+
+    /// MT-SICS `S`, `Z`, `T` waiting for a stable reading (StationWeighing.swift).
+    var stableWaiters: [UInt64: StableWaiter] = [:]
+    /// MT-SICS `SIR` subscribers to every new reading of one sensor.
+    var readingStreams: [UInt64: (sensor: String, continuation: AsyncStream<Reading>.Continuation)] = [:]
+    /// MT-SICS `SI` after a zero or tare, waiting for the first reading that shows it.
+    var nextReadingWaiters: [UInt64: (sensor: String, reply: CheckedContinuation<Reading?, Never>)] = [:]
 
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
@@ -184,6 +193,7 @@ public actor Station {
             if sample.flags.contains(.underRange) { flags.insert(.underRange) }
             let reading = entry.engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
             entry.latest = reading
+            entry.latestIsStale = false
             batchRaw(&entry, sample)
             if let point = reading.capturedPoint, let capture = entry.capture {
                 entry.capture = nil
@@ -191,6 +201,7 @@ public actor Station {
                     message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(FixedPoint.text(point.signal, decimals: 1)) from \(point.samples) stable samples")])
             }
             entries[name] = entry
+            serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)
             for cue in reading.cues { publishCue(name, cue) }
         }

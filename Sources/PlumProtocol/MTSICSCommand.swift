@@ -24,17 +24,46 @@ public enum MTSICSCommand: Hashable, Sendable {
     case tareImmediately
     /// `TA`: query the tare weight.
     case tareQuery
+    /// `TA 25.00 g`: preset the tare weight (grams only).
+    case tarePreset(grams: Double)
     /// `TAC`: clear the tare.
     case tareClear
 
     /// The commands listed by `I0`, in order.
     public static let implemented = ["@", "I0", "I1", "I2", "I3", "I4", "S", "SI", "SIR", "Z", "ZI", "T", "TI", "TA", "TAC"]
 
+    /// Whether the command changes the balance's state (zero or tare), and so needs the peer to
+    /// be authorized; weighing and inquiries are open to anyone who can connect.
+    public var changesState: Bool {
+        switch self {
+        case .zero, .zeroImmediately, .tare, .tareImmediately, .tarePreset, .tareClear: true
+        case .reset, .inquiry, .stableWeight, .immediateWeight, .immediateWeightRepeat, .tareQuery: false
+        }
+    }
+
+    /// The command's identifier as sent, such as `TA`, for logs.
+    public var identifier: String {
+        switch self {
+        case .reset: "@"
+        case .inquiry(let number): "I\(number)"
+        case .stableWeight: "S"
+        case .immediateWeight: "SI"
+        case .immediateWeightRepeat: "SIR"
+        case .zero: "Z"
+        case .zeroImmediately: "ZI"
+        case .tare: "T"
+        case .tareImmediately: "TI"
+        case .tareQuery, .tarePreset: "TA"
+        case .tareClear: "TAC"
+        }
+    }
+
     /// Parses one command line (without CR LF); nil for a command this balance does not know,
     /// which is answered `ES` (syntax error).
     public static func parse(_ line: Substring) -> MTSICSCommand? {
         var text = line
         while let last = text.last, last.isNewline { text.removeLast() }
+        if text.hasPrefix("TA ") { return parseTarePreset(text.dropFirst(3)) }
         switch text {
         case "@": return .reset
         case "I0": return .inquiry(0)
@@ -53,6 +82,16 @@ public enum MTSICSCommand: Hashable, Sendable {
         case "TAC": return .tareClear
         default: return nil
         }
+    }
+
+    /// `TA <value> g`: one space-separated decimal number and the unit `g`, as MT-SICS writes
+    /// it (the value may be padded with spaces, as balances send it).
+    private static func parseTarePreset(_ arguments: Substring) -> MTSICSCommand? {
+        let parts = arguments.split(separator: " ")
+        guard parts.count == 2, parts[1] == "g",
+              parts[0].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
+              let grams = Double(parts[0]), grams.isFinite else { return nil }
+        return .tarePreset(grams: grams)
     }
 }
 
@@ -87,19 +126,30 @@ public enum MTSICSResponse {
     public static func underRange(_ id: String) -> String { "\(id) -\r\n" }
     /// `Z A`, `TAC A`: done.
     public static func done(_ id: String) -> String { "\(id) A\r\n" }
+    /// `ZI S` / `ZI D`: done, with the load stable or dynamic at the time.
+    public static func done(_ id: String, _ status: Status) -> String { "\(id) \(status.rawValue)\r\n" }
+    /// `TA L`: understood but not executable with this parameter (a tare value out of range).
+    public static func parameterError(_ id: String) -> String { "\(id) L\r\n" }
+    /// `I1 A "01" "1.0" …`: an answer with several quoted texts.
+    public static func texts(_ id: String, _ values: [String]) -> String {
+        "\(id) A" + values.map { " \"\($0)\"" }.joined() + "\r\n"
+    }
     /// `I4 A "text"`: an answer with one quoted text.
     public static func text(_ id: String, _ value: String) -> String { "\(id) A \"\(value)\"\r\n" }
     /// `I0 B 0 "S"` … `I0 A 0 "TAC"`: the command list, one line per command (B: more follow).
     public static func commandList() -> String {
         let commands = MTSICSCommand.implemented
         return commands.enumerated().map { index, command in
-            "I0 \(index == commands.count - 1 ? "A" : "B") \(command.hasPrefix("T") || command == "ZI" ? 1 : 0) \"\(command)\"\r\n"
+            "I0 \(index == commands.count - 1 ? "A" : "B") \(command.hasPrefix("T") ? 1 : 0) \"\(command)\"\r\n"
         }.joined()
     }
     /// `ES`: syntax error, the command is not known.
     public static let syntaxError = "ES\r\n"
     /// `EL`: logical error, the command cannot be carried out (no sensor, say).
     public static let logicalError = "EL\r\n"
+
+    /// A value as it appears in a response, without the padding: `385.0`.
+    public static func value(_ grams: Double, decimals: Int) -> String { fixed(grams, decimals: decimals) }
 
     static func fixed(_ value: Double, decimals: Int) -> String {
         var scale = 1.0

@@ -20,6 +20,28 @@ public enum Request: Hashable, Sendable {
     /// `?CALIBRATE={"sensor":"left","step":"point","grams":100};`
     case calibrate(CalibrationRequest)
 
+    /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
+    /// the peer to be authorized; reading requests are open to anyone who can connect.
+    public var changesState: Bool {
+        switch self {
+        case .tare, .zero, .calibrate: true
+        case .watch, .poll, .devices, .version: false
+        }
+    }
+
+    /// The request's name as a client writes it, such as `?TARE`, for messages.
+    public var name: String {
+        switch self {
+        case .watch: "?WATCH"
+        case .poll: "?POLL"
+        case .devices: "?DEVICES"
+        case .version: "?VERSION"
+        case .tare: "?TARE"
+        case .zero: "?ZERO"
+        case .calibrate: "?CALIBRATE"
+        }
+    }
+
     /// The longest request line accepted, in bytes; longer lines are refused, not buffered.
     public static let maximumLineLength = 4096
 

@@ -289,6 +289,45 @@ struct DaemonSettingsTests {
         }
     }
 
+    @Test("admin_group and mtsics_sensor are read; without them, no admin group and the first sensor")
+    func adminGroupAndMTSICSSensor() throws {
+        let two = sensor + "\n[[sensor]]\nname = \"right\"\nkind = \"simulated-hx711\"\n"
+        let config = try PlumConfiguration.parse("""
+            [daemon]
+            mtsics = "/run/plumscale/mtsics.sock"
+            mtsics_sensor = "right"
+            admin_group = "plumscale-admin"
+            """ + two, file: "t.toml")
+        #expect(config.daemon.mtsicsSensor == "right")
+        #expect(config.daemon.adminGroup == "plumscale-admin")
+        let defaults = try PlumConfiguration.parse("[daemon]\n" + two, file: "t.toml")
+        #expect(defaults.daemon.mtsicsSensor == nil)
+        #expect(defaults.daemon.adminGroup == nil)
+    }
+
+    struct BadDaemonKey: Sendable, CustomTestStringConvertible {
+        var what: String
+        var line: String
+        var mentions: [String]
+        var testDescription: String { what }
+    }
+
+    @Test("a bad admin_group or mtsics_sensor is refused with file, line, key and what to write", arguments: [
+        BadDaemonKey(what: "a gid instead of a group name", line: "admin_group = \"1001\"", mentions: ["t.toml:3: daemon.admin_group", "not a group name", "plumscale-admin"]),
+        BadDaemonKey(what: "a group name with a space", line: "admin_group = \"plum admins\"", mentions: ["t.toml:3: daemon.admin_group", "not a group name"]),
+        BadDaemonKey(what: "a group as a number", line: "admin_group = 1001", mentions: ["t.toml:3: daemon.admin_group", "expected a string"]),
+        BadDaemonKey(what: "a sensor that is not configured", line: "mtsics_sensor = \"middle\"", mentions: ["t.toml:3: daemon.mtsics_sensor", "\"middle\" is not a configured sensor", "\"s\""]),
+        BadDaemonKey(what: "a typo in mtsics_sensor", line: "mtsics_sensr = \"s\"", mentions: ["t.toml:3: daemon.mtsics_sensr", "unknown key", "mtsics_sensor", "admin_group"]),
+    ])
+    func badDaemonKey(_ bad: BadDaemonKey) {
+        #expect {
+            try PlumConfiguration.parse("[daemon]\nmtsics = \"127.0.0.1:8001\"\n\(bad.line)\n" + sensor, file: "t.toml")
+        } throws: { error in
+            let text = String(describing: error)
+            return bad.mentions.allSatisfy { text.contains($0) }
+        }
+    }
+
     @Test("a cue without its line says which key is missing")
     func cueNeedsLine() {
         #expect {

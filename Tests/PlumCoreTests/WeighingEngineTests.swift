@@ -94,6 +94,33 @@ struct WeighingEngineTests {
         #expect(raw.tareNow().refusalCode == .uncalibrated)
     }
 
+    @Test("zero and tare immediately (MT-SICS ZI, TI) act on a moving load at its filtered value")
+    func immediateWhileMoving() throws {
+        var engine = try Fixtures.engine()
+        for index in 0..<10 {
+            _ = engine.process(EngineInput(signal: Fixtures.signal(grams: 40 + Double(index % 2) * 4), time: UInt64(index) * 12_500_000))
+        }
+        #expect(engine.lastReading?.isStable == false)
+        let tare = try engine.tareNow(requireStable: false).get()
+        #expect(tare > 38 && tare < 46)
+        var uncalibrated = try Fixtures.engine(calibrated: false)
+        _ = Self.settle(&uncalibrated, grams: 0)
+        #expect(uncalibrated.zero(requireStable: false).refusalCode == .uncalibrated)
+    }
+
+    @Test("a preset tare lies between 0 and the capacity, whatever the pan carries, and needs a calibration")
+    func presetTare() throws {
+        var engine = try Fixtures.engine()
+        #expect(try engine.presetTare(grams: 12.5).get() == 12.5)
+        #expect(engine.tare == 12.5)
+        #expect(engine.presetTare(grams: -1).refusalCode == .invalidWeight)
+        #expect(engine.presetTare(grams: engine.configuration.capacity + 1).refusalCode == .invalidWeight)
+        #expect(engine.presetTare(grams: .nan).refusalCode == .invalidWeight)
+        #expect(engine.tare == 12.5, "a refused preset leaves the tare alone")
+        var uncalibrated = try Fixtures.engine(calibrated: false)
+        #expect(uncalibrated.presetTare(grams: 5).refusalCode == .uncalibrated)
+    }
+
     @Test("after a tare, the same load reads 0 within one division")
     func tareThenZero() async {
         // Containers from just above the zero offset up to where container + offset stays under Max.

@@ -5,7 +5,7 @@ import Testing
 /// A small real MT-SICS balance: 100.00 g stable, tare 25.00 g, zeroing succeeds; `SIR`
 /// streams numbered dynamic weights.
 struct BenchBalance: MTSICSHandler {
-    func respond(to command: MTSICSCommand) async -> String {
+    func respond(to command: MTSICSCommand, from client: ClientInfo) async -> String {
         switch command {
         case .reset, .inquiry(4): MTSICSResponse.text("I4", "PLUM0001")
         case .inquiry(0): MTSICSResponse.commandList()
@@ -14,7 +14,7 @@ struct BenchBalance: MTSICSHandler {
         case .immediateWeightRepeat: MTSICSResponse.weight(id: "S", status: .dynamic, grams: 0, decimals: 2)
         case .zero, .zeroImmediately: MTSICSResponse.done("Z")
         case .tare, .tareImmediately: MTSICSResponse.weight(id: "T", status: .stable, grams: 25, decimals: 2)
-        case .tareQuery: MTSICSResponse.tareValue(grams: 25, decimals: 2)
+        case .tareQuery, .tarePreset: MTSICSResponse.tareValue(grams: 25, decimals: 2)
         case .tareClear: MTSICSResponse.done("TAC")
         }
     }

@@ -12,6 +12,18 @@ struct MTSICSTests {
         #expect(MTSICSCommand.parse(line[...]) == command)
     }
 
+    @Test("TA with a value and the unit g presets the tare, padded as balances send it", arguments: [
+        ("TA 25.00 g", 25.0), ("TA     12.5 g", 12.5), ("TA 0 g", 0), ("TA -1.0 g", -1),
+    ])
+    func tarePreset(line: String, grams: Double) {
+        #expect(MTSICSCommand.parse(line[...]) == .tarePreset(grams: grams))
+    }
+
+    @Test("a TA preset without a number or in another unit is a syntax error", arguments: ["TA 25 kg", "TA g", "TA 1e3 g", "TA 25", "TA nan g", "TA 1 2 g"])
+    func badTarePreset(line: String) {
+        #expect(MTSICSCommand.parse(line[...]) == nil)
+    }
+
     @Test("lower case and unknown commands are not commands (answered ES)", arguments: ["s", "XYZ", "", "S 1"])
     func unknown(line: String) {
         #expect(MTSICSCommand.parse(line[...]) == nil)
@@ -37,6 +49,9 @@ struct MTSICSTests {
         #expect(MTSICSResponse.done("Z") == "Z A\r\n")
         #expect(MTSICSResponse.text("I4", "0123456789") == "I4 A \"0123456789\"\r\n")
         #expect(MTSICSResponse.tareValue(grams: 20, decimals: 1) == "TA A       20.0 g\r\n")
+        #expect(MTSICSResponse.done("ZI", .dynamic) == "ZI D\r\n")
+        #expect(MTSICSResponse.parameterError("TA") == "TA L\r\n")
+        #expect(MTSICSResponse.texts("I1", ["01", "1.00", ""]) == "I1 A \"01\" \"1.00\" \"\"\r\n")
     }
 
     @Test("I0 lists every implemented command, B until the last, which is A")
@@ -46,5 +61,7 @@ struct MTSICSTests {
         #expect(lines.dropLast().allSatisfy { $0.hasPrefix("I0 B ") })
         #expect(lines.last == "I0 A 1 \"TAC\"")
         #expect(lines.first == "I0 B 0 \"@\"")
+        #expect(lines.contains("I0 B 0 \"ZI\""), "ZI is a level 0 command")
+        #expect(lines.contains("I0 B 1 \"T\""), "the taring commands are level 1")
     }
 }

@@ -56,6 +56,26 @@ final class LineClient {
         return nil
     }
 
+    /// Connects to `127.0.0.1:port`.
+    init?(loopbackPort port: Int, attempts: Int = 100) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        for _ in 0..<attempts {
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if result == 0 { return }
+            usleep(50_000)
+        }
+        close(fd)
+        return nil
+    }
+
     deinit { close(fd) }
 
     func send(_ line: String) {

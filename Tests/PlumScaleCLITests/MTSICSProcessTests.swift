@@ -1,0 +1,172 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A weight response's parts: `S S     100.00 g` → ("S", "S", 100.0), checking the exact
+/// layout a balance sends: identifier, status, the value right-aligned in 10 characters, the
+/// unit, and CR (the LF is the line end `LineClient` splits on).
+func weightResponse(_ line: String?, id: String) -> (status: String, grams: Double)? {
+    guard let line, line.hasSuffix(" g\r") else { return nil }
+    let prefix = id + " "
+    guard line.hasPrefix(prefix) else { return nil }
+    let rest = Array(line.dropFirst(prefix.count).dropLast(3))  // "S" + " " + 10 characters
+    guard rest.count == 12, rest[1] == " " else { return nil }
+    let field = String(rest[2...])
+    guard field.first == " " || field.first?.isNumber == true || field.first == "-",
+          let grams = Double(field.drop { $0 == " " }) else { return nil }
+    return (String(rest[0]), grams)
+}
+
+/// A free loopback TCP port (bound, then released for the daemon to take).
+func freeLoopbackPort() -> Int? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
+    }
+    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+}
+
+@Suite("plumscaled's MT-SICS listener, as a child process on a real socket", .serialized)
+struct MTSICSProcessTests {
+    static func config(directory: String, mtsics: String) -> String {
+        let path = "\(directory)/plumscale.toml"
+        writeFile(path, """
+            [scale]
+            capacity_grams = 385
+            division_grams = 0.1
+
+            [daemon]
+            socket = "\(directory)/plumscale.sock"
+            mtsics = "\(mtsics)"
+            mtsics_sensor = "right"
+            state_directory = "\(directory)/state"
+
+            [[sensor]]
+            name = "left"
+            kind = "simulated-hx711"
+            seed = 1
+            rate = 80
+
+            [[sensor]]
+            name = "right"
+            kind = "simulated-hx711"
+            seed = 2
+            rate = 80
+            load_grams = 100
+            """)
+        return path
+    }
+
+    @Test("I4, SI, S, T, TA, TAC, Z, a preset TA, a bogus command and @ get a balance's exact CR LF responses, weighing mtsics_sensor")
+    func balanceCommands() throws {
+        let directory = temporaryDirectory()
+        let mtsicsPath = "\(directory)/mtsics.sock"
+        let daemon = try DaemonProcess(["--config", Self.config(directory: directory, mtsics: mtsicsPath)], socketPath: "\(directory)/plumscale.sock")
+        let balance = try #require(LineClient(path: mtsicsPath), "could not connect to \(mtsicsPath)")
+
+        balance.send("I4\r")
+        #expect(balance.readLine() == "I4 A \"PLUM0001\"\r")
+
+        // The right pan carries a constant 100 g: S waits for it to be stable.
+        balance.send("S\r")
+        let stable = try #require(weightResponse(balance.readLine(), id: "S"), "S answers S S <value> g")
+        #expect(stable.status == "S")
+        #expect(abs(stable.grams - 100) < 1, "weighs the right pan (100 g), not the left: \(stable.grams)")
+
+        balance.send("SI\r")
+        let immediate = try #require(weightResponse(balance.readLine(), id: "S"))
+        #expect(immediate.status == "S" || immediate.status == "D")
+        #expect(abs(immediate.grams - 100) < 1)
+
+        balance.send("T\r")
+        let tare = try #require(weightResponse(balance.readLine(), id: "T"), "T answers T S <tare> g")
+        #expect(tare.status == "S" && abs(tare.grams - 100) < 1)
+
+        balance.send("TA\r")
+        let tareQuery = try #require(weightResponse(balance.readLine(), id: "TA"), "TA answers TA A <tare> g")
+        #expect(tareQuery.status == "A" && tareQuery.grams == tare.grams, "TA reports the tare T took")
+
+        balance.send("S\r")
+        let net = try #require(weightResponse(balance.readLine(), id: "S"))
+        #expect(abs(net.grams) <= 0.5, "after the tare the net weight is zero: \(net.grams)")
+
+        balance.send("TAC\r")
+        #expect(balance.readLine() == "TAC A\r")
+        balance.send("SI\r")
+        let cleared = try #require(weightResponse(balance.readLine(), id: "S"))
+        #expect(abs(cleared.grams - 100) < 1, "the first weight after TAC is gross again: \(cleared.grams)")
+
+        // 100 g lies above the zero range (4 % of 385 g): a balance answers Z +.
+        balance.send("Z\r")
+        #expect(balance.readLine() == "Z +\r")
+
+        balance.send("TA 25.0 g\r")
+        #expect(balance.readLine() == "TA A       25.0 g\r")
+        balance.send("TA 9999 g\r")
+        #expect(balance.readLine() == "TA L\r", "a preset beyond the capacity is a parameter error")
+        balance.send("TAC\r")
+        #expect(balance.readLine() == "TAC A\r")
+
+        balance.send("XYZ\r")
+        #expect(balance.readLine() == "ES\r")
+        balance.send("SI\r")
+        #expect(weightResponse(balance.readLine(), id: "S") != nil, "the connection stays usable after ES")
+
+        balance.send("SIR\r")
+        for _ in 0..<3 {
+            #expect(weightResponse(balance.readLine(), id: "S") != nil, "SIR repeats the weight")
+        }
+        balance.send("@\r")
+        #expect(balance.readUntil(limit: 200) { $0 == "I4 A \"PLUM0001\"\r" } != nil, "@ ends SIR and answers like I4")
+        balance.send("I4\r")
+        #expect(balance.readLine() == "I4 A \"PLUM0001\"\r", "nothing of SIR follows @")
+
+        #expect(daemon.terminate() == 0)
+    }
+
+    @Test(
+        "a peer without rights may weigh over MT-SICS but gets EL for Z, ZI, T, TI, a preset TA and TAC",
+        .enabled(if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"))
+    func unprivilegedPeer() throws {
+        let admin = try #require(AuthorizationProcessTests.adminGroup, "no group to use as admin_group")
+        let (daemon, _, directory) = try AuthorizationProcessTests.startDaemon(
+            adminGroup: admin.name, extra: "mtsics = \"$DIR/mtsics.sock\"")
+        let lines = UnprivilegedClient.run(
+            socket: "\(directory)/mtsics.sock", groups: [],
+            lines: ["SI", "Z", "ZI", "T", "TI", "TA 5 g", "TAC", "TA"], expect: [1, 1, 1, 1, 1, 1, 1, 1],
+            terminator: "\r\n", greeting: false)
+        try #require(lines.count == 9, "expected identity and eight answers, got \(lines)")
+        #expect(lines[0] == "uid=65534 gid=65534 groups=")
+        #expect(weightResponse(lines[1], id: "S") != nil, "weighing is open: \(lines[1])")
+        for index in 2...7 {
+            #expect(lines[index] == "EL\r", "state changes are refused: \(lines[index])")
+        }
+        #expect(lines[8] == "TA A        0.0 g\r", "the tare query is open, and nothing was tared")
+        #expect(daemon.terminate() == 0)
+    }
+
+    @Test("over loopback TCP, MT-SICS weighs but refuses Z with EL: a TCP peer has no credentials")
+    func tcpIsReadOnly() throws {
+        let directory = temporaryDirectory()
+        let port = try #require(freeLoopbackPort())
+        let daemon = try DaemonProcess(["--config", Self.config(directory: directory, mtsics: "127.0.0.1:\(port)")], socketPath: "\(directory)/plumscale.sock")
+        _ = try #require(LineClient(path: "\(directory)/plumscale.sock"), "plumscaled did not start")
+        let balance = try #require(LineClient(loopbackPort: port), "could not connect to 127.0.0.1:\(port)")
+        balance.send("S\r")  // waits for the first stable reading; SI might come before any
+        #expect(weightResponse(balance.readLine(), id: "S") != nil)
+        balance.send("Z\r")
+        #expect(balance.readLine() == "EL\r")
+        balance.send("TAC\r")
+        #expect(balance.readLine() == "EL\r")
+        #expect(daemon.terminate() == 0)
+    }
+}
