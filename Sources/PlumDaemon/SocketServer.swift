@@ -208,8 +208,16 @@ public final class SocketServer: Service {
         let authorization = pointing
         let logger = self.logger
         let connections = self.mtsicsConnections
+        let limit = hub.configuration.maximumClients
         return { channel in
-            Self.peerCredentials(of: channel).flatMapThrowing { peer in
+            // The same bound as the JSON listener's, so no number of balance programs can
+            // exhaust the daemon's descriptors.
+            guard connections.admit(limit: limit) else {
+                logger.warning("MT-SICS on \(listener): more than \(limit) connections (max_clients); closed the newest")
+                return channel.close()
+            }
+            channel.closeFuture.whenComplete { _ in connections.release() }
+            return Self.peerCredentials(of: channel).flatMapThrowing { peer in
                 let id = connections.next()
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: MTSICSSession.maximumLineLength)))
@@ -239,5 +247,16 @@ public final class SocketServer: Service {
 /// Numbers connections, from any event loop.
 final class ConnectionCounter: Sendable {
     private let count = Atomic(0)
+    private let open = Atomic(0)
     func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+
+    /// Counts one more open connection, unless `limit` are open already.
+    func admit(limit: Int) -> Bool {
+        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// One admitted connection closed.
+    func release() { open.subtract(1, ordering: .relaxed) }
 }

@@ -2,6 +2,10 @@ import PlumDaemon
 import PlumProtocol
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A small real MT-SICS balance: 100.00 g stable, tare 25.00 g, zeroing succeeds; `SIR`
 /// streams numbered dynamic weights.
 struct BenchBalance: MTSICSHandler {
@@ -37,20 +41,47 @@ struct BenchBalance: MTSICSHandler {
 
 @Suite("MT-SICS over a real Unix socket", .serialized)
 struct MTSICSTests {
-    private func withBalance(_ body: (TestClient) async throws -> Void) async throws {
+    private func withBalance(maximumClients: Int = 256, _ body: (TestClient) async throws -> Void) async throws {
+        try await withBalanceServer(maximumClients: maximumClients) { path in try await body(try TestClient(path: path)) }
+    }
+
+    private func withBalanceServer(maximumClients: Int = 256, _ body: (String) async throws -> Void) async throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/mtsics.sock"
         let server = SocketServer(
-            hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: [],
+            hub: ClientHub(configuration: .init(maximumClients: maximumClients)), requestHandler: ScaleRequestHandler(), endpoints: [],
             mtsics: .init(endpoints: [.unixSocket(path: path)], handler: BenchBalance()), logger: quietLogger)
         try await server.start()
         do {
-            try await body(try TestClient(path: path))
+            try await body(path)
         } catch {
             await server.shutdown()
             throw error
         }
         await server.shutdown()
+    }
+
+    @Test("past max_clients an MT-SICS connection is closed at once, and a place frees when one leaves")
+    func connectionLimit() async throws {
+        try await withBalanceServer(maximumClients: 2) { path in
+            let first = try TestClient(path: path), second = try TestClient(path: path)
+            for client in [first, second] {
+                try await client.send("SI\r\n")
+                #expect(try await client.readLine() == "S S     100.00 g\r")
+            }
+            let third = try TestClient(path: path)
+            try? await third.send("SI\r\n")
+            #expect(try await third.readLine() == nil, "the third connection is closed without an answer")
+            Glibc.shutdown(first.descriptor, Int32(SHUT_RDWR))
+            var answered = false
+            for _ in 0..<50 where !answered {
+                let again = try TestClient(path: path)
+                try? await again.send("SI\r\n")
+                answered = try await again.readLine() == "S S     100.00 g\r"
+                if !answered { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(answered, "a place frees when a connection closes")
+        }
     }
 
     @Test("a command the balance does not know is answered ES and the connection stays usable", arguments: ["XYZ", "s", "SI 1", "?POLL;", "I9"])
