@@ -275,6 +275,8 @@ public struct WeighingEngine: Sendable {
         case .success(let calibration):
             if case .failure(let refusal) = install(calibration) { return .failure(refusal) }
             self.procedure = nil
+            // Its zero was captured just now: nothing for initial zero-setting to take up.
+            awaitingInitialZero = false
             return .success(calibration)
         }
     }

@@ -282,6 +282,20 @@ def daemon_checks():
         f"calibration steps ok: {[step.get('ok') for step in steps]}, saved to {out.get('commit', {}).get('saved')}; "
         f"then {weight.get('display')} "
         f"(grams {grams}, want 50.0 g)" + ("" if ok else f"; steps {steps}"))
+    if (RUNS / "cli.calibrate.rc").exists():
+        rc = read(RUNS / "cli.calibrate.rc").strip()
+        out = read(RUNS / "cli.calibrate.out")
+        read_rc = read(RUNS / "cli.read.rc").strip()
+        line = read(RUNS / "cli.read.out").strip()
+        shown = re.search(r"(-?[0-9]+\.[0-9]) g", line)
+        ok = (rc == "0" and "calibration saved to" in out and read_rc == "0" and shown is not None
+              and abs(float(shown.group(1)) - 120) <= 0.1 and "stable" in line)
+        add("PASS" if ok else "FAIL", "plumscale.calibrate-and-read",
+            f"plumscale calibrate --point 0 --point 200 --yes: rc={rc}; plumscale read --stable: rc={read_rc} '{line}' (want 120.0 g)"
+            + ("" if ok else f"; calibrate stdout {out[-300:]!r} stderr {read(RUNS / 'cli.calibrate.err')[-300:]!r}; "
+               f"read stderr {read(RUNS / 'cli.read.err')[-300:]!r}"))
+    else:
+        add("SKIP", "plumscale.calibrate-and-read", "PLUMSCALE_BIN not set")
     rc = read(RUNS / "daemon.rc").strip()
     saved = read(RUNS / "daemon.state")
     ok = rc == "0" and "pan" in saved and ".json" in saved

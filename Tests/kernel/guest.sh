@@ -259,6 +259,21 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
     timeout 240 python3 "$PLUM_REPO/Tests/kernel/daemon_client.py" /dev/shm/plumscale.sock "$P" \
         >"$RUNS/daemon.out" 2>"$RUNS/daemon.client.err"
     echo $? >"$RUNS/daemon.client.rc"
+    # The CLI on the same daemon: a scripted recalibration whose 200 g goes on while it waits
+    # (zero at code 60000, 1500 counts per gram), then a stable read of 120 g.
+    if [[ -x ${PLUMSCALE_BIN:-} ]]; then
+        export PLUMSCALE_SOCKET=/dev/shm/plumscale.sock
+        setp code_a128 60000
+        ( sleep 3; setp code_a128 $((60000 + 200 * 1500)) ) &
+        timeout 90 "$PLUMSCALE_BIN" calibrate --sensor pan --point 0 --point 200 --yes \
+            >"$RUNS/cli.calibrate.out" 2>"$RUNS/cli.calibrate.err"
+        echo $? >"$RUNS/cli.calibrate.rc"
+        wait $!
+        setp code_a128 $((60000 + 120 * 1500))
+        timeout 60 "$PLUMSCALE_BIN" read --sensor pan --stable --timeout 30 \
+            >"$RUNS/cli.read.out" 2>"$RUNS/cli.read.err"
+        echo $? >"$RUNS/cli.read.rc"
+    fi
     kill -TERM "$daemon_pid" 2>/dev/null
     wait "$daemon_pid"; echo $? >"$RUNS/daemon.rc"
     ls "$state" >"$RUNS/daemon.state" 2>&1
