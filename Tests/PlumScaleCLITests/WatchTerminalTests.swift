@@ -51,6 +51,21 @@ struct WatchTerminalTests {
         #expect(frames >= 20, "at least ten redraws a second over three seconds, not \(frames)")
     }
 
+    @Test("when the load reaches full force, watch shows the cue marker beside 100%+")
+    func maxForceCue() throws {
+        let scale = try ScaleFixture([("pan", nil)])
+        let load = "\(scale.directory)/pan.grams"
+        let placer = Thread {
+            usleep(1_500_000)
+            writeFile(load, "400\n")
+        }
+        let run = try Self.inTerminal(["watch"], seconds: 4, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
+        placer.join()
+        #expect(run.status == 0)
+        #expect(run.output.contains("100%+"))
+        #expect(run.output.contains("♪ MAX"), "the max-force cue is shown")
+    }
+
     @Test("watch without colour support draws the same view with no colour escapes")
     func watchPlainTerminal() throws {
         let scale = try ScaleFixture([("left", 95)])
