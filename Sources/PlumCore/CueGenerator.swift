@@ -19,17 +19,19 @@ public struct CueGenerator: Sendable {
     /// Cues for one reading.
     ///
     /// - Parameters:
-    ///   - net: net grams (high resolution), or `nil` when uncalibrated.
+    ///   - net: net grams (high resolution), or `nil` when uncalibrated: the stable-weight cue.
+    ///   - force: gross grams, tare included (the force on the sensor): the max-force cue;
+    ///     `nil` to judge it on `net`.
     ///   - stable: the stability flag of the reading.
     ///   - loaded: whether the pan counts as loaded.
     ///   - time: monotonic nanoseconds.
-    public mutating func update(net: Double?, stable: Bool, loaded: Bool, time: UInt64) -> [Cue] {
+    public mutating func update(net: Double?, force: Double? = nil, stable: Bool, loaded: Bool, time: UInt64) -> [Cue] {
         guard let net, net.isFinite else {
             wasStable = false
             return []
         }
         var cues: [Cue] = []
-        let level = net / capacity
+        let level = (force.flatMap { $0.isFinite ? $0 : nil } ?? net) / capacity
         if level < configuration.rearmFraction { armed = true }
         if armed, level >= configuration.maxForceFraction {
             let rested = lastMaxForce.map { time < $0 || time - $0 >= configuration.minimumInterval } ?? true

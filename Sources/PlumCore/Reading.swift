@@ -43,7 +43,9 @@ public struct Reading: Hashable, Sendable {
     public var division: Division
     /// Capacity in grams (100 % force).
     public var capacity: Double
-    /// Net load as a percentage of capacity; `nil` when uncalibrated.
+    /// Gross load (everything on the pan, tare included) as a percentage of capacity: the share
+    /// of the sensor's full force in use, which is what overload is judged on; `nil` when
+    /// uncalibrated.
     public var percentOfCapacity: Double?
     /// Max − min over the stability window stayed within the band.
     public var isStable: Bool
@@ -66,10 +68,10 @@ public struct Reading: Hashable, Sendable {
 
     public var isCalibrated: Bool { calibration != nil }
 
-    /// Net load as a fraction of capacity for the ForceSketch colour; overload counts as 1.
+    /// Gross load as a fraction of capacity for the ForceSketch colour; overload counts as 1.
     public var fractionOfCapacity: Double? {
         if isOverload { return 1 }
-        return net.map { $0 / capacity }
+        return gross.map { $0 / capacity }
     }
 
     /// The display as text in `unit`: `"12.3 g"`, `"100%+"`, `"underload"`, `"uncalibrated"` or

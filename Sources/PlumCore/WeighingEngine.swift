@@ -160,14 +160,16 @@ public struct WeighingEngine: Sendable {
             display = calibration == nil ? .uncalibrated : .noSignal
         }
         let loaded = overload || (!underload && (net.map { $0 >= configuration.loadedThreshold * d } ?? false))
+        // Full force is judged on the gross load, as overload is: a tared bowl still loads the cell.
         let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net
-        let emitted = calibration == nil ? [] : cues.update(net: cueNet, stable: stable, loaded: loaded, time: input.time)
+        let force = overload ? max(gross ?? configuration.overloadLimit, configuration.overloadLimit) : gross
+        let emitted = calibration == nil ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
         let captured = procedure?.observe(signal: input.signal, stable: stable && !pinnedHigh && !pinnedLow)
 
         let reading = Reading(
             sensor: sensor.id, time: input.time, signal: input.signal, gross: gross, tare: tare, net: net,
             display: display, division: configuration.division, capacity: configuration.capacity,
-            percentOfCapacity: net.map { $0 / configuration.capacity * 100 }, isStable: stable,
+            percentOfCapacity: gross.map { $0 / configuration.capacity * 100 }, isStable: stable,
             isOverload: overload, isUnderload: underload,
             isCentreOfZero: !overload && !underload && (gross.map { abs($0) <= 0.25 * d } ?? false),
             isLoaded: loaded, calibration: calibration, uncalibratedReason: uncalibratedReason, cues: emitted,

@@ -156,6 +156,20 @@ struct WeighingEngineTests {
         #expect(!reading.isCalibrated)
     }
 
+    @Test("a tared bowl still counts towards full force: the percentage and the max-force cue are on the gross load")
+    func taredBowlCountsTowardsForce() throws {
+        var engine = try Fixtures.engine()
+        _ = Self.settle(&engine, grams: 0)
+        _ = Self.settle(&engine, grams: 100, from: 80)
+        _ = try engine.tareNow().get()
+        var noise = SeededNoise(seed: 3)
+        let readings = Fixtures.feed(&engine, grams: 100 + 290, count: 160, start: 160, noise: &noise, sigma: 0.03)
+        let last = try #require(readings.last)
+        #expect(abs((last.net ?? 0) - 290) < 0.1, "net is the fruit alone")
+        #expect(abs((last.percentOfCapacity ?? 0) - 390 / 3.85) < 0.1, "percent is the force on the cell, bowl included")
+        #expect(readings.contains { $0.cues.contains(.maxForce) }, "390 g on a 385 g cell reaches full force though the net is 290 g")
+    }
+
     @Test("the max-force cue fires once at 100 %, re-arms only below 90 %, and is rate-limited")
     func cueHysteresis() throws {
         var engine = try Fixtures.engine()
