@@ -67,7 +67,7 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
     ///   - path: named in errors.
     ///   - expectedSensor: the file stem the file must belong to.
     static func decode(_ bytes: [UInt8], path: String, expectedSensor: String) -> Result<CalibrationFile, CalibrationStoreError> {
-        let recover = "roll back to the previous calibration or recalibrate; the sensor runs uncalibrated until then"
+        let recover = "roll back to the previous calibration (plumscale calibrate --rollback) or recalibrate; the sensor runs uncalibrated until then"
         let data = Data(bytes)
         guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
             return .failure(

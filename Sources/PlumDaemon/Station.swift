@@ -134,6 +134,24 @@ public actor Station {
         calibrationStore.save(calibration).map { calibrationStore.path(for: calibration.sensor) }
     }
 
+    /// Makes the previous saved calibration of `entry`'s sensor the one in use again.
+    func rollBackCalibration(_ entry: inout Entry) -> Result<Calibration, RollbackRefused> {
+        switch calibrationStore.rollback(entry.engine.sensor) {
+        case .failure(let error):
+            return .failure(RollbackRefused(message: error.description))
+        case .success(let previous):
+            if case .failure(let refusal) = entry.engine.install(previous) {
+                return .failure(RollbackRefused(message: "the earlier calibration does not fit this sensor now: \(refusal)"))
+            }
+            return .success(previous)
+        }
+    }
+
+    /// Why a rollback could not be done, in words for the client.
+    struct RollbackRefused: Error {
+        var message: String
+    }
+
     /// Puts a calibration into use without saving it (a simulated chip's exact transfer
     /// function, say); refused when it does not fit the sensor.
     public func install(_ calibration: Calibration, on name: String) -> Result<Void, Refusal> {

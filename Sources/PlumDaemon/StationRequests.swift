@@ -121,6 +121,18 @@ extension Station {
             store(entry)
             return [calibrationReply(request.sensor, .begin, ok: true, entry: entry,
                                      message: "calibration begun: empty the pan, then send step \"zero\"")]
+        case .rollback:
+            let result = rollBackCalibration(&entry)
+            store(entry)
+            switch result {
+            case .failure(let refused):
+                return [calibrationReply(request.sensor, .rollback, ok: false, entry: entry, message: refused.message)]
+            case .success(let previous):
+                var json = fitReport(request.sensor, .rollback, previous)
+                json.add("calibration_date", previous.createdAt)
+                json.add("message", "the calibration of \(previous.createdAt) is in use again")
+                return [json.line]
+            }
         case .cancel:
             entry.engine.cancelCalibration()
             store(entry)

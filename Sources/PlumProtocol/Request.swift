@@ -146,8 +146,9 @@ struct SensorArgument: Decodable {
 /// The argument of `?CALIBRATE`: one step of the known-weight procedure.
 public struct CalibrationRequest: Hashable, Sendable, Decodable {
     public enum Step: String, Hashable, Sendable, Decodable, CaseIterable {
-        /// `fit` shows the fit of the points so far, with residuals, without using or saving it.
-        case begin, zero, point, fit, commit, cancel
+        /// `fit` shows the fit of the points so far, with residuals, without using or saving it;
+        /// `rollback` puts the previous saved calibration back into use.
+        case begin, zero, point, fit, commit, cancel, rollback
     }
 
     public var sensor: String
@@ -168,7 +169,7 @@ public struct CalibrationRequest: Hashable, Sendable, Decodable {
         guard let step = Step(rawValue: stepName) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .step, in: container,
-                debugDescription: "step must be begin, zero, point, fit, commit or cancel")
+                debugDescription: "step must be begin, zero, point, fit, commit, cancel or rollback")
         }
         self.step = step
         grams = try container.decodeIfPresent(Double.self, forKey: .grams)
@@ -182,7 +183,7 @@ public struct CalibrationRequest: Hashable, Sendable, Decodable {
             guard let grams, grams.isFinite, grams > 0 else {
                 throw ProtocolError("?CALIBRATE: step \"point\" needs \"grams\", the known weight in grams (more than 0)")
             }
-        case .begin, .zero, .fit, .commit, .cancel:
+        case .begin, .zero, .fit, .commit, .cancel, .rollback:
             if grams != nil {
                 throw ProtocolError("?CALIBRATE: \"grams\" goes with step \"point\" only")
             }

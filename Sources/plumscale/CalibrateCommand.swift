@@ -20,6 +20,8 @@ struct CalibrateCommand: ParsableCommand {
             pan; each later point waits (up to --wait seconds) for the load to change to the next \
             weight and settle. Without --yes the fit is shown and not saved.
 
+            --rollback puts the previous saved calibration back into use.
+
             Exit codes: 0 saved; 2 refused (not stable, degenerate fit, not saved); 6 no daemon; \
             7 unknown sensor.
             """)
@@ -35,10 +37,16 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Save the fit without asking.")
     var yes = false
 
+    @Flag(help: "Put the previous saved calibration back into use (after a bad calibration, or a damaged file).")
+    var rollback = false
+
     @Option(help: ArgumentHelp("How long a scripted point waits for its weight, in seconds.", valueName: "seconds"))
     var wait: Double = 120
 
     func validate() throws {
+        if rollback && (!points.isEmpty || yes) {
+            throw ValidationError("--rollback restores the previous calibration; it takes no --point or --yes.")
+        }
         if let first = points.first, first != 0 {
             throw ValidationError("The first --point is the empty pan: start with --point 0, then the known weights.")
         }
@@ -54,6 +62,7 @@ struct CalibrateCommand: ParsableCommand {
         let saved = try ClientError.exitOnFailure { () throws(ClientError) -> Bool in
             let name = try chooseSensor(connection)
             let wizard = Wizard(connection: connection, sensor: name)
+            if rollback { return try wizard.rollBack() }
             return points.isEmpty ? try wizard.interactive() : try wizard.scripted(points, save: yes, wait: wait)
         }
         if !saved { throw ExitStatus.refused }
@@ -153,6 +162,18 @@ struct Wizard {
             return false
         }
         return try commit()
+    }
+
+    /// Restores the previous saved calibration.
+    func rollBack() throws(ClientError) -> Bool {
+        let reply = try step("rollback")
+        guard reply.ok else {
+            say("\(sensor): no rollback: \(reply.message ?? "")")
+            return false
+        }
+        print("\(sensor): \(reply.message ?? "rolled back")")
+        if let quality = reply.quality { print("   quality: \(quality)") }
+        return true
     }
 
     private func commit() throws(ClientError) -> Bool {

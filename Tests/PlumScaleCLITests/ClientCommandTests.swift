@@ -141,6 +141,33 @@ struct ClientCommandTests {
         #expect(access("\(scale.directory)/state/left-gain128.json", F_OK) != 0)
     }
 
+    @Test("--rollback restores the previous saved calibration, once per earlier one, and says so when there is none")
+    func rollback() throws {
+        let scale = try ScaleFixture([("left", nil)])
+        let load = "\(scale.directory)/left.grams"
+        func calibrate(to grams: Double) -> ChildProcess {
+            writeFile(load, "0\n")
+            let placer = Thread {
+                usleep(2_500_000)
+                writeFile(load, "\(grams)\n")
+            }
+            defer { placer.join() }
+            return scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "\(grams)", "--yes"])
+        }
+        let first = calibrate(to: 100)
+        #expect(first.status == 0, "\(first.stderr)")
+        let none = scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("no earlier calibration"), "\(none.stderr)")
+
+        let second = calibrate(to: 200)
+        #expect(second.status == 0, "\(second.stderr)")
+        let back = scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.contains("is in use again"), "\(back.stdout)")
+        #expect(scale.plumscale(["calibrate", "--sensor", "left", "--rollback"]).status == 2, "the one earlier calibration is used up")
+    }
+
     @Test("status names the daemon and each sensor's state, rate and calibration")
     func status() throws {
         let scale = try ScaleFixture([("left", 0), ("right", 0)])
