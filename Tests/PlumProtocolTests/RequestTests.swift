@@ -33,7 +33,7 @@ struct RequestTests {
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"point\"};", "needs \"grams\""),
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"point\",\"grams\":-5};", "needs \"grams\""),
         ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"zero\",\"grams\":5};", "goes with step \"point\" only"),
-        ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"jump\"};", "begin, zero, point, fit, commit or cancel"),
+        ("?CALIBRATE={\"sensor\":\"l\",\"step\":\"jump\"};", "begin, zero, point, fit, commit, cancel or rollback"),
     ])
     func refuses(line: String, mentions: String) {
         #expect {
