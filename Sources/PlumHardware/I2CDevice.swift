@@ -32,7 +32,9 @@ public final class I2CDevice: SMBusDevice, @unchecked Sendable {
         case .failure(let errno): throw HardwareError.i2cBusOpen(path: bus.path, errno: errno)
         }
         if case .failure(let errno) = Syscalls.i2cSetAddress(fd, UInt16(address.rawValue)) {
-            Syscalls.closeFile(fd)
+            // No close here: every stored property is set, so the failed init runs deinit,
+            // which closes `fd`. A second close could hit a descriptor that another thread (a
+            // client socket in the daemon) was given the same number meanwhile.
             throw HardwareError.i2cTransfer(
                 operation: "selecting", subject: subject, busNumber: bus.number, errno: errno)
         }

@@ -35,19 +35,15 @@ final class DaemonConnection {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        if result != 0 {
-            let error = errno
-            close(fd)
-            throw ClientError.connecting(path, errno: error)
-        }
+        // From here on a failed init still runs deinit, which closes `fd`: closing it here too
+        // could close a descriptor another thread (the demo's daemon) was just given.
+        if result != 0 { throw ClientError.connecting(path, errno: errno) }
         switch try next(timeout: 5) {
         case .version(let greeting)?:
             version = greeting
         case .error(let message)?:
-            close(fd)
             throw ClientError(.daemon, "plumscaled at \(path) turned the connection away: \(message)")
         default:
-            close(fd)
             throw ClientError(.daemon, "\(path) did not greet like plumscaled (no VERSION line); is it another program's socket?")
         }
     }

@@ -28,7 +28,8 @@ final class DaemonProcess {
         return (status >> 8) & 0xFF
     }
 
-    deinit { kill(pid, SIGKILL) }
+    // pid 0 would signal the whole process group: the test runner itself.
+    deinit { if pid > 0 { kill(pid, SIGKILL) } }
 }
 
 /// A line-oriented client on a Unix socket, with a receive timeout so no test can hang.
@@ -52,7 +53,7 @@ final class LineClient {
             if result == 0 { return }
             usleep(50_000)  // the daemon is still starting
         }
-        close(fd)
+        // deinit closes fd: it runs when a failable init of a fully initialised class fails.
         return nil
     }
 
@@ -72,7 +73,7 @@ final class LineClient {
             if result == 0 { return }
             usleep(50_000)
         }
-        close(fd)
+        // deinit closes fd: it runs when a failable init of a fully initialised class fails.
         return nil
     }
 

@@ -40,8 +40,10 @@ final class TestClient: @unchecked Sendable {
             }
         }
         guard result == 0 else {
+            // No close here: a class whose stored properties are all set runs deinit when its
+            // init fails, and deinit closes it. Closing twice could close a descriptor another
+            // test has just been given the same number for.
             let error = errno
-            close(descriptor)
             throw Failure(description: "connect \(path): errno \(error)")
         }
     }
@@ -62,8 +64,10 @@ final class TestClient: @unchecked Sendable {
             }
         }
         guard result == 0 else {
+            // No close here: a class whose stored properties are all set runs deinit when its
+            // init fails, and deinit closes it. Closing twice could close a descriptor another
+            // test has just been given the same number for.
             let error = errno
-            close(descriptor)
             throw Failure(description: "connect 127.0.0.1:\(port): errno \(error)")
         }
     }
