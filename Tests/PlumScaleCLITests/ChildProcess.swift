@@ -1,9 +1,20 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// Runs blocking work (a child process, a wait on a socket) on a Dispatch thread, off the Swift
+/// concurrency pool. Tests run on that pool, which has as many threads as cores (two here): a
+/// test blocking them for seconds would starve the in-process daemon tests that run meanwhile.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
+
 /// Runs the real `plumscale` binary as a child process and collects what it printed.
-struct ChildProcess {
+struct ChildProcess: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
@@ -23,6 +34,17 @@ struct ChildProcess {
     /// Runs `plumscale` with `arguments`, waiting for it to exit.
     static func run(_ arguments: [String], environment: [String: String] = [:]) -> ChildProcess {
         runProgram(plumscale, arguments, environment: environment)
+    }
+
+    /// The same, waiting off the concurrency pool.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async -> ChildProcess {
+        await runProgram(plumscale, arguments, environment: environment)
+    }
+
+    /// ``runProgram(_:_:environment:)``, waiting off the concurrency pool.
+    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async -> ChildProcess {
+        (try? await offPool { runProgram(program, arguments, environment: environment) as ChildProcess })
+            ?? ChildProcess(status: -1, stdout: "", stderr: "could not run \(program)")
     }
 
     /// Runs `program` (a path, or a name found on PATH) with `arguments`, waiting for it to exit.

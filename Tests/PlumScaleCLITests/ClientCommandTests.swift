@@ -6,7 +6,9 @@ import Glibc
 
 /// A `plumscaled` child process on a private socket, with simulated pans described in TOML,
 /// for running `plumscale` commands against.
-final class ScaleFixture {
+// @unchecked Sendable: every property is set in init and never changes; the daemon process
+// object only signals its child when released.
+final class ScaleFixture: @unchecked Sendable {
     let directory: String
     let socket: String
     let daemon: DaemonProcess
@@ -38,18 +40,29 @@ final class ScaleFixture {
         }
     }
 
+    /// Starts the daemon off the concurrency pool (waiting for its first readings blocks).
+    static func start(_ sensors: [(String, Double?)]) async throws -> ScaleFixture {
+        let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
+        return try await offPool { try ScaleFixture(list.map { ($0.name, $0.grams) }) }
+    }
+
+    struct SensorLoad: Sendable {
+        var name: String
+        var grams: Double?
+    }
+
     /// Runs `plumscale` against this daemon.
-    func plumscale(_ arguments: [String]) -> ChildProcess {
-        ChildProcess.run(arguments, environment: ["PLUMSCALE_SOCKET": socket])
+    func plumscale(_ arguments: [String]) async -> ChildProcess {
+        await ChildProcess.run(arguments, environment: ["PLUMSCALE_SOCKET": socket])
     }
 }
 
 @Suite("plumscale commands against a real plumscaled")
 struct ClientCommandTests {
     @Test("read prints one line per sensor with its weight; --json prints the daemon's WEIGHT reports")
-    func read() throws {
-        let scale = try ScaleFixture([("left", 120), ("right", 60)])
-        let run = scale.plumscale(["read", "--stable"])
+    func read() async throws {
+        let scale = try await ScaleFixture.start([("left", 120), ("right", 60)])
+        let run = await scale.plumscale(["read", "--stable"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdoutLines
         try #require(lines.count == 2, "output: \(run.stdout)")
@@ -58,36 +71,36 @@ struct ClientCommandTests {
         #expect(lines[1].hasPrefix("right") && !lines[1].contains("heaviest"), "\(lines[1])")
         #expect(abs(grams(in: lines[1]) - 60) < 0.5, "\(lines[1])")
 
-        let json = scale.plumscale(["read", "--sensor", "right", "--json", "--unit", "oz"])
+        let json = await scale.plumscale(["read", "--sensor", "right", "--json", "--unit", "oz"])
         #expect(json.status == 0, "stderr: \(json.stderr)")
         #expect(json.stdoutLines.count == 1 && json.stdout.hasPrefix(#"{"class":"WEIGHT","sensor":"right""#))
 
-        let ounces = scale.plumscale(["read", "--sensor", "left", "--stable", "--unit", "oz"])
+        let ounces = await scale.plumscale(["read", "--sensor", "left", "--stable", "--unit", "oz"])
         #expect(abs(grams(in: ounces.stdout, unit: "oz") - 4.233) < 0.02, "120 g is 4.233 oz: \(ounces.stdout)")
     }
 
     @Test("tare takes the bowl's weight, after which the pan reads net zero with the tare shown")
-    func tare() throws {
-        let scale = try ScaleFixture([("bowl", 150)])
-        let run = scale.plumscale(["tare"])
+    func tare() async throws {
+        let scale = try await ScaleFixture.start([("bowl", 150)])
+        let run = await scale.plumscale(["tare"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.hasPrefix("bowl: tare 1") && run.stdout.contains(" g; showing net weight"), "\(run.stdout)")
-        let read = scale.plumscale(["read", "--stable"])
+        let read = await scale.plumscale(["read", "--stable"])
         #expect(abs(grams(in: read.stdout)) <= 0.1 && read.stdout.contains("tare 1"), "\(read.stdout)")
     }
 
     @Test("zero of a loaded pan is refused in plain words that say to tare, with exit code 2")
-    func zeroRefused() throws {
-        let scale = try ScaleFixture([("left", 42)])
-        let run = scale.plumscale(["zero", "--sensor", "left"])
+    func zeroRefused() async throws {
+        let scale = try await ScaleFixture.start([("left", 42)])
+        let run = await scale.plumscale(["zero", "--sensor", "left"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("left: zero refused: load is 4"), "\(run.stderr)")
         #expect(run.stderr.contains(" g, outside the ±15.4 g zero range — use tare"), "\(run.stderr)")
     }
 
     @Test("a scripted calibration takes each point once its weight is placed, saves the fit, and the pan then weighs with it")
-    func scriptedCalibration() throws {
-        let scale = try ScaleFixture([("left", nil)])
+    func scriptedCalibration() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
         // The weights go on while the command waits: it must not record the empty pan as 100 g.
         let load = "\(scale.directory)/left.grams"
         let placer = Thread {
@@ -96,20 +109,20 @@ struct ClientCommandTests {
             usleep(3_000_000)
             writeFile(load, "250\n")
         }
-        let run = scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"])
+        let run = await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"])
         placer.join()
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("100.0 g") && run.stdout.contains("250.0 g") && run.stdout.contains("residual"), "\(run.stdout)")
         #expect(run.stdout.contains("calibration saved to \(scale.directory)/state/"), "\(run.stdout)")
-        let read = scale.plumscale(["read", "--stable"])
+        let read = await scale.plumscale(["read", "--stable"])
         #expect(abs(grams(in: read.stdout) - 250) <= 0.2, "known weights are what it now reads: \(read.stdout)")
-        let status = scale.plumscale(["status"])
+        let status = await scale.plumscale(["status"])
         #expect(status.stdout.contains("calibrated   20"), "the calibration's date is shown: \(status.stdout)")
     }
 
     @Test("the interactive wizard asks for the empty pan and each weight, shows the fit with residuals, and saves on yes")
-    func interactiveWizard() throws {
-        let scale = try ScaleFixture([("left", nil)])
+    func interactiveWizard() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
         let load = "\(scale.directory)/left.grams"
         let placer = Thread {
             usleep(3_000_000)
@@ -117,7 +130,7 @@ struct ClientCommandTests {
         }
         // Enter (the pan is empty), 200 (the weight), Enter (no more weights), y (save).
         let command = "printf '\\n200\\n\\ny\\n' | \(shellQuote(ChildProcess.plumscale)) calibrate --sensor left"
-        let run = ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
+        let run = await ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
         placer.join()
         #expect(run.status == 0, "stderr: \(run.stderr)")
         for prompt in ["Remove everything from the pan", "Place a known weight", "The fit:", "residual", "Save and use this calibration?"] {
@@ -127,14 +140,14 @@ struct ClientCommandTests {
     }
 
     @Test("a calibration whose points are too close is refused with the engine's reason and nothing is saved")
-    func degenerateCalibration() throws {
-        let scale = try ScaleFixture([("left", nil)])
+    func degenerateCalibration() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
         let load = "\(scale.directory)/left.grams"
         let placer = Thread {
             usleep(3_000_000)
             writeFile(load, "10\n")
         }
-        let run = scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "10", "--yes"])
+        let run = await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "10", "--yes"])
         placer.join()
         #expect(run.status == 2, "stdout: \(run.stdout)")
         #expect(run.stderr.contains("calibration refused") && run.stderr.contains("nothing saved"), "\(run.stderr)")
@@ -142,58 +155,58 @@ struct ClientCommandTests {
     }
 
     @Test("--rollback restores the previous saved calibration, once per earlier one, and says so when there is none")
-    func rollback() throws {
-        let scale = try ScaleFixture([("left", nil)])
+    func rollback() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
         let load = "\(scale.directory)/left.grams"
-        func calibrate(to grams: Double) -> ChildProcess {
+        func calibrate(to grams: Double) async -> ChildProcess {
             writeFile(load, "0\n")
             let placer = Thread {
                 usleep(2_500_000)
                 writeFile(load, "\(grams)\n")
             }
             defer { placer.join() }
-            return scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "\(grams)", "--yes"])
+            return await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "\(grams)", "--yes"])
         }
-        let first = calibrate(to: 100)
+        let first = await calibrate(to: 100)
         #expect(first.status == 0, "\(first.stderr)")
-        let none = scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
+        let none = await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("no earlier calibration"), "\(none.stderr)")
 
-        let second = calibrate(to: 200)
+        let second = await calibrate(to: 200)
         #expect(second.status == 0, "\(second.stderr)")
-        let back = scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
+        let back = await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
         #expect(back.status == 0, "\(back.stderr)")
         #expect(back.stdout.contains("is in use again"), "\(back.stdout)")
-        #expect(scale.plumscale(["calibrate", "--sensor", "left", "--rollback"]).status == 2, "the one earlier calibration is used up")
+        #expect(await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"]).status == 2, "the one earlier calibration is used up")
     }
 
     @Test("status names the daemon and each sensor's state, rate and calibration")
-    func status() throws {
-        let scale = try ScaleFixture([("left", 0), ("right", 0)])
-        let run = scale.plumscale(["status"])
+    func status() async throws {
+        let scale = try await ScaleFixture.start([("left", 0), ("right", 0)])
+        let run = await scale.plumscale(["status"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.hasPrefix("plumscaled 0.1.0 at \(scale.socket)"))
         for expected in ["left (simulated-hx711): ok", "right (simulated-hx711):", "samples/s", "calibrated"] {
             #expect(run.stdout.contains(expected), "no '\(expected)' in: \(run.stdout)")
         }
-        #expect(scale.plumscale(["devices"]).stdout.replacingRates == run.stdout.replacingRates, "devices is status")
+        #expect(await scale.plumscale(["devices"]).stdout.replacingRates == run.stdout.replacingRates, "devices is status")
     }
 
     @Test("an unknown sensor is refused with the list of sensors there are, exit code 7")
-    func unknownSensor() throws {
-        let scale = try ScaleFixture([("left", 0), ("right", 0)])
+    func unknownSensor() async throws {
+        let scale = try await ScaleFixture.start([("left", 0), ("right", 0)])
         for command in [["read"], ["tare"], ["zero"], ["watch"], ["calibrate", "--point", "0", "--point", "100"]] {
-            let run = scale.plumscale(command + ["--sensor", "middle"])
+            let run = await scale.plumscale(command + ["--sensor", "middle"])
             #expect(run.status == 7, "\(command): \(run.stderr)")
             #expect(run.stderr.contains(#"no sensor named "middle"; this daemon has: left, right"#), "\(command): \(run.stderr)")
         }
     }
 
     @Test("with no daemon the error names the socket and how to start one, exit code 6")
-    func noDaemon() {
+    func noDaemon() async {
         let path = temporaryDirectory() + "/plumscale.sock"
-        let run = ChildProcess.run(["read", "--socket", path])
+        let run = await ChildProcess.run(["read", "--socket", path])
         #expect(run.status == 6)
         #expect(run.stderr.contains("plumscaled is not running at \(path)"))
         #expect(run.stderr.contains("systemctl start plumscaled.socket") && run.stderr.contains("plumscaled --simulate"))

@@ -22,8 +22,8 @@ struct WatchTerminalTests {
     /// Runs `plumscale arguments` in a pseudo-terminal `columns` wide for `seconds`, then Ctrl-C.
     static func inTerminal(
         _ arguments: [String], seconds: Double = 3, columns: Int = 110, environment: [String: String]
-    ) throws -> TerminalRun {
-        let run = ChildProcess.runProgram(
+    ) async throws -> TerminalRun {
+        let run = await ChildProcess.runProgram(
             "python3", [ptyRun, "\(seconds)", "\(columns)", "--", ChildProcess.plumscale] + arguments, environment: environment)
         try #require(run.status == 0, "pty_run.py failed: \(run.stderr)")
         let output = try #require(jsonString(run.stdout, "output"), "no output in \(run.stdout.prefix(300))")
@@ -31,9 +31,9 @@ struct WatchTerminalTests {
     }
 
     @Test("watch draws a hue-coloured bar per pan, the heaviest in yellow, 100%+ past full scale, and restores the terminal on Ctrl-C")
-    func watchInTerminal() throws {
-        let scale = try ScaleFixture([("big", 420), ("plum", 95), ("grape", 6)])
-        let run = try Self.inTerminal(["watch"], environment: [
+    func watchInTerminal() async throws {
+        let scale = try await ScaleFixture.start([("big", 420), ("plum", 95), ("grape", 6)])
+        let run = try await Self.inTerminal(["watch"], environment: [
             "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "",
         ])
         #expect(run.status == 0)
@@ -52,14 +52,14 @@ struct WatchTerminalTests {
     }
 
     @Test("when the load reaches full force, watch shows the cue marker beside 100%+")
-    func maxForceCue() throws {
-        let scale = try ScaleFixture([("pan", nil)])
+    func maxForceCue() async throws {
+        let scale = try await ScaleFixture.start([("pan", nil)])
         let load = "\(scale.directory)/pan.grams"
         let placer = Thread {
             usleep(1_500_000)
             writeFile(load, "400\n")
         }
-        let run = try Self.inTerminal(["watch"], seconds: 4, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
+        let run = try await Self.inTerminal(["watch"], seconds: 4, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
         placer.join()
         #expect(run.status == 0)
         #expect(run.output.contains("100%+"))
@@ -67,18 +67,18 @@ struct WatchTerminalTests {
     }
 
     @Test("watch without colour support draws the same view with no colour escapes")
-    func watchPlainTerminal() throws {
-        let scale = try ScaleFixture([("left", 95)])
-        let run = try Self.inTerminal(["watch"], seconds: 2, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
+    func watchPlainTerminal() async throws {
+        let scale = try await ScaleFixture.start([("left", 95)])
+        let run = try await Self.inTerminal(["watch"], seconds: 2, environment: ["PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1"])
         #expect(run.status == 0)
         #expect(run.output.contains("█") && run.output.contains("g"))
         #expect(!run.output.utf8Contains("\u{1B}[38;"), "no colour with NO_COLOR")
     }
 
     @Test("watch says the daemon went away, restores the terminal and exits with code 6")
-    func daemonGoesAway() throws {
-        let scale = try ScaleFixture([("left", 95)])
-        let run = try Self.inTerminal(["watch"], seconds: 2, environment: [
+    func daemonGoesAway() async throws {
+        let scale = try await ScaleFixture.start([("left", 95)])
+        let run = try await Self.inTerminal(["watch"], seconds: 2, environment: [
             "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "PTY_KILL_PID": "\(scale.daemon.pid)",
         ])
         #expect(run.status == 6)
@@ -87,9 +87,9 @@ struct WatchTerminalTests {
     }
 
     @Test("watch into a pipe prints plain lines when readings change, no escapes")
-    func watchIntoPipe() throws {
-        let scale = try ScaleFixture([("left", 95), ("right", 30)])
-        let run = ChildProcess.runProgram(
+    func watchIntoPipe() async throws {
+        let scale = try await ScaleFixture.start([("left", 95), ("right", 30)])
+        let run = await ChildProcess.runProgram(
             "timeout", ["-s", "INT", "2", ChildProcess.plumscale, "watch"], environment: ["PLUMSCALE_SOCKET": scale.socket])
         #expect(!run.stdout.contains("\u{1B}"))
         #expect(run.stdoutLines.contains { $0.hasPrefix("left") && $0.contains(" g ") && $0.contains("heaviest") }, "\(run.stdout)")
@@ -97,8 +97,8 @@ struct WatchTerminalTests {
     }
 
     @Test("demo starts its own daemon with two pans, shows them, and stops cleanly on Ctrl-C leaving no socket behind")
-    func demo() throws {
-        let run = try Self.inTerminal(["demo"], seconds: 4, environment: ["TERM": "xterm-256color"])
+    func demo() async throws {
+        let run = try await Self.inTerminal(["demo"], seconds: 4, environment: ["TERM": "xterm-256color"])
         #expect(run.status == 0)
         #expect(run.output.contains("plumscale demo"))
         #expect(run.output.contains("left") && run.output.contains("right") && run.output.contains(" g"))
