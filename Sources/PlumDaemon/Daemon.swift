@@ -76,7 +76,7 @@ public enum Daemon {
         for sampler in samplers { await station.attach(sampler) }
 
         try await server.start()
-        let feeding = SamplerService(samplers: samplers, station: station, logger: logger)
+        let feeding = SamplerService(samplers: samplers, station: station, logger: logger, notifier: notifier)
         let names = configuration.sensors.map(\.name).joined(separator: ", ")
         var listening = endpoints.map(\.description).joined(separator: ", ")
         if let mtsics, let balance = mtsics.handler as? StationBalance {
@@ -184,6 +184,8 @@ struct SamplerService: Service {
     let samplers: [Sampler]
     let station: Station
     let logger: Logger
+    /// Hears a new STATUS= line whenever a sensor's state changes (`systemctl status` shows it).
+    var notifier: SystemdNotifier?
 
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
@@ -193,6 +195,7 @@ struct SamplerService: Service {
                     for await event in sampler.events {
                         if case .state(let state) = event {
                             logger.notice("\(sampler.name): \(state)")
+                            try? notifier?.status(Self.summary(samplers))
                         }
                         await station.handle(event, from: sampler.name)
                     }
@@ -202,6 +205,18 @@ struct SamplerService: Service {
             for sampler in samplers { sampler.stop() }
             await group.waitForAll()
         }
+    }
+
+    /// One line for systemd's STATUS=: how many sensors are fine, and each that is not, with why.
+    static func summary(_ samplers: [Sampler]) -> String {
+        let states = samplers.map { ($0.name, $0.status.state) }
+        let troubled = states.filter { $0.1.name != "ok" }
+        var line = "\(states.count - troubled.count) of \(states.count) sensors ok"
+        if !troubled.isEmpty {
+            line += "; " + troubled.map { "\($0.0): \($0.1)" }.joined(separator: "; ")
+        }
+        // systemd shows one line; a long driver message would be cut anyway.
+        return line.count > 300 ? String(line.prefix(299)) + "…" : line
     }
 
     private func gracefulShutdown() async {
