@@ -101,31 +101,31 @@ struct Wizard {
         }
         var weights = 0
         while true {
+            while true {
+                say("")
+                say("2. Place a known weight on the pan and type its mass in grams\(weights > 0 ? " (or just Enter to finish)" : ""):")
+                guard let answer = ask() else { return try cancel() }
+                if answer.isEmpty {
+                    if weights > 0 { break }
+                    say("   At least one known weight is needed.")
+                    continue
+                }
+                guard let grams = Self.grams(answer) else {
+                    say("   '\(answer)' is not a mass in grams; type a number such as 100 or 200.5.")
+                    continue
+                }
+                say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
+                let reply = try step("point", grams: grams)
+                say("   \(reply.message ?? "")")
+                if reply.ok { weights += 1 }
+            }
+            let fit = try step("fit")
             say("")
-            say("2. Place a known weight on the pan and type its mass in grams\(weights > 0 ? " (or just Enter to finish)" : ""):")
-            guard let answer = ask() else { return try cancel() }
-            if answer.isEmpty {
-                if weights > 0 { break }
-                say("   At least one known weight is needed.")
-                continue
-            }
-            guard let grams = Self.grams(answer) else {
-                say("   '\(answer)' is not a mass in grams; type a number such as 100 or 200.5.")
-                continue
-            }
-            say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
-            let reply = try step("point", grams: grams)
-            say("   \(reply.message ?? "")")
-            if reply.ok { weights += 1 }
-        }
-        let fit = try step("fit")
-        say("")
-        say("3. The fit:")
-        say(Self.table(fit))
-        guard fit.ok else {
-            say("   Add another weight, or start again: plumscale calibrate --sensor \(sensor).")
-            _ = try cancel()
-            return false
+            say("3. The fit:")
+            say(Self.table(fit))
+            if fit.ok { break }
+            // The points so far are kept: an FSR needs more of them, or the span was too small.
+            say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
         }
         say("Save and use this calibration? [y/N]")
         guard let answer = ask(), answer.lowercased().hasPrefix("y") else { return try cancel() }

@@ -139,6 +139,26 @@ struct ClientCommandTests {
         #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
     }
 
+    @Test("when the wizard's fit is refused it keeps the points and asks for another weight")
+    func wizardAsksForMoreAfterRefusal() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
+        let load = "\(scale.directory)/left.grams"
+        let placer = Thread {
+            usleep(2_000_000)
+            writeFile(load, "10\n")
+            usleep(3_000_000)
+            writeFile(load, "200\n")
+        }
+        // Enter (empty pan), 10 g, Enter (fit: span too small), 200 g, Enter (fit), y.
+        let command = "printf '\\n10\\n\\n200\\n\\ny\\n' | \(shellQuote(ChildProcess.plumscale)) calibrate --sensor left"
+        let run = await ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
+        placer.join()
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("under 20 % of capacity"), "the refusal says why: \(run.stderr)")
+        #expect(run.stderr.contains("Add another known weight"), "\(run.stderr)")
+        #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
+    }
+
     @Test("a calibration whose points are too close is refused with the engine's reason and nothing is saved")
     func degenerateCalibration() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
