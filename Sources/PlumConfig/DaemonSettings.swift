@@ -1,3 +1,4 @@
+public import PlumHardware
 internal import TOMLKit
 
 /// Settings of `plumscaled` from `[daemon]`.
@@ -73,14 +74,22 @@ public struct DaemonSettings: Hashable, Sendable {
 
 /// The buzzer or haptic driver wired to a GPIO line, from `[cue]`.
 public struct CueOutputSettings: Hashable, Sendable {
-    public var chip: String
-    public var line: String
+    public var chip: GPIOChipSpec
+    public var line: GPIOLineSpec
     /// The line is driven low to sound (a PNP transistor, say).
     public var activeLow: Bool
     /// How long one cue sounds.
     public var pulseMilliseconds: Int
     /// Also a short cue when a new stable weight is reached.
     public var onStable: Bool
+
+    public init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool = false, pulseMilliseconds: Int = 150, onStable: Bool = false) {
+        self.chip = chip
+        self.line = line
+        self.activeLow = activeLow
+        self.pulseMilliseconds = pulseMilliseconds
+        self.onStable = onStable
+    }
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
@@ -90,8 +99,16 @@ public struct CueOutputSettings: Hashable, Sendable {
         guard let line = try reader.stringOrInt("line") else {
             throw reader.error(nil, "missing key line; the GPIO line the buzzer is on, for example line = \"GPIO18\"")
         }
-        self.chip = chip
-        self.line = line
+        do {
+            self.chip = try GPIOChipSpec(parsing: chip)
+        } catch {
+            throw reader.error("chip", "chip = \"\(chip)\": \(error.detail ?? "\(error)"); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\"")
+        }
+        do {
+            self.line = try GPIOLineSpec(parsing: line)
+        } catch {
+            throw reader.error("line", "line = \"\(line)\": \(error.detail ?? "\(error)"); use a line name such as \"GPIO18\" or an offset such as 18")
+        }
         activeLow = try reader.bool("active_low") ?? false
         pulseMilliseconds = try reader.int("pulse_ms", in: 5...5000, unit: "ms") ?? 150
         onStable = try reader.bool("on_stable") ?? false

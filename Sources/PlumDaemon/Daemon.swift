@@ -92,8 +92,21 @@ public enum Daemon {
         let reload = ReloadService(notifier: notifier, logger: logger) {
             await station.reloadCalibrations()
         }
+        var services: [any Service] = options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
+        if let cue = configuration.cue {
+            do {
+                let pulser = try CuePulser(
+                    chip: cue.chip, line: cue.line, activeLow: cue.activeLow, pulse: .milliseconds(cue.pulseMilliseconds), logger: logger)
+                await station.attachCueOutput(pulser)
+                services.append(CueService(pulser: pulser))
+                logger.info("cue output on \(cue.chip) line \(cue.line), \(cue.pulseMilliseconds) ms pulses")
+            } catch {
+                // The scale still weighs; clients still get CUE reports.
+                logger.error("cue output: \(error); cues go to clients only")
+            }
+        }
         let group = ServiceGroup(
-            services: options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog],
+            services: services,
             gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [], logger: logger)
         try await group.run()
     }
@@ -225,6 +238,19 @@ struct SamplerService: Service {
                 try? await ServiceLifecycle.gracefulShutdown()
                 continuation.resume()
             }
+        }
+    }
+}
+
+/// Drives the cue line for the life of the service group.
+struct CueService: Service {
+    let pulser: CuePulser<GPIOOutputRequest>
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await pulser.run()
+        } onGracefulShutdown: {
+            pulser.finish()
         }
     }
 }

@@ -51,6 +51,8 @@ public actor Station {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private let publisher: any ReportPublisher
+    /// The buzzer or haptic output, if one is configured.
+    private var cueSink: (any CueSink)?
     private let calibrationStore: CalibrationStore
     private var nextToken: UInt64 = 0
 
@@ -70,6 +72,7 @@ public actor Station {
         scale.division = try Division(grams: configuration.scale.divisionGrams)
         scale.zeroTracking = configuration.scale.zeroTracking
         scale.initialZeroSetting = configuration.scale.initialZero
+        scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
         for (index, sensor) in configuration.sensors.enumerated() {
             let identity = Self.identity(of: sensor)
             let kind = Self.engineKind(of: sensor)
@@ -187,6 +190,11 @@ public actor Station {
         return (["\(order.count) sensors, \(calibrated) calibrated"] + notes).joined(separator: "; ")
     }
 
+    /// Sends every cue to `sink` too (the buzzer line), besides the `CUE` reports.
+    public func attachCueOutput(_ sink: any CueSink) {
+        cueSink = sink
+    }
+
     /// Lets `?DEVICES` report the sampler's state and statistics.
     public func attach(_ sampler: Sampler) {
         entries[sampler.name]?.sampler = sampler
@@ -221,7 +229,10 @@ public actor Station {
             entries[name] = entry
             serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)
-            for cue in reading.cues { publishCue(name, cue) }
+            for cue in reading.cues {
+                publishCue(name, cue)
+                cueSink?.cue(cue, sensor: name)
+            }
         }
     }
 

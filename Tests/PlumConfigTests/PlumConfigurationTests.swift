@@ -274,7 +274,7 @@ struct DaemonSettingsTests {
         #expect(config.daemon.mtsics == "[::1]:8001")
         #expect(config.daemon.maxClients == 64)
         #expect(config.daemon.clientQueue == 512)
-        #expect(config.cue?.line == "GPIO18")
+        #expect(config.cue?.line == .name("GPIO18"))
         #expect(config.cue?.pulseMilliseconds == 150)
         #expect(config.cue?.activeLow == false)
     }
