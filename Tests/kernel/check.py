@@ -296,6 +296,15 @@ def daemon_checks():
                f"read stderr {read(RUNS / 'cli.read.err')[-300:]!r}"))
     else:
         add("SKIP", "plumscale.calibrate-and-read", "PLUMSCALE_BIN not set")
+    if (RUNS / "cue.txt").exists():
+        fields = read(RUNS / "cue.txt").split()
+        rises, high_ns, level = (int(f) for f in fields) if len(fields) == 3 else (-1, -1, -1)
+        ok = rises == 1 and 100e6 <= high_ns <= 400e6 and level == 0
+        add("PASS" if ok else "FAIL", "plumscaled.cue-pulse",
+            f"past full force the cue line went high {rises} time(s) for {high_ns / 1e6:.1f} ms and is now {level} "
+            f"(want once, 100 ms to 400 ms, then 0)")
+    else:
+        add("SKIP", "plumscaled.cue-pulse", "PLUMSCALE_BIN not set")
     rc = read(RUNS / "daemon.rc").strip()
     saved = read(RUNS / "daemon.state")
     ok = rc == "0" and "pan" in saved and ".json" in saved

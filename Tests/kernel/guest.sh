@@ -273,6 +273,11 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
         timeout 60 "$PLUMSCALE_BIN" read --sensor pan --stable --timeout 30 \
             >"$RUNS/cli.read.out" 2>"$RUNS/cli.read.err"
         echo $? >"$RUNS/cli.read.rc"
+        # Past full force (400 g): the daemon pulses its cue line once, for pulse_ms = 100.
+        setp cue_rises 0; setp cue_last_high_ns 0
+        setp code_a128 $((60000 + 400 * 1500))
+        sleep 3
+        echo "$(getp cue_rises) $(getp cue_last_high_ns) $(getp cue_level)" >"$RUNS/cue.txt"
     fi
     kill -TERM "$daemon_pid" 2>/dev/null
     wait "$daemon_pid"; echo $? >"$RUNS/daemon.rc"

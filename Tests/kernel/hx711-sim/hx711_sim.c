@@ -46,7 +46,8 @@
 
 #define HX_SCK	0
 #define HX_DOUT	1
-#define HX_NLINES 2
+#define HX_CUE	2	/* a plain output for the daemon's buzzer: not part of the HX711 */
+#define HX_NLINES 3
 #define HX_LOG_LEN 64
 
 enum hx_gain { HX_A128 = 0, HX_B32 = 1, HX_A64 = 2 };
@@ -110,6 +111,15 @@ module_param(sck_high_max_ns, ulong, 0644);
 module_param(sck_highs, ulong, 0644);
 module_param(last_pulses, uint, 0444);
 module_param(gain, uint, 0444);
+
+/* The CUE line: how often it went high, and for how long the last time (for the cue check). */
+static unsigned long cue_rises;
+static unsigned long cue_last_high_ns;
+static unsigned int cue_level;
+module_param(cue_rises, ulong, 0644);
+module_param(cue_last_high_ns, ulong, 0644);
+module_param(cue_level, uint, 0444);
+static ktime_t cue_rose;
 
 /* ---- state ------------------------------------------------------------------------ */
 
@@ -299,7 +309,7 @@ out:
 
 static int hx_get_direction(struct gpio_chip *gc, unsigned int offset)
 {
-	return offset == HX_SCK ? GPIO_LINE_DIRECTION_OUT : GPIO_LINE_DIRECTION_IN;
+	return offset == HX_DOUT ? GPIO_LINE_DIRECTION_IN : GPIO_LINE_DIRECTION_OUT;
 }
 
 static int hx_direction_input(struct gpio_chip *gc, unsigned int offset)
@@ -311,7 +321,7 @@ static void hx_set(struct gpio_chip *gc, unsigned int offset, int value);
 
 static int hx_direction_output(struct gpio_chip *gc, unsigned int offset, int value)
 {
-	if (offset != HX_SCK)
+	if (offset == HX_DOUT)
 		return -EPERM;
 	hx_set(gc, offset, value);
 	return 0;
@@ -324,7 +334,9 @@ static int hx_get(struct gpio_chip *gc, unsigned int offset)
 	int v;
 
 	spin_lock_irqsave(&s->lock, flags);
-	if (offset == HX_SCK)
+	if (offset == HX_CUE)
+		v = READ_ONCE(cue_level);
+	else if (offset == HX_SCK)
 		v = s->sck;
 	else if (!READ_ONCE(present) || !s->was_present || hx_powered_down(s, ktime_get()))
 		v = 1;
@@ -342,6 +354,18 @@ static void hx_set(struct gpio_chip *gc, unsigned int offset, int value)
 	unsigned long flags;
 	bool level = !!value;
 
+	if (offset == HX_CUE) {
+		spin_lock_irqsave(&s->lock, flags);
+		if (level && !cue_level) {
+			cue_rises++;
+			cue_rose = now;
+		} else if (!level && cue_level) {
+			cue_last_high_ns = ktime_to_ns(ktime_sub(now, cue_rose));
+		}
+		cue_level = level;
+		spin_unlock_irqrestore(&s->lock, flags);
+		return;
+	}
 	if (offset != HX_SCK)
 		return;
 
@@ -478,7 +502,7 @@ MODULE_PARM_DESC(ready_log, "before:after CLOCK_MONOTONIC ns around raising each
 
 /* ---- module ----------------------------------------------------------------------- */
 
-static const char *const hx_names[HX_NLINES] = { "SCK", "DOUT" };
+static const char *const hx_names[HX_NLINES] = { "SCK", "DOUT", "CUE" };
 
 static int __init hx711_sim_init(void)
 {
