@@ -122,7 +122,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
-        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled"]),
+        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

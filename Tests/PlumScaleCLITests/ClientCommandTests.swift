@@ -15,10 +15,10 @@ final class ScaleFixture: @unchecked Sendable {
 
     /// `sensors`: name and load, either grams (a constant load) or nil for a load file
     /// `<directory>/<name>.grams` the test writes to place weights.
-    init(_ sensors: [(String, Double?)]) throws {
+    init(_ sensors: [(String, Double?)], daemonSettings: String = "") throws {
         directory = temporaryDirectory()
         socket = "\(directory)/plumscale.sock"
-        var toml = ""
+        var toml = daemonSettings.isEmpty ? "" : "[daemon]\n\(daemonSettings)\n\n"
         for (index, (name, grams)) in sensors.enumerated() {
             toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nseed = \(index + 3)\n"
             if let grams {
@@ -41,9 +41,9 @@ final class ScaleFixture: @unchecked Sendable {
     }
 
     /// Starts the daemon off the concurrency pool (waiting for its first readings blocks).
-    static func start(_ sensors: [(String, Double?)]) async throws -> ScaleFixture {
+    static func start(_ sensors: [(String, Double?)], daemonSettings: String = "") async throws -> ScaleFixture {
         let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
-        return try await offPool { try ScaleFixture(list.map { ($0.name, $0.grams) }) }
+        return try await offPool { try ScaleFixture(list.map { ($0.name, $0.grams) }, daemonSettings: daemonSettings) }
     }
 
     struct SensorLoad: Sendable {

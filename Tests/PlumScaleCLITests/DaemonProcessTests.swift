@@ -9,16 +9,27 @@ final class DaemonProcess {
     let pid: pid_t
     let socketPath: String
 
-    init(_ arguments: [String], socketPath: String) throws {
-        let binary = ChildProcess.plumscale.dropLast("plumscale".count) + "plumscaled"
+    /// The built `plumscaled`, beside `plumscale`.
+    static let binary = String(ChildProcess.plumscale.dropLast("plumscale".count) + "plumscaled")
+
+    convenience init(_ arguments: [String], socketPath: String) throws {
+        try self.init(command: [Self.binary] + arguments, socketPath: socketPath)
+    }
+
+    /// Runs `command` (its first element an absolute path), which becomes or starts the daemon,
+    /// as `systemd-socket-activate` does.
+    init(command: [String], socketPath: String) throws {
         var pid: pid_t = 0
-        let argv = ([String(binary)] + arguments).map { strdup($0) } + [nil]
+        let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let status = posix_spawn(&pid, String(binary), nil, nil, argv, environ)
-        try #require(status == 0, "posix_spawn \(binary): \(status)")
+        let status = posix_spawn(&pid, command[0], nil, nil, argv, environ)
+        try #require(status == 0, "posix_spawn \(command[0]): \(status)")
         self.pid = pid
         self.socketPath = socketPath
     }
+
+    /// Sends `signal` without waiting.
+    func send(_ signal: Int32) { kill(pid, signal) }
 
     /// Sends SIGTERM and returns the exit status.
     func terminate() -> Int32 {
@@ -37,8 +48,12 @@ final class LineClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init?(path: String, attempts: Int = 100) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    /// `receiveBuffer` shrinks SO_RCVBUF, to make a slow reader quickly.
+    init?(path: String, attempts: Int = 100, receiveBuffer: Int32? = nil) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

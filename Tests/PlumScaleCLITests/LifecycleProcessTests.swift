@@ -1,0 +1,167 @@
+import PlumCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscaled` as systemd runs it: socket activation, reload on SIGHUP, stop on SIGTERM, and
+/// clients that do not keep up.
+@Suite("plumscaled's life as a service, as a child process")
+struct LifecycleProcessTests {
+    static let socketActivate = "/usr/bin/systemd-socket-activate"
+
+    @Test(
+        "under systemd-socket-activate the daemon adopts the socket it is passed, greets and weighs on it, and binds no path of its own",
+        .enabled(if: access(socketActivate, X_OK) == 0, "needs systemd-socket-activate (Debian's systemd package; CI installs it)"))
+    func socketActivation() async throws {
+        let directory = temporaryDirectory()
+        let socket = "\(directory)/activated.sock"
+        let own = "\(directory)/own.sock"
+        // systemd-socket-activate listens, and on the first connection execs the daemon with
+        // LISTEN_FDS=1, LISTEN_PID and LISTEN_FDNAMES=json, as plumscaled.socket would.
+        let daemon = try DaemonProcess(command: [
+            Self.socketActivate, "--listen=\(socket)", "--fdname=json",
+            DaemonProcess.binary, "--simulate", "--socket", own, "--state-directory", "\(directory)/state",
+        ], socketPath: socket)
+        let client = try await offPool { () -> LineClientBox in
+            for _ in 0..<200 where access(socket, F_OK) != 0 { usleep(25_000) }
+            return LineClientBox(LineClient(path: socket))
+        }
+        let connected = try #require(client.value, "could not connect to \(socket)")
+        let (greeting, weight) = try await offPool { () -> (String?, String?) in
+            let greeting = connected.readLine()
+            connected.send(#"?WATCH={"enable":true};"#)
+            return (greeting, connected.readUntil { $0.contains(#""class":"WEIGHT""#) })
+        }
+        #expect(greeting?.hasPrefix(#"{"class":"VERSION""#) == true)
+        #expect(weight != nil, "readings arrive on the passed socket")
+        #expect(access(own, F_OK) != 0, "with a socket passed, the daemon binds nothing itself")
+        let status = try await offPool { daemon.terminate() }
+        #expect(status == 0)
+        #expect(access(socket, F_OK) == 0, "the socket is systemd's: the daemon leaves its path alone")
+    }
+
+    @Test("SIGHUP makes the daemon re-read the calibrations in its state directory, as after a restore by hand")
+    func reloadOnSIGHUP() async throws {
+        let scale = try await ScaleFixture.start([("left", 0)])
+        let before = await scale.plumscale(["status"])
+        #expect(before.stdout.contains("calibrated   simulated chip"), "\(before.stdout)")
+
+        // A calibration put in place by hand, as an administrator restoring a backup would.
+        let fit = try CalibrationFit.fit(
+            points: [CalibrationPoint(grams: 0, signal: 42_000, noise: 20, samples: 24),
+                     CalibrationPoint(grams: 200, signal: 472_000, noise: 20, samples: 24)],
+            sensor: SensorIdentity(id: "left", model: "simulated-hx711", gain: 128), kind: .loadCell,
+            configuration: ScaleConfiguration(), createdAt: "2026-01-02T03:04:05Z").get()
+        try CalibrationStore(directory: "\(scale.directory)/state").save(fit).get()
+        scale.daemon.send(SIGHUP)
+
+        var after = ""
+        for _ in 0..<50 {
+            after = await scale.plumscale(["status"]).stdout
+            if after.contains("2026-01-02T03:04:05Z") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(after.contains("calibrated   2026-01-02T03:04:05Z"), "the restored calibration is in use: \(after)")
+        #expect(try await offPool { scale.daemon.terminate() } == 0, "the daemon runs on after the reload")
+    }
+
+    @Test("SIGTERM right after a calibration is committed loses nothing: the next start weighs with it")
+    func calibrationSurvivesSIGTERM() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
+        let load = "\(scale.directory)/left.grams"
+        let placer = Thread {
+            usleep(2_000_000)
+            writeFile(load, "150\n")
+        }
+        let run = await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "150", "--yes"])
+        placer.join()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try await offPool { scale.daemon.terminate() } == 0)
+
+        let again = try DaemonProcess(
+            ["--config", "\(scale.directory)/plumscale.toml", "--socket", scale.socket, "--state-directory", "\(scale.directory)/state"],
+            socketPath: scale.socket)
+        var status = ""
+        for _ in 0..<50 {
+            status = await scale.plumscale(["status"]).stdout
+            if status.contains("left (simulated-hx711): ok") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(status.contains("calibrated   20"), "the committed calibration, with its date, is in use after the restart: \(status)")
+        #expect(!status.contains("simulated chip"))
+        let read = await scale.plumscale(["read", "--stable"])
+        #expect(abs(grams(in: read.stdout) - 150) <= 0.2, "\(read.stdout)")
+        #expect(try await offPool { again.terminate() } == 0)
+    }
+
+    @Test("a client that never reads loses its oldest reports and is told so, while a watcher beside it gets every raw sample in order")
+    func slowClientBesideWatcher() async throws {
+        // A short queue, so a client that does not read overflows within seconds.
+        let scale = try await ScaleFixture.start([("left", 80), ("right", 40)], daemonSettings: "client_queue = 16")
+        let (slow, fast) = try await offPool { () -> (LineClientBox, LineClientBox) in
+            (LineClientBox(LineClient(path: scale.socket, receiveBuffer: 4096)), LineClientBox(LineClient(path: scale.socket)))
+        }
+        let stuck = try #require(slow.value), watcher = try #require(fast.value)
+        let result = try await offPool { () -> (times: [String: [Double]], overflow: Bool, slowLines: [String]) in
+            stuck.send(#"?WATCH={"enable":true,"raw":true};"#)
+            watcher.send(#"?WATCH={"enable":true,"raw":true};"#)
+            var times: [String: [Double]] = [:]
+            var overflow = false
+            let end = Monotonic.now() + 5
+            while Monotonic.now() < end, let line = watcher.readLine() {
+                if line.hasPrefix(#"{"class":"OVERFLOW""#) { overflow = true }
+                guard line.hasPrefix(#"{"class":"RAW""#), let sensor = jsonStringField(line, "sensor") else { continue }
+                times[sensor, default: []] += jsonNumbers(line, "times")
+            }
+            // Now read what the stuck client was sent: the oldest were dropped and it is told so.
+            var slowLines: [String] = []
+            while slowLines.count < 5000, let line = stuck.readLine() {
+                slowLines.append(line)
+                if line.hasPrefix(#"{"class":"OVERFLOW""#) { break }
+            }
+            return (times, overflow, slowLines)
+        }
+        #expect(!result.overflow, "the watcher that keeps up loses nothing")
+        for sensor in ["left", "right"] {
+            let times = result.times[sensor] ?? []
+            #expect(times.count >= 300, "\(sensor): \(times.count) raw samples in 5 s at 80 SPS")
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(sensor): raw samples in order, none twice")
+            let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+            #expect((gaps.max() ?? 0) < 0.1, "\(sensor): no sample missing (largest gap \(gaps.max() ?? 0) s at 12.5 ms per sample)")
+        }
+        #expect(result.slowLines.contains { $0.hasPrefix(#"{"class":"OVERFLOW","dropped":"#) },
+                "the stuck client learns how many reports it lost (or was disconnected): \(result.slowLines.suffix(2))")
+        #expect(try await offPool { scale.daemon.terminate() } == 0)
+    }
+}
+
+/// Carries a client across `offPool`: it is used by one thread at a time.
+struct LineClientBox: @unchecked Sendable {
+    let value: LineClient?
+    init(_ value: LineClient?) { self.value = value }
+}
+
+extension LineClient: @unchecked Sendable {}
+extension DaemonProcess: @unchecked Sendable {}
+
+enum Monotonic {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// A string field of a flat JSON line.
+func jsonStringField(_ line: String, _ key: String) -> String? {
+    guard let start = line.firstRange(of: "\"\(key)\":\"")?.upperBound else { return nil }
+    return String(line[start...].prefix { $0 != "\"" })
+}
+
+/// A number array field of a JSON line, such as "times":[1.5,2.5].
+func jsonNumbers(_ line: String, _ key: String) -> [Double] {
+    guard let start = line.firstRange(of: "\"\(key)\":[")?.upperBound else { return [] }
+    return line[start...].prefix { $0 != "]" }.split(separator: ",").compactMap { Double($0) }
+}
