@@ -126,6 +126,8 @@ public struct SimulatedHX711Wiring: Hashable, Sendable {
     public var load: SimulatedLoad
     /// The simulated load cell's capacity in grams.
     public var cellCapacityGrams: Double
+    /// While a file exists at this path, the chip's DOUT is stuck high, as if unplugged.
+    public var unplugFile: String? = nil
 }
 
 /// An FSR on a simulated ADS1115, running in real time.

@@ -183,6 +183,10 @@ extension SimulatedHX711Wiring {
         driver = try HX711Wiring.driverConfiguration(&reader, defaultRate: 80)
         load = try SimulatedLoad(&reader)
         cellCapacityGrams = try reader.double("cell_capacity_grams", in: 100...1_000_000, unit: "g") ?? 1000
+        unplugFile = try reader.string("unplug_file")
+        if let unplugFile, !unplugFile.hasPrefix("/") {
+            throw reader.error("unplug_file", "unplug_file = \"\(unplugFile)\" must be an absolute path, such as \"/tmp/left.unplugged\"")
+        }
     }
 }
 

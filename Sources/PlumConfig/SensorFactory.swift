@@ -86,30 +86,32 @@ public enum SensorFactory {
         }
     }
 
-    /// The chip model in real time, with plums coming and going, a constant load, or the grams in a file.
+    /// The chip model in real time, with plums coming and going, a constant load, or the grams
+    /// in a file; with `unplug_file`, a chip whose DOUT wire is pulled while that file exists.
     static func openSimulatedHX711(_ name: String, _ wiring: SimulatedHX711Wiring) throws(SensorError) -> any SampleSource {
         var chip = HX711Model<SystemMonotonicClock>.Configuration()
         chip.loadCell.capacityGrams = wiring.cellCapacityGrams
+        let simulated: SimulatedHX711<SystemMonotonicClock>
         do {
             switch wiring.load {
             case .plums:
-                return try SimulatedHX711.realTime(name: name, seed: wiring.seed, driver: wiring.driver, chip: chip).sensor
+                simulated = try SimulatedHX711.realTime(name: name, seed: wiring.seed, driver: wiring.driver, chip: chip)
             case .constant(let grams):
                 chip.operationCost = .zero
                 chip.seed = wiring.seed &+ 1
-                return try SimulatedHX711(
-                    name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams),
-                    driver: wiring.driver, chip: chip).sensor
+                simulated = try SimulatedHX711(
+                    name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams), driver: wiring.driver, chip: chip)
             case .file(let path):
                 chip.operationCost = .zero
                 chip.seed = wiring.seed &+ 1
-                return try SimulatedHX711(
-                    name: name, clock: SystemMonotonicClock(), load: FileLoad(path: path),
-                    driver: wiring.driver, chip: chip).sensor
+                simulated = try SimulatedHX711(
+                    name: name, clock: SystemMonotonicClock(), load: FileLoad(path: path), driver: wiring.driver, chip: chip)
             }
         } catch {
             throw .hardware(sensor: name, HardwareError(.invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
         }
+        if let unplugFile = wiring.unplugFile { return UnpluggableHX711(simulated, switchFile: unplugFile) }
+        return simulated.sensor
     }
 }
 

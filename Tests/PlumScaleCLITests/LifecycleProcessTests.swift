@@ -165,3 +165,74 @@ func jsonNumbers(_ line: String, _ key: String) -> [Double] {
     guard let start = line.firstRange(of: "\"\(key)\":[")?.upperBound else { return [] }
     return line[start...].prefix { $0 != "]" }.split(separator: ",").compactMap { Double($0) }
 }
+
+@Suite("A sensor that fails, while the daemon runs")
+struct SensorFaultProcessTests {
+    @Test("a pan whose chip stops answering goes to a fault state with the reason, the other pan keeps weighing, and it comes back by itself")
+    func faultAndRecovery() async throws {
+        let directory = temporaryDirectory()
+        let socket = "\(directory)/plumscale.sock"
+        let unplug = "\(directory)/left.unplugged"
+        writeFile("\(directory)/plumscale.toml", """
+            [[sensor]]
+            name = "left"
+            kind = "simulated-hx711"
+            load_grams = 50
+            ready_timeout_ms = 300
+            unplug_file = "\(unplug)"
+
+            [[sensor]]
+            name = "right"
+            kind = "simulated-hx711"
+            load_grams = 30
+            seed = 4
+            """)
+        let daemon = try DaemonProcess(
+            ["--config", "\(directory)/plumscale.toml", "--socket", socket, "--state-directory", "\(directory)/state"], socketPath: socket)
+        let box = try await offPool { LineClientBox(LineClient(path: socket)) }
+        let client = try #require(box.value, "plumscaled did not listen on \(socket)")
+
+        /// The state of `sensor` in ?DEVICES, with its reason.
+        func state(_ sensor: String) async throws -> (String, String?) {
+            try await offPool { () -> StateBox in
+                client.send("?DEVICES;")
+                guard let line = client.readUntil({ $0.hasPrefix(#"{"class":"DEVICES""#) }),
+                      let start = line.firstRange(of: #"{"sensor":"\#(sensor)""#)?.lowerBound else { return StateBox(state: "?", reason: nil) }
+                let device = line[start...].prefix { $0 != "}" }
+                return StateBox(state: jsonStringField(String(device), "state") ?? "?", reason: jsonStringField(String(device), "reason"))
+            }.pair
+        }
+        func wait(for sensor: String, until predicate: (String) -> Bool) async throws -> (String, String?) {
+            var current = ("?", String?.none)
+            for _ in 0..<150 {
+                current = try await state(sensor)
+                if predicate(current.0) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return current
+        }
+
+        #expect(try await wait(for: "left") { $0 == "ok" }.0 == "ok")
+        writeFile(unplug, "")
+        let failed = try await wait(for: "left") { $0 == "fault" || $0 == "not-ready" }
+        #expect(failed.0 == "fault" || failed.0 == "not-ready", "left: \(failed)")
+        #expect(failed.1?.contains("DOUT never went low") == true, "the reason says what is wrong: \(failed.1 ?? "none")")
+        #expect(try await state("right").0 == "ok", "the other pan is not disturbed")
+        let rightWeighs = try await offPool { () -> Bool in
+            client.send(#"?WATCH={"enable":true,"sensors":["right"]};"#)
+            return client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"right""#) } != nil
+        }
+        #expect(rightWeighs, "right keeps reporting while left is in fault")
+
+        unlink(unplug)
+        let recovered = try await wait(for: "left") { $0 == "ok" }
+        #expect(recovered.0 == "ok", "left comes back by itself once its chip answers: \(recovered)")
+        #expect(try await offPool { daemon.terminate() } == 0, "a sensor fault never stops the daemon")
+    }
+}
+
+struct StateBox: Sendable {
+    var state: String
+    var reason: String?
+    var pair: (String, String?) { (state, reason) }
+}
