@@ -5,6 +5,7 @@ import PlumDrivers
 import PlumHardware
 import PlumSimulation
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 #if canImport(Glibc)
@@ -22,15 +23,18 @@ public enum Daemon {
         public var stateDirectory: String
         /// How long a sampler may stay inside a driver call before the watchdog is starved.
         public var stallLimit: Duration
+        /// The file the configuration came from, re-read on SIGHUP; nil for a built-in one.
+        public var configurationPath: String?
         /// SIGTERM/SIGINT stop it and SIGHUP reloads; false for a daemon inside another program
         /// (`plumscale demo`), which stops it by cancelling the task that runs it.
         public var handlesSignals: Bool
 
         public init(
             configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String,
-            stallLimit: Duration = .seconds(10), handlesSignals: Bool = true
+            stallLimit: Duration = .seconds(10), handlesSignals: Bool = true, configurationPath: String? = nil
         ) {
             self.configuration = configuration
+            self.configurationPath = configurationPath
             self.socketPath = socketPath
             self.stateDirectory = stateDirectory
             self.stallLimit = stallLimit
@@ -89,8 +93,17 @@ public enum Daemon {
         let watchdog = try WatchdogPinger(environment: environment, notifier: notifier, logger: logger) {
             samplers.allSatisfy { $0.isHealthy(stallLimit: stallLimit) }
         }
+        let inUse = ConfigurationInUse(configuration)
+        let path = options.configurationPath
         let reload = ReloadService(notifier: notifier, logger: logger) {
-            await station.reloadCalibrations()
+            var notes: [String] = []
+            if let path {
+                notes += await reloadConfiguration(path, inUse: inUse, station: station)
+            }
+            notes.append(await station.reloadCalibrations())
+            let status = notes.joined(separator: "; ")
+            logger.notice("reloaded: \(status)")
+            return status
         }
         var services: [any Service] = options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
         if let cue = configuration.cue {
@@ -240,6 +253,44 @@ struct SamplerService: Service {
             }
         }
     }
+}
+
+/// Re-reads the configuration on SIGHUP and puts into use what can change while running:
+/// `[scale]`. Sensors, listeners and the cue line are opened at start, so a change to them is
+/// reported as needing a restart rather than half applied; a file that no longer parses leaves
+/// everything as it was.
+func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Station) async -> [String] {
+    let fresh: PlumConfiguration
+    do {
+        fresh = try PlumConfiguration.load(path: path)
+    } catch {
+        return ["\(path) not reloaded: \(error); the configuration in use stays"]
+    }
+    let old = inUse.current.withLock { $0 }
+    var notes: [String] = []
+    if fresh.sensors != old.sensors {
+        notes.append("[[sensor]] changes in \(path) need a restart (systemctl restart plumscaled)")
+    }
+    if fresh.daemon != old.daemon { notes.append("[daemon] changes need a restart") }
+    if fresh.cue?.chip != old.cue?.chip || fresh.cue?.line != old.cue?.line || fresh.cue?.activeLow != old.cue?.activeLow
+        || fresh.cue?.pulseMilliseconds != old.cue?.pulseMilliseconds {
+        notes.append("[cue] line changes need a restart")
+    }
+    if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable {
+        var applied = old
+        applied.scale = fresh.scale
+        applied.cue?.onStable = fresh.cue?.onStable ?? false
+        notes.append(await station.applyScaleSettings(of: applied))
+        inUse.current.withLock { $0 = applied }
+    }
+    if notes.isEmpty { notes.append("\(path) unchanged") }
+    return notes
+}
+
+/// The configuration the running daemon follows, changed by reloads.
+final class ConfigurationInUse: Sendable {
+    let current: Mutex<PlumConfiguration>
+    init(_ configuration: PlumConfiguration) { current = Mutex(configuration) }
 }
 
 /// Drives the cue line for the life of the service group.

@@ -67,12 +67,7 @@ public actor Station {
         self.publisher = publisher
         self.calibrationStore = store
         self.captureTimeout = captureTimeout
-        var scale = ScaleConfiguration()
-        scale.capacity = configuration.scale.capacityGrams
-        scale.division = try Division(grams: configuration.scale.divisionGrams)
-        scale.zeroTracking = configuration.scale.zeroTracking
-        scale.initialZeroSetting = configuration.scale.initialZero
-        scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
+        let scale = try Self.scaleConfiguration(of: configuration)
         for (index, sensor) in configuration.sensors.enumerated() {
             let identity = Self.identity(of: sensor)
             let kind = Self.engineKind(of: sensor)
@@ -96,6 +91,50 @@ public actor Station {
             entries[sensor.name] = Entry(name: sensor.name, index: index, configuration: sensor, engine: engine)
             order.append(sensor.name)
         }
+    }
+
+    /// The engines' settings from `[scale]` (and `[cue] on_stable`).
+    static func scaleConfiguration(of configuration: PlumConfiguration) throws(Refusal) -> ScaleConfiguration {
+        var scale = ScaleConfiguration()
+        scale.capacity = configuration.scale.capacityGrams
+        scale.division = try Division(grams: configuration.scale.divisionGrams)
+        scale.zeroTracking = configuration.scale.zeroTracking
+        scale.initialZeroSetting = configuration.scale.initialZero
+        scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
+        if case .failure(let refusal) = scale.validate() { throw refusal }
+        return scale
+    }
+
+    /// Puts new `[scale]` settings into use (a reload): each engine is rebuilt with them and
+    /// keeps its calibration; zero and tare start afresh, and a calibration step that is
+    /// waiting is ended, since its points were taken on the old settings.
+    /// - Returns: what happened, for the log and systemd's STATUS=.
+    public func applyScaleSettings(of configuration: PlumConfiguration) -> String {
+        let scale: ScaleConfiguration
+        do {
+            scale = try Self.scaleConfiguration(of: configuration)
+        } catch {
+            return "[scale] not applied: \(error); the old settings stay"
+        }
+        for name in order {
+            guard var entry = entries[name] else { continue }
+            if let capture = entry.capture {
+                entry.capture = nil
+                capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: false, entry: entry,
+                    message: "the configuration was reloaded; begin the calibration again")])
+            }
+            let calibration = entry.engine.calibration
+            do {
+                entry.engine = try WeighingEngine(
+                    sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale, calibration: calibration,
+                    uncalibratedReason: entry.engine.uncalibratedReason)
+            } catch {
+                return "[scale] not applied to \(name): \(error); the old settings stay"
+            }
+            entry.latest = nil
+            entries[name] = entry
+        }
+        return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), zero tracking \(scale.zeroTracking ? "on" : "off"); zero and tare start afresh"
     }
 
     /// The engine's identity for a configured sensor: its name, driver and gain.

@@ -15,7 +15,7 @@ struct PlumScaledCommand: AsyncParsableCommand {
         abstract: "PlumScale's status daemon: reads the sensors and serves readings on a local socket.",
         discussion: """
             Under systemd it adopts the socket passed by plumscaled.socket and reports READY, \
-            STATUS and the watchdog. SIGHUP re-reads calibrations; SIGTERM stops cleanly. \
+            STATUS and the watchdog. SIGHUP (systemctl reload plumscaled) re-reads the configuration's [scale] and the stored calibrations; SIGTERM stops cleanly. \
             Exit codes: 0 stopped on request; 1 configuration error; 2 could not listen or start.
             """)
 
@@ -56,7 +56,9 @@ struct PlumScaledCommand: AsyncParsableCommand {
             logger.error("state directory \(state): \(problem); calibrations cannot be saved until it exists and is writable")
         }
         do {
-            try await Daemon.run(Daemon.Options(configuration: configuration, socketPath: socket, stateDirectory: state), logger: logger)
+            try await Daemon.run(
+                Daemon.Options(configuration: configuration, socketPath: socket, stateDirectory: state, configurationPath: simulate ? nil : config),
+                logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode(2)

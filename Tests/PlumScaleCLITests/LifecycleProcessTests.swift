@@ -67,6 +67,39 @@ struct LifecycleProcessTests {
         #expect(try await offPool { scale.daemon.terminate() } == 0, "the daemon runs on after the reload")
     }
 
+    @Test("SIGHUP re-reads the configuration: a new [scale] division is used at once, and a file that no longer parses changes nothing")
+    func reloadConfiguration() async throws {
+        let scale = try await ScaleFixture.start([("left", 50)])
+        let config = "\(scale.directory)/plumscale.toml"
+        let original = readFile(config)
+        func shown() async throws -> String {
+            var line = ""
+            for _ in 0..<50 {
+                line = await scale.plumscale(["read", "--stable"]).stdout
+                if !line.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return line
+        }
+        #expect(try await shown().contains(".") , "0.1 g divisions show a decimal")
+
+        writeFile(config, "[scale]\ndivision_grams = 1\n\n" + original)
+        scale.daemon.send(SIGHUP)
+        var coarse = ""
+        for _ in 0..<50 {
+            coarse = try await shown()
+            if coarse.contains(" 50 g") || coarse.contains(" 49 g") || coarse.contains(" 51 g") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(coarse.contains(" 50 g"), "the 1 g division is in use after SIGHUP: \(coarse)")
+
+        writeFile(config, "[scale]\ndivision_grams = 0.3\n\n" + original)
+        scale.daemon.send(SIGHUP)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await shown().contains(" 50 g"), "a file that does not parse leaves the settings in use")
+        #expect(try await offPool { scale.daemon.terminate() } == 0)
+    }
+
     @Test("SIGTERM right after a calibration is committed loses nothing: the next start weighs with it")
     func calibrationSurvivesSIGTERM() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
