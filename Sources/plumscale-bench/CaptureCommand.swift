@@ -1,0 +1,158 @@
+import ArgumentParser
+import PlumBench
+import PlumDrivers
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// 2. Capture without loss: simulated HX711s in real time through the real daemon, with every
+/// raw sample streamed to many clients.
+struct CaptureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Run simulated HX711s at 80 SPS through plumscaled to many raw watchers; count what is lost.")
+
+    @Option(help: "How long to measure, in seconds.")
+    var seconds: Double = 60
+    @Option(help: "Watching clients, each with raw samples on.")
+    var clients: Int = 64
+    @Option(help: "Simulated HX711 sensors at 80 SPS.")
+    var sensors: Int = 4
+
+    func run() throws {
+        ClientSwarm.raiseDescriptorLimit()
+        let names = (1...sensors).map { "pan\($0)" }
+        var toml = "[daemon]\nmax_clients = \(clients + 16)\n\n"
+        for (index, name) in names.enumerated() {
+            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = \(index + 1)\nload_grams = \(60 + 40 * index)\n\n"
+        }
+        let daemon = try DaemonUnderTest(configuration: toml)
+        usleep(3_000_000)  // sensors open and settle
+        let idle = daemon.memory("VmRSS")
+
+        let swarm = ClientSwarm()
+        try swarm.connect(clients, to: daemon.socket)
+        swarm.sendAll(#"?WATCH={"enable":true,"raw":true};"#)
+        swarm.read(until: Clock.now() + 1) { _, _, _ in }  // the WATCH replies and a first batch
+
+        let before = try Self.published(daemon.socket)
+        let cpuBefore = daemon.cpuSeconds
+        let start = Clock.now()
+        let period = 1 / 80.0
+        var last = [[Double?]](repeating: [Double?](repeating: nil, count: names.count), count: clients)
+        var first = [[Double?]](repeating: [Double?](repeating: nil, count: names.count), count: clients)
+        var received = [[Int]](repeating: [Int](repeating: 0, count: names.count), count: clients)
+        var missed = [[Int]](repeating: [Int](repeating: 0, count: names.count), count: clients)
+        var overflows = 0
+        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        swarm.read(until: start + seconds) { client, line, _ in
+            if line.hasPrefix(#"{"class":"OVERFLOW""#) { overflows += 1; return }
+            guard line.hasPrefix(#"{"class":"RAW""#), let name = LineFields.string(line, "sensor"), let sensor = index[String(name)] else { return }
+            for time in LineFields.numbers(line, "times") {
+                if let previous = last[client][sensor] {
+                    // A conversion every 12.5 ms: a longer gap is conversions no one delivered.
+                    let gap = Int(((time - previous) / period).rounded())
+                    if gap > 1 { missed[client][sensor] += gap - 1 }
+                } else {
+                    first[client][sensor] = time
+                }
+                last[client][sensor] = time
+                received[client][sensor] += 1
+            }
+        }
+        let elapsed = Clock.now() - start
+        let cpu = (daemon.cpuSeconds - cpuBefore) / elapsed
+        let after = try Self.published(daemon.socket)
+        let peak = daemon.memory("VmHWM")
+        let operations = try GPIOOperationCount.measure(samples: 2000)
+        daemon.stop()
+
+        print("Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled, \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n")
+        var rows: [[String]] = []
+        for (sensor, name) in names.enumerated() {
+            // What the chip produced over the window the clients saw: its conversion times span it.
+            let spans = (0..<clients).compactMap { client -> Int? in
+                guard let a = first[client][sensor], let b = last[client][sensor] else { return nil }
+                return Int(((b - a) / period).rounded()) + 1
+            }
+            let got = (0..<clients).map { received[$0][sensor] }
+            let gaps = (0..<clients).map { missed[$0][sensor] }
+            let published = (after[name]?.published ?? 0) - (before[name]?.published ?? 0)
+            let discarded = (after[name]?.discarded ?? 0) - (before[name]?.discarded ?? 0)
+            rows.append([
+                name, "\(spans.max() ?? 0)", "\(published)", "\(discarded)",
+                "\(got.min() ?? 0)", "\(got.max() ?? 0)", "\(max(0, (gaps.max() ?? 0) - discarded))",
+            ])
+        }
+        print(TextTable.render(
+            header: ["sensor", "conversions", "published", "discarded by driver", "received min", "received max", "lost in delivery"], rows: rows))
+        print("""
+
+            conversions: what the chip converted over the window the clients saw (its conversion times span it);
+            discarded: read-outs the driver refused to trust (why: \(Self.reasons(before, after)));
+            lost in delivery: conversions missing from the worst client's stream that the driver did not discard
+            """)
+        print("""
+
+            OVERFLOW reports to clients: \(overflows)
+            daemon CPU: \(fixed(cpu * 100, 1)) % of one core (\(fixed(cpu * 1000, 1)) ms per second)
+            daemon memory: \(fixed(idle, 1)) MiB resident before the clients, \(fixed(peak, 1)) MiB peak (VmHWM)
+            GPIO operations per HX711 sample (the driver on counting lines): \(fixed(operations.perSample, 1)) \
+            (\(fixed(Double(operations.clockSets) / Double(operations.samples), 1)) PD_SCK sets, \
+            \(fixed(Double(operations.dataGets) / Double(operations.samples), 1)) DOUT reads, \
+            \(fixed(Double(operations.edgeWaits) / Double(operations.samples), 1)) edge waits, \
+            \(fixed(Double(operations.edgeReads) / Double(operations.samples), 1)) edge-event reads); \
+            through libgpiod each is one system call on a Pi
+            """)
+    }
+
+    /// Per sensor, from ?DEVICES on a client of its own: samples published, and samples the
+    /// driver discarded (all reasons together) with the reasons that had any.
+    struct Counts {
+        var published = 0
+        var discarded = 0
+        var reasons: [String: Int] = [:]
+    }
+
+    /// The discard reasons that grew during the run, with how much.
+    static func reasons(_ before: [String: Counts], _ after: [String: Counts]) -> String {
+        var totals: [String: Int] = [:]
+        for (name, counts) in after {
+            for (reason, count) in counts.reasons { totals[reason, default: 0] += count - (before[name]?.reasons[reason] ?? 0) }
+        }
+        let grown = totals.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        return grown.isEmpty ? "none" : grown.map { "\($0.value) \(String($0.key.map { $0 == "_" ? " " : $0 }))" }.joined(separator: ", ")
+    }
+
+    static func published(_ socket: String) throws -> [String: Counts] {
+        let control = ClientSwarm()
+        try control.connect(1, to: socket)
+        control.sendAll("?DEVICES;")
+        var result: [String: Counts] = [:]
+        var done = false
+        control.read(until: Clock.now() + 5, done: { done }) { _, line, _ in
+            guard line.hasPrefix(#"{"class":"DEVICES""#) else { return }
+            // Each device runs from its "sensor" key to the next one.
+            var starts: [Substring.Index] = []
+            var rest = line[...]
+            while let range = rest.firstRange(of: #""sensor":""#) {
+                starts.append(range.lowerBound)
+                rest = line[range.upperBound...]
+            }
+            for (index, start) in starts.enumerated() {
+                let device = line[start..<(index + 1 < starts.count ? starts[index + 1] : line.endIndex)]
+                guard let name = LineFields.string(device, "sensor") else { continue }
+                var counts = Counts(published: Int(LineFields.number(device, "published") ?? 0))
+                for reason in ["stretched_clock", "integrity", "settling", "stale", "buffer"] {
+                    let count = Int(LineFields.number(device, reason) ?? 0)
+                    counts.discarded += count
+                    counts.reasons[reason] = count
+                }
+                result[String(name)] = counts
+            }
+            done = true
+        }
+        return result
+    }
+}
