@@ -40,26 +40,14 @@ struct CaptureCommand: ParsableCommand {
         let cpuBefore = daemon.cpuSeconds
         let start = Clock.now()
         let period = 1 / 80.0
-        var last = [[Double?]](repeating: [Double?](repeating: nil, count: names.count), count: clients)
-        var first = [[Double?]](repeating: [Double?](repeating: nil, count: names.count), count: clients)
-        var received = [[Int]](repeating: [Int](repeating: 0, count: names.count), count: clients)
-        var missed = [[Int]](repeating: [Int](repeating: 0, count: names.count), count: clients)
+        // Every raw sample time each client receives, per sensor: 64 × 4 × 4800 doubles at most.
+        var times = [[[Double]]](repeating: [[Double]](repeating: [], count: names.count), count: clients)
         var overflows = 0
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         swarm.read(until: start + seconds) { client, line, _ in
             if line.hasPrefix(#"{"class":"OVERFLOW""#) { overflows += 1; return }
             guard line.hasPrefix(#"{"class":"RAW""#), let name = LineFields.string(line, "sensor"), let sensor = index[String(name)] else { return }
-            for time in LineFields.numbers(line, "times") {
-                if let previous = last[client][sensor] {
-                    // A conversion every 12.5 ms: a longer gap is conversions no one delivered.
-                    let gap = Int(((time - previous) / period).rounded())
-                    if gap > 1 { missed[client][sensor] += gap - 1 }
-                } else {
-                    first[client][sensor] = time
-                }
-                last[client][sensor] = time
-                received[client][sensor] += 1
-            }
+            times[client][sensor] += LineFields.numbers(line, "times")
         }
         let elapsed = Clock.now() - start
         let cpu = (daemon.cpuSeconds - cpuBefore) / elapsed
@@ -71,27 +59,33 @@ struct CaptureCommand: ParsableCommand {
         print("Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled, \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n")
         var rows: [[String]] = []
         for (sensor, name) in names.enumerated() {
-            // What the chip produced over the window the clients saw: its conversion times span it.
-            let spans = (0..<clients).compactMap { client -> Int? in
-                guard let a = first[client][sensor], let b = last[client][sensor] else { return nil }
-                return Int(((b - a) / period).rounded()) + 1
+            // The window every client saw whole: from the latest first sample to the earliest last.
+            let streams = (0..<clients).map { times[$0][sensor] }
+            guard let from = streams.compactMap(\.first).max(), let to = streams.compactMap(\.last).min(), to > from else {
+                rows.append([name, "–", "–", "–", "–", "–", "–"]); continue
             }
-            let got = (0..<clients).map { received[$0][sensor] }
-            let gaps = (0..<clients).map { missed[$0][sensor] }
-            let published = (after[name]?.published ?? 0) - (before[name]?.published ?? 0)
-            let discarded = (after[name]?.discarded ?? 0) - (before[name]?.discarded ?? 0)
+            // The chip converts every 12.5 ms: the window spans this many conversions.
+            let conversions = Int(((to - from) / period).rounded()) + 1
+            let counts = streams.map { stream in stream.filter { $0 >= from && $0 <= to }.count }
+            let ordered = streams.allSatisfy { stream in zip(stream, stream.dropFirst()).allSatisfy { $0 < $1 } }
+            // The driver's discards are missing from every stream alike; a client that lost
+            // something in delivery has fewer than the best-served client.
+            let best = counts.max() ?? 0, worst = counts.min() ?? 0
             rows.append([
-                name, "\(spans.max() ?? 0)", "\(published)", "\(discarded)",
-                "\(got.min() ?? 0)", "\(got.max() ?? 0)", "\(max(0, (gaps.max() ?? 0) - discarded))",
+                name, "\(conversions)", "\(best)", "\(conversions - best)", "\(best - worst)", ordered ? "yes" : "NO",
             ])
         }
+        let publishedDelta = names.map { (after[$0]?.published ?? 0) - (before[$0]?.published ?? 0) }.reduce(0, +)
+        let discardedDelta = names.map { (after[$0]?.discarded ?? 0) - (before[$0]?.discarded ?? 0) }.reduce(0, +)
         print(TextTable.render(
-            header: ["sensor", "conversions", "published", "discarded by driver", "received min", "received max", "lost in delivery"], rows: rows))
+            header: ["sensor", "conversions", "received (best client)", "not delivered (driver discards)", "lost by a client", "in order"],
+            rows: rows))
         print("""
 
-            conversions: what the chip converted over the window the clients saw (its conversion times span it);
-            discarded: read-outs the driver refused to trust (why: \(Self.reasons(before, after)));
-            lost in delivery: conversions missing from the worst client's stream that the driver did not discard
+            conversions: what the chip converted in the window every client saw whole (its conversion times span it);
+            not delivered: conversions no client received; the driver discarded \(discardedDelta) read-outs in the run \
+            (\(Self.reasons(before, after))) and published \(publishedDelta) samples;
+            lost by a client: fewer samples than the best-served client got over the same window
             """)
         print("""
 
