@@ -89,7 +89,10 @@ let package = Package(
         .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .executableTarget(
             name: "plumscale-bench",
-            dependencies: ["PlumBench", "PlumDrivers", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "plumscale",

@@ -106,7 +106,7 @@ public struct SettlingBenchmark: Sendable {
     }
 }
 
-/// A number with `decimals` places, for tables.
-func fixed(_ value: Double, _ decimals: Int) -> String {
+/// A number with `decimals` places, for tables; a dash when it is not a number.
+public func fixed(_ value: Double, _ decimals: Int) -> String {
     value.isFinite ? FixedPoint.text(value, decimals: decimals) : "–"
 }

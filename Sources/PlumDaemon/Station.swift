@@ -326,8 +326,9 @@ public actor Station {
 
     // MARK: - Reports
 
-    /// A `WEIGHT` report for `reading`.
-    static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> JSONWriter {
+    /// A `WEIGHT` report for `reading`, as every watcher receives it (also used by the
+    /// per-sample benchmark).
+    public static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> JSONWriter {
         var json = JSONWriter()
         json.add("class", "WEIGHT")
         json.add("sensor", sensor)

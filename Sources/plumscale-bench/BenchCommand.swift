@@ -2,13 +2,26 @@ import ArgumentParser
 import PlumBench
 import PlumDrivers
 
-/// `plumscale-bench`: the figures behind docs/PERFORMANCE.md, reproducible from a seed.
+/// `plumscale-bench`: the figures behind docs/PERFORMANCE.md.
 @main
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plumscale-bench",
-        abstract: "Measure PlumScale's filters against the peers' on seeded chip-model workloads.",
-        discussion: "Run it as: swift run -c release plumscale-bench")
+        abstract: "PlumScale's benchmarks: they print figures; docs/PERFORMANCE.md says how to read them.",
+        discussion: """
+            Build in release mode first and run each as: swift run -c release plumscale-bench <name>.
+            Without a name it runs 'settling'. 'capture', 'latency' and 'footprint' start the real \
+            plumscaled built beside this program.
+            """,
+        subcommands: [SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FootprintCommand.self, PerSampleCommand.self],
+        defaultSubcommand: SettlingCommand.self)
+}
+
+/// 1. Time to a trustworthy weight, against the peers' filters.
+struct SettlingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settling",
+        abstract: "Measure PlumScale's filters against the peers' on seeded chip-model workloads.")
 
     @Option(help: "The seed for the chip model's noise and the workloads.")
     var seed: UInt64 = 2026

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `plumscaled`, started by the benchmark as systemd would start it: with a
+/// NOTIFY_SOCKET of the benchmark's, so the time to READY=1 is measured, not guessed.
+final class DaemonUnderTest {
+    let directory: String
+    let socket: String
+    let pid: pid_t
+    /// Seconds from exec to the READY=1 datagram.
+    private(set) var secondsToReady: Double = .nan
+    private let notify: Int32
+
+    /// This executable's path.
+    static var selfPath: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    }
+
+    /// The built `plumscaled` beside this executable (SwiftPM puts products in one folder).
+    static var binary: String {
+        selfPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/plumscaled"
+    }
+
+    /// Writes `configuration` (TOML) and starts the daemon on it; returns once it is READY.
+    init(configuration: String) throws {
+        var template = Array("/tmp/plumscale-bench-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchError("cannot make a directory under /tmp: \(String(cString: strerror(errno)))")
+        }
+        directory = String(cString: made)
+        socket = directory + "/plumscale.sock"
+        let config = directory + "/plumscale.toml"
+        try Self.write(config, configuration)
+        guard access(Self.binary, X_OK) == 0 else {
+            throw BenchError("no plumscaled at \(Self.binary); build it first: swift build -c release")
+        }
+
+        let notify = socket_(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.notify = notify
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let notifyPath = directory + "/notify"
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in notifyPath.utf8.enumerated() { raw[index] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+
+        var environment = ["NOTIFY_SOCKET=\(notifyPath)"]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix("NOTIFY_SOCKET=") && !text.hasPrefix("LISTEN_") { environment.append(text) }
+            pointer = pointer.advanced(by: 1)
+        }
+        let arguments: [String] = [Self.binary, "--config", config, "--socket", socket, "--state-directory", directory + "/state"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        // Its log goes to a file, so the tables stay readable.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 2, directory + "/daemon.log", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let start = Clock.now()
+        var child: pid_t = 0
+        let status = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
+        guard status == 0 else { throw BenchError("cannot start \(Self.binary): \(String(cString: strerror(status)))") }
+        pid = child
+
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(notify, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(notify, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                kill(pid, SIGKILL)
+                throw BenchError("plumscaled sent no READY=1 within 30 s; see \(directory)/daemon.log")
+            }
+            if String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
+                secondsToReady = Clock.now() - start
+                break
+            }
+        }
+    }
+
+    deinit {
+        stop()
+        close(notify)
+    }
+
+    /// SIGTERM, and waits for it.
+    func stop() {
+        guard kill(pid, 0) == 0 else { return }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// CPU seconds (user + system) the daemon has used.
+    var cpuSeconds: Double {
+        guard let stat = Self.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return .nan }
+        // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// A field of /proc/<pid>/status in MiB, such as "VmRSS" or "VmHWM" (the peak).
+    func memory(_ field: String) -> Double {
+        guard let status = Self.read("/proc/\(pid)/status") else { return .nan }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
+            return (kilobytes ?? .nan) / 1024
+        }
+        return .nan
+    }
+
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func write(_ path: String, _ text: String) throws {
+        guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        fputs(text, file)
+        fclose(file)
+    }
+}
+
+/// `socket(2)`, under a name that does not clash with the stored property.
+@inline(__always) func socket_(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 { socket(domain, type, proto) }
+
+/// A benchmark that cannot go on, and why.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Monotonic and wall-clock seconds.
+enum Clock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func wall() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
