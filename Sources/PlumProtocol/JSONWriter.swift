@@ -4,58 +4,73 @@
 /// small and allocation-light; key order is fixed (`class` first, as gpsd does) so output diffs
 /// cleanly and documentation examples match.
 public struct JSONWriter: Sendable {
-    private var text = "{"
+    // Bytes, not a String: appending a few bytes to an array is a copy, where each `+=` on a
+    // String re-checks and re-counts; a report is some sixty appends (docs/PERFORMANCE.md, 4).
+    private var bytes: [UInt8]
     private var first = true
 
-    public init() {}
+    public init() {
+        // A WEIGHT report is about 400 bytes: one allocation instead of a few doublings.
+        bytes = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(512)
+    }
 
     private mutating func key(_ name: String) {
-        if !first { text += "," }
+        if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        text += Self.quote(name)
-        text += ":"
+        Self.appendQuoted(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
     }
 
     public mutating func add(_ name: String, _ value: String) {
         key(name)
-        text += Self.quote(value)
+        Self.appendQuoted(value, to: &bytes)
     }
 
     public mutating func add(_ name: String, _ value: Bool) {
         key(name)
-        text += value ? "true" : "false"
+        raw(value ? "true" : "false")
     }
 
     public mutating func add<I: BinaryInteger>(_ name: String, _ value: I) {
         key(name)
-        text += String(value)
+        raw(String(value))
     }
 
     /// A number; NaN and infinities (which JSON cannot carry) become `null`.
     public mutating func add(_ name: String, _ value: Double) {
         key(name)
-        text += value.isFinite ? Self.number(value) : "null"
+        raw(value.isFinite ? Self.number(value) : "null")
     }
 
     public mutating func addNull(_ name: String) {
         key(name)
-        text += "null"
+        raw("null")
     }
 
     public mutating func add(_ name: String, strings: [String]) {
         key(name)
-        text += "[" + strings.map(Self.quote).joined(separator: ",") + "]"
+        bytes.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.appendQuoted(string, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// An array of numbers; non-finite ones become `null`.
     public mutating func add(_ name: String, numbers: [Double]) {
         key(name)
-        text += "[" + numbers.map { $0.isFinite ? Self.number($0) : "null" }.joined(separator: ",") + "]"
+        raw("[" + numbers.map { $0.isFinite ? Self.number($0) : "null" }.joined(separator: ",") + "]")
     }
 
     public mutating func add<I: BinaryInteger>(_ name: String, integers: [I]) {
         key(name)
-        text += "[" + integers.map { String($0) }.joined(separator: ",") + "]"
+        raw("[" + integers.map { String($0) }.joined(separator: ",") + "]")
     }
 
     /// A number, or `null` when absent.
@@ -65,19 +80,26 @@ public struct JSONWriter: Sendable {
 
     public mutating func add(_ name: String, object: JSONWriter) {
         key(name)
-        text += object.finished
+        bytes.append(contentsOf: object.bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     public mutating func add(_ name: String, objects: [JSONWriter]) {
         key(name)
-        text += "[" + objects.map(\.finished).joined(separator: ",") + "]"
+        bytes.append(UInt8(ascii: "["))
+        for (index, object) in objects.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: object.bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// The object's text, without a newline.
-    public var finished: String { text + "}" }
+    public var finished: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
 
     /// The object's text as one protocol line (with its newline).
-    public var line: String { finished + "\n" }
+    public var line: String { String(decoding: bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")], as: UTF8.self) }
 
     /// Shortest round-tripping text for a finite double; whole numbers without ".0".
     static func number(_ value: Double) -> String {
@@ -86,20 +108,30 @@ public struct JSONWriter: Sendable {
     }
 
     public static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        appendQuoted(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string. Keys and most values need no escape and are copied
+    /// whole; a quote, a backslash or a control character is escaped.
+    static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default:
+                // UTF-8 bytes of other characters pass through unchanged, as JSON allows.
+                out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -102,7 +102,7 @@ public final class HX711Model<Clock: MonotonicClock> {
     public private(set) var conversionLog: [Conversion] = []
 
     private var random: SeededRandom
-    private var faults: [(fault: HX711Fault, window: ResolvedWindow)] = []
+    private var faults: [(fault: HX711Fault, window: HX711FaultWindow)] = []
     private var events: [EdgeEvent] = []
 
     // Chip state.
@@ -127,11 +127,6 @@ public final class HX711Model<Clock: MonotonicClock> {
     private var activeGain: HX711Gain = .channelA128
     private var settlingDone = 0
     private var rampStart: Double = 0
-
-    private enum ResolvedWindow {
-        case time(MonotonicInstant, MonotonicInstant?)
-        case serials(ClosedRange<UInt64>)
-    }
 
     /// Powers the chip up at the clock's present instant, converting channel A at gain 128.
     public init(clock: Clock, load: any LoadProfile, configuration: Configuration = Configuration()) {
@@ -425,11 +420,11 @@ public final class HX711Model<Clock: MonotonicClock> {
         events.append(EdgeEvent(kind: kind, timestamp: time, offset: configuration.doutOffset))
     }
 
-    private func isActive(_ window: ResolvedWindow) -> Bool {
+    private func isActive(_ window: HX711FaultWindow) -> Bool {
         isActive(window, serial: serial, time: lastConversion?.time ?? MonotonicInstant(nanoseconds: 0))
     }
 
-    private func isActive(_ window: ResolvedWindow, serial: UInt64, time: MonotonicInstant) -> Bool {
+    private func isActive(_ window: HX711FaultWindow, serial: UInt64, time: MonotonicInstant) -> Bool {
         guard serial > 0 else { return false }
         switch window {
         case let .time(start, end):
@@ -472,4 +467,11 @@ extension HX711Model {
             model.takeEvents(into: &events)
         }
     }
+}
+
+/// When a scheduled fault applies, resolved to instants or conversion serials. Outside the
+/// generic model, so reading the fault list in the bit loop needs no generic metadata lookup.
+private enum HX711FaultWindow {
+    case time(MonotonicInstant, MonotonicInstant?)
+    case serials(ClosedRange<UInt64>)
 }
