@@ -128,6 +128,9 @@ public struct SimulatedHX711Wiring: Hashable, Sendable {
     public var cellCapacityGrams: Double
     /// While a file exists at this path, the chip's DOUT is stuck high, as if unplugged.
     public var unplugFile: String? = nil
+    /// The sampler thread's scheduling: a chip model in real time is bit-banged by the same
+    /// driver, so a preempted clock pulse stretches just as on a Pi.
+    public var sampler = SamplerSettings()
 }
 
 /// An FSR on a simulated ADS1115, running in real time.
@@ -178,7 +181,10 @@ extension SamplerSettings {
 extension SensorWiring {
     /// The sampler settings of kinds that bit-bang; none for the others.
     public var sampler: SamplerSettings {
-        if case .hx711(let wiring) = self { return wiring.sampler }
-        return SamplerSettings()
+        switch self {
+        case .hx711(let wiring): return wiring.sampler
+        case .simulatedHX711(let wiring): return wiring.sampler
+        default: return SamplerSettings()
+        }
     }
 }

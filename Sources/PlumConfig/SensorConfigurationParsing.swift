@@ -184,6 +184,7 @@ extension SimulatedHX711Wiring {
         load = try SimulatedLoad(&reader)
         cellCapacityGrams = try reader.double("cell_capacity_grams", in: 100...1_000_000, unit: "g") ?? 1000
         unplugFile = try reader.string("unplug_file")
+        sampler = try SamplerSettings(&reader)
         if let unplugFile, !unplugFile.hasPrefix("/") {
             throw reader.error("unplug_file", "unplug_file = \"\(unplugFile)\" must be an absolute path, such as \"/tmp/left.unplugged\"")
         }

@@ -19,13 +19,19 @@ struct CaptureCommand: ParsableCommand {
     var clients: Int = 64
     @Option(help: "Simulated HX711 sensors at 80 SPS.")
     var sensors: Int = 4
+    @Option(name: .customLong("realtime-priority"), help: ArgumentHelp(
+        "SCHED_FIFO priority for the sampler threads, as realtime_priority in plumscale.toml (root, or LimitRTPRIO=).",
+        valueName: "1-99"))
+    var realtimePriority: Int?
 
     func run() throws {
         ClientSwarm.raiseDescriptorLimit()
         let names = (1...sensors).map { "pan\($0)" }
         var toml = "[daemon]\nmax_clients = \(clients + 16)\n\n"
         for (index, name) in names.enumerated() {
-            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = \(index + 1)\nload_grams = \(60 + 40 * index)\n\n"
+            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = \(index + 1)\nload_grams = \(60 + 40 * index)\n"
+            if let realtimePriority { toml += "realtime_priority = \(realtimePriority)\nlock_memory = true\n" }
+            toml += "\n"
         }
         let daemon = try DaemonUnderTest(configuration: toml)
         usleep(3_000_000)  // sensors open and settle
@@ -56,7 +62,8 @@ struct CaptureCommand: ParsableCommand {
         let operations = try GPIOOperationCount.measure(samples: 2000)
         daemon.stop()
 
-        print("Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled, \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n")
+        let scheduling = realtimePriority.map { "sampler threads at SCHED_FIFO \($0) with memory locked" } ?? "sampler threads at normal priority"
+        print("Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled (\(scheduling)), \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n")
         var rows: [[String]] = []
         for (sensor, name) in names.enumerated() {
             // The window every client saw whole: from the latest first sample to the earliest last.

@@ -336,4 +336,12 @@ struct DaemonSettingsTests {
             String(describing: error).contains("missing key line")
         }
     }
+
+    @Test("a simulated HX711 takes the sampler's scheduling, as a real one does: it is bit-banged in real time")
+    func simulatedSamplerSettings() throws {
+        let config = try PlumConfiguration.parse(
+            "[[sensor]]\nname = \"sim\"\nkind = \"simulated-hx711\"\nrealtime_priority = 20\nlock_memory = true\n", file: "sim.toml")
+        #expect(config.sensors[0].wiring.sampler.realtimePriority == 20)
+        #expect(config.sensors[0].wiring.sampler.lockMemory == true)
+    }
 }
