@@ -6,6 +6,14 @@ public enum FilterUnderTest: Sendable {
     case plumScale
     /// A peer library's filter, with the same calibration, rounding and stability rule.
     case peer(@Sendable () -> any ReadingFilter)
+    /// No filter at all: the display shows the true load of each conversion, rounded, under the
+    /// same stability rule. No filter can settle sooner, so its times are the floor the
+    /// workload and the rule set for everyone.
+    case truth
+    /// No filter and no noise: the display shows what the pan feels, ringing and knocks
+    /// included. It is stable once the pan is at rest, the floor for a filter that does not
+    /// guess the end of the ringing.
+    case pan
 
     public static let peers: [FilterUnderTest] = [
         .peer { BogdeReadAverage(times: 10) },
@@ -20,12 +28,21 @@ public enum FilterUnderTest: Sendable {
         switch self {
         case .plumScale: "PlumScale (spike + adaptive)"
         case .peer(let make): make().name
+        case .truth: "the true load itself (the floor)"
+        case .pan: "the pan at rest, without noise"
         }
     }
 
     /// Runs the filter over `trace` with the calibration line `zero` + `countsPerGram` · g.
-    public func run(_ trace: WorkloadTrace, zero: Double, countsPerGram: Double) throws -> DisplayedTrace {
-        let configuration = ScaleConfiguration()
+    ///
+    /// - Parameter stabilityWindow: the motion rule's window in nanoseconds, for PlumScale's
+    ///   engine and for everyone else alike.
+    public func run(
+        _ trace: WorkloadTrace, zero: Double, countsPerGram: Double,
+        stabilityWindow: UInt64 = ScaleConfiguration().stabilityWindow
+    ) throws -> DisplayedTrace {
+        var configuration = ScaleConfiguration()
+        configuration.stabilityWindow = stabilityWindow
         let division = configuration.division
         var points: [DisplayedTrace.Point] = []
         points.reserveCapacity(trace.points.count)
@@ -58,6 +75,14 @@ public enum FilterUnderTest: Sendable {
                 // The same motion rule PlumScale uses, on what the peer displays.
                 let stable = shown.map { stability.update($0, time: point.nanoseconds) } ?? false
                 points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: precise, stable: stable))
+            }
+        case .truth, .pan:
+            var stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
+            for point in trace.points {
+                let grams = if case .truth = self { point.truth } else { point.felt }
+                let shown = division.round(grams).grams
+                let stable = stability.update(shown, time: point.nanoseconds)
+                points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: grams, stable: stable))
             }
         }
         return DisplayedTrace(points: points, changes: trace.changes)

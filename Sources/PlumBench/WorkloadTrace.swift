@@ -14,6 +14,8 @@ public struct WorkloadTrace: Sendable {
         public var flags: SampleFlags
         /// The weight a display should settle to (no ringing, no knocks).
         public var truth: Double
+        /// What the pan felt at that moment (ringing and knocks included, no noise).
+        public var felt: Double
     }
 
     public let workload: Workload
@@ -42,7 +44,8 @@ public struct WorkloadTrace: Sendable {
             let converted = (sample.edgeTime ?? sample.time).nanoseconds - min(rate.period.nanoseconds, (sample.edgeTime ?? sample.time).nanoseconds)
             points.append(Point(
                 time: Double(sample.time.nanoseconds(since: origin)) / 1e9, nanoseconds: sample.time.nanoseconds,
-                raw: sample.raw, flags: sample.flags, truth: load.truth(at: MonotonicInstant(nanoseconds: converted))))
+                raw: sample.raw, flags: sample.flags, truth: load.truth(at: MonotonicInstant(nanoseconds: converted)),
+                felt: load.grams(at: MonotonicInstant(nanoseconds: converted))))
         }
         self.workload = workload
         self.rate = rate

@@ -41,4 +41,27 @@ struct ScriptedLoadTests {
         let wrong = shown.points.filter { $0.stable && $0.shown != nil && abs($0.shown! - $0.truth) > 0.1 + 1e-9 }
         #expect(wrong.isEmpty, "\(wrong)")
     }
+
+    @Test("the true load under the same motion rule settles no later than any filter, one window and at most two conversions after the change", arguments: [UInt64(300_000_000), 100_000_000])
+    func trueLoadIsTheFloor(window: UInt64) throws {
+        let workload = Workload(name: "short", events: [.step(at: 1, to: 100), .step(at: 3, to: 20)], duration: 5)
+        let trace = try WorkloadTrace(workload: workload, rate: .sps80, seed: 3)
+        let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: .sps80))
+        let full = Double(try WorkloadTrace.calibrationCode(grams: 385, rate: .sps80))
+        func worst(_ filter: FilterUnderTest) throws -> Double? {
+            let shown = try filter.run(trace, zero: zero, countsPerGram: (full - zero) / 385, stabilityWindow: window)
+            let times = SettlingMetrics(shown, division: 0.1).settleTimes
+            guard times.allSatisfy({ $0 != nil }) else { return nil }
+            return times.compactMap { $0 }.max()
+        }
+        let floor = try #require(try worst(.truth))
+        // One conversion to show the new load, then the whole window to vouch for it.
+        let seconds = Double(window) / 1e9
+        #expect(floor >= seconds && floor <= seconds + 2 * 0.0125 + 1e-9, "floor \(floor) s for a \(seconds) s window")
+        for filter in [FilterUnderTest.plumScale] + FilterUnderTest.peers {
+            if let settle = try worst(filter) {
+                #expect(settle >= floor - 1e-9, "\(filter.name) settled in \(settle) s, before the true load could (\(floor) s)")
+            }
+        }
+    }
 }
