@@ -48,11 +48,50 @@ public final class ClientHub: Sendable {
         var snapshot: [Registration] = []
         var nextID = 1
         var closed = false
+        var drains: [ObjectIdentifier: LoopDrains] = [:]
     }
 
     struct Registration: Sendable {
         var outbox: ClientOutbox
         var channel: any Channel
+        var session: NIOLoopBound<ClientSession>
+        var drains: LoopDrains
+    }
+
+    /// The clients of one event loop with reports newly queued. A report wakes each loop
+    /// once, and the loop then writes to each of its clients in turn, rather than being handed
+    /// one task per client.
+    final class LoopDrains: Sendable {
+        let eventLoop: any EventLoop
+        private let waiting = Mutex<(sessions: [NIOLoopBound<ClientSession>], scheduled: Bool)>(([], false))
+
+        init(eventLoop: any EventLoop) {
+            self.eventLoop = eventLoop
+        }
+
+        /// Adds a client whose outbox needs draining, waking the loop if it is not already due.
+        func add(_ session: NIOLoopBound<ClientSession>) {
+            let wake = waiting.withLock { waiting in
+                waiting.sessions.append(session)
+                defer { waiting.scheduled = true }
+                return !waiting.scheduled
+            }
+            if wake {
+                eventLoop.execute { self.run() }
+            }
+        }
+
+        private func run() {
+            let sessions = waiting.withLock { waiting in
+                waiting.scheduled = false
+                var taken: [NIOLoopBound<ClientSession>] = []
+                swap(&taken, &waiting.sessions)
+                return taken
+            }
+            for session in sessions {
+                session.value.reportsQueued()
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -104,13 +143,16 @@ public final class ClientHub: Sendable {
     }
 
     /// Adds a client, or returns nil when the limit is reached or the hub is closed.
-    func register(channel: any Channel) -> ClientOutbox? {
+    func register(channel: any Channel, session: NIOLoopBound<ClientSession>) -> ClientOutbox? {
         state.withLock { state in
             guard !state.closed, state.clients.count < configuration.maximumClients else { return nil }
             let id = state.nextID
             state.nextID += 1
-            let outbox = ClientOutbox(id: id, capacity: configuration.queueCapacity, eventLoop: channel.eventLoop)
-            state.clients[id] = Registration(outbox: outbox, channel: channel)
+            let loop = channel.eventLoop
+            let drains = state.drains[ObjectIdentifier(loop)] ?? LoopDrains(eventLoop: loop)
+            state.drains[ObjectIdentifier(loop)] = drains
+            let outbox = ClientOutbox(id: id, capacity: configuration.queueCapacity, eventLoop: loop)
+            state.clients[id] = Registration(outbox: outbox, channel: channel, session: session, drains: drains)
             return outbox
         }
     }
@@ -132,11 +174,7 @@ public final class ClientHub: Sendable {
     }
 
     private func scheduleDrain(_ registration: Registration) {
-        let channel = registration.channel
-        channel.eventLoop.execute {
-            // Through the pipeline so the session drains on its own loop with its context.
-            channel.pipeline.fireUserInboundEventTriggered(ClientSession.DrainEvent())
-        }
+        registration.drains.add(registration.session)
     }
 
     private func armStallTimer(_ registration: Registration, since: NIODeadline) {

@@ -43,6 +43,9 @@ final class ClientOutbox: Sendable {
         var dropped = 0
         var messages: [ByteBuffer] = []
         var binary = false
+        /// The queue is empty after this batch and the pending drain has ended: the next
+        /// offer schedules a new one.
+        var exhausted = false
         var isEmpty: Bool { dropped == 0 && messages.isEmpty }
     }
 
@@ -116,7 +119,7 @@ final class ClientOutbox: Sendable {
     /// Replies not yet taken for writing.
     var replyBacklog: Int { state.withLock { $0.queue.count - $0.reportCount } }
 
-    /// Takes up to `limit` messages; an empty batch ends the pending drain.
+    /// Takes up to `limit` messages; taking the last one ends the pending drain.
     func take(limit: Int) -> Batch {
         state.withLock { state in
             var batch = Batch()
@@ -137,7 +140,12 @@ final class ClientOutbox: Sendable {
                 batch.dropped = state.dropped
                 state.dropped = 0
             }
-            if batch.isEmpty { state.drainPending = false }
+            if state.queue.isEmpty {
+                // Ending the drain here, under the same lock, saves the writer a second
+                // visit just to find the queue empty.
+                state.drainPending = false
+                batch.exhausted = true
+            }
             return batch
         }
     }

@@ -10,8 +10,6 @@ final class ClientSession: ChannelDuplexHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// The hub has queued something for this client.
-    struct DrainEvent {}
     /// This client's queue stayed full for the stall timeout.
     struct StalledEvent {}
 
@@ -53,7 +51,7 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard let outbox = hub.register(channel: context.channel) else {
+        guard let outbox = hub.register(channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop)) else {
             let limit = hub.configuration.maximumClients
             let refusal = ProtocolError("too many clients (limit \(limit)); try again later").report
             let channel = context.channel
@@ -133,8 +131,6 @@ final class ClientSession: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
-        case is DrainEvent:
-            drain()
         case is StalledEvent:
             stall()
         case let event as ChannelEvent where event == .inputClosed:
@@ -255,6 +251,11 @@ final class ClientSession: ChannelDuplexHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    /// The hub has queued reports for this client (called on its loop).
+    func reportsQueued() {
+        drain()
+    }
+
     /// Writes queued messages while the channel is writable. Stops when NIO's buffer passes
     /// the high water mark, leaving the rest in the bounded queue: memory per client is bounded
     /// by the water mark plus the queue.
@@ -263,7 +264,6 @@ final class ClientSession: ChannelDuplexHandler {
         var wrote = false
         while context.channel.isWritable {
             let batch = outbox.take(limit: Self.batchLimit)
-            if batch.isEmpty { break }
             if batch.dropped > 0, !batch.binary {
                 var json = JSONWriter()
                 json.add("class", "OVERFLOW")
@@ -273,7 +273,8 @@ final class ClientSession: ChannelDuplexHandler {
             for message in batch.messages {
                 context.write(wrapOutboundOut(message), promise: nil)
             }
-            wrote = true
+            wrote = wrote || !batch.isEmpty
+            if batch.exhausted { break }
         }
         if wrote { context.flush() }
         updateReading()
