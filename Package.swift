@@ -85,12 +85,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // epoll for the benchmark's client swarm (Glibc's module map leaves it out).
+        .systemLibrary(name: "CEpoll"),
         // Benchmarks: the peers' filters, workloads and metrics.
         .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
-                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon",
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

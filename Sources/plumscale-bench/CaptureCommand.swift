@@ -51,8 +51,8 @@ struct CaptureCommand: ParsableCommand {
         var overflows = 0
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         swarm.read(until: start + seconds) { client, line, _ in
-            if line.hasPrefix(#"{"class":"OVERFLOW""#) { overflows += 1; return }
-            guard line.hasPrefix(#"{"class":"RAW""#), let name = LineFields.string(line, "sensor"), let sensor = index[String(name)] else { return }
+            if LineFields.isClass(line, "OVERFLOW") { overflows += 1; return }
+            guard LineFields.isClass(line, "RAW"), let name = LineFields.string(line, "sensor"), let sensor = index[String(name)] else { return }
             times[client][sensor] += LineFields.numbers(line, "times")
         }
         let elapsed = Clock.now() - start
@@ -133,7 +133,7 @@ struct CaptureCommand: ParsableCommand {
         var result: [String: Counts] = [:]
         var done = false
         control.read(until: Clock.now() + 5, done: { done }) { _, line, _ in
-            guard line.hasPrefix(#"{"class":"DEVICES""#) else { return }
+            guard LineFields.isClass(line, "DEVICES") else { return }
             // Each device runs from its "sensor" key to the next one.
             var starts: [Substring.Index] = []
             var rest = line[...]

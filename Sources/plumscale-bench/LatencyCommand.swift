@@ -42,8 +42,8 @@ struct LatencyCommand: ParsableCommand {
             let ownBefore = Self.ownCPUSeconds()
             let start = Clock.now()
             swarm.read(until: start + seconds) { client, line, received in
-                if line.hasPrefix(#"{"class":"OVERFLOW""#) { overflows += 1; return }
-                guard line.hasPrefix(#"{"class":"WEIGHT""#), let time = LineFields.number(line, "time") else { return }
+                if LineFields.isClass(line, "OVERFLOW") { overflows += 1; return }
+                guard LineFields.isClass(line, "WEIGHT"), let time = LineFields.number(line, "time") else { return }
                 latencies.append(received - time)
                 perClient[client] += 1
             }
