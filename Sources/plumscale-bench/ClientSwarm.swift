@@ -3,8 +3,9 @@ import Glibc
 #endif
 import CEpoll
 
-/// Many clients of the daemon's socket, read by one thread with epoll: light enough that
-/// the benchmark, not the daemon, is never the bottleneck at 1024 clients.
+/// Many clients of the daemon's socket, read by one thread with epoll. It still makes one
+/// `recv` per client per report, as many system calls as the daemon's writes, so on a slow
+/// host it can become the bottleneck; the latency command says when it did.
 final class ClientSwarm {
     struct Client {
         var fd: Int32

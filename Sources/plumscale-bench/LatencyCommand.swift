@@ -26,6 +26,7 @@ struct LatencyCommand: ParsableCommand {
         }
         print("Latency: one simulated HX711 at 80 SPS in real time; from the sample's ready edge (the WEIGHT report's time) to its receipt by each client, over the Unix socket, \(fixed(seconds, 0)) s each\n")
         var rows: [[String]] = []
+        var saturated: [Int] = []
         for count in counts {
             let toml = "[daemon]\nmax_clients = \(count + 16)\nclient_queue = 512\n\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\nload_grams = 100\n"
             let daemon = try DaemonUnderTest(configuration: toml)
@@ -51,6 +52,7 @@ struct LatencyCommand: ParsableCommand {
             let cpu = (daemon.cpuSeconds - cpuBefore) / span
             let own = (Self.ownCPUSeconds() - ownBefore) / span
             daemon.stop()
+            if own >= 0.9 { saturated.append(count) }
             let p = Percentiles(latencies)
             rows.append([
                 "\(count)", fixed(p.value(0.5) * 1000, 2), fixed(p.value(0.99) * 1000, 2), fixed(p.max * 1000, 2),
@@ -62,6 +64,10 @@ struct LatencyCommand: ParsableCommand {
             header: ["clients", "p50 ms", "p99 ms", "max ms", "reports min/client", "max/client", "overflows", "daemon CPU", "clients' CPU"],
             rows: rows))
         print("(clients' CPU: this benchmark's one reader thread, which shares the two cores with the daemon)")
+        if !saturated.isEmpty {
+            // A reader at a full core falls behind: what it measures then is its own backlog.
+            print("the reader used a whole core at \(saturated.map(String.init).joined(separator: ", ")) clients: those latencies are the benchmark's backlog, not the daemon's; read them on a faster machine")
+        }
 
         let daemon = try DaemonUnderTest(configuration: "[daemon]\nmax_clients = \(connections + 16)\n\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\nload_grams = 100\n")
         usleep(1_000_000)
