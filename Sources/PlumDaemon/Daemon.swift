@@ -67,6 +67,15 @@ public enum Daemon {
         let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
 
         let mtsics = try mtsicsListener(configuration, activation: activation, station: station)
+        switch DescriptorLimit.fit(DescriptorLimit.needed(clients: configuration.daemon.maxClients, mtsics: mtsics != nil)) {
+        case .enough:
+            break
+        case .raised(let from, let to):
+            logger.info("open-file limit raised from \(from) to \(to) for max_clients \(configuration.daemon.maxClients)")
+        case .short(let limit, let needed):
+            logger.warning(
+                "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files but the limit is \(limit): clients past it will be refused; raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower max_clients")
+        }
 
         let server = SocketServer(
             hub: hub, requestHandler: StationRequestHandler(station: station), endpoints: endpoints,

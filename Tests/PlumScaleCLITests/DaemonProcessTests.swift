@@ -166,4 +166,44 @@ struct DaemonProcessTests {
         #expect(daemon.terminate() == 0)
         #expect(access(socketPath, F_OK) != 0, "the socket is removed on shutdown")
     }
+
+    @Test("started with a soft open-file limit too small for max_clients, it raises its own to what the clients need")
+    func raisesItsOpenFileLimit() throws {
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        // The default max_clients (256) and the reserve need 320 descriptors.
+        try #require(limit.rlim_max >= 320, "the hard limit here is below 320; nothing to prove")
+        let directory = temporaryDirectory()
+        let socketPath = "\(directory)/plumscale.sock"
+        // The shell lowers the soft limit, then becomes the daemon (exec), as a unit's
+        // LimitNOFILE=200:<hard> would start it.
+        let daemon = try DaemonProcess(
+            command: ["/bin/sh", "-c", "ulimit -Sn 200 && exec \"$0\" \"$@\"", DaemonProcess.binary,
+                      "--simulate", "--socket", socketPath, "--state-directory", "\(directory)/state"],
+            socketPath: socketPath)
+        let client = try #require(LineClient(path: socketPath), "could not connect to \(socketPath)")
+        #expect(client.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true)
+        let limits = try String(contentsOfProcFile: "/proc/\(daemon.pid)/limits")
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(fields.count >= 5 && fields[3] == "320", "\(line)")
+        #expect(daemon.terminate() == 0)
+    }
+}
+
+extension String {
+    /// A /proc file's text (their size is 0 to stat, so read until the end).
+    init(contentsOfProcFile path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0, "open \(path): errno \(errno)")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        self = String(decoding: bytes, as: UTF8.self)
+    }
 }
