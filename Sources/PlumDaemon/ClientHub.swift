@@ -6,9 +6,10 @@ import PlumProtocol
 ///
 /// The samplers and the engine call ``publish(_:)`` from any thread; it never blocks on a
 /// client and never waits for I/O: it appends the same encoded bytes to each subscribed
-/// client's queue and, at most once per idle period, wakes that client's event loop. A client
-/// that does not read loses its oldest reports (and is told how many), and is disconnected when
-/// its queue stays full for ``Configuration/stallTimeout``.
+/// client's queue and lists an idle client with its event loop, which a report wakes once for
+/// all of its listed clients. A client that does not read loses its oldest reports (and is
+/// told how many), and is disconnected when its queue stays full for
+/// ``Configuration/stallTimeout``.
 public final class ClientHub: Sendable {
     /// Limits of the fan-out.
     public struct Configuration: Sendable {
