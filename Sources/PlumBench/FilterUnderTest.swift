@@ -24,6 +24,15 @@ public enum FilterUnderTest: Sendable {
         .peer { EndailMedian(samples: 3) },
     ]
 
+    /// Which bound the row is, for the true load and the pan; nil for a filter.
+    public var floor: SettlingBenchmark.Floor? {
+        switch self {
+        case .truth: .trueLoad
+        case .pan: .pan
+        case .plumScale, .peer: nil
+        }
+    }
+
     public var name: String {
         switch self {
         case .plumScale: "PlumScale (spike + adaptive)"

@@ -4,6 +4,14 @@ import PlumCore
 /// Benchmark 1: time to a trustworthy weight, for PlumScale and the peers, on the same
 /// conversions of the same workloads.
 public struct SettlingBenchmark: Sendable {
+    /// The bounds run beside the filters under the same rule.
+    public enum Floor: Sendable {
+        /// The true load, known in advance: nothing causal settles sooner.
+        case trueLoad
+        /// The noiseless pan: at rest once its ringing has died away.
+        case pan
+    }
+
     /// One filter's figures over all workloads at one rate.
     public struct Row: Sendable {
         public var filter: String
@@ -18,8 +26,8 @@ public struct SettlingBenchmark: Sendable {
         public var overshoot: Double
         /// Share of stable-flagged points more than 1 d off, over all workloads.
         public var wrongStable: Double
-        /// The row is the true load or the pan itself, not a filter: a bound, not a competitor.
-        public var isFloor = false
+        /// Set when the row is a bound (the true load, the pan), not a competitor.
+        public var floor: Floor?
 
         /// The slowest settle over every workload; nil if anything never settled.
         public var overallWorst: Double? {
@@ -59,10 +67,7 @@ public struct SettlingBenchmark: Sendable {
         let d = 0.1
         return try filters.map { filter in
             var row = Row(filter: filter.name, worstSettle: [:], stepTrack: nil, noiseRMS: .nan, peakToPeak: .nan, overshoot: 0, wrongStable: 0)
-            switch filter {
-            case .truth, .pan: row.isFloor = true
-            default: break
-            }
+            row.floor = filter.floor
             var stableFlags = 0.0
             var wrong = 0.0
             for trace in traces {
@@ -101,7 +106,8 @@ public struct SettlingBenchmark: Sendable {
         var text = TextTable.render(header: header, rows: lines)
         if let ours = rows.first, let ourWorst = ours.overallWorst {
             // The target compares PlumScale with peers whose settled noise is no lower than its own.
-            let allPeers = rows.dropFirst().filter { !$0.isFloor }
+            let allPeers = rows.dropFirst().filter { $0.floor == nil }
+            let trueLoad = rows.first { $0.floor == .trueLoad }
             let peers = allPeers.filter { !$0.noiseRMS.isNaN && ours.noiseRMS <= $0.noiseRMS + 1e-9 }
             text += "\nPlumScale settled noise \(fixed(ours.noiseRMS, 2)) d rms; \(peers.count) of \(allPeers.count) peers are as noisy or noisier.\n"
             if let best = peers.compactMap({ row in row.overallWorst.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
@@ -114,7 +120,7 @@ public struct SettlingBenchmark: Sendable {
                     perWorkload.append("\(name) \(fixed(theirs / max(mine, 1e-9), 1))×")
                 }
                 text += "  per workload, against the best of them on each: \(perWorkload.joined(separator: ", "))\n"
-                if let floor = rows.first(where: { $0.isFloor && $0.filter == FilterUnderTest.truth.name })?.overallWorst {
+                if let floor = trueLoad?.overallWorst {
                     let bound = best.1 / max(floor, 1e-9)
                     text += "  a display showing the true load is stable after \(fixed(floor, 2)) s under this rule, so no filter can be more than \(fixed(bound, 1))× faster than \(best.0)\n"
                 }
@@ -123,7 +129,7 @@ public struct SettlingBenchmark: Sendable {
                let best = peers.compactMap({ row in row.stepTrack.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
                 let ratio = best.1 / max(ourTrack, 1e-9)
                 text += "To ±1 d on steps, the filter alone: \(fixed(ratio, 1))× faster than the best of them (\(best.0): \(fixed(best.1, 3)) s vs \(fixed(ourTrack, 3)) s); target ≥ 4×: \(ratio >= 4 ? "met" : "NOT met")\n"
-                if let floor = rows.first(where: { $0.isFloor && $0.filter == FilterUnderTest.truth.name })?.stepTrack {
+                if let floor = trueLoad?.stepTrack {
                     text += "  the true load reaches the display after \(fixed(floor, 3)) s (the first conversion after the change): no filter can be more than \(fixed(best.1 / max(floor, 1e-9), 1))× faster than \(best.0)\n"
                 }
             }

@@ -183,27 +183,10 @@ struct DaemonProcessTests {
             socketPath: socketPath)
         let client = try #require(LineClient(path: socketPath), "could not connect to \(socketPath)")
         #expect(client.readLine()?.hasPrefix(#"{"class":"VERSION""#) == true)
-        let limits = try String(contentsOfProcFile: "/proc/\(daemon.pid)/limits")
+        let limits = readFile("/proc/\(daemon.pid)/limits")
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         #expect(fields.count >= 5 && fields[3] == "320", "\(line)")
         #expect(daemon.terminate() == 0)
-    }
-}
-
-extension String {
-    /// A /proc file's text (their size is 0 to stat, so read until the end).
-    init(contentsOfProcFile path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        try #require(fd >= 0, "open \(path): errno \(errno)")
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        self = String(decoding: bytes, as: UTF8.self)
     }
 }
