@@ -56,6 +56,11 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     /// Parses and validates configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
+        if let line = TOMLHeaderCheck.firstUnsafeHeader(in: text) {
+            throw ConfigurationError(
+                file: file, line: line, key: "",
+                message: "not valid TOML: a table header's name starts with a letter, a digit, '-', '_' or a quote, such as [scale] or [[sensor]]")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
