@@ -105,6 +105,16 @@ let package = Package(
             ]
         ),
 
+        // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
+        // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
+        // --sanitize fuzzer into .build-fuzz.
+        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
+        .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig"]),
+        .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
+        .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
+
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
