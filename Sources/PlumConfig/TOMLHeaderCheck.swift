@@ -81,7 +81,9 @@ enum TOMLHeaderCheck {
     /// Skips spaces and tabs; true when there were any.
     private static func skipBlanks(_ bytes: [UInt8], _ index: inout Int) -> Bool {
         let start = index
-        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
         return index > start
     }
 

@@ -40,7 +40,9 @@ public enum FuzzReplay {
         defer { closedir(directory) }
         var files: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             var status = stat()
             let full = "\(path)/\(name)"
             if stat(full, &status) == 0, status.st_mode & S_IFMT == S_IFREG { files.append(full) }
