@@ -37,9 +37,11 @@ struct DecimalTextTests {
         }
     }
 
-    @Test("a double already on the grid of 10^-k prints as the shortest text does, up to and past 2^50 units")
+    /// Past 2^50 units the product itself may round to a neighbouring unit; there only the
+    /// "rounded, then printed as the rounded double prints" property below holds.
+    @Test("a double already on the grid of 10^-k prints as the shortest text does, below 2^50 units")
     func onTheGrid() async {
-        await propertyCheck(input: Gen.int64(in: -(1 << 52)...(1 << 52)), Gen.int(in: 0...9)) { units, decimals in
+        await propertyCheck(input: Gen.int64(in: -(1 << 50 - 1)...(1 << 50 - 1)), Gen.int(in: 0...9)) { units, decimals in
             let value = Double(units) / scale(decimals)
             #expect(fixed(value, decimals) == JSONWriter.number(value), "\(units) × 10^-\(decimals)")
         }
@@ -58,7 +60,7 @@ struct DecimalTextTests {
           arguments: [
               (0.00009999, 8), (0.0001, 4), (0.00012, 5), (-0.00004, 5), (-0.00004, 4), (-0.0, 3), (0.5, 0), (-2.5, 0),
               (4_503_599_627_370_495.5, 1), (1e15, 1), (-1e15, 0), (999_999_999_999_999, 0), (1e16, 0), (123_456_789_012.345678, 6),
-              (1_795_388_111.110488, 6), (33_554_432.00000028, 8), (152.22603693733885, 4), (39.53923037333477, 4), (1e300, 2),
+              (1_795_388_111.110488, 6), (33_554_432.00000028, 8), (34_359_738_368.00179, 5), (152.22603693733885, 4), (39.53923037333477, 4), (1e300, 2),
           ] as [(Double, Int)])
     func edges(_ value: Double, _ decimals: Int) {
         let rounded = (value * scale(decimals)).rounded() / scale(decimals)
