@@ -51,17 +51,26 @@ for target in "${targets[@]}"; do
     fi
 done
 
+# swiftc keeps only the last of several -sanitize= options, so SwiftPM's `--sanitize fuzzer
+# --sanitize address` builds either without coverage or without AddressSanitizer. SwiftPM's
+# `--sanitize fuzzer` is kept (it then compiles executables with -parse-as-library and leaves
+# `main` to libFuzzer), and a last -sanitize=fuzzer,address asks for both. C and C++ (the
+# shim, toml++ in TOMLKit) get coverage and ASan as well.
 echo "building ${targets[*]} with -sanitize=fuzzer,address into $scratch"
 for target in "${targets[@]}"; do
-    swift build -c release --scratch-path "$scratch" --sanitize fuzzer --sanitize address \
-        -Xswiftc -DFUZZING --product "fuzz-$target" 2>&1 \
+    swift build -c release --scratch-path "$scratch" --sanitize fuzzer \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+        -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address \
+        --product "fuzz-$target" 2>&1 \
         | grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" || true
     test -x "$scratch/release/fuzz-$target" || { echo "building fuzz-$target failed" >&2; exit 1; }
 done
 
 # The trace and calibration targets write each input to a file; tmpfs keeps that cheap.
 export TMPDIR
-TMPDIR=$(mktemp -d "${FUZZ_TMPDIR:-/dev/shm}/plumscale-fuzz.XXXXXX")
+shm=/dev/shm
+[[ -d $shm && -w $shm ]] || shm=/tmp
+TMPDIR=$(mktemp -d "${FUZZ_TMPDIR:-$shm}/plumscale-fuzz.XXXXXX")
 trap 'rm -rf "$TMPDIR"' EXIT
 # A trap in Swift code is reported by libFuzzer (deadly signal) and its input kept; the Swift
 # backtracer would only slow that down. Replaying the input in a normal build gives the
