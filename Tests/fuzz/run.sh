@@ -9,8 +9,9 @@
 # TARGET is request, mtsics, config, trace or calibration; all of them by default.
 #
 # It prints one line per target (executions, seconds, result) and exits 1 if any target
-# crashed, hung (an input that ran longer than FUZZ_TIMEOUT s, default 10) or leaked; the
-# input that did it is kept under .build-fuzz/artifacts/<target>/ and its path is printed,
+# crashed, hung (an input that ran longer than FUZZ_TIMEOUT s, default 30) or leaked; the
+# input that did it is kept under .build-fuzz/reproducers/<target>/ (not artifacts/: SwiftPM
+# owns that name in a scratch path and empties it on every build) and its path is printed,
 # with the command that replays it in a normal build. Inputs the fuzzer found interesting are
 # kept in .build-fuzz/corpus/<target>/ for the next run; the committed seeds are never changed.
 set -euo pipefail
@@ -86,7 +87,7 @@ failed=()
 printf '\n%-12s %12s %8s  %s\n' target executions seconds result
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target"
-    artifacts="$scratch/artifacts/$target"
+    artifacts="$scratch/reproducers/$target"
     log="$scratch/logs/$target.log"
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     : >"$log"
@@ -101,7 +102,7 @@ for target in "${targets[@]}"; do
         round=$(round_runs "$target")
         [[ $round -ge 0 && ( $left_runs -lt 0 || $left_runs -gt $round ) ]] && left_runs=$round
         ASAN_OPTIONS="detect_leaks=$(detect_leaks "$target")" nice -n 19 "$scratch/release/fuzz-$target" \
-            -max_total_time="$left_seconds" -runs="$left_runs" -timeout="${FUZZ_TIMEOUT:-10}" \
+            -max_total_time="$left_seconds" -runs="$left_runs" -timeout="${FUZZ_TIMEOUT:-30}" \
             -max_len="$(max_len "$target")" -detect_leaks="$(detect_leaks "$target")" \
             -artifact_prefix="$artifacts/" -print_final_stats=1 "${dict[@]}" \
             "$corpus" "Tests/fuzz/corpus/$target" >"$log.round" 2>&1 || status=$?
