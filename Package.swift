@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumSimulation → PlumConfig → plumscale
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig
+//   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
     name: "PlumScale",
@@ -56,12 +57,19 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // plumscale.toml parsed into typed values that carry file and line; opens nothing.
         .target(
             name: "PlumConfig",
             dependencies: [
-                "PlumHardware", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumDrivers",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
+        ),
+        // Sources built from the configuration: the factory, shared-chip locks, sensor identity
+        // and kind, simulated calibrations. A new source kind is added here.
+        .target(
+            name: "PlumSensors",
+            dependencies: ["PlumConfig", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
         ),
         // The status daemon: samplers, the station (engines per sensor), and the transport
         // (socket listening, bound or passed by systemd; client fan-out with bounded per-client
@@ -69,7 +77,7 @@ let package = Package(
         .target(
             name: "PlumDaemon",
             dependencies: [
-                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore",
+                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore", "PlumSensors",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,11 +121,16 @@ let package = Package(
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
-        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
+        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
+        .testTarget(
+            name: "PlumSensorsTests",
+            dependencies: ["PlumSensors", "PlumConfig", "PlumCore", "PlumDrivers", "PlumSimulation"]
+        ),
         .testTarget(
             name: "PlumDaemonTests",
             dependencies: [
                 "PlumDaemon", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumSensors",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

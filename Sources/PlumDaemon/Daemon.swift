@@ -3,7 +3,7 @@ public import PlumConfig
 import PlumCore
 import PlumDrivers
 import PlumHardware
-import PlumSimulation
+import PlumSensors
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
@@ -62,7 +62,7 @@ public enum Daemon {
             let path = options.socketPath ?? configuration.daemon.socket ?? UnixSocketPath.defaultPath(environment: environment)
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
-        if let tcp = configuration.daemon.tcp, let endpoint = loopbackEndpoint(tcp) { endpoints.append(endpoint) }
+        if let tcp = configuration.daemon.tcp { endpoints.append(listenerEndpoint(tcp, group: configuration.daemon.socketGroup)) }
         let unixSocket: String? = if case .unixSocket(let path, _) = endpoints[0] { path } else { nil }
         let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
 
@@ -136,26 +136,23 @@ public enum Daemon {
     /// A simulated HX711's transfer function is known exactly, so until a calibration is
     /// stored it is weighed with that one: `plumscaled --simulate` shows grams at once.
     static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async {
-        for sensor in configuration.sensors {
-            guard case .simulatedHX711(let wiring) = sensor.wiring, await !station.isCalibrated(sensor.name) else { continue }
-            var chip = HX711Model<VirtualClock>.Configuration()
-            chip.loadCell.capacityGrams = wiring.cellCapacityGrams
-            let capacity = configuration.scale.capacityGrams
+        for sensor in configuration.sensors where await !station.isCalibrated(sensor.name) {
             do {
-                let empty = Double(try SimulatedHX711<VirtualClock>.noiselessCode(grams: 0, driver: wiring.driver, chip: chip))
-                let full = Double(try SimulatedHX711<VirtualClock>.noiselessCode(grams: capacity, driver: wiring.driver, chip: chip))
-                let identity = Station.identity(of: sensor)
-                var scale = ScaleConfiguration()
-                scale.capacity = capacity
-                scale.division = try Division(grams: configuration.scale.divisionGrams)
-                let calibration = try CalibrationFit.fit(
-                    points: [CalibrationPoint(grams: 0, signal: empty), CalibrationPoint(grams: capacity, signal: full)],
-                    sensor: identity, kind: .loadCell, configuration: scale, createdAt: "simulated chip").get()
+                let scale = try scaleConfiguration(of: configuration)
+                guard let calibration = try SimulatedCalibration.exact(for: sensor, scale: scale) else { continue }
                 _ = await station.install(calibration, on: sensor.name)
             } catch {
                 logger.warning("\(sensor.name): no simulated calibration: \(error)")
             }
         }
+    }
+
+    /// The engines' settings the simulated calibrations are fitted with.
+    static func scaleConfiguration(of configuration: PlumConfiguration) throws -> ScaleConfiguration {
+        var scale = ScaleConfiguration()
+        scale.capacity = configuration.scale.capacityGrams
+        scale.division = try Division(grams: configuration.scale.divisionGrams)
+        return scale
     }
 
     /// Root, this process's user and, when configured, the admin group's members may change
@@ -185,16 +182,8 @@ public enum Daemon {
         let endpoint: ListenerEndpoint
         if let passed = activation.endpoint(named: "mtsics") {
             endpoint = passed
-        } else if let text = configuration.daemon.mtsics {
-            if text.hasPrefix("/") {
-                endpoint = .unixSocket(path: text, group: configuration.daemon.socketGroup)
-            } else if let tcp = loopbackEndpoint(text) {
-                endpoint = tcp
-            } else {
-                throw DaemonError(
-                    .invalidConfiguration, operation: "listening for MT-SICS on", subject: text,
-                    detail: "not a socket path or host:port", hint: "use \"/run/plumscale/mtsics.sock\" or \"127.0.0.1:8001\"")
-            }
+        } else if let address = configuration.daemon.mtsics {
+            endpoint = listenerEndpoint(address, group: configuration.daemon.socketGroup)
         } else {
             return nil
         }
@@ -205,11 +194,12 @@ public enum Daemon {
         return SocketServer.MTSICS(endpoints: [endpoint], handler: balance)
     }
 
-    static func loopbackEndpoint(_ text: String) -> ListenerEndpoint? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return .loopbackTCP(host: host, port: port)
+    /// The transport's endpoint for a listener address from `[daemon]`.
+    static func listenerEndpoint(_ address: ListenerAddress, group: String?) -> ListenerEndpoint {
+        switch address.endpoint {
+        case .unixSocket(let path): .unixSocket(path: path, group: group)
+        case .loopback(let host, let port): .loopbackTCP(host: host, port: port)
+        }
     }
 }
 

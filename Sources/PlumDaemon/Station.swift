@@ -3,6 +3,7 @@ public import PlumCore
 import PlumDrivers
 import PlumProtocol
 import PlumHardware
+import PlumSensors
 
 /// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
 /// clients watch and answering what they ask.
@@ -69,8 +70,8 @@ public actor Station {
         self.captureTimeout = captureTimeout
         let scale = try Self.scaleConfiguration(of: configuration)
         for (index, sensor) in configuration.sensors.enumerated() {
-            let identity = Self.identity(of: sensor)
-            let kind = Self.engineKind(of: sensor)
+            let identity = sensor.identity
+            let kind = sensor.sensorKind
             var calibration: Calibration?
             var reason: String?
             switch store.load(identity) {
@@ -135,29 +136,6 @@ public actor Station {
             entries[name] = entry
         }
         return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), zero tracking \(scale.zeroTracking ? "on" : "off"); zero and tare start afresh"
-    }
-
-    /// The engine's identity for a configured sensor: its name, driver and gain.
-    static func identity(of sensor: SensorConfiguration) -> SensorIdentity {
-        switch sensor.wiring {
-        case .hx711(let wiring):
-            SensorIdentity(id: sensor.name, model: "hx711", gain: wiring.driver.gain.gain)
-        case .simulatedHX711(let wiring):
-            SensorIdentity(id: sensor.name, model: "simulated-hx711", gain: wiring.driver.gain.gain)
-        case .ads1115(let wiring):
-            SensorIdentity(id: sensor.name, model: "ads1115", channel: wiring.config.mux.description)
-        default:
-            SensorIdentity(id: sensor.name, model: sensor.kind.rawValue)
-        }
-    }
-
-    /// FSRs are fitted in the conductance domain; everything else is linear in its signal.
-    static func engineKind(of sensor: SensorConfiguration) -> PlumCore.SensorKind {
-        switch sensor.wiring {
-        case .ads1115(let wiring) where wiring.divider != nil: .fsr
-        case .simulatedFSR: .fsr
-        default: .loadCell
-        }
     }
 
     /// The configured sensor names, in order.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PlumConfig
+import PlumSensors
 import PlumCore
 @testable import PlumDaemon
 import PlumDrivers

@@ -4,13 +4,13 @@ import Synchronization
 /// One lock per physical chip that several sensors share (four FSRs on one ADS1115), so
 /// their sampler threads take turns: each conversion sets the chip's MUX, and a conversion
 /// started for one channel must not be read back by another.
-final class ChipLock: Sendable {
+package final class ChipLock: Sendable {
     private let mutex = Mutex<Void>(())
 
     private static let registry = Mutex<[String: ChipLock]>([:])
 
     /// The lock of the chip called `key` (such as "1@0x48"), made on first use.
-    static func shared(_ key: String) -> ChipLock {
+    package static func shared(_ key: String) -> ChipLock {
         registry.withLock { locks in
             if let lock = locks[key] { return lock }
             let lock = ChipLock()
@@ -19,25 +19,7 @@ final class ChipLock: Sendable {
         }
     }
 
-    func withLock<T>(_ body: () throws(SensorError) -> T) throws(SensorError) -> T {
+    package func withLock<T>(_ body: () throws(SensorError) -> T) throws(SensorError) -> T {
         try mutex.withLock { _ throws(SensorError) in try body() }
-    }
-}
-
-/// A sample source whose reads hold its chip's lock.
-final class SerializedSource: SampleSource {
-    private let source: any SampleSource
-    private let lock: ChipLock
-
-    init(_ source: any SampleSource, lock: ChipLock) {
-        self.source = source
-        self.lock = lock
-    }
-
-    var info: SourceInfo { source.info }
-    var statistics: DriverStatistics { source.statistics }
-
-    func next() throws(SensorError) -> Sample {
-        try lock.withLock { () throws(SensorError) -> Sample in try source.next() }
     }
 }

@@ -1,3 +1,4 @@
+public import PlumConfig
 public import PlumDrivers
 import PlumHardware
 import PlumSimulation
@@ -113,23 +114,4 @@ public enum SensorFactory {
         if let unplugFile = wiring.unplugFile { return UnpluggableHX711(simulated, switchFile: unplugFile) }
         return simulated.sensor
     }
-}
-
-extension PlumConfiguration {
-    /// What `plumscaled --simulate` runs: two pans, left and right, with seeded plums coming
-    /// and going (the Plum-O-Meter with nothing wired).
-    public static let simulatedPans = PlumConfiguration(
-        sensors: ["left", "right"].enumerated().map { index, name in
-            SensorConfiguration(name: name, wiring: .simulatedHX711(SimulatedHX711Wiring(
-                seed: UInt64(index + 1), driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
-                cellCapacityGrams: 1000)))
-        },
-        source: "--simulate")
-
-    /// What `--simulate` reads when no file is given: one simulated HX711 at 80 SPS with plums.
-    public static let builtInSimulation = PlumConfiguration(sensors: [
-        SensorConfiguration(name: "sim", wiring: .simulatedHX711(SimulatedHX711Wiring(
-            seed: 1, driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
-            cellCapacityGrams: 1000))),
-    ])
 }
