@@ -147,12 +147,11 @@ public enum Daemon {
         }
     }
 
-    /// The engines' settings the simulated calibrations are fitted with.
+    /// The engines' settings from `[scale]`, which the simulated calibrations are fitted with:
+    /// the station's one conversion, so no setting is lost on the way (zero tracking and
+    /// initial zero once were).
     static func scaleConfiguration(of configuration: PlumConfiguration) throws -> ScaleConfiguration {
-        var scale = ScaleConfiguration()
-        scale.capacity = configuration.scale.capacityGrams
-        scale.division = try Division(grams: configuration.scale.divisionGrams)
-        return scale
+        try Station.scaleConfiguration(of: configuration)
     }
 
     /// Root, this process's user and, when configured, the admin group's members may change
