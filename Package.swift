@@ -71,15 +71,36 @@ let package = Package(
             name: "PlumSensors",
             dependencies: ["PlumConfig", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
         ),
-        // The status daemon: samplers, the station (engines per sensor), and the transport
-        // (socket listening, bound or passed by systemd; client fan-out with bounded per-client
-        // queues; MT-SICS listener; sd_notify).
+        // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
+        // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
         .target(
-            name: "PlumDaemon",
+            name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore", "PlumSensors",
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The transport: listeners (bound or passed by systemd), sessions, the fan-out hub with
+        // bounded per-client queues, authorization, sd_notify and the watchdog. Knows no engine;
+        // the one library module that imports NIO.
+        .target(
+            name: "PlumTransport",
+            dependencies: [
+                "PlumProtocol", "PlumHardware",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The composition: configuration → sensors → station ⇄ transport, as services. Shared
+        // by plumscaled and `plumscale demo`.
+        .target(
+            name: "PlumScaleDaemon",
+            dependencies: [
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumProtocol", "PlumCore",
+                "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -88,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "plumscaled",
             dependencies: [
-                "PlumDaemon", "PlumConfig",
+                "PlumScaleDaemon", "PlumConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -100,14 +121,14 @@ let package = Package(
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
-                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll",
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumScaleDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,15 +148,30 @@ let package = Package(
             dependencies: ["PlumSensors", "PlumConfig", "PlumCore", "PlumDrivers", "PlumSimulation"]
         ),
         .testTarget(
-            name: "PlumDaemonTests",
+            name: "PlumStationTests",
             dependencies: [
-                "PlumDaemon", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
                 "PlumSensors",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumTransportTests",
+            dependencies: [
+                "PlumTransport", "PlumProtocol", "PlumHardware",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumScaleDaemonTests",
+            dependencies: [
+                "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
