@@ -33,8 +33,8 @@ final class ClientSession: ChannelDuplexHandler {
     private let authorization: CommandAuthorization
     private var outbox: ClientOutbox?
     private var context: ChannelHandlerContext?
-    private var pending = CircularBuffer<Pending>()
-    private var busy = false
+    /// Requests (or their refusals), answered in order.
+    private var commands = OrderedCommandQueue<Pending>()
     private var readHeld = false
     private var inputClosed = false
 
@@ -80,14 +80,15 @@ final class ClientSession: ChannelDuplexHandler {
             hub.unregister(outbox)
             self.outbox = nil
         }
-        pending.removeAll()
+        // The client is gone: the request in flight is cancelled, as MT-SICS does.
+        commands.cancelAll()
     }
 
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let outbox else { return }
-        if pending.count + outbox.replyBacklog >= Self.floodLimit {
+        if commands.count + outbox.replyBacklog >= Self.floodLimit {
             refuseAndClose(
                 context,
                 ProtocolError("more than \(Self.floodLimit) requests without reading the replies; read the replies before sending more"))
@@ -97,9 +98,9 @@ final class ClientSession: ChannelDuplexHandler {
         let text = String(buffer: line)
         if text.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { return }
         do {
-            pending.append(.request(try Request.parse(Substring(text))))
+            commands.append(.request(try Request.parse(Substring(text))))
         } catch {
-            pending.append(.refused(error))
+            commands.append(.refused(error))
         }
         processNext()
     }
@@ -122,7 +123,7 @@ final class ClientSession: ChannelDuplexHandler {
             hub.unregister(outbox)
             self.outbox = nil
         }
-        pending.removeAll()
+        commands.cancelAll()
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: error.report))).whenComplete { _ in
             channel.close(promise: nil)
@@ -144,17 +145,20 @@ final class ClientSession: ChannelDuplexHandler {
     /// Answers what the session can answer itself and starts the next handler call; a loop,
     /// not recursion, since one read may carry thousands of lines.
     private func processNext() {
-        while !busy, let outbox, let next = pending.popFirst() {
+        while let outbox, let next = commands.next() {
             switch next {
             case .refused(let error):
                 queueReply(error.report)
             case .request(.version):
                 queueReply(hub.versionReport)
             case .request(let request):
-                busy = true
-                Self.start(
-                    request, handler: handler, client: ClientInfo(id: outbox.id, listener: listener, peer: peer),
-                    authorization: authorization, then: NIOLoopBound(self, eventLoop: outbox.eventLoop), on: outbox.eventLoop)
+                let client = ClientInfo(id: outbox.id, listener: listener, peer: peer)
+                let session = NIOLoopBound(self, eventLoop: outbox.eventLoop)
+                commands.start { ticket in
+                    Self.start(
+                        request, ticket: ticket, handler: handler, client: client, authorization: authorization,
+                        then: session, on: outbox.eventLoop)
+                }
             }
         }
         updateReading()
@@ -162,9 +166,9 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     private static func start(
-        _ request: Request, handler: any RequestHandler, client: ClientInfo, authorization: CommandAuthorization,
-        then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
-    ) {
+        _ request: Request, ticket: Int, handler: any RequestHandler, client: ClientInfo,
+        authorization: CommandAuthorization, then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
+    ) -> Task<Void, Never> {
         Task {
             let replies: [String]
             if request.changesState, case .refused(let message) = authorization.decide(client.peer, command: request.name) {
@@ -173,8 +177,9 @@ final class ClientSession: ChannelDuplexHandler {
             } else {
                 replies = await answer(request, handler: handler, client: client)
             }
+            guard !Task.isCancelled else { return }
             eventLoop.execute {
-                session.value.finished(request, replies: replies)
+                session.value.finished(request, ticket: ticket, replies: replies)
             }
         }
     }
@@ -195,9 +200,8 @@ final class ClientSession: ChannelDuplexHandler {
         return await handler.reply(to: request, from: client).map(\.line)
     }
 
-    private func finished(_ request: Request, replies: [String]) {
-        busy = false
-        guard let outbox else { return }
+    private func finished(_ request: Request, ticket: Int, replies: [String]) {
+        guard commands.finish(ticket), let outbox else { return }
         if case .watch(let options) = request, replies.isEmpty {
             let subscription = Subscription(options)
             outbox.subscribe(subscription)
@@ -221,7 +225,7 @@ final class ClientSession: ChannelDuplexHandler {
     /// never reads the answers cannot grow memory.
     private func updateReading() {
         guard let context else { return }
-        let backlog = pending.count + (outbox?.replyBacklog ?? 0)
+        let backlog = commands.count + (outbox?.replyBacklog ?? 0)
         if readHeld, backlog < Self.backlogLimit {
             readHeld = false
             context.read()
@@ -229,7 +233,7 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        let backlog = pending.count + (outbox?.replyBacklog ?? 0)
+        let backlog = commands.count + (outbox?.replyBacklog ?? 0)
         if backlog >= Self.backlogLimit {
             readHeld = true
         } else {
@@ -240,7 +244,7 @@ final class ClientSession: ChannelDuplexHandler {
     /// A client that half-closed after its requests is closed once they are answered, unless it
     /// is watching.
     private func closeIfFinished() {
-        guard inputClosed, !busy, pending.isEmpty, let outbox, let context else { return }
+        guard inputClosed, commands.isIdle, let outbox, let context else { return }
         guard !outbox.subscription.watching, outbox.replyBacklog == 0 else { return }
         context.close(mode: .all, promise: nil)
     }

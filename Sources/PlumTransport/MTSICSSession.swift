@@ -24,14 +24,11 @@ final class MTSICSSession: ChannelDuplexHandler {
     private let authorization: CommandAuthorization
     private let logger: Logger
     private var context: ChannelHandlerContext?
-    private var pending = CircularBuffer<MTSICSCommand?>()
-    private var current: Task<Void, Never>?
+    /// Parsed commands (nil: not MT-SICS), answered in order.
+    private var commands = OrderedCommandQueue<MTSICSCommand?>()
     private var streaming: Task<Void, Never>?
-    private var busy = false
     private var readHeld = false
     private var refusalLogged = false
-    /// Counts started commands, so the answer of one cancelled by `@` is not written.
-    private var generation = 0
 
     init(handler: any MTSICSHandler, client: ClientInfo, authorization: CommandAuthorization, logger: Logger) {
         self.handler = handler
@@ -44,13 +41,13 @@ final class MTSICSSession: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopStreaming()
-        current?.cancel()
+        commands.cancelAll()
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         stopStreaming()
-        current?.cancel()
+        commands.cancelAll()
         context.fireChannelInactive()
     }
 
@@ -62,16 +59,14 @@ final class MTSICSSession: ChannelDuplexHandler {
         if command == .reset {
             // `@` cancels whatever is running or waiting, as on a balance.
             stopStreaming()
-            current?.cancel()
-            pending.removeAll()
-            busy = false
+            commands.cancelAll()
         }
-        if pending.count >= Self.floodLimit {
+        if commands.count >= Self.floodLimit {
             // A client that floods without reading; answering would only queue more.
             context.close(promise: nil)
             return
         }
-        pending.append(command)
+        commands.append(command)
         processNext()
     }
 
@@ -90,7 +85,7 @@ final class MTSICSSession: ChannelDuplexHandler {
     /// Holds reading while commands wait or the socket is full, so a client that sends and
     /// never reads cannot grow the daemon's memory.
     func read(context: ChannelHandlerContext) {
-        if pending.count >= Self.backlogLimit || !context.channel.isWritable {
+        if commands.count >= Self.backlogLimit || !context.channel.isWritable {
             readHeld = true
         } else {
             context.read()
@@ -103,7 +98,7 @@ final class MTSICSSession: ChannelDuplexHandler {
     }
 
     private func resumeReading() {
-        guard readHeld, let context, pending.count < Self.backlogLimit, context.channel.isWritable else { return }
+        guard readHeld, let context, commands.count < Self.backlogLimit, context.channel.isWritable else { return }
         readHeld = false
         context.read()
     }
@@ -111,7 +106,7 @@ final class MTSICSSession: ChannelDuplexHandler {
     /// Answers `ES` itself and starts the next handler call; a loop, not recursion, since one
     /// read may carry many lines.
     private func processNext() {
-        while !busy, let context, let next = pending.popFirst() {
+        while let context, let next = commands.next() {
             guard let command = next else {
                 write(MTSICSResponse.syntaxError)
                 continue
@@ -128,31 +123,29 @@ final class MTSICSSession: ChannelDuplexHandler {
                 write(MTSICSResponse.logicalError)
                 continue
             }
-            busy = true
-            generation += 1
             let session = NIOLoopBound(self, eventLoop: context.eventLoop)
-            current = Self.start(command, generation: generation, handler: handler, client: client, then: session, on: context.eventLoop)
+            commands.start { ticket in
+                Self.start(command, ticket: ticket, handler: handler, client: client, then: session, on: context.eventLoop)
+            }
         }
         resumeReading()
     }
 
     private static func start(
-        _ command: MTSICSCommand, generation: Int, handler: any MTSICSHandler, client: ClientInfo,
+        _ command: MTSICSCommand, ticket: Int, handler: any MTSICSHandler, client: ClientInfo,
         then session: NIOLoopBound<MTSICSSession>, on eventLoop: any EventLoop
     ) -> Task<Void, Never> {
         Task {
             let response = await handler.respond(to: command, from: client)
             guard !Task.isCancelled else { return }
             eventLoop.execute {
-                session.value.finished(command, generation: generation, response: response)
+                session.value.finished(command, ticket: ticket, response: response)
             }
         }
     }
 
-    private func finished(_ command: MTSICSCommand, generation: Int, response: String) {
-        guard generation == self.generation, context != nil else { return }
-        busy = false
-        current = nil
+    private func finished(_ command: MTSICSCommand, ticket: Int, response: String) {
+        guard context != nil, commands.finish(ticket) else { return }
         write(response)
         if command == .immediateWeightRepeat, let context {
             let session = NIOLoopBound(self, eventLoop: context.eventLoop)
