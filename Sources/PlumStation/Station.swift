@@ -19,9 +19,7 @@ public actor Station {
         let configuration: SensorConfiguration
         var engine: WeighingEngine
         var latest: Reading?
-        var rawTimes: [Double] = []
-        var rawCodes: [Int32] = []
-        var rawBatchStart: UInt64?
+        var raw: RawBatcher
         var sampler: Sampler?
         var capture: PendingCapture?
         /// A zero or tare has changed the engine since `latest` was computed: its net is old.
@@ -42,12 +40,8 @@ public actor Station {
     public let rawBatchLimit = 16
     public let rawBatchWindow: UInt64 = 100_000_000
 
-    /// MT-SICS `S`, `Z`, `T` waiting for a stable reading (StationWeighing.swift).
-    var stableWaiters: [UInt64: StableWaiter] = [:]
-    /// MT-SICS `SIR` subscribers to every new reading of one sensor.
-    var readingStreams: [UInt64: (sensor: String, continuation: AsyncStream<Reading>.Continuation)] = [:]
-    /// MT-SICS `SI` after a zero or tare, waiting for the first reading that shows it.
-    var nextReadingWaiters: [UInt64: (sensor: String, reply: CheckedContinuation<Reading?, Never>)] = [:]
+    /// What waits on the readings: MT-SICS `S`, `Z`, `T`, `SI` after a zero, `SIR`.
+    var waits = WaitRegistry()
 
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
@@ -55,7 +49,6 @@ public actor Station {
     /// The buzzer or haptic output, if one is configured.
     private var cueSink: (any CueSink)?
     private let calibrationStore: CalibrationStore
-    private var nextToken: UInt64 = 0
 
     /// Builds an engine per configured sensor, each with its stored calibration; a missing or
     /// unusable calibration leaves that sensor uncalibrated (raw only, flagged), with the
@@ -89,7 +82,9 @@ public actor Station {
                     sensor: identity, kind: kind, configuration: scale, calibration: nil,
                     uncalibratedReason: "\(error.reason); \(error.hint)")
             }
-            entries[sensor.name] = Entry(name: sensor.name, index: index, configuration: sensor, engine: engine)
+            entries[sensor.name] = Entry(
+                name: sensor.name, index: index, configuration: sensor, engine: engine,
+                raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow))
             order.append(sensor.name)
         }
     }
@@ -144,10 +139,7 @@ public actor Station {
     func entry(_ name: String) -> Entry? { entries[name] }
     func store(_ entry: Entry) { entries[entry.name] = entry }
     func setCapture(_ name: String, _ capture: PendingCapture) { entries[name]?.capture = capture }
-    func newToken() -> UInt64 {
-        nextToken &+= 1
-        return nextToken
-    }
+    func newToken() -> UInt64 { waits.newToken() }
 
     /// Saves a committed calibration; the path written, or why not.
     func storeCalibration(_ calibration: Calibration) -> Result<String, CalibrationStoreError> {
@@ -249,15 +241,9 @@ public actor Station {
     }
 
     private func batchRaw(_ entry: inout Entry, _ sample: Sample) {
-        let start = entry.rawBatchStart ?? sample.time.nanoseconds
-        entry.rawBatchStart = start
-        entry.rawTimes.append(WallClock.seconds(at: sample.time))
-        entry.rawCodes.append(sample.raw)
-        guard entry.rawCodes.count >= rawBatchLimit || sample.time.nanoseconds &- start >= rawBatchWindow else { return }
-        publisher.publishRaw(RawReport(sensor: entry.name, times: entry.rawTimes, raw: entry.rawCodes))
-        entry.rawTimes.removeAll(keepingCapacity: true)
-        entry.rawCodes.removeAll(keepingCapacity: true)
-        entry.rawBatchStart = nil
+        if let report = entry.raw.add(sample, time: WallClock.seconds(at: sample.time), sensor: entry.name) {
+            publisher.publishRaw(report)
+        }
     }
 
     private func publishWeight(_ entry: Entry, _ reading: Reading, sampleTime: MonotonicInstant) {

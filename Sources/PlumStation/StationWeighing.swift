@@ -22,14 +22,6 @@ public enum WeighingAction: Sendable {
     case weigh, zero, tare
 }
 
-/// A command waiting for a stable reading of one sensor.
-struct StableWaiter {
-    let sensor: String
-    let action: WeighingAction
-    var wait: StableWait
-    let reply: CheckedContinuation<WeighingOutcome, Never>
-}
-
 /// The balance commands of the MT-SICS listener: weigh one sensor, wait for stable, zero and
 /// tare it, and follow its readings.
 extension Station {
@@ -42,7 +34,7 @@ extension Station {
         guard entry.latestIsStale else { return entry.latest }
         let token = newToken()
         return await withCheckedContinuation { continuation in
-            nextReadingWaiters[token] = (name, continuation)
+            waits.waitForNext(token, sensor: name, continuation)
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 await self?.endNextReadingWait(token)
@@ -68,7 +60,7 @@ extension Station {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let wait = StableWait(timeout: nanoseconds, from: SystemMonotonicClock().now().nanoseconds)
-                stableWaiters[token] = StableWaiter(sensor: name, action: action, wait: wait, reply: continuation)
+                waits.waitForStable(token, .init(sensor: name, action: action, wait: wait, reply: continuation))
                 // The readings' own clock decides the deadline; this timer covers a sensor
                 // that stops sending.
                 Task { [weak self] in
@@ -111,7 +103,7 @@ extension Station {
     public func readings(of name: String) -> AsyncStream<Reading> {
         let (stream, continuation) = AsyncStream.makeStream(of: Reading.self, bufferingPolicy: .bufferingNewest(1))
         let token = newToken()
-        readingStreams[token] = (name, continuation)
+        waits.follow(token, sensor: name, continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeReadingStream(token) }
         }
@@ -139,23 +131,12 @@ extension Station {
 
     /// Called with each new reading of `name`: answers the waits it decides and feeds `SIR`.
     func serveWaiters(_ name: String, _ reading: Reading) {
-        for (token, waiter) in nextReadingWaiters where waiter.sensor == name {
-            nextReadingWaiters[token] = nil
-            waiter.reply.resume(returning: reading)
-        }
-        for (_, stream) in readingStreams where stream.sensor == name {
-            stream.continuation.yield(reading)
-        }
-        for (token, var waiter) in stableWaiters where waiter.sensor == name {
-            switch waiter.wait.consume(reading) {
-            case .stable?:
-                stableWaiters[token] = nil
+        for (waiter, outcome) in waits.serve(name, reading) {
+            switch outcome {
+            case .stable:
                 waiter.reply.resume(returning: act(name, waiter.action, requireStable: true))
-            case .timedOut(let last)?:
-                stableWaiters[token] = nil
+            case .timedOut(let last):
                 waiter.reply.resume(returning: WeighingOutcome(reading: last, timedOut: true))
-            case nil:
-                stableWaiters[token] = waiter
             }
         }
     }
@@ -163,17 +144,17 @@ extension Station {
     /// Ends a wait that timed out or was cancelled (whose answer nobody reads), if it is still
     /// waiting.
     func endWait(_ token: UInt64) {
-        guard let waiter = stableWaiters.removeValue(forKey: token) else { return }
+        guard let waiter = waits.endStableWait(token) else { return }
         waiter.reply.resume(returning: WeighingOutcome(reading: entry(waiter.sensor)?.latest, timedOut: true))
     }
 
     /// Ends a wait for the next reading of a sensor that sent none in time: the old reading.
     func endNextReadingWait(_ token: UInt64) {
-        guard let waiter = nextReadingWaiters.removeValue(forKey: token) else { return }
+        guard let waiter = waits.endNextWait(token) else { return }
         waiter.reply.resume(returning: entry(waiter.sensor)?.latest)
     }
 
     func removeReadingStream(_ token: UInt64) {
-        readingStreams[token] = nil
+        waits.stopFollowing(token)
     }
 }

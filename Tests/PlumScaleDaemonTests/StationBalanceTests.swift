@@ -59,10 +59,10 @@ struct BalanceBench {
     func startWaiting(_ command: MTSICSCommand) async throws -> Task<String, Never> {
         let balance = self.balance
         let task = Task { await balance.respond(to: command, from: ClientInfo(id: 1, listener: "test")) }
-        for _ in 0..<1000 where await station.stableWaiters.isEmpty {
+        for _ in 0..<1000 where await !station.waits.isWaitingForStable {
             try await Task.sleep(for: .milliseconds(1))
         }
-        try #require(await !station.stableWaiters.isEmpty, "\(command) did not wait")
+        try #require(await station.waits.isWaitingForStable, "\(command) did not wait")
         return task
     }
 
@@ -110,7 +110,7 @@ struct StationBalanceTests {
         let bench = try await BalanceBench()
         let zero = try await bench.startWaiting(.zero)
         zero.cancel()
-        for _ in 0..<1000 where await !bench.station.stableWaiters.isEmpty {
+        for _ in 0..<1000 where await bench.station.waits.isWaitingForStable {
             try await Task.sleep(for: .milliseconds(1))
         }
         try await bench.feed(5)

@@ -77,6 +77,8 @@ struct RoundTripBench {
 
     /// The replies to a calibration step that waits for a stable load, while `grams` is fed.
     func capture(_ step: CalibrationRequest.Step, grams: Double) async throws -> [Report] {
+        // The load is on the pan before the step is sent, as a user places it and then presses.
+        try await feed(grams)
         let station = self.station
         let request = Request.calibrate(CalibrationRequest(sensor: "left", step: step, grams: step == .point ? grams : nil))
         let answered = Flag()
