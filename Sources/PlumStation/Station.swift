@@ -21,17 +21,9 @@ public actor Station {
         var latest: Reading?
         var raw: RawBatcher
         var sampler: Sampler?
-        var capture: PendingCapture?
+        var calibration: CalibrationSession
         /// A zero or tare has changed the engine since `latest` was computed: its net is old.
         var latestIsStale = false
-    }
-
-    /// A `?CALIBRATE` zero/point request waiting for its stable capture.
-    struct PendingCapture {
-        let token: UInt64
-        let step: CalibrationRequest.Step
-        let grams: Double
-        let reply: CheckedContinuation<[Report], Never>
     }
 
     /// How long a capture may wait for the load to be stable.
@@ -84,7 +76,8 @@ public actor Station {
             }
             entries[sensor.name] = Entry(
                 name: sensor.name, index: index, configuration: sensor, engine: engine,
-                raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow))
+                raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow),
+                calibration: CalibrationSession(sensor: sensor.name))
             order.append(sensor.name)
         }
     }
@@ -114,11 +107,7 @@ public actor Station {
         }
         for name in order {
             guard var entry = entries[name] else { continue }
-            if let capture = entry.capture {
-                entry.capture = nil
-                capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: false, entry: entry,
-                    message: "the configuration was reloaded; begin the calibration again")])
-            }
+            entry.calibration.abandon("the configuration was reloaded; begin the calibration again", engine: entry.engine)
             let calibration = entry.engine.calibration
             do {
                 entry.engine = try WeighingEngine(
@@ -138,7 +127,9 @@ public actor Station {
 
     func entry(_ name: String) -> Entry? { entries[name] }
     func store(_ entry: Entry) { entries[entry.name] = entry }
-    func setCapture(_ name: String, _ capture: PendingCapture) { entries[name]?.capture = capture }
+    func waitForCapture(_ name: String, _ capture: CalibrationSession.PendingCapture) {
+        entries[name]?.calibration.wait(capture)
+    }
     func newToken() -> UInt64 { waits.newToken() }
 
     /// Saves a committed calibration; the path written, or why not.
@@ -147,21 +138,16 @@ public actor Station {
     }
 
     /// Makes the previous saved calibration of `entry`'s sensor the one in use again.
-    func rollBackCalibration(_ entry: inout Entry) -> Result<Calibration, RollbackRefused> {
-        switch calibrationStore.rollback(entry.engine.sensor) {
+    func rollBackCalibration(_ engine: inout WeighingEngine) -> Result<Calibration, CalibrationSession.RollbackRefused> {
+        switch calibrationStore.rollback(engine.sensor) {
         case .failure(let error):
-            return .failure(RollbackRefused(message: error.description))
+            return .failure(CalibrationSession.RollbackRefused(message: error.description))
         case .success(let previous):
-            if case .failure(let refusal) = entry.engine.install(previous) {
-                return .failure(RollbackRefused(message: "the earlier calibration does not fit this sensor now: \(refusal)"))
+            if case .failure(let refusal) = engine.install(previous) {
+                return .failure(CalibrationSession.RollbackRefused(message: "the earlier calibration does not fit this sensor now: \(refusal)"))
             }
             return .success(previous)
         }
-    }
-
-    /// Why a rollback could not be done, in words for the client.
-    struct RollbackRefused: Error {
-        var message: String
     }
 
     /// Puts a calibration into use without saving it (a simulated chip's exact transfer
@@ -225,11 +211,7 @@ public actor Station {
             entry.latest = reading
             entry.latestIsStale = false
             batchRaw(&entry, sample)
-            if let point = reading.capturedPoint, let capture = entry.capture {
-                entry.capture = nil
-                capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: true, entry: entry,
-                    message: "\(capture.step == .zero ? "zero" : "\(Self.grams(capture.grams))") captured: signal \(FixedPoint.text(point.signal, decimals: 1)) from \(point.samples) stable samples")])
-            }
+            if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
             entries[name] = entry
             serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)

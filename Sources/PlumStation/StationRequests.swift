@@ -94,72 +94,28 @@ extension Station {
         return .command(reply)
     }
 
+    /// A `?CALIBRATE` step on its sensor's calibration session; a zero or point waits for its
+    /// stable capture, or for the capture timeout.
     private func calibration(_ request: CalibrationRequest) async -> [Report] {
         guard var entry = entry(request.sensor) else { return [unknownSensor(request.sensor)] }
         switch request.step {
-        case .begin:
-            entry.engine.beginCalibration()
+        case .begin, .cancel, .fit, .commit, .rollback:
+            let reply = entry.calibration.answer(
+                request.step, engine: &entry.engine, now: UTCTimestamp.now(), save: storeCalibration,
+                rollBack: rollBackCalibration)
             store(entry)
-            return [calibrationReply(request.sensor, .begin, ok: true, entry: entry,
-                                     message: "calibration begun: empty the pan, then send step \"zero\"")]
-        case .rollback:
-            let result = rollBackCalibration(&entry)
-            store(entry)
-            switch result {
-            case .failure(let refused):
-                return [calibrationReply(request.sensor, .rollback, ok: false, entry: entry, message: refused.message)]
-            case .success(let previous):
-                var reply = fitReport(request.sensor, .rollback, previous)
-                reply.calibrationDate = previous.createdAt
-                reply.message = "the calibration of \(previous.createdAt) is in use again"
-                return [.calibrate(reply)]
-            }
-        case .cancel:
-            entry.engine.cancelCalibration()
-            store(entry)
-            return [calibrationReply(request.sensor, .cancel, ok: true, entry: entry, message: "calibration cancelled; the calibration in use is unchanged")]
-        case .fit:
-            switch entry.engine.previewCalibration(createdAt: UTCTimestamp.now()) {
-            case .failure(let refusal):
-                return [calibrationReply(request.sensor, .fit, ok: false, entry: entry, message: refusal.description)]
-            case .success(let calibration):
-                var reply = fitReport(request.sensor, .fit, calibration)
-                reply.message = "not in use yet: send step \"commit\" to use and save it, \"point\" to add a weight, or \"cancel\""
-                return [.calibrate(reply)]
-            }
-        case .commit:
-            switch entry.engine.commitCalibration(createdAt: UTCTimestamp.now()) {
-            case .failure(let refusal):
-                store(entry)
-                return [calibrationReply(request.sensor, .commit, ok: false, entry: entry, message: refusal.description)]
-            case .success(let calibration):
-                store(entry)
-                var reply = fitReport(request.sensor, .commit, calibration)
-                switch storeCalibration(calibration) {
-                case .success(let path):
-                    reply.saved = path
-                case .failure(let error):
-                    reply.message = "the calibration is in use but was not saved: \(error)"
-                }
-                return [.calibrate(reply)]
-            }
+            return [reply]
         case .zero, .point:
-            if entry.capture != nil {
-                return [calibrationReply(request.sensor, request.step, ok: false, entry: entry,
-                                         message: "a capture is already waiting for stable on \(request.sensor)")]
-            }
-            let started = request.step == .zero
-                ? entry.engine.captureZero()
-                : entry.engine.captureWeight(grams: request.grams ?? 0)
-            if case .failure(let refusal) = started {
+            if let refusal = entry.calibration.startCapture(request.step, grams: request.grams, engine: &entry.engine) {
                 store(entry)
-                return [calibrationReply(request.sensor, request.step, ok: false, entry: entry, message: refusal.description)]
+                return [refusal]
             }
             store(entry)
             let token = newToken()
             let timeout = captureTimeout
             return await withCheckedContinuation { continuation in
-                setCapture(request.sensor, PendingCapture(token: token, step: request.step, grams: request.grams ?? 0, reply: continuation))
+                waitForCapture(request.sensor, .init(
+                    token: token, step: request.step, grams: request.grams ?? 0, reply: continuation))
                 Task { [weak self] in
                     try? await Task.sleep(for: timeout)
                     await self?.expireCapture(request.sensor, token: token)
@@ -168,34 +124,10 @@ extension Station {
         }
     }
 
-    /// A `CALIBRATE` reply that shows a fit: its points, residuals and quality.
-    private func fitReport(_ name: String, _ step: CalibrationRequest.Step, _ calibration: Calibration) -> CalibrationReply {
-        CalibrationReply(
-            sensor: name, step: step.rawValue, ok: true, points: calibration.points.count,
-            grams: calibration.points.map(\.grams), residuals: calibration.residuals,
-            quality: calibration.quality.summary, notice: calibration.notice)
-    }
-
     /// Ends a capture that found no stable load in time.
     func expireCapture(_ name: String, token: UInt64) {
-        guard var entry = entry(name), let capture = entry.capture, capture.token == token else { return }
-        entry.capture = nil
-        let unchanged = entry.engine.procedure?.unchangedSince
-        entry.engine.cancelCapture()
+        guard var entry = entry(name) else { return }
+        entry.calibration.expire(token, timeout: captureTimeout, engine: &entry.engine)
         store(entry)
-        let message = if let unchanged, capture.step == .point {
-            "the load did not change within \(captureTimeout.formattedMilliseconds): the pan still holds the load of the \(Self.grams(unchanged)) point; place the \(Self.grams(capture.grams)) weight and send the step again"
-        } else {
-            "no stable reading within \(captureTimeout.formattedMilliseconds): keep the pan still (no draughts, no touching) and send the step again"
-        }
-        capture.reply.resume(returning: [calibrationReply(name, capture.step, ok: false, entry: entry, message: message)])
-    }
-
-    func calibrationReply(
-        _ name: String, _ step: CalibrationRequest.Step, ok: Bool, entry: Entry, message: String
-    ) -> Report {
-        .calibrate(CalibrationReply(
-            sensor: name, step: step.rawValue, ok: ok, points: entry.engine.procedure?.points.count ?? 0,
-            message: message))
     }
 }
