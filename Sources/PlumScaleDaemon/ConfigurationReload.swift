@@ -1,6 +1,6 @@
-import PlumConfig
-import PlumStation
-import Synchronization
+internal import PlumConfig
+internal import PlumStation
+internal import Synchronization
 
 /// Re-reads the configuration on SIGHUP and puts into use what can change while running:
 /// `[scale]`. Sensors, listeners and the cue line are opened at start, so a change to them is

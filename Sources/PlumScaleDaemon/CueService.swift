@@ -1,6 +1,6 @@
-import PlumHardware
-import PlumStation
-import ServiceLifecycle
+internal import PlumHardware
+internal import PlumStation
+internal import ServiceLifecycle
 
 /// Drives the cue line for the life of the service group.
 struct CueService: Service {

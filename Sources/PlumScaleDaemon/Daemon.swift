@@ -1,38 +1,38 @@
-public import Logging
-public import PlumConfig
-import PlumStation
-import PlumTransport
-import PlumCore
-import PlumDrivers
-import PlumHardware
-import PlumProtocol
-import PlumSensors
-import ServiceLifecycle
-import Synchronization
-import UnixSignals
+package import Logging
+package import PlumConfig
+internal import PlumStation
+internal import PlumTransport
+internal import PlumCore
+internal import PlumDrivers
+internal import PlumHardware
+internal import PlumProtocol
+internal import PlumSensors
+internal import ServiceLifecycle
+internal import Synchronization
+internal import UnixSignals
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// `plumscaled` composed: samplers feed the station, the station publishes to the hub, the
 /// socket server serves clients, and systemd hears READY, STATUS and the watchdog.
-public enum Daemon {
-    public struct Options: Sendable {
-        public var configuration: PlumConfiguration
+package enum Daemon {
+    package struct Options: Sendable {
+        package var configuration: PlumConfiguration
         /// Overrides the configured or default socket path.
-        public var socketPath: String?
+        package var socketPath: String?
         /// Where calibrations are kept.
-        public var stateDirectory: String
+        package var stateDirectory: String
         /// How long a sampler may stay inside a driver call before the watchdog is starved.
-        public var stallLimit: Duration
+        package var stallLimit: Duration
         /// The file the configuration came from, re-read on SIGHUP; nil for a built-in one.
-        public var configurationPath: String?
+        package var configurationPath: String?
         /// SIGTERM/SIGINT stop it and SIGHUP reloads; false for a daemon inside another program
         /// (`plumscale demo`), which stops it by cancelling the task that runs it.
-        public var handlesSignals: Bool
+        package var handlesSignals: Bool
 
-        public init(
+        package init(
             configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String,
             stallLimit: Duration = .seconds(10), handlesSignals: Bool = true, configurationPath: String? = nil
         ) {
@@ -46,7 +46,7 @@ public enum Daemon {
     }
 
     /// Runs until SIGTERM or SIGINT, then stops samplers, closes clients and listeners.
-    public static func run(_ options: Options, logger: Logger) async throws {
+    package static func run(_ options: Options, logger: Logger) async throws {
         let environment = ProcessEnvironment.current
         let configuration = options.configuration
         let notifier = SystemdNotifier(environment: environment)

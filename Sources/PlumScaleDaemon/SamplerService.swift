@@ -1,7 +1,7 @@
-import Logging
-import PlumStation
-import PlumTransport
-import ServiceLifecycle
+internal import Logging
+internal import PlumStation
+internal import PlumTransport
+internal import ServiceLifecycle
 
 /// Runs the samplers for the life of the service group: starts them, hands every event to the
 /// station, and on graceful shutdown stops them and waits until each has finished.

@@ -1,26 +1,26 @@
-public import PlumCore
-public import PlumProtocol
-public import PlumStation
-public import PlumTransport
+package import PlumCore
+package import PlumProtocol
+package import PlumStation
+package import PlumTransport
 
 /// The MT-SICS balance: one sensor of the station, weighed, zeroed and tared with the exact
 /// responses of a METTLER TOLEDO balance (docs/protocol.md has the table).
 ///
 /// Authorization is not decided here: the session answers `EL` to a state-changing command
 /// from a peer that may not send it, before it reaches this handler.
-public struct StationBalance: MTSICSHandler {
-    public let station: Station
+package struct StationBalance: MTSICSHandler {
+    package let station: Station
     /// The sensor this balance weighs with (`[daemon] mtsics_sensor`).
-    public let sensor: String
+    package let sensor: String
     /// The display step: the decimals of every value sent.
-    public let division: Division
-    public let capacityGrams: Double
+    package let division: Division
+    package let capacityGrams: Double
     /// How long `S`, `Z` and `T` wait for a stable reading before `S I`, `Z I`, `T I`.
-    public let stableTimeout: Duration
+    package let stableTimeout: Duration
     /// What `I4` and `@` answer.
-    public let serialNumber: String
+    package let serialNumber: String
 
-    public init(
+    package init(
         station: Station, sensor: String, division: Division, capacityGrams: Double,
         stableTimeout: Duration = .seconds(10), serialNumber: String = "PLUM0001"
     ) {
@@ -32,7 +32,7 @@ public struct StationBalance: MTSICSHandler {
         self.serialNumber = serialNumber
     }
 
-    public func respond(to command: MTSICSCommand, from client: ClientInfo) async -> String {
+    package func respond(to command: MTSICSCommand, from client: ClientInfo) async -> String {
         switch command {
         case .reset, .inquiry(4):
             return MTSICSResponse.text("I4", serialNumber)
@@ -77,7 +77,7 @@ public struct StationBalance: MTSICSHandler {
         }
     }
 
-    public func repeatedWeights() -> AsyncStream<String> {
+    package func repeatedWeights() -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let station = self.station, sensor = self.sensor
         let forwarding = Task {

@@ -1,18 +1,18 @@
-public import PlumProtocol
-public import PlumStation
-public import PlumTransport
+package import PlumProtocol
+package import PlumStation
+package import PlumTransport
 
 /// Answers clients' requests with the station.
-public struct StationRequestHandler: RequestHandler {
-    public let station: Station
+package struct StationRequestHandler: RequestHandler {
+    package let station: Station
 
-    public init(station: Station) { self.station = station }
+    package init(station: Station) { self.station = station }
 
-    public func reply(to request: Request, from client: ClientInfo) async -> [Report] {
+    package func reply(to request: Request, from client: ClientInfo) async -> [Report] {
         await station.reply(to: request)
     }
 
-    public func knownSensors() async -> [String]? {
+    package func knownSensors() async -> [String]? {
         await station.sensorNames
     }
 }

@@ -1,16 +1,16 @@
 /// How long a faulted sensor waits before it is opened again: doubling from `initial` up to
 /// `maximum`, so a pulled cable is retried quickly at first and then without flooding the log.
-public struct Backoff: Hashable, Sendable {
-    public var initial: Duration
-    public var maximum: Duration
+package struct Backoff: Hashable, Sendable {
+    package var initial: Duration
+    package var maximum: Duration
 
-    public init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
+    package init(initial: Duration = .milliseconds(500), maximum: Duration = .seconds(30)) {
         self.initial = initial
         self.maximum = maximum
     }
 
     /// The wait before attempt `attempt` (0 for the first retry).
-    public func delay(attempt: Int) -> Duration {
+    package func delay(attempt: Int) -> Duration {
         var delay = initial
         for _ in 0..<min(attempt, 32) {
             delay *= 2

@@ -1,6 +1,6 @@
-import PlumCore
-import PlumDrivers
-import PlumProtocol
+internal import PlumCore
+internal import PlumDrivers
+internal import PlumProtocol
 
 /// One sensor's `?CALIBRATE` workflow: the steps on the sensor's engine, the zero or point
 /// capture waiting for a stable load, and the replies that say what happened and what to do

@@ -1,10 +1,10 @@
-public import Logging
-public import PlumCore
-public import PlumHardware
-import Synchronization
+package import Logging
+package import PlumCore
+package import PlumHardware
+internal import Synchronization
 
 /// Where the station sends the engine's cues besides the `CUE` reports.
-public protocol CueSink: Sendable {
+package protocol CueSink: Sendable {
     /// Called on the station's actor: must return at once.
     func cue(_ cue: Cue, sensor: String)
 }
@@ -17,7 +17,7 @@ public protocol CueSink: Sendable {
 /// on is coalesced into it (counted, not queued): a load that bounces at full scale buzzes once,
 /// not in a burst. Generic over the line protocol, so the tests drive it against a recording
 /// line and a Pi against libgpiod.
-public final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
+package final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
     private let line: Line
     private let pulse: Duration
     private let logger: Logger
@@ -26,30 +26,30 @@ public final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
     private let statistics = Mutex<Statistics>(Statistics())
 
     /// What the pulser has done, for tests and logs.
-    public struct Statistics: Hashable, Sendable {
-        public var pulses = 0
-        public var coalesced = 0
-        public var failures = 0
+    package struct Statistics: Hashable, Sendable {
+        package var pulses = 0
+        package var coalesced = 0
+        package var failures = 0
     }
 
     /// - Parameters:
     ///   - line: the output line, requested inactive (with active-low already applied).
     ///   - pulse: how long one cue sounds.
-    public init(line: Line, pulse: Duration, logger: Logger) {
+    package init(line: Line, pulse: Duration, logger: Logger) {
         self.line = line
         self.pulse = pulse
         self.logger = logger
         (requests, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self, bufferingPolicy: .bufferingNewest(8))
     }
 
-    public func cue(_ cue: Cue, sensor: String) {
+    package func cue(_ cue: Cue, sensor: String) {
         continuation.yield(.now)
     }
 
-    public var counts: Statistics { statistics.withLock { $0 } }
+    package var counts: Statistics { statistics.withLock { $0 } }
 
     /// Drives the line until ``finish()``; the line is left inactive.
-    public func run() async {
+    package func run() async {
         var quietSince: ContinuousClock.Instant?
         for await requested in requests {
             if let quietSince, requested < quietSince {
@@ -72,7 +72,7 @@ public final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
     }
 
     /// Ends ``run()`` after the pulse in progress, if any.
-    public func finish() {
+    package func finish() {
         continuation.finish()
     }
 }
@@ -80,7 +80,7 @@ public final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
 extension CuePulser where Line == GPIOOutputRequest {
     /// Requests the configured line as an output, inactive, for the life of the daemon.
     /// - Throws: ``HardwareError`` naming the chip or line and what to check.
-    public convenience init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool, pulse: Duration, logger: Logger) throws(HardwareError) {
+    package convenience init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool, pulse: Duration, logger: Logger) throws(HardwareError) {
         let opened = try GPIOChip(chip)
         let request = try opened.requestOutput(line, consumer: "plumscaled cue", initialValue: false, activeLow: activeLow)
         self.init(line: request, pulse: pulse, logger: logger)

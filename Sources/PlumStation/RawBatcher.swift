@@ -1,5 +1,5 @@
-import PlumDrivers
-import PlumProtocol
+internal import PlumDrivers
+internal import PlumProtocol
 
 /// Gathers one sensor's raw samples into `RAW` reports: a report holds at most ``limit``
 /// samples and closes after ``window`` nanoseconds of sample time, so a watcher gets raw codes

@@ -1,9 +1,9 @@
-public import PlumDrivers
-public import PlumHardware
-import Synchronization
+package import PlumDrivers
+package import PlumHardware
+internal import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// One sensor's sampler: a dedicated thread that blocks on the hardware and hands samples to
@@ -13,16 +13,16 @@ import Glibc
 /// and counted. A failing sensor (not ready, EIO, a chip that went away) is reported as a
 /// state, closed, and reopened with back-off until it works again; nothing a sensor does can
 /// stop the other samplers or the daemon.
-public final class Sampler: Sendable {
+package final class Sampler: Sendable {
     /// What the sampler delivers, in order.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         case sample(Sample)
         case state(SensorState)
     }
 
-    public let name: String
+    package let name: String
     /// Samples and state changes; finishes when the sampler stops.
-    public let events: AsyncStream<Event>
+    package let events: AsyncStream<Event>
 
     private let open: @Sendable () throws(SensorError) -> any SampleSource
     private let backoff: Backoff
@@ -45,7 +45,7 @@ public final class Sampler: Sendable {
     ///   - setup: run on the sampler thread before anything else (real-time priority, memory
     ///     locking); returns notes to report (such as "real-time priority not permitted").
     ///   - open: opens the sensor; called on the sampler thread, again after each fault.
-    public init(
+    package init(
         name: String, bufferCapacity: Int = 1024, backoff: Backoff = Backoff(),
         setup: @escaping @Sendable () -> [String] = { [] },
         open: @escaping @Sendable () throws(SensorError) -> any SampleSource
@@ -61,21 +61,21 @@ public final class Sampler: Sendable {
     }
 
     /// The current snapshot.
-    public var status: SamplerStatus { shared.withLock { $0.status } }
+    package var status: SamplerStatus { shared.withLock { $0.status } }
 
     /// Notes from the thread's setup (for example, that real-time priority was refused).
-    public var setupNotes: [String] { shared.withLock { $0.threadNotes } }
+    package var setupNotes: [String] { shared.withLock { $0.threadNotes } }
 
     /// True while the thread makes progress: it returned from the hardware (with a sample or an
     /// error) or ticked its retry wait within `stallLimit`. A sampler stuck inside a driver call
     /// is not healthy, and the daemon then stops feeding systemd's watchdog.
-    public func isHealthy(now: MonotonicInstant = SystemMonotonicClock().now(), stallLimit: Duration) -> Bool {
+    package func isHealthy(now: MonotonicInstant = SystemMonotonicClock().now(), stallLimit: Duration) -> Bool {
         let last = shared.withLock { $0.status.lastProgress }
         return now.nanoseconds(since: last) <= stallLimit.nanoseconds
     }
 
     /// Starts the thread; a second call does nothing.
-    public func start() {
+    package func start() {
         let first = shared.withLock { state -> Bool in
             defer { state.started = true }
             return !state.started
@@ -98,7 +98,7 @@ public final class Sampler: Sendable {
     }
 
     /// Asks the thread to stop after its current hardware call; `events` finishes when it has.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .releasing)
     }
 

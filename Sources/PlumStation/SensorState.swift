@@ -1,5 +1,5 @@
 /// What a sensor is doing, as `?DEVICES` and `plumscale status` report it.
-public enum SensorState: Hashable, Sendable, CustomStringConvertible {
+package enum SensorState: Hashable, Sendable, CustomStringConvertible {
     /// Opening the hardware.
     case starting
     /// Publishing samples.
@@ -14,7 +14,7 @@ public enum SensorState: Hashable, Sendable, CustomStringConvertible {
     case stopped
 
     /// The short name used on the wire: ok, starting, not-ready, fault, ended, stopped.
-    public var name: String {
+    package var name: String {
         switch self {
         case .starting: "starting"
         case .ok: "ok"
@@ -26,12 +26,12 @@ public enum SensorState: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Why, for not-ready and fault.
-    public var reason: String? {
+    package var reason: String? {
         switch self {
         case .notReady(let reason), .fault(let reason): reason
         default: nil
         }
     }
 
-    public var description: String { reason.map { "\(name): \($0)" } ?? name }
+    package var description: String { reason.map { "\(name): \($0)" } ?? name }
 }

@@ -1,9 +1,9 @@
-public import PlumConfig
-public import PlumCore
-import PlumDrivers
-public import PlumProtocol
-import PlumHardware
-import PlumSensors
+package import PlumConfig
+package import PlumCore
+internal import PlumDrivers
+package import PlumProtocol
+internal import PlumHardware
+internal import PlumSensors
 
 /// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
 /// clients watch and answering what they ask.
@@ -11,7 +11,7 @@ import PlumSensors
 /// An actor, so the engines change in one place and in order; samplers hand it samples, the
 /// transport hands it requests. It never waits on a client: reports go to a
 /// ``ReportPublisher`` that drops a slow client's oldest messages.
-public actor Station {
+package actor Station {
     /// One sensor as the station keeps it.
     struct Entry {
         let name: String
@@ -27,10 +27,10 @@ public actor Station {
     }
 
     /// How long a capture may wait for the load to be stable.
-    public let captureTimeout: Duration
+    package let captureTimeout: Duration
     /// Raw samples per `RAW` report, at most; a batch also closes after ``rawBatchWindow``.
-    public let rawBatchLimit = 16
-    public let rawBatchWindow: UInt64 = 100_000_000
+    package let rawBatchLimit = 16
+    package let rawBatchWindow: UInt64 = 100_000_000
 
     /// What waits on the readings: MT-SICS `S`, `Z`, `T`, `SI` after a zero, `SIR`.
     var waits = WaitRegistry()
@@ -46,7 +46,7 @@ public actor Station {
     /// unusable calibration leaves that sensor uncalibrated (raw only, flagged), with the
     /// store's reason, and the others unaffected.
     /// - Throws: ``Refusal`` when the scale settings cannot make an engine.
-    public init(
+    package init(
         configuration: PlumConfiguration, store: CalibrationStore, publisher: any ReportPublisher,
         captureTimeout: Duration = .seconds(20)
     ) throws(Refusal) {
@@ -98,7 +98,7 @@ public actor Station {
     /// keeps its calibration; zero and tare start afresh, and a calibration step that is
     /// waiting is ended, since its points were taken on the old settings.
     /// - Returns: what happened, for the log and systemd's STATUS=.
-    public func applyScaleSettings(of configuration: PlumConfiguration) -> String {
+    package func applyScaleSettings(of configuration: PlumConfiguration) -> String {
         let scale: ScaleConfiguration
         do {
             scale = try Self.scaleConfiguration(of: configuration)
@@ -123,7 +123,7 @@ public actor Station {
     }
 
     /// The configured sensor names, in order.
-    public var sensorNames: [String] { order }
+    package var sensorNames: [String] { order }
 
     func entry(_ name: String) -> Entry? { entries[name] }
     func store(_ entry: Entry) { entries[entry.name] = entry }
@@ -152,7 +152,7 @@ public actor Station {
 
     /// Puts a calibration into use without saving it (a simulated chip's exact transfer
     /// function, say); refused when it does not fit the sensor.
-    public func install(_ calibration: Calibration, on name: String) -> Result<Void, Refusal> {
+    package func install(_ calibration: Calibration, on name: String) -> Result<Void, Refusal> {
         guard var entry = entries[name] else {
             return .failure(Refusal(.invalidConfiguration, "no sensor named \(name)", hint: "check the configuration"))
         }
@@ -162,11 +162,11 @@ public actor Station {
     }
 
     /// Whether `name` has a calibration in use.
-    public func isCalibrated(_ name: String) -> Bool { entries[name]?.engine.calibration != nil }
+    package func isCalibrated(_ name: String) -> Bool { entries[name]?.engine.calibration != nil }
 
     /// Re-reads every sensor's calibration from the store (after a rollback by hand, say).
     /// - Returns: a one-line summary for systemd's status.
-    public func reloadCalibrations() -> String {
+    package func reloadCalibrations() -> String {
         var calibrated = 0
         var notes: [String] = []
         for name in order {
@@ -186,19 +186,19 @@ public actor Station {
     }
 
     /// Sends every cue to `sink` too (the buzzer line), besides the `CUE` reports.
-    public func attachCueOutput(_ sink: any CueSink) {
+    package func attachCueOutput(_ sink: any CueSink) {
         cueSink = sink
     }
 
     /// Lets `?DEVICES` report the sampler's state and statistics.
-    public func attach(_ sampler: Sampler) {
+    package func attach(_ sampler: Sampler) {
         entries[sampler.name]?.sampler = sampler
     }
 
     // MARK: - Samples in
 
     /// Takes one event from a sensor's sampler.
-    public func handle(_ event: Sampler.Event, from name: String) {
+    package func handle(_ event: Sampler.Event, from name: String) {
         guard var entry = entries[name] else { return }
         switch event {
         case .state(let state):
@@ -258,7 +258,7 @@ public actor Station {
 
     /// A `WEIGHT` report for `reading`, as every watcher receives it (also used by the
     /// per-sample benchmark).
-    public static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> WeightReport {
+    package static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> WeightReport {
         let hue = ForceHue(fraction: reading.fractionOfCapacity ?? 0)
         let rgb = "#" + [hue.red, hue.green, hue.blue].map { byte in
             let hex = String(byte, radix: 16)

@@ -1,12 +1,12 @@
-public import PlumProtocol
-import PlumConfig
-import PlumCore
-import PlumDrivers
+package import PlumProtocol
+internal import PlumConfig
+internal import PlumCore
+internal import PlumDrivers
 
 /// The requests the station answers: POLL, DEVICES, TARE, ZERO and CALIBRATE.
 extension Station {
     /// The reply lines for `request`; an unknown sensor gets an error naming the ones there are.
-    public func reply(to request: Request) async -> [Report] {
+    package func reply(to request: Request) async -> [Report] {
         switch request {
         case .poll:
             return [poll()]
@@ -24,7 +24,8 @@ extension Station {
     }
 
     private func unknownSensor(_ name: String) -> Report {
-        .error(message: "unknown sensor \"\(name)\"; sensors: " + sensorNames.map { "\"\($0)\"" }.joined(separator: ", "))
+        let names = sensorNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        return .error(message: "unknown sensor \"\(name)\"; sensors: " + names)
     }
 
     func poll() -> Report {

@@ -1,24 +1,24 @@
-public import PlumCore
-import PlumHardware
+package import PlumCore
+internal import PlumHardware
 
 /// What the station did for a balance command on one sensor (MT-SICS `S`, `Z`, `T` and their
 /// immediate forms).
-public struct WeighingOutcome: Sendable {
+package struct WeighingOutcome: Sendable {
     /// The reading acted on, or the last one seen before a time-out; nil before the first sample.
-    public var reading: Reading?
+    package var reading: Reading?
     /// For zero and tare: the engine's answer (the new zero offset or tare, or its refusal).
-    public var result: Result<Double, Refusal>?
+    package var result: Result<Double, Refusal>?
     /// The load from calibrated zero when the command ran, to tell "above" from "below" the
     /// zero range.
-    public var loadFromCalibratedZero: Double?
+    package var loadFromCalibratedZero: Double?
     /// No stable reading came within the time-out.
-    public var timedOut = false
+    package var timedOut = false
     /// The sensor is not configured.
-    public var unknownSensor = false
+    package var unknownSensor = false
 }
 
 /// Zero or tare, or only weigh.
-public enum WeighingAction: Sendable {
+package enum WeighingAction: Sendable {
     case weigh, zero, tare
 }
 
@@ -29,7 +29,7 @@ extension Station {
     ///
     /// After a zero or tare the latest reading still shows the old net weight, so this waits
     /// for the next one (at most `timeout`, one sample period in practice).
-    public func currentReading(of name: String, timeout: Duration = .seconds(1)) async -> Reading? {
+    package func currentReading(of name: String, timeout: Duration = .seconds(1)) async -> Reading? {
         guard let entry = entry(name) else { return nil }
         guard entry.latestIsStale else { return entry.latest }
         let token = newToken()
@@ -43,14 +43,14 @@ extension Station {
     }
 
     /// The tare in use on `name`, in grams.
-    public func tare(of name: String) -> Double? { entry(name)?.engine.tare }
+    package func tare(of name: String) -> Double? { entry(name)?.engine.tare }
 
     /// Carries out `action` on the first stable reading of `name` (the latest one, if it is
     /// stable), or gives up after `timeout`. An overloaded or underloaded sensor answers at once.
     ///
     /// The zero or tare runs in the same actor turn as the stable reading arrives, so no later
     /// sample can make it refuse for a moving load.
-    public func whenStable(_ name: String, timeout: Duration, _ action: WeighingAction) async -> WeighingOutcome {
+    package func whenStable(_ name: String, timeout: Duration, _ action: WeighingAction) async -> WeighingOutcome {
         guard let entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
         if let latest = entry.latest, !entry.latestIsStale, latest.isStable || latest.isOverload || latest.isUnderload {
             return latest.isStable && !latest.isOverload && !latest.isUnderload ? act(name, action, requireStable: true) : WeighingOutcome(reading: latest)
@@ -75,13 +75,13 @@ extension Station {
     }
 
     /// Zeroes or tares `name` now, on the latest reading, stable or not (MT-SICS `ZI`, `TI`).
-    public func actNow(_ name: String, _ action: WeighingAction) -> WeighingOutcome {
+    package func actNow(_ name: String, _ action: WeighingAction) -> WeighingOutcome {
         guard entry(name) != nil else { return WeighingOutcome(unknownSensor: true) }
         return act(name, action, requireStable: false)
     }
 
     /// Sets a known tare on `name` (MT-SICS `TA <value> g`).
-    public func presetTare(_ name: String, grams: Double) -> Result<Double, Refusal>? {
+    package func presetTare(_ name: String, grams: Double) -> Result<Double, Refusal>? {
         guard var entry = entry(name) else { return nil }
         let result = entry.engine.presetTare(grams: grams)
         if case .success = result { entry.latestIsStale = true }
@@ -90,7 +90,7 @@ extension Station {
     }
 
     /// Removes the tare of `name` (MT-SICS `TAC`); false for an unknown name.
-    public func clearTare(_ name: String) -> Bool {
+    package func clearTare(_ name: String) -> Bool {
         guard var entry = entry(name) else { return false }
         entry.engine.clearTare()
         entry.latestIsStale = true
@@ -100,7 +100,7 @@ extension Station {
 
     /// Every new reading of `name` from now on, until the consumer stops iterating; a slow
     /// consumer gets the newest reading only.
-    public func readings(of name: String) -> AsyncStream<Reading> {
+    package func readings(of name: String) -> AsyncStream<Reading> {
         let (stream, continuation) = AsyncStream.makeStream(of: Reading.self, bufferingPolicy: .bufferingNewest(1))
         let token = newToken()
         waits.follow(token, sensor: name, continuation)

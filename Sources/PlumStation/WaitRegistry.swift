@@ -1,4 +1,4 @@
-import PlumCore
+internal import PlumCore
 
 /// Everything that waits on a sensor's readings: MT-SICS `S`, `Z`, `T` waiting for a stable
 /// one, `SI` after a zero or tare waiting for the next one, and `SIR` following all of them.

@@ -1,6 +1,6 @@
-import NIOCore
-import Synchronization
-import PlumProtocol
+internal import NIOCore
+internal import Synchronization
+internal import PlumProtocol
 
 /// Fans reports out to every connected client through per-client bounded queues.
 ///
@@ -10,23 +10,23 @@ import PlumProtocol
 /// all of its listed clients. A client that does not read loses its oldest reports (and is
 /// told how many), and is disconnected when its queue stays full for
 /// ``Configuration/stallTimeout``.
-public final class ClientHub: Sendable {
+package final class ClientHub: Sendable {
     /// Limits of the fan-out.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Clients served at once; one more is sent an `ERROR` and closed.
-        public var maximumClients: Int
+        package var maximumClients: Int
         /// Reports queued per client before the oldest is dropped.
-        public var queueCapacity: Int
+        package var queueCapacity: Int
         /// How long a client's queue may stay full, with nothing taken, before it is
         /// disconnected.
-        public var stallTimeout: Duration
+        package var stallTimeout: Duration
         /// The release reported in the `VERSION` line.
-        public var release: String
+        package var release: String
         /// Bytes NIO may hold for a client's socket beyond the kernel's buffer before the
         /// channel reports itself unwritable (the high water mark).
-        public var writeBufferLimit: Int
+        package var writeBufferLimit: Int
 
-        public init(
+        package init(
             maximumClients: Int = 256, queueCapacity: Int = 512, stallTimeout: Duration = .seconds(10),
             release: String = DaemonVersion.release, writeBufferLimit: Int = 64 * 1024
         ) {
@@ -38,7 +38,7 @@ public final class ClientHub: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     private struct State {
         var clients: [Int: Registration] = [:] {
@@ -97,23 +97,23 @@ public final class ClientHub: Sendable {
 
     private let state = Mutex(State())
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// The number of connected clients.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    package var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// The subscriptions of the connected clients, by client ID (for `?DEVICES`-style
     /// statistics and tests).
-    public var subscriptions: [Int: Subscription] {
+    package var subscriptions: [Int: Subscription] {
         let outboxes = state.withLock { $0.clients.mapValues(\.outbox) }
         return outboxes.mapValues(\.subscription)
     }
 
     /// Hands `publication` to every client subscribed to it. Never blocks on a client; safe
     /// from any thread.
-    public func publish(_ publication: Publication) {
+    package func publish(_ publication: Publication) {
         let registrations = state.withLock { $0.snapshot }
         guard !registrations.isEmpty else { return }
         let now = NIODeadline.now()
@@ -134,7 +134,7 @@ public final class ClientHub: Sendable {
     }
 
     /// The `VERSION` line.
-    public var versionReport: String {
+    package var versionReport: String {
         Report.version(VersionReport(release: configuration.release, protoMajor: 1, protoMinor: 0)).line
     }
 

@@ -1,14 +1,14 @@
 /// Who sent a request.
-public struct ClientInfo: Hashable, Sendable {
+package struct ClientInfo: Hashable, Sendable {
     /// A number unique among the daemon's clients, for logs.
-    public var id: Int
+    package var id: Int
     /// The listener's name, such as the socket path or "127.0.0.1:4001".
-    public var listener: String
+    package var listener: String
     /// The kernel's word on who connected (`SO_PEERCRED` and the process's groups) for a
     /// Unix-socket client; nil for a TCP client, which has none.
-    public var peer: PeerCredentials?
+    package var peer: PeerCredentials?
 
-    public init(id: Int, listener: String, peer: PeerCredentials? = nil) {
+    package init(id: Int, listener: String, peer: PeerCredentials? = nil) {
         self.id = id
         self.listener = listener
         self.peer = peer

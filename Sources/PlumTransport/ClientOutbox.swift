@@ -1,5 +1,5 @@
-import NIOCore
-import Synchronization
+internal import NIOCore
+internal import Synchronization
 
 /// One client's bounded outgoing queue: the meeting point of the producer (any thread, never
 /// waiting) and the client's event loop (writing while the channel is writable).

@@ -1,5 +1,5 @@
-import NIOCore
-import PlumProtocol
+internal import NIOCore
+internal import PlumProtocol
 
 /// One JSON-protocol client on its event loop: greets it, reads its requests one line at a
 /// time, answers them in order, and writes its queued reports while the socket is writable.

@@ -5,43 +5,43 @@
 /// peer whose `SO_PEERCRED` uid is root or the daemon's own uid, or whose primary or
 /// supplementary groups include the configured admin group. A TCP client has no credentials
 /// the daemon can check, so it is read-only (docs/protocol.md).
-public struct CommandAuthorization: Hashable, Sendable {
+package struct CommandAuthorization: Hashable, Sendable {
     /// The group whose members may change state: `[daemon] admin_group`, resolved to its id.
-    public struct AdminGroup: Hashable, Sendable {
-        public var name: String
-        public var gid: UInt32
-        public init(name: String, gid: UInt32) {
+    package struct AdminGroup: Hashable, Sendable {
+        package var name: String
+        package var gid: UInt32
+        package init(name: String, gid: UInt32) {
             self.name = name
             self.gid = gid
         }
     }
 
     /// Why a peer may change state, for the log.
-    public enum Grant: Hashable, Sendable {
+    package enum Grant: Hashable, Sendable {
         case root
         case daemonUser
         case adminGroup
     }
 
-    public enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         case permitted(Grant)
         /// The reason and what to do about it, starting "not permitted: ".
         case refused(String)
 
-        public var isPermitted: Bool {
+        package var isPermitted: Bool {
             if case .permitted = self { true } else { false }
         }
     }
 
     /// The uid the daemon runs as.
-    public var daemonUID: UInt32
+    package var daemonUID: UInt32
     /// Its user name, for messages; nil when the uid has no passwd entry.
-    public var daemonUserName: String?
-    public var adminGroup: AdminGroup?
+    package var daemonUserName: String?
+    package var adminGroup: AdminGroup?
     /// The Unix socket a TCP client is told to use instead, if the daemon has one.
-    public var unixSocket: String?
+    package var unixSocket: String?
 
-    public init(daemonUID: UInt32, daemonUserName: String? = nil, adminGroup: AdminGroup? = nil, unixSocket: String? = nil) {
+    package init(daemonUID: UInt32, daemonUserName: String? = nil, adminGroup: AdminGroup? = nil, unixSocket: String? = nil) {
         self.daemonUID = daemonUID
         self.daemonUserName = daemonUserName
         self.adminGroup = adminGroup
@@ -51,7 +51,7 @@ public struct CommandAuthorization: Hashable, Sendable {
     /// Whether `peer` may carry out `command` (named as the client wrote it, such as `?TARE`),
     /// which changes state.
     /// - Parameter peer: The Unix-socket peer's credentials; nil for a TCP client.
-    public func decide(_ peer: PeerCredentials?, command: String) -> Decision {
+    package func decide(_ peer: PeerCredentials?, command: String) -> Decision {
         guard let peer else {
             var message = "not permitted: \(command) changes the scale, and a TCP client has no credentials the daemon can check, so TCP is read-only; "
             message += "send it over \(unixSocket.map { "the Unix socket \($0)" } ?? "a Unix-socket listener") as \(whoMay)"

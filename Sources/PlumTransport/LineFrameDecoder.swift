@@ -1,4 +1,4 @@
-import NIOCore
+internal import NIOCore
 
 /// Splits a byte stream into lines at LF, refusing a line longer than the limit as soon as
 /// the limit is passed, without buffering the rest of it.

@@ -1,5 +1,5 @@
 /// Where a listener accepts connections.
-public enum ListenerEndpoint: Hashable, Sendable, CustomStringConvertible {
+package enum ListenerEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// A Unix socket the daemon binds itself, following ``UnixSocketPath``'s rules; `group`
     /// receives the socket (mode 0660) when given.
     case unixSocket(path: String, group: String? = nil)
@@ -9,7 +9,7 @@ public enum ListenerEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Port 0 picks a free port (see ``SocketServer/boundAddresses``).
     case loopbackTCP(host: String, port: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unixSocket(let path, _): path
         case .passedDescriptor(let descriptor, let name): "systemd socket '\(name)' (fd \(descriptor))"

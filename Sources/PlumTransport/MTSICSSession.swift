@@ -1,6 +1,6 @@
-import Logging
-import NIOCore
-import PlumProtocol
+internal import Logging
+internal import NIOCore
+internal import PlumProtocol
 
 /// One MT-SICS connection: CR LF framed commands, answered in order; `ES` for a command this
 /// balance does not know; `SIR` streams until `@`.

@@ -1,4 +1,4 @@
-import NIOCore
+internal import NIOCore
 
 /// The ordered-command skeleton both sessions share (JSON requests and MT-SICS commands):
 /// commands are answered one at a time, in the order they came, each by a task off the event

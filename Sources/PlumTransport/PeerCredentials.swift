@@ -3,18 +3,18 @@
 /// The process id, user and primary group come from `SO_PEERCRED`, which the kernel records
 /// at `connect(2)`: a client cannot forge them. TCP clients have none (``ClientInfo/peer`` is
 /// nil).
-public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
+package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     /// The peer's process id in this daemon's pid namespace; 0 when the peer's namespace hides it.
-    public var pid: Int32
+    package var pid: Int32
     /// The peer's effective user id when it connected.
-    public var uid: UInt32
+    package var uid: UInt32
     /// The peer's effective group id when it connected.
-    public var gid: UInt32
+    package var gid: UInt32
     /// The peer's supplementary groups, read when the connection was accepted; nil when they
     /// could not be read (see ``ProcessGroups``). Unknown groups grant nothing.
-    public var groups: [UInt32]?
+    package var groups: [UInt32]?
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32]?) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32]?) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
@@ -22,9 +22,9 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The primary group and the supplementary groups, as far as they are known.
-    public var allGroups: [UInt32] { [gid] + (groups ?? []).filter { $0 != gid } }
+    package var allGroups: [UInt32] { [gid] + (groups ?? []).filter { $0 != gid } }
 
-    public var description: String {
+    package var description: String {
         "pid \(pid) uid \(uid) gid \(gid) groups \(groups.map { $0.map(String.init).joined(separator: ",") } ?? "unknown")"
     }
 }

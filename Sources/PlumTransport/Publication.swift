@@ -1,10 +1,10 @@
-public import NIOCore
-public import PlumProtocol
+package import NIOCore
+package import PlumProtocol
 
 /// One message for the clients, encoded once: every subscribed client is sent the same bytes.
-public struct Publication: Sendable {
+package struct Publication: Sendable {
     /// What the message is, which decides who receives it.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A `WEIGHT` report (or, for binary clients, its 10-byte frame).
         case weight
         /// A `RAW` report; only clients that asked for `"raw":true`.
@@ -13,15 +13,15 @@ public struct Publication: Sendable {
         case event
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The sensor's configured name, matched against `?WATCH`'s `sensors`.
-    public var sensor: String
+    package var sensor: String
     /// The JSON line, with its newline.
-    public var line: ByteBuffer?
+    package var line: ByteBuffer?
     /// The binary frame, for clients that watch with `"binary":true`.
-    public var frame: ByteBuffer?
+    package var frame: ByteBuffer?
 
-    public init(kind: Kind, sensor: String, line: ByteBuffer?, frame: ByteBuffer?) {
+    package init(kind: Kind, sensor: String, line: ByteBuffer?, frame: ByteBuffer?) {
         self.kind = kind
         self.sensor = sensor
         self.line = line
@@ -30,7 +30,7 @@ public struct Publication: Sendable {
 
     /// A `WEIGHT` report from its JSON line (``JSONWriter/line``); a missing newline is added,
     /// since without it the client's framing would be lost.
-    public static func weight(sensor: String, line: String, frame: BinaryFrame? = nil) -> Publication {
+    package static func weight(sensor: String, line: String, frame: BinaryFrame? = nil) -> Publication {
         var frameBytes: ByteBuffer?
         if let frame {
             var bytes: [UInt8] = []
@@ -42,12 +42,12 @@ public struct Publication: Sendable {
     }
 
     /// A `RAW` report with a batch of raw samples.
-    public static func raw(sensor: String, line: String) -> Publication {
+    package static func raw(sensor: String, line: String) -> Publication {
         Publication(kind: .raw, sensor: sensor, line: lineBuffer(line), frame: nil)
     }
 
     /// Another report about `sensor`, such as `CUE`.
-    public static func event(sensor: String, line: String) -> Publication {
+    package static func event(sensor: String, line: String) -> Publication {
         Publication(kind: .event, sensor: sensor, line: lineBuffer(line), frame: nil)
     }
 

@@ -1,17 +1,17 @@
-public import Logging
-public import ServiceLifecycle
-import UnixSignals
+package import Logging
+internal import ServiceLifecycle
+internal import UnixSignals
 
 /// Calls the composer's reload on every SIGHUP, framed by `RELOADING=1` … `READY=1` as
 /// `Type=notify-reload` expects (`systemctl reload plumscaled` sends SIGHUP).
-public struct ReloadService: Service {
+package struct ReloadService: Service {
     private let notifier: SystemdNotifier
     private let reload: @Sendable () async -> String?
     private let logger: Logger
 
     /// - Parameter reload: Re-reads the configuration; returns a status line for `STATUS=`
     ///   (what was reloaded, or why the old configuration stays), or nil.
-    public init(
+    package init(
         notifier: SystemdNotifier, logger: Logger = Logger(label: "plumscale.reload"),
         reload: @escaping @Sendable () async -> String?
     ) {
@@ -20,7 +20,7 @@ public struct ReloadService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         await cancelWhenGracefulShutdown {
             for await _ in signals {

@@ -1,4 +1,4 @@
-public import PlumProtocol
+package import PlumProtocol
 
 /// Answers the requests the transport does not answer itself (everything but `?WATCH` and
 /// `?VERSION`): implemented by the composition with the station. Replies are typed reports; the
@@ -6,7 +6,7 @@ public import PlumProtocol
 ///
 /// Calls for one client come one at a time, in the order the client sent them; calls for
 /// different clients may run concurrently.
-public protocol RequestHandler: Sendable {
+package protocol RequestHandler: Sendable {
     /// The replies to `request`; ``Report/error(message:)`` for one that cannot be carried out.
     func reply(to request: Request, from client: ClientInfo) async -> [Report]
 
@@ -16,5 +16,5 @@ public protocol RequestHandler: Sendable {
 }
 
 extension RequestHandler {
-    public func knownSensors() async -> [String]? { nil }
+    package func knownSensors() async -> [String]? { nil }
 }

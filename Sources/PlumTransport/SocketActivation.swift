@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-import Musl
+internal import Musl
 #endif
-import PlumHardware
+internal import PlumHardware
 
 /// The listening sockets systemd passed to this process, as `sd_listen_fds_with_names(3)`
 /// describes them.
@@ -11,34 +11,34 @@ import PlumHardware
 /// systemd sets `LISTEN_PID` (this process), `LISTEN_FDS` (how many descriptors, starting at
 /// 3) and `LISTEN_FDNAMES` (their `FileDescriptorName=`, colon-separated). The variables are
 /// read once and unset, so that child processes do not believe the sockets are theirs.
-public struct SocketActivation: Hashable, Sendable {
+package struct SocketActivation: Hashable, Sendable {
     /// One passed descriptor and its name.
-    public struct Socket: Hashable, Sendable {
-        public var descriptor: Int32
+    package struct Socket: Hashable, Sendable {
+        package var descriptor: Int32
         /// The unit's `FileDescriptorName=`, or "unknown" when systemd gave none.
-        public var name: String
+        package var name: String
     }
 
     /// `SD_LISTEN_FDS_START`: the first passed descriptor.
-    public static let firstDescriptor: Int32 = 3
+    package static let firstDescriptor: Int32 = 3
 
     /// The passed sockets, in order; empty when the process was not socket-activated.
-    public var sockets: [Socket]
+    package var sockets: [Socket]
 
-    public init(sockets: [Socket]) { self.sockets = sockets }
+    package init(sockets: [Socket]) { self.sockets = sockets }
 
     /// The first socket named `name`.
-    public func socket(named name: String) -> Socket? { sockets.first { $0.name == name } }
+    package func socket(named name: String) -> Socket? { sockets.first { $0.name == name } }
 
     /// The listener for the socket named `name` (`json`, `mtsics`), if systemd passed one.
-    public func endpoint(named name: String) -> ListenerEndpoint? {
+    package func endpoint(named name: String) -> ListenerEndpoint? {
         socket(named: name).map { .passedDescriptor($0.descriptor, name: $0.name) }
     }
 
     /// Reads the process environment, marks the descriptors close-on-exec and unsets the
     /// variables (as `sd_listen_fds(1)` does).
     /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.
-    public static func fromProcessEnvironment() throws(DaemonError) -> SocketActivation {
+    package static func fromProcessEnvironment() throws(DaemonError) -> SocketActivation {
         var environment: [String: String] = [:]
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }

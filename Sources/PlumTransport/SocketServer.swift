@@ -1,12 +1,12 @@
-public import Logging
-public import NIOCore
-import NIOPosix
-public import ServiceLifecycle
-import Synchronization
-import PlumProtocol
+package import Logging
+package import NIOCore
+internal import NIOPosix
+internal import ServiceLifecycle
+internal import Synchronization
+internal import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The daemon's listeners: the JSON protocol on one or more endpoints (the Unix socket, maybe a
@@ -15,18 +15,18 @@ import Glibc
 /// Run it in a `ServiceGroup`: ``run()`` binds (unless ``start()`` already did), serves until
 /// graceful shutdown, then closes the listeners and every client. Call ``start()`` first when
 /// systemd must be told `READY=1` only once the sockets accept connections.
-public final class SocketServer: Service {
+package final class SocketServer: Service {
     /// The MT-SICS side: where it listens and who answers.
-    public struct MTSICS: Sendable {
-        public var endpoints: [ListenerEndpoint]
-        public var handler: any MTSICSHandler
-        public init(endpoints: [ListenerEndpoint], handler: any MTSICSHandler) {
+    package struct MTSICS: Sendable {
+        package var endpoints: [ListenerEndpoint]
+        package var handler: any MTSICSHandler
+        package init(endpoints: [ListenerEndpoint], handler: any MTSICSHandler) {
             self.endpoints = endpoints
             self.handler = handler
         }
     }
 
-    public let hub: ClientHub
+    package let hub: ClientHub
     private let requestHandler: any RequestHandler
     private let endpoints: [ListenerEndpoint]
     private let mtsics: MTSICS?
@@ -52,7 +52,7 @@ public final class SocketServer: Service {
     ///   - authorization: Who may send state-changing commands (`?TARE`, `?ZERO`, `?CALIBRATE`,
     ///     MT-SICS `Z`, `T`, `TA` with a value, `TAC`); by default root and the daemon's own user.
     ///   - notifier: Told `STOPPING=1` when graceful shutdown begins.
-    public init(
+    package init(
         hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
         mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         authorization: CommandAuthorization = CommandAuthorization(daemonUID: geteuid()),
@@ -70,14 +70,14 @@ public final class SocketServer: Service {
 
     /// The addresses the listeners are bound to, in the order of the endpoints (JSON first,
     /// then MT-SICS); empty before ``start()``.
-    public var boundAddresses: [SocketAddress?] {
+    package var boundAddresses: [SocketAddress?] {
         state.withLock { $0.listeners.map(\.channel.localAddress) }
     }
 
     /// Binds every listener. Either all listeners are bound or none is (those bound are closed
     /// again on failure).
     /// - Throws: ``DaemonError`` naming the endpoint and what to do.
-    public func start() async throws {
+    package func start() async throws {
         let alreadyStarted = state.withLock { state in
             defer { state.started = true }
             return state.started
@@ -105,7 +105,7 @@ public final class SocketServer: Service {
     }
 
     /// Serves until graceful shutdown (SIGTERM in a `ServiceGroup`) or cancellation.
-    public func run() async throws {
+    package func run() async throws {
         try await start()
         // Returns on graceful shutdown and throws CancellationError when cancelled; either way
         // the listeners and clients are closed before run() returns.
@@ -116,7 +116,7 @@ public final class SocketServer: Service {
 
     /// Closes the listeners (removing the Unix socket files this server created), then every
     /// client connection.
-    public func shutdown() async {
+    package func shutdown() async {
         let listeners = state.withLock { state in
             defer { state.listeners = []; state.stopped = true }
             return state.listeners

@@ -1,26 +1,26 @@
-import NIOCore
-public import PlumProtocol
+internal import NIOCore
+package import PlumProtocol
 
 /// What one client asked to receive with `?WATCH`.
-public struct Subscription: Hashable, Sendable {
+package struct Subscription: Hashable, Sendable {
     /// Streaming is on.
-    public var watching: Bool
+    package var watching: Bool
     /// The sensors to stream; empty means all.
-    public var sensors: Set<String>
+    package var sensors: Set<String>
     /// `RAW` reports too.
-    public var raw: Bool
+    package var raw: Bool
     /// Binary frames instead of JSON `WEIGHT` reports.
-    public var binary: Bool
+    package var binary: Bool
 
     /// A new client: not watching.
-    public init(watching: Bool = false, sensors: Set<String> = [], raw: Bool = false, binary: Bool = false) {
+    package init(watching: Bool = false, sensors: Set<String> = [], raw: Bool = false, binary: Bool = false) {
         self.watching = watching
         self.sensors = sensors
         self.raw = raw
         self.binary = binary
     }
 
-    public init(_ options: WatchOptions) {
+    package init(_ options: WatchOptions) {
         self.init(watching: options.enable, sensors: Set(options.sensors), raw: options.raw, binary: options.binary)
     }
 

@@ -1,52 +1,52 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-import Musl
+internal import Musl
 #endif
-import PlumHardware
+internal import PlumHardware
 
 /// Tells systemd about the daemon's state, as `sd_notify(3)` does: one datagram per message to
 /// the socket in `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with '@').
 ///
 /// Without `$NOTIFY_SOCKET` (not under systemd, or `Type=simple`) every call does nothing.
-public struct SystemdNotifier: Hashable, Sendable {
+package struct SystemdNotifier: Hashable, Sendable {
     /// The notification socket's address, or nil when not under systemd.
-    public let socketPath: String?
+    package let socketPath: String?
 
     /// A notifier for `$NOTIFY_SOCKET` of `environment`.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let path = environment["NOTIFY_SOCKET"]
         socketPath = path?.isEmpty == false ? path : nil
     }
 
     /// A notifier for the process's own `$NOTIFY_SOCKET`.
-    public static func fromProcessEnvironment() -> SystemdNotifier {
+    package static func fromProcessEnvironment() -> SystemdNotifier {
         SystemdNotifier(environment: getenv("NOTIFY_SOCKET").map { ["NOTIFY_SOCKET": String(cString: $0)] } ?? [:])
     }
 
     /// `READY=1`, with an optional `STATUS=`: the sockets accept connections.
-    public func ready(status: String? = nil) throws(DaemonError) {
+    package func ready(status: String? = nil) throws(DaemonError) {
         try send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? []))
     }
 
     /// `RELOADING=1` with `MONOTONIC_USEC=`, as `Type=notify-reload` (systemd 253) requires;
     /// send ``ready(status:)`` when the reload is done.
-    public func reloading() throws(DaemonError) {
+    package func reloading() throws(DaemonError) {
         try send(["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"])
     }
 
     /// `STOPPING=1`: shutdown has begun.
-    public func stopping() throws(DaemonError) { try send(["STOPPING=1"]) }
+    package func stopping() throws(DaemonError) { try send(["STOPPING=1"]) }
 
     /// `STATUS=…`: one line for `systemctl status`.
-    public func status(_ text: String) throws(DaemonError) { try send(["STATUS=\(text)"]) }
+    package func status(_ text: String) throws(DaemonError) { try send(["STATUS=\(text)"]) }
 
     /// `WATCHDOG=1`: the daemon is alive and healthy.
-    public func watchdog() throws(DaemonError) { try send(["WATCHDOG=1"]) }
+    package func watchdog() throws(DaemonError) { try send(["WATCHDOG=1"]) }
 
     /// Sends `assignments` (`NAME=value`, no newlines) as one datagram.
     /// - Throws: ``DaemonError`` when an assignment is malformed or the socket cannot be reached.
-    public func send(_ assignments: [String]) throws(DaemonError) {
+    package func send(_ assignments: [String]) throws(DaemonError) {
         guard let socketPath else { return }
         for assignment in assignments where !assignment.contains("=") || assignment.contains("\n") {
             throw DaemonError(

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #endif
-import PlumHardware
+internal import PlumHardware
 
 /// The rules for the filesystem side of a listening Unix socket: where it goes by default,
 /// what may be removed before binding, and its mode and group after.
@@ -11,13 +11,13 @@ import PlumHardware
 /// A socket file outlives a daemon that crashed, so a fresh start must remove it; but a path
 /// that is not a socket, or a socket someone still listens on, belongs to someone else and is
 /// never touched.
-public enum UnixSocketPath {
+package enum UnixSocketPath {
     /// The client socket's default path.
     ///
     /// `$RUNTIME_DIRECTORY/plumscale.sock` under systemd (`RuntimeDirectory=plumscale`), else
     /// `/run/plumscale/plumscale.sock` for root, else `$XDG_RUNTIME_DIR/plumscale/plumscale.sock`,
     /// else `/tmp/plumscale-<uid>/plumscale.sock`.
-    public static func defaultPath(
+    package static func defaultPath(
         environment: [String: String], userID: UInt32 = getuid(), name: String = "plumscale.sock"
     ) -> String {
         // RuntimeDirectory= may list several directories, separated by colons.
@@ -36,7 +36,7 @@ public enum UnixSocketPath {
     ///
     /// - Throws: ``DaemonError`` `.pathOccupied` when the path exists and is not a socket,
     ///   `.alreadyRunning` when a process accepts connections on it, `.systemCall` otherwise.
-    public static func prepareForBinding(_ path: String) throws(DaemonError) {
+    package static func prepareForBinding(_ path: String) throws(DaemonError) {
         guard path.hasPrefix("/") else {
             throw DaemonError(
                 .invalidConfiguration, operation: "binding", subject: path,
@@ -82,7 +82,7 @@ public enum UnixSocketPath {
     /// Sets the socket's mode and, when given, its group, so that exactly the group's members
     /// may connect.
     /// - Throws: ``DaemonError`` when the group does not exist or the calls fail.
-    public static func restrictAccess(_ path: String, mode: mode_t = 0o660, group: String? = nil) throws(DaemonError) {
+    package static func restrictAccess(_ path: String, mode: mode_t = 0o660, group: String? = nil) throws(DaemonError) {
         if let group {
             guard let entry = getgrnam(group) else {
                 throw DaemonError(

@@ -1,19 +1,19 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-import Musl
+internal import Musl
 #endif
-public import Logging
-public import ServiceLifecycle
+package import Logging
+internal import ServiceLifecycle
 
 /// Sends `WATCHDOG=1` at half of systemd's `WatchdogSec=`, but only while the composer's health
 /// check says the daemon is healthy, so that a hung sampler gets the daemon restarted.
 ///
 /// Under systemd with `WatchdogSec=`, systemd sets `WATCHDOG_USEC` (and `WATCHDOG_PID`, this
 /// process), as `sd_watchdog_enabled(3)` reads them.
-public struct WatchdogPinger: Service {
+package struct WatchdogPinger: Service {
     /// The watchdog timeout systemd expects pings within, or nil when the watchdog is off.
-    public let timeout: Duration?
+    package let timeout: Duration?
     private let notifier: SystemdNotifier
     private let isHealthy: @Sendable () async -> Bool
     private let logger: Logger
@@ -21,7 +21,7 @@ public struct WatchdogPinger: Service {
     /// - Parameters:
     ///   - isHealthy: Asked before every ping; a daemon that is not healthy stays silent and
     ///     systemd restarts it when the timeout passes.
-    public init(
+    package init(
         environment: [String: String], processID: Int32 = getpid(), notifier: SystemdNotifier,
         logger: Logger = Logger(label: "plumscale.watchdog"), isHealthy: @escaping @Sendable () async -> Bool
     ) throws(DaemonError) {
@@ -32,11 +32,11 @@ public struct WatchdogPinger: Service {
     }
 
     /// The interval between pings: half the timeout, as sd_watchdog_enabled(3) advises.
-    public var interval: Duration? { timeout.map { $0 / 2 } }
+    package var interval: Duration? { timeout.map { $0 / 2 } }
 
     /// Pings until graceful shutdown or cancellation. With the watchdog off it only waits, since
     /// a service that returns early ends its whole `ServiceGroup`.
-    public func run() async throws {
+    package func run() async throws {
         guard let interval else {
             try? await gracefulShutdown()
             return

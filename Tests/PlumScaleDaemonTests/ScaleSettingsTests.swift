@@ -7,7 +7,7 @@ import Testing
 
 @Suite("[scale] reaches the engines whole")
 struct ScaleSettingsTests {
-    @Test("the settings the daemon fits simulated calibrations with keep zero tracking and initial zero off when the file turns them off")
+    @Test("simulated calibrations are fitted with zero tracking and initial zero off when the file turns them off")
     func simulatedCalibrationSettings() throws {
         let configuration = try PlumConfiguration.parse("""
             [scale]
@@ -23,6 +23,7 @@ struct ScaleSettingsTests {
         #expect(scale.capacity == 500, "capacity_grams was lost")
         #expect(scale.division.grams == 0.2, "division_grams was lost")
         #expect(scale.zeroTracking == false, "zero_tracking = false was dropped: the engine would track zero")
-        #expect(scale.initialZeroSetting == false, "initial_zero = false was dropped: the first stable load would be zeroed")
+        #expect(scale.initialZeroSetting == false,
+                "initial_zero = false was dropped: the first stable load would be zeroed")
     }
 }

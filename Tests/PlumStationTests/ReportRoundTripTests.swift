@@ -80,7 +80,8 @@ struct RoundTripBench {
         // The load is on the pan before the step is sent, as a user places it and then presses.
         try await feed(grams)
         let station = self.station
-        let request = Request.calibrate(CalibrationRequest(sensor: "left", step: step, grams: step == .point ? grams : nil))
+        let request = Request.calibrate(
+            CalibrationRequest(sensor: "left", step: step, grams: step == .point ? grams : nil))
         let answered = Flag()
         let reply = Task {
             let replies = await station.reply(to: request)
@@ -159,8 +160,9 @@ struct ReportRoundTripTests {
         #expect(weights.contains { $0.grams == nil && $0.reason != nil }, "an uncalibrated weight, without grams")
         #expect(weights.contains { $0.overload }, "an overloaded weight")
         let steps = all.compactMap { if case .calibrate(let reply) = $0 { "\(reply.step) \(reply.ok)" } else { nil } }
-        for step in ["rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true", "point true",
-                     "commit true", "cancel true", "zero false"] {
+        let expected = ["rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true",
+                        "point true", "commit true", "cancel true", "zero false"]
+        for step in expected {
             #expect(steps.contains(step), "a CALIBRATE \(step) reply; got \(steps)")
         }
         let saved = all.compactMap { if case .calibrate(let reply) = $0 { reply.saved } else { nil } }
@@ -170,7 +172,8 @@ struct ReportRoundTripTests {
     @Test("a commit that cannot be saved says so with saved null, and decodes to the same value")
     func unsavedCommit() async throws {
         let reply = Report.calibrate(CalibrationReply(
-            sensor: "left", step: "commit", ok: true, points: 2, message: "the calibration is in use but was not saved"))
+            sensor: "left", step: "commit", ok: true, points: 2,
+            message: "the calibration is in use but was not saved"))
         #expect(reply.line.contains(#""saved":null"#), "the client must see that nothing was written: \(reply.line)")
         #expect(try Report.decode(reply.line.dropLast()[...]) == reply, "the reply round-trips")
     }
