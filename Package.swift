@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+        .library(name: "PlumClient", targets: ["PlumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -57,6 +58,9 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
+        // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
+        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
         // plumscale.toml parsed into typed values that carry file and line; opens nothing.
         .target(
             name: "PlumConfig",
@@ -134,6 +138,10 @@ let package = Package(
             ]
         ),
 
+        // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
+        // deadlines, child processes, a real plumscaled on a private socket.
+        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
+
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
@@ -141,7 +149,11 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
@@ -151,14 +163,14 @@ let package = Package(
             name: "PlumStationTests",
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
-                "PlumSensors",
+                "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "PlumTransportTests",
             dependencies: [
-                "PlumTransport", "PlumProtocol", "PlumHardware",
+                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -171,7 +183,7 @@ let package = Package(
             name: "PlumScaleDaemonTests",
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -127,6 +127,9 @@ package actor Station {
 
     func entry(_ name: String) -> Entry? { entries[name] }
     func store(_ entry: Entry) { entries[entry.name] = entry }
+    /// A zero or point step of `name` waits for its stable capture.
+    func isCapturing(_ name: String) -> Bool { entries[name]?.calibration.pending != nil }
+
     func waitForCapture(_ name: String, _ capture: CalibrationSession.PendingCapture) {
         entries[name]?.calibration.wait(capture)
     }

@@ -10,14 +10,14 @@ import PlumTransport
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
-import Dispatch
 import Testing
+import PlumTestSupport
 
 @Suite("systemd hears how the sensors are")
 struct SensorStatusTests {
     @Test("STATUS= names the sensors that are not ok, with the reason, when a state changes")
     func statusOnStateChange() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let notifySocket = RawSocket.bound(directory.path + "/notify", type: SOCK_DGRAM)
         defer { close(notifySocket) }
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": directory.path + "/notify"])
@@ -48,9 +48,6 @@ struct SensorStatusTests {
     }
 
     private func offPoolReceive(_ socket: Int32) async throws -> String? {
-        // The blocking receive runs on its own thread, off the cooperative pool.
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: RawSocket.receive(socket, timeoutSeconds: 30)) }
-        }
+        try await offPool { RawSocket.receive(socket, timeoutSeconds: 30) }
     }
 }

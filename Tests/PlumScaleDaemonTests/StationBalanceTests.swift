@@ -9,6 +9,7 @@ import PlumHardware
 import PlumProtocol
 import PlumSimulation
 import Testing
+import PlumTestSupport
 
 /// Reports go nowhere: these tests look at MT-SICS responses only.
 struct DiscardingPublisher: ReportPublisher {
@@ -22,7 +23,7 @@ struct DiscardingPublisher: ReportPublisher {
 struct BalanceBench {
     let station: Station
     let balance: StationBalance
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
     private let driver = HX711Configuration(gain: .channelA128, rate: .sps80)
     private let clock = SampleClock()
 
@@ -33,6 +34,7 @@ struct BalanceBench {
     }
 
     init(calibrated: Bool = true, stableTimeout: Duration = .seconds(10)) async throws {
+        directory = try TemporaryDirectory()
         let configuration = try PlumConfiguration.parse(
             // No initial zero-setting: each test decides where zero is.
             "[scale]\ninitial_zero = false\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\ncell_capacity_grams = 1000\n",

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import PlumTestSupport
 #endif
 
 @Suite("Who may change the scale's state")
@@ -127,7 +128,7 @@ struct ProcessGroupsTests {
 struct TransportAuthorizationTests {
     @Test("over loopback TCP, ?TARE gets one 'not permitted' line naming the Unix socket, and the connection keeps answering ?POLL")
     func tcpIsReadOnly() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let unixPath = directory.path + "/plumscale.sock"
         let server = SocketServer(
             hub: ClientHub(), requestHandler: ScaleRequestHandler(),
@@ -158,7 +159,7 @@ struct TransportAuthorizationTests {
 
     @Test("SO_PEERCRED at accept gives this process's pid, uid, gid and groups to the request handler")
     func peerCredentialsReachTheHandler() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let recorder = PeerRecorder()
         let server = SocketServer(hub: ClientHub(), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)

@@ -6,13 +6,14 @@ import PlumTransport
 import ServiceLifecycle
 import Synchronization
 import Testing
+import PlumTestSupport
 
 @Suite("Composing the daemon's transport in a ServiceGroup")
 struct CompositionTests {
     /// What `plumscaled` will do, with the engine replaced by a loop that publishes readings.
     @Test("bind, READY=1, serve and ping the watchdog, then STOPPING=1 and close everything on graceful shutdown")
     func serviceGroup() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let notifySocket = RawSocket.bound(directory.path + "/notify", type: SOCK_DGRAM)
         defer { close(notifySocket) }
         let environment = ["NOTIFY_SOCKET": directory.path + "/notify", "WATCHDOG_USEC": "100000"]

@@ -8,12 +8,13 @@ import ServiceLifecycleTestKit
 import Synchronization
 import Testing
 import UnixSignals
+import PlumTestSupport
 
 @Suite("Running under swift-service-lifecycle")
 struct LifecycleTests {
     @Test("graceful shutdown closes every client and removes the socket file")
     func gracefulShutdownClosesClients() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let server = SocketServer(
             hub: ClientHub(), requestHandler: ScaleRequestHandler(),
@@ -41,7 +42,7 @@ struct LifecycleTests {
 struct ReloadTests {
     @Test("SIGHUP calls the reload hook between RELOADING=1 (with MONOTONIC_USEC) and READY=1 with its status")
     func sighup() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
         let socket = RawSocket.bound(path, type: SOCK_DGRAM)
         defer { close(socket) }

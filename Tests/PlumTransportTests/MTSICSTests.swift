@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import PlumTestSupport
 #endif
 
 /// A small real MT-SICS balance: 100.00 g stable, tare 25.00 g, zeroing succeeds; `SIR`
@@ -46,7 +47,7 @@ struct MTSICSTests {
     }
 
     private func withBalanceServer(maximumClients: Int = 256, _ body: (String) async throws -> Void) async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/mtsics.sock"
         let server = SocketServer(
             hub: ClientHub(configuration: .init(maximumClients: maximumClients)), requestHandler: ScaleRequestHandler(), endpoints: [],

@@ -2,6 +2,7 @@ import PlumProtocol
 import PlumTransport
 import Synchronization
 import Testing
+import PlumTestSupport
 
 /// Answers nothing until its task is cancelled, and counts the commands that arrived and the
 /// ones that were cancelled: a stand-in for a tare or an `S` waiting for a stable load.
@@ -31,20 +32,10 @@ final class HangingHandler: RequestHandler, MTSICSHandler {
 
 @Suite("Both sessions share one ordered-command queue")
 struct SessionCancellationTests {
-    /// Waits until `condition` holds, checking every few milliseconds, or the deadline passes.
-    private func wait(until condition: () -> Bool, seconds: Int = 20) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return true
-    }
-
     @Test("a client that leaves cancels its command in flight, on the JSON socket and on MT-SICS alike",
           arguments: ["json", "mtsics"])
     func closeCancelsInFlight(listener: String) async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let handler = HangingHandler()
         let json = directory.path + "/plumscale.sock", mtsics = directory.path + "/mtsics.sock"
         let server = SocketServer(
@@ -56,12 +47,16 @@ struct SessionCancellationTests {
                 let client = try TestClient(path: listener == "json" ? json : mtsics)
                 if listener == "json" { _ = try await client.readLine() }  // the VERSION greeting
                 try await client.send(listener == "json" ? "?POLL;\n" : "S\r\n")
-                let arrived = try await wait { handler.arrived.load(ordering: .relaxed) == 1 }
-                try #require(arrived, "the command never reached the handler")
+                try await offPool {
+                    try waitUntil("the command to reach the handler") { handler.arrived.load(ordering: .relaxed) == 1 }
+                }
                 #expect(handler.cancelled.load(ordering: .relaxed) == 0, "cancelled while the client was still there")
             }  // the client closes its socket here
-            let cancelled = try await wait { handler.cancelled.load(ordering: .relaxed) == 1 }
-            #expect(cancelled, "the \(listener) session left its command running after the client closed")
+            try await offPool {
+                try waitUntil("the \(listener) session to cancel its command in flight once the client closed") {
+                    handler.cancelled.load(ordering: .relaxed) == 1
+                }
+            }
         } catch {
             await server.shutdown()
             throw error

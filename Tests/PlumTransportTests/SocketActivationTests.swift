@@ -3,12 +3,13 @@ import Glibc
 #endif
 @testable import PlumTransport
 import Testing
+import PlumTestSupport
 
 @Suite("Sockets passed by systemd (LISTEN_FDS)")
 struct SocketActivationTests {
     @Test("listening sockets placed at consecutive descriptors are adopted by name, made close-on-exec, and served")
     func adoption() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         // Descriptors far above anything the test process uses stand in for 3 and 4.
         let first: Int32 = 700
         for (offset, name) in ["json.sock", "mtsics.sock"].enumerated() {

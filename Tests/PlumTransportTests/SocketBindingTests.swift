@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PlumTransport
 import Testing
+import PlumTestSupport
 
 @Suite("Binding the client socket")
 struct SocketBindingTests {
@@ -12,7 +13,7 @@ struct SocketBindingTests {
 
     @Test("a stale socket left by a dead daemon is removed and the new daemon serves")
     func staleSocket() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         // Bound and closed without unlink: what a crash leaves behind.
         close(RawSocket.bound(path, type: SOCK_STREAM))
@@ -25,7 +26,7 @@ struct SocketBindingTests {
 
     @Test("a regular file at the socket path is refused with its path, and left alone")
     func regularFile() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let file = open(path, O_CREAT | O_WRONLY, 0o644)
         _ = write(file, "keep me", 7)
@@ -39,7 +40,7 @@ struct SocketBindingTests {
 
     @Test("a socket another daemon listens on is refused, and that daemon keeps serving")
     func liveDaemon() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let first = server([.unixSocket(path: path)])
         try await first.start()
@@ -53,7 +54,7 @@ struct SocketBindingTests {
 
     @Test("the socket gets mode 0660 and missing parent directories are created with mode 0755")
     func modes() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/run/plumscale/plumscale.sock"
         let server = server([.unixSocket(path: path)])
         try await server.start()
@@ -66,7 +67,7 @@ struct SocketBindingTests {
 
     @Test("a group that does not exist is refused by name and the socket is not left behind")
     func unknownGroup() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let error = await #expect(throws: DaemonError.self) {
             try await server([.unixSocket(path: path, group: "no-such-group-plum")]).start()
@@ -85,7 +86,7 @@ struct SocketBindingTests {
 
     @Test("TCP on 127.0.0.1 serves the same protocol, and a failing second listener unbinds the first")
     func tcpLoopback() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let good = server([.loopbackTCP(host: "127.0.0.1", port: 0)])
         try await good.start()
         let port = try #require(good.boundAddresses.first??.port)

@@ -5,12 +5,13 @@ import Glibc
 @testable import PlumTransport
 import Synchronization
 import Testing
+import PlumTestSupport
 
 @Suite("sd_notify over a real datagram socket")
 struct SystemdNotifierTests {
     @Test("each notification arrives as one datagram with the assignments systemd expects")
     func messages() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
         let socket = RawSocket.bound(path, type: SOCK_DGRAM)
         defer { close(socket) }
@@ -54,7 +55,7 @@ struct SystemdNotifierTests {
 
     @Test("an assignment with a newline or without '=' is refused before anything is sent")
     func malformedAssignment() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
         let socket = RawSocket.bound(path, type: SOCK_DGRAM)
         defer { close(socket) }
@@ -101,7 +102,7 @@ struct SystemdNotifierTests {
 
     @Test("the watchdog pings while healthy and stays silent while not")
     func pingsOnlyWhenHealthy() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
         let socket = RawSocket.bound(path, type: SOCK_DGRAM)
         defer { close(socket) }

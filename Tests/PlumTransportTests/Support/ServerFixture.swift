@@ -2,6 +2,7 @@ import Logging
 import PlumTransport
 import PlumProtocol
 import Synchronization
+import PlumTestSupport
 
 /// A small real request handler: answers `?POLL` with a numbered `POLL` line, `?DEVICES` with
 /// the two sensors, and `?TARE`/`?ZERO` with a `TARE`/`ZERO` line, or an error for an unknown
@@ -57,7 +58,7 @@ struct ServerFixture {
         _ configuration: ClientHub.Configuration = .init(),
         _ body: (ServerFixture) async throws -> Void
     ) async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let server = SocketServer(
             hub: ClientHub(configuration: configuration), requestHandler: ScaleRequestHandler(),
             endpoints: [.unixSocket(path: directory.path + "/plumscale.sock")], logger: quietLogger)
