@@ -27,8 +27,10 @@ public struct WeighingEngine: Sendable {
     private var stability: StabilityDetector
     private var tracker: ZeroTracker
     private var cues: CueGenerator
-    /// The filtered value in working grams (calibrated, or nominal when uncalibrated).
+    /// The filtered value: grams once calibrated, the signal's own units before.
     private var filtered: Double?
+    /// The signal's measured noise: before calibration it stands in for the division.
+    private var noise = SignalNoise()
     /// Initial zero-setting has yet to see its first stable load.
     private var awaitingInitialZero: Bool
 
@@ -48,9 +50,9 @@ public struct WeighingEngine: Sendable {
         self.configuration = configuration
         awaitingInitialZero = configuration.initialZeroSetting
         let d = configuration.division.grams
-        spikes = SpikeFilter(window: configuration.filter.spikeWindow, threshold: configuration.filter.spikeThreshold)
-        filter = AdaptiveFilter(averagingSamples: configuration.filter.averagingSamples)
-        stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * d)
+        spikes = SpikeFilter(holdTime: configuration.filter.spikeHoldTime, threshold: configuration.filter.spikeThreshold)
+        filter = AdaptiveFilter(timeConstant: configuration.filter.averagingTime)
+        stability = StabilityDetector(window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
         cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
         if let calibration {
@@ -96,11 +98,17 @@ public struct WeighingEngine: Sendable {
     /// reading repeats the last filtered value, marked not stable.
     public mutating func process(_ input: EngineInput) -> Reading {
         let d = configuration.division.grams
+        noise.add(input.signal)
+        // Every threshold is a multiple of a unit: d in grams once calibrated; before, a unit
+        // made from the signal's own noise, in its own units (counts, mV, µS), since no gram
+        // is known yet (``SignalNoise/unit``; nil until the noise has been measured).
+        var unit: Double? = d
         var working: Double?
         if let calibration {
             working = calibration.grams(fromSignal: input.signal)
         } else if input.signal.isFinite {
-            working = input.signal / abs(configuration.nominalSignalPerGram ?? kind.typicalSignalPerGram)
+            working = input.signal
+            unit = noise.unit
         }
         // A pinned ADC, or a signal past a quadratic's turning point, is not a measurement:
         // keep it out of the filters so the average does not carry it afterwards.
@@ -116,14 +124,23 @@ public struct WeighingEngine: Sendable {
             if beyondHigh { pinnedHigh = true } else { pinnedLow = true }
         }
         var stable = false
-        if let value = working, !pinnedHigh, !pinnedLow {
-            let despiked = spikes.process(value, floor: configuration.filter.spikeFloor * d)
-            let smooth = filter.process(despiked, stepThreshold: configuration.filter.stepThreshold * d)
+        if let value = working, let unit, !pinnedHigh, !pinnedLow {
+            let filterTuning = configuration.filter
+            let despiked = spikes.process(value, time: input.time, floor: filterTuning.spikeFloor * unit)
+            let band = configuration.stabilityBand * unit
+            let smooth = filter.process(
+                despiked, time: input.time, stepThreshold: filterTuning.stepThreshold * unit, shift: band)
             filtered = smooth
-            // A sample the spike stage held back is either a knock or the first of a step:
-            // either way the pan is not at rest, even though the display has not moved yet.
+            // A sample the spike stage held back is either a knock or the first of a step, and
+            // a settling filter has seen the load move where its average has not yet followed:
+            // either way the display is about to move, even though it has not moved yet.
             let held = despiked != value
-            stable = stability.update(smooth, time: input.time) && !held
+            stability.band = band
+            stable = stability.update(smooth, time: input.time) && !held && !filter.isSettling
+        } else if let value = working, !pinnedHigh, !pinnedLow {
+            // Uncalibrated and the noise not measured yet: show the signal, claim nothing.
+            filtered = value
+            stability.reset()
         } else {
             stability.reset()
         }
