@@ -33,6 +33,10 @@ public struct WeighingEngine: Sendable {
     private var noise = SignalNoise()
     /// Initial zero-setting has yet to see its first stable load.
     private var awaitingInitialZero: Bool
+    /// A saved zero and tare waiting for the first stable load to be judged.
+    private var pendingRestore: ZeroTareState?
+    /// What became of the saved zero and tare handed to ``restoreZeroTare(_:)``, once decided.
+    public private(set) var restoreOutcome: ZeroTareRestore?
 
     /// Creates an engine, refusing a configuration or calibration that cannot work.
     ///
@@ -148,6 +152,19 @@ public struct WeighingEngine: Sendable {
         var gross: Double?
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
+            if let saved = pendingRestore, stable {
+                pendingRestore = nil
+                let outcome = ZeroTareRestore.decide(saved: saved, calibration: calibration, configuration: configuration, load: value)
+                restoreOutcome = outcome
+                switch outcome {
+                case .restored(let savedZero, let savedTare):
+                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, savedTare, false)
+                case .zeroOnly(let savedZero, _):
+                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, 0, false)
+                case .discarded:
+                    break
+                }
+            }
             if awaitingInitialZero && stable {
                 awaitingInitialZero = false
                 if abs(value) <= configuration.zeroRange { zeroOffset = value }
@@ -195,6 +212,27 @@ public struct WeighingEngine: Sendable {
         return reading
     }
 
+    /// The zero and tare to save after a command changed them (``ZeroTareStore``), or `nil`
+    /// when there is no calibration for them to belong to.
+    public var zeroTareState: ZeroTareState? {
+        guard let calibration else { return nil }
+        return ZeroTareState(
+            sensor: sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zeroOffset, tare: tare)
+    }
+
+    /// Restores a zero and tare saved before a restart, if they still apply: judged on the
+    /// first stable load (``ZeroTareRestore``), in place of initial zero-setting when they are
+    /// restored. ``restoreOutcome`` says what happened. With ``ScaleConfiguration/restoreTare``
+    /// off, nothing is restored. A zero or tare command before then wins.
+    public mutating func restoreZeroTare(_ saved: ZeroTareState) {
+        guard configuration.restoreTare else {
+            restoreOutcome = .discarded(reason: "restore_tare is off")
+            return
+        }
+        pendingRestore = saved
+        restoreOutcome = nil
+    }
+
     /// Sets zero to the present load, if it is stable and within the zero range.
     ///
     /// - Parameter requireStable: false zeroes a moving load at its filtered value (MT-SICS
@@ -215,6 +253,7 @@ public struct WeighingEngine: Sendable {
             }
             zeroOffset = value
             tare = 0
+            pendingRestore = nil
             return .success(value)
         }
     }
@@ -235,12 +274,16 @@ public struct WeighingEngine: Sendable {
                     Refusal(.negativeTare, "tare refused: gross load is \(grams(gross)), below zero", hint: "zero the empty scale instead"))
             }
             tare = abs(gross) <= 0.5 * d ? 0 : gross
+            pendingRestore = nil
             return .success(tare)
         }
     }
 
     /// Removes the tare.
-    public mutating func clearTare() { tare = 0 }
+    public mutating func clearTare() {
+        tare = 0
+        pendingRestore = nil
+    }
 
     /// Sets a known tare (a container weighed before), whatever is on the pan now.
     ///
@@ -256,6 +299,7 @@ public struct WeighingEngine: Sendable {
                 hint: "send a tare between 0 and the capacity, or TAC to clear it"))
         }
         tare = grams
+        pendingRestore = nil
         return .success(grams)
     }
 
