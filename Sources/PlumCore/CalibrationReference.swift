@@ -11,6 +11,12 @@ public struct CalibrationReference: Hashable, Sendable, Codable {
     public var createdAt: String
     public var model: CalibrationModel
 
+    public init(sensor: String, createdAt: String, model: CalibrationModel) {
+        self.sensor = sensor
+        self.createdAt = createdAt
+        self.model = model
+    }
+
     public init(_ calibration: Calibration) {
         sensor = calibration.sensor.fileStem
         createdAt = calibration.createdAt
