@@ -7,8 +7,9 @@
 /// steps and knocks. A pan that is moved for a while still raises some blocks, so the estimate
 /// is the lower quartile of the last ``blockCount`` blocks (the sensor's own noise, which rest
 /// periods show), divided by 0.755: for Gaussian noise the lower quartile of 32 such estimates
-/// averages 0.755 σ (±0.066 σ), so the result is σ within about 10 %. The signal's quantum (the smallest change seen, one LSB for a quiet ADC)
-/// is kept too, so a signal too quiet to show noise still gets a band of a few codes.
+/// averages 0.755 σ (±0.066 σ), so the result is σ within about 10 %. The signal's quantum
+/// (the smallest change seen, one LSB for a quiet ADC) is kept too, so a signal too quiet to
+/// show noise still gets a band of a few codes.
 ///
 /// Blocks are counts of samples, not times: they are statistics, and 16 differences give an
 /// estimate good to about 30 % at any rate (the first after 0.2 s at 80 SPS, 1.6 s at 10 SPS);

@@ -47,7 +47,8 @@ enum StoredJSON {
     /// Replaces the placeholder checksum in freshly encoded bytes with the payload's real one.
     static func sealed(_ bytes: [UInt8]) -> [UInt8]? {
         guard let members = members(bytes), let range = members["checksum"], let payload = members["payload"],
-              Array(bytes[range]) == Array("\"\(placeholder)\"".utf8) else { return nil }
+            Array(bytes[range]) == Array("\"\(placeholder)\"".utf8)
+        else { return nil }
         var sealed = bytes
         sealed.replaceSubrange(range, with: Array("\"\(CRC32.label(compact(bytes[payload])))\"".utf8))
         return sealed
@@ -62,7 +63,13 @@ enum StoredJSON {
         for byte in bytes {
             if inString {
                 out.append(byte)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
             } else if !isSpace(byte) {
                 out.append(byte)
                 if byte == UInt8(ascii: "\"") { inString = true }
@@ -124,7 +131,9 @@ enum StoredJSON {
             return nil
         default:
             var i = start
-            while i < bytes.count, !isSpace(bytes[i]), ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[i]) {
+            while i < bytes.count, !isSpace(bytes[i]),
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[i])
+            {
                 i += 1
             }
             return i > start ? i : nil

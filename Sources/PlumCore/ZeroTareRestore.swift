@@ -27,13 +27,19 @@ public enum ZeroTareRestore: Hashable, Sendable {
         guard let calibration else { return .discarded(reason: "the sensor is not calibrated") }
         guard saved.calibration.matches(calibration) else {
             return .discarded(
-                reason: "they were set under the calibration of \(saved.calibration.createdAt); the one in use is of \(calibration.createdAt)")
+                reason:
+                    "they were set under the calibration of \(saved.calibration.createdAt); the one in use is of \(calibration.createdAt)"
+            )
         }
         guard saved.zeroOffset.isFinite, abs(saved.zeroOffset) <= configuration.zeroRange else {
-            return .discarded(reason: "the saved zero \(format(saved.zeroOffset)) is outside the ±\(format(configuration.zeroRange)) zero range")
+            return .discarded(
+                reason:
+                    "the saved zero \(format(saved.zeroOffset)) is outside the ±\(format(configuration.zeroRange)) zero range"
+            )
         }
         guard saved.tare.isFinite, saved.tare >= 0, saved.tare <= configuration.capacity else {
-            return .discarded(reason: "the saved tare \(format(saved.tare)) is outside 0 … \(format(configuration.capacity))")
+            return .discarded(
+                reason: "the saved tare \(format(saved.tare)) is outside 0 … \(format(configuration.capacity))")
         }
         let gross = load - saved.zeroOffset
         guard gross >= -configuration.zeroRange, gross <= configuration.overloadLimit else {
@@ -42,7 +48,8 @@ public enum ZeroTareRestore: Hashable, Sendable {
         if saved.tare > 0, gross - saved.tare < -configuration.zeroRange {
             return .zeroOnly(
                 zeroOffset: saved.zeroOffset,
-                reason: "the pan holds \(format(gross)), less than the \(format(saved.tare)) tare: the container is gone")
+                reason:
+                    "the pan holds \(format(gross)), less than the \(format(saved.tare)) tare: the container is gone")
         }
         return .restored(zeroOffset: saved.zeroOffset, tare: saved.tare)
     }

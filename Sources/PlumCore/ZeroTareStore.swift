@@ -50,32 +50,43 @@ public struct ZeroTareStore: Sendable {
         let path = path(for: sensor)
         let fresh = "the sensor starts from calibrated zero with no tare; zero and tare it again"
         if case .failure(let refusal) = sensor.validate() {
-            return .failure(CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
+            return .failure(
+                CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
         let bytes: [UInt8]
         switch files.read(path) {
         case .failure(let error):
             return .failure(
-                CalibrationStoreError(code: .io, path: path, message: "cannot read: \(error.text)", errno: error.code, hint: fresh))
+                CalibrationStoreError(
+                    code: .io, path: path, message: "cannot read: \(error.text)", errno: error.code, hint: fresh))
         case .success(nil):
             return .success(nil)
         case .success(let read?):
             bytes = read
         }
         guard let file = try? JSONDecoder().decode(File.self, from: Data(bytes)), file.format == Self.formatName else {
-            return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "not a valid zero and tare file (\(bytes.count) bytes)", hint: fresh))
+            return .failure(
+                CalibrationStoreError(
+                    code: .corrupt, path: path, message: "not a valid zero and tare file (\(bytes.count) bytes)",
+                    hint: fresh))
         }
         guard file.schemaVersion == Self.schemaVersion else {
             return .failure(
-                CalibrationStoreError(code: .futureVersion, path: path, message: "schema version \(file.schemaVersion) is not \(Self.schemaVersion)", hint: fresh))
+                CalibrationStoreError(
+                    code: .futureVersion, path: path,
+                    message: "schema version \(file.schemaVersion) is not \(Self.schemaVersion)", hint: fresh))
         }
         guard StoredJSON.payloadChecksum(bytes) == file.checksum else {
             return .failure(
-                CalibrationStoreError(code: .checksumMismatch, path: path, message: "checksum \(file.checksum) does not match the contents", hint: fresh))
+                CalibrationStoreError(
+                    code: .checksumMismatch, path: path,
+                    message: "checksum \(file.checksum) does not match the contents", hint: fresh))
         }
         guard file.sensor == sensor.fileStem, file.payload.sensor == sensor.fileStem else {
             return .failure(
-                CalibrationStoreError(code: .wrongSensor, path: path, message: "the file belongs to sensor \(file.sensor), not \(sensor.fileStem)", hint: fresh))
+                CalibrationStoreError(
+                    code: .wrongSensor, path: path,
+                    message: "the file belongs to sensor \(file.sensor), not \(sensor.fileStem)", hint: fresh))
         }
         return .success(file.payload)
     }
@@ -84,17 +95,27 @@ public struct ZeroTareStore: Sendable {
     public func save(_ state: ZeroTareState, for sensor: SensorIdentity) -> Result<Void, CalibrationStoreError> {
         let path = path(for: sensor)
         if case .failure(let refusal) = sensor.validate() {
-            return .failure(CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
+            return .failure(
+                CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
         guard state.sensor == sensor.fileStem else {
             return .failure(
-                CalibrationStoreError(code: .wrongSensor, path: path, message: "the state is of sensor \(state.sensor), not \(sensor.fileStem)", hint: "save each sensor's own state"))
+                CalibrationStoreError(
+                    code: .wrongSensor, path: path,
+                    message: "the state is of sensor \(state.sensor), not \(sensor.fileStem)",
+                    hint: "save each sensor's own state"))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let file = File(checksum: StoredJSON.placeholder, format: Self.formatName, payload: state, schemaVersion: Self.schemaVersion, sensor: sensor.fileStem)
+        let file = File(
+            checksum: StoredJSON.placeholder, format: Self.formatName, payload: state,
+            schemaVersion: Self.schemaVersion, sensor: sensor.fileStem)
         guard let encoded = try? encoder.encode(file), let bytes = StoredJSON.sealed(Array(encoded) + [0x0A]) else {
-            return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "cannot encode zero \(state.zeroOffset) and tare \(state.tare)", hint: "the saved file is unchanged"))
+            return .failure(
+                CalibrationStoreError(
+                    code: .corrupt, path: path,
+                    message: "cannot encode zero \(state.zeroOffset) and tare \(state.tare)",
+                    hint: "the saved file is unchanged"))
         }
         let temporary = path + ".tmp"
         let steps: [(String, () -> Result<Void, FileErrno>)] = [
@@ -108,7 +129,8 @@ public struct ZeroTareStore: Sendable {
                 return .failure(
                     CalibrationStoreError(
                         code: .io, path: path, message: "\(what) failed: \(error.text)", errno: error.code,
-                        hint: "check free space and permissions on \(directory); the saved zero and tare are unchanged"))
+                        hint: "check free space and permissions on \(directory); the saved zero and tare are unchanged")
+                )
             }
         }
         return .success(())

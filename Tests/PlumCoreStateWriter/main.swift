@@ -1,7 +1,8 @@
+import PlumCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import PlumCore
 
 // A child process for the kill -9 test: saves zero and tare states 1, 2, 3, … for sensor
 // `left` at gain 128 in DIRECTORY as fast as it can, forever, printing `saved N` once save N
@@ -26,7 +27,8 @@ let calibration = CalibrationReference(
 var count = 0
 while true {
     count += 1
-    let state = ZeroTareState(sensor: sensor.fileStem, calibration: calibration, zeroOffset: Double(count) / 1000, tare: Double(count))
+    let state = ZeroTareState(
+        sensor: sensor.fileStem, calibration: calibration, zeroOffset: Double(count) / 1000, tare: Double(count))
     if case .failure(let error) = store.save(state, for: sensor) {
         emit("\(error)", to: 2)
         exit(1)

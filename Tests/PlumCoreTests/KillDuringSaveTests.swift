@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlumCore
 
 /// A real process saving zero and tare without pause, killed with SIGKILL at arbitrary moments:
@@ -74,7 +75,8 @@ struct KillDuringSaveTests {
             // Printed only once its save returned, so that one at least is on disk; the kill
             // may have caught the next one after its rename.
             #expect(number >= printed && number <= printed + 1, "round \(round): printed \(printed), loaded \(number)")
-            #expect(Double(number) == state.tare && state.zeroOffset == Double(number) / 1000, "a mixed state: \(state)")
+            #expect(
+                Double(number) == state.tare && state.zeroOffset == Double(number) / 1000, "a mixed state: \(state)")
             seen.insert(number - printed)
             // What the next start does: remove a temporary file the kill left, then load again.
             _ = try CalibrationStore(directory: directory).removeStaleTemporaryFiles().get()

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import PlumCore
 
 /// "Stable" is a promise about the future: while the load stays as it is, the display will not
@@ -35,7 +36,8 @@ struct StableDisplayTests {
         var tail: [Double] = []
         for index in 0..<end {
             let grams = (index < changeAt ? scenario.from : scenario.to) + noise.gaussian(sigma: scenario.noise)
-            let reading = engine.process(EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * period))
+            let reading = engine.process(
+                EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * period))
             guard index >= changeAt else { continue }
             if case .grams(let divisions, _) = reading.display {
                 after.append((Double(index - changeAt) / Double(scenario.rate), divisions, reading.isStable))
@@ -71,7 +73,8 @@ struct StableDisplayTests {
             let wrong = Self.firstWrongStable(outcome)
             #expect(
                 wrong == nil,
-                "\(scenario): stable at \(wrong.map { "\($0.divisions) d, \($0.seconds) s after the change" } ?? "") but it settles at \(outcome.finalDivisions) d")
+                "\(scenario): stable at \(wrong.map { "\($0.divisions) d, \($0.seconds) s after the change" } ?? "") but it settles at \(outcome.finalDivisions) d"
+            )
         }
     }
 
@@ -83,9 +86,13 @@ struct StableDisplayTests {
     func smallStepArrives(_ scenario: Scenario) throws {
         let outcome = try Self.run(scenario)
         let wrong = Self.firstWrongStable(outcome)
-        #expect(wrong == nil, "stable at \(wrong?.divisions ?? 0) d after \(wrong?.seconds ?? 0) s; it settles at \(outcome.finalDivisions) d")
+        #expect(
+            wrong == nil,
+            "stable at \(wrong?.divisions ?? 0) d after \(wrong?.seconds ?? 0) s; it settles at \(outcome.finalDivisions) d"
+        )
         // And it does become stable: the promise is not kept by never making it.
         let firstStable = outcome.after.first { $0.stable }
-        #expect(firstStable.map { $0.seconds < 1.5 } == true, "first stable after \(firstStable?.seconds ?? .infinity) s")
+        #expect(
+            firstStable.map { $0.seconds < 1.5 } == true, "first stable after \(firstStable?.seconds ?? .infinity) s")
     }
 }

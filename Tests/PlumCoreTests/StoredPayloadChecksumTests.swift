@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlumCore
 
 /// The checksum covers the payload's bytes as stored, so a toolchain that prints numbers
@@ -50,7 +51,9 @@ struct StoredPayloadChecksumTests {
         #expect(StoredJSON.payloadChecksum(Array(#"{"payload":{"a":1},"payload":{"a":2}}"#.utf8)) == nil)
         #expect(StoredJSON.payloadChecksum(Array(#"{"checksum":"crc32:00000000"}"#.utf8)) == nil)
         #expect(StoredJSON.payloadChecksum(Array(#"{"payload":{"a":"}"}"#.utf8)) == nil)
-        #expect(StoredJSON.payloadChecksum(Array(#"{"payload":{"a":"\"}"}}"#.utf8)) != nil, "an escaped quote ends no string")
+        #expect(
+            StoredJSON.payloadChecksum(Array(#"{"payload":{"a":"\"}"}}"#.utf8)) != nil,
+            "an escaped quote ends no string")
     }
 
     @Test("a file saved now verifies by its own bytes")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 /// Before the first calibration no gram is known, so "stable" is judged against the signal's
@@ -24,7 +25,8 @@ struct UncalibratedStabilityTests {
         SignalCase(name: "HX711 counts, 80 SPS", kind: .loadCell, perGram: 2147, noise: 58, quantum: 1, rate: 80),
         SignalCase(name: "HX711 counts, 10 SPS", kind: .loadCell, perGram: 2147, noise: 32, quantum: 1, rate: 10),
         // The same cell on an ADS1115 at ±256 mV without a divider: 3.3 µV/g, 7.8 µV codes.
-        SignalCase(name: "ADS1115 millivolts", kind: .loadCell, perGram: 0.0033, noise: 0.008, quantum: 0.0078125, rate: 64),
+        SignalCase(
+            name: "ADS1115 millivolts", kind: .loadCell, perGram: 0.0033, noise: 0.008, quantum: 0.0078125, rate: 64),
         // A kernel IIO ADC in millivolts with an amplified cell: 0.5 mV/g, 0.05 mV noise.
         SignalCase(name: "IIO millivolts", kind: .loadCell, perGram: 0.5, noise: 0.05, quantum: 0.001, rate: 50),
         // FSR conductance: about 1 µS/g, 0.3 µS noise.
@@ -35,7 +37,9 @@ struct UncalibratedStabilityTests {
         quantum > 0 ? (value / quantum).rounded() * quantum : value
     }
 
-    @Test("a resting pan becomes stable within seconds, and one swinging well beyond the noise never is", arguments: cases)
+    @Test(
+        "a resting pan becomes stable within seconds, and one swinging well beyond the noise never is", arguments: cases
+    )
     func restingAndSwinging(_ signal: SignalCase) throws {
         let sensor = SensorIdentity(id: "s", model: signal.name)
         var engine = try WeighingEngine(sensor: sensor, kind: signal.kind, configuration: ScaleConfiguration())
@@ -47,16 +51,21 @@ struct UncalibratedStabilityTests {
                 defer { index += 1 }
                 let t = Double(index) / Double(signal.rate)
                 let value = 1000 * signal.perGram + grams(t) * signal.perGram + noise.gaussian(sigma: signal.noise)
-                return engine.process(EngineInput(signal: Self.quantise(value, signal.quantum), time: UInt64(index) * period)).isStable
+                return engine.process(
+                    EngineInput(signal: Self.quantise(value, signal.quantum), time: UInt64(index) * period)
+                ).isStable
             }
         }
         // At rest with 20 g on the pan: stable once the noise is known (16 differences) and a
         // window has passed, and it stays stable.
         let resting = feed(seconds: 6) { _ in 20 }
         let first = try #require(resting.firstIndex(of: true), "never stable at rest")
-        #expect(Double(first) / Double(signal.rate) < 2.5, "first stable after \(Double(first) / Double(signal.rate)) s")
+        #expect(
+            Double(first) / Double(signal.rate) < 2.5, "first stable after \(Double(first) / Double(signal.rate)) s")
         let later = resting[(resting.count / 2)...]
-        #expect(later.filter { !$0 }.count * 50 <= later.count, "unstable in \(later.filter { !$0 }.count) of \(later.count) readings at rest")
+        #expect(
+            later.filter { !$0 }.count * 50 <= later.count,
+            "unstable in \(later.filter { !$0 }.count) of \(later.count) readings at rest")
         // A hand placing a weight: the load swings at 2 Hz around 120 g, by 5 g or 12 σ of the
         // noise, whichever is more (a cell on a bare ADS1115 cannot see 5 g). The old rule (the
         // HX711's 2147 counts per gram for every signal) called millivolt sensors stable here.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("Zero and tare over a restart")
@@ -7,9 +8,12 @@ struct ZeroTareRestoreTests {
 
     /// Runs an engine at 80 SPS on a constant load (calibrated grams) for `seconds`.
     @discardableResult
-    static func hold(_ engine: inout WeighingEngine, grams: Double, seconds: Double = 1, from start: inout Int) -> Reading {
+    static func hold(_ engine: inout WeighingEngine, grams: Double, seconds: Double = 1, from start: inout Int)
+        -> Reading
+    {
         var noise = SeededNoise(seed: UInt64(start))
-        let readings = Fixtures.feed(&engine, grams: grams, count: Int(seconds * 80), start: start, noise: &noise, sigma: 0.02)
+        let readings = Fixtures.feed(
+            &engine, grams: grams, count: Int(seconds * 80), start: start, noise: &noise, sigma: 0.02)
         start += Int(seconds * 80)
         return readings.last!
     }
@@ -55,7 +59,9 @@ struct ZeroTareRestoreTests {
         #expect(reading.display == .grams(divisions: 0, value: 0), "reads \(reading.display), not minus the bowl")
     }
 
-    @Test("a new calibration, a load out of range or restore_tare off restores nothing, and initial zero runs as configured")
+    @Test(
+        "a new calibration, a load out of range or restore_tare off restores nothing, and initial zero runs as configured"
+    )
     func notRestored() throws {
         let saved = try Self.savedBeforePowerCut()
         var recalibrated = saved
@@ -101,13 +107,17 @@ struct ZeroTareRestoreTests {
         #expect(abs(engine.tare - 50) < 0.1)
     }
 
-    @Test("the decision refuses values outside this configuration's ranges", arguments: [
-        (20.0, 10.0), (0.5, -1.0), (0.5, 400.0), (Double.nan, 0.0),
-    ])
+    @Test(
+        "the decision refuses values outside this configuration's ranges",
+        arguments: [
+            (20.0, 10.0), (0.5, -1.0), (0.5, 400.0), (Double.nan, 0.0),
+        ])
     func outOfRangeValues(zero: Double, tare: Double) {
         let state = ZeroTareState(
-            sensor: Fixtures.sensor.fileStem, calibration: CalibrationReference(Self.calibration), zeroOffset: zero, tare: tare)
-        let outcome = ZeroTareRestore.decide(saved: state, calibration: Self.calibration, configuration: ScaleConfiguration(), load: 100)
+            sensor: Fixtures.sensor.fileStem, calibration: CalibrationReference(Self.calibration), zeroOffset: zero,
+            tare: tare)
+        let outcome = ZeroTareRestore.decide(
+            saved: state, calibration: Self.calibration, configuration: ScaleConfiguration(), load: 100)
         guard case .discarded = outcome else {
             Issue.record("restored zero \(zero), tare \(tare): \(outcome)")
             return

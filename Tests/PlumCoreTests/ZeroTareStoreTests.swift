@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlumCore
 
 @Suite("Zero and tare store")
@@ -8,7 +9,8 @@ struct ZeroTareStoreTests {
 
     static func state(zero: Double, tare: Double) -> ZeroTareState {
         ZeroTareState(
-            sensor: Fixtures.sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zero, tare: tare)
+            sensor: Fixtures.sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zero,
+            tare: tare)
     }
 
     @Test("a saved zero and tare load back identical; a sensor never saved has none")
