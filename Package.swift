@@ -116,7 +116,10 @@ let package = Package(
                 "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(
             name: "PlumDaemonTests",
