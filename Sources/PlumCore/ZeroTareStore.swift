@@ -122,7 +122,7 @@ public struct ZeroTareStore: Sendable {
             ("writing \(temporary)", { files.write(temporary, bytes) }),
             ("syncing \(temporary)", { files.syncFile(temporary) }),
             ("renaming \(temporary) to \(path)", { files.rename(temporary, path) }),
-            ("syncing directory \(directory)", { files.syncDirectory(directory) }),
+            ("syncing directory \(directory)", { files.syncDirectory(directory) })
         ]
         for (what, step) in steps {
             if case .failure(let error) = step() {

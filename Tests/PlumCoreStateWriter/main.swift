@@ -1,7 +1,7 @@
 import PlumCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // A child process for the kill -9 test: saves zero and tare states 1, 2, 3, … for sensor

@@ -30,7 +30,7 @@ struct UncalibratedStabilityTests {
         // A kernel IIO ADC in millivolts with an amplified cell: 0.5 mV/g, 0.05 mV noise.
         SignalCase(name: "IIO millivolts", kind: .loadCell, perGram: 0.5, noise: 0.05, quantum: 0.001, rate: 50),
         // FSR conductance: about 1 µS/g, 0.3 µS noise.
-        SignalCase(name: "FSR microsiemens", kind: .fsr, perGram: 1, noise: 0.3, quantum: 0, rate: 128),
+        SignalCase(name: "FSR microsiemens", kind: .fsr, perGram: 1, noise: 0.3, quantum: 0, rate: 128)
     ]
 
     static func quantise(_ value: Double, _ quantum: Double) -> Double {
@@ -94,6 +94,6 @@ struct UncalibratedStabilityTests {
 }
 
 #if canImport(Glibc)
-import Glibc
-private func _sin(_ x: Double) -> Double { Glibc.sin(x) }
+    import Glibc
+    private func _sin(_ x: Double) -> Double { Glibc.sin(x) }
 #endif

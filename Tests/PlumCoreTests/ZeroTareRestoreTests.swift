@@ -71,7 +71,7 @@ struct ZeroTareRestoreTests {
         let cases: [(ZeroTareState, ScaleConfiguration, Double, String)] = [
             (recalibrated, ScaleConfiguration(), 1.2 + 87.3, "calibration"),
             (saved, ScaleConfiguration(), 450, "out of range"),
-            (saved, off, 1.2 + 87.3, "restore_tare is off"),
+            (saved, off, 1.2 + 87.3, "restore_tare is off")
         ]
         for (state, configuration, grams, why) in cases {
             var engine = try Fixtures.engine(configuration: configuration)
@@ -110,7 +110,7 @@ struct ZeroTareRestoreTests {
     @Test(
         "the decision refuses values outside this configuration's ranges",
         arguments: [
-            (20.0, 10.0), (0.5, -1.0), (0.5, 400.0), (Double.nan, 0.0),
+            (20.0, 10.0), (0.5, -1.0), (0.5, 400.0), (Double.nan, 0.0)
         ])
     func outOfRangeValues(zero: Double, tare: Double) {
         let state = ZeroTareState(

@@ -50,7 +50,7 @@ struct ZeroTareStoreTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var damaged: [(String, CalibrationStoreError.Code)] = [
             (text.replacingOccurrences(of: "87.3", with: "97.3"), .checksumMismatch),
-            (String(text.prefix(text.count / 2)), .corrupt),
+            (String(text.prefix(text.count / 2)), .corrupt)
         ]
         // Another sensor's sound file, copied over this one's.
         let other = SensorIdentity(id: "right", model: "hx711", gain: 128)
