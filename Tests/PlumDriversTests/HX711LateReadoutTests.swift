@@ -1,0 +1,57 @@
+import PlumDrivers
+import PlumHardware
+import PlumSimulation
+import Testing
+
+@Suite("HX711 read-outs that outlast the conversion period")
+struct HX711LateReadoutTests {
+    struct RateCase: Sendable, CustomTestStringConvertible {
+        var rate: HX711Rate
+        /// Samples per second as the RATE pin sets them (datasheet: 10 or 80).
+        var samplesPerSecond: UInt64
+        var testDescription: String { "\(samplesPerSecond) SPS" }
+        /// One conversion period in nanoseconds, from the datasheet's output data rate.
+        var periodNanoseconds: UInt64 { 1_000_000_000 / samplesPerSecond }
+    }
+
+    static let rates = [RateCase(rate: .sps10, samplesPerSecond: 10), RateCase(rate: .sps80, samplesPerSecond: 80)]
+
+    @Test("A read-out preempted in a PD_SCK low phase past the next conversion is never published: 1000 read-outs, 0 wrong values",
+          arguments: rates)
+    func preemptedLowPhases(_ testCase: RateCase) throws {
+        let sim = try exactHX711Simulation(grams: 100, rate: testCase.rate)
+        let expected = hx711DatasheetCode(volts: hx711BridgeVolts(grams: 100), gain: 128)
+        _ = try sim.sensor.next()
+        let period = testCase.periodNanoseconds
+        var readouts = 0
+        var crossing = 0
+        var wrong: [Int32] = []
+        var discardedAfterCrossing = 0
+        var index = 0
+        while readouts < 1000 {
+            // Every third read-out is preempted past the next conversion (1.2 periods), every
+            // third one briefly (0.4 periods, over before the next conversion); the rest are
+            // not. The pulse after which the sampler loses the CPU walks through all 25.
+            let pulse = 1 + (index / 3) % 25
+            switch index % 3 {
+            case 0:
+                crossing += 1
+                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 6 / 5))), .nextConversions(1))
+            case 1:
+                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 2 / 5))), .nextConversions(1))
+            default:
+                break
+            }
+            let sample = try sim.sensor.next()
+            readouts += 1 + Int(sample.discarded.total)
+            if sample.raw != expected { wrong.append(sample.raw) }
+            if index % 3 == 0, !sample.discarded.isEmpty { discardedAfterCrossing += 1 }
+            index += 1
+        }
+        #expect(sim.model.counters.faultsApplied == UInt64(crossing + index / 3 + (index % 3 == 2 ? 1 : 0)),
+                "every injected preemption took effect")
+        #expect(sim.model.counters.wordsReplaced > 0, "the chip replaced words mid-read-out")
+        #expect(wrong.count == 0, "published wrong values (want \(expected)): \(wrong.prefix(8))")
+        #expect(discardedAfterCrossing == crossing, "\(crossing - discardedAfterCrossing) of \(crossing) late read-outs were not discarded")
+    }
+}
