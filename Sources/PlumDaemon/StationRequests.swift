@@ -66,10 +66,7 @@ extension Station {
             let statistics = status?.statistics ?? DriverStatistics()
             json.add("published", statistics.published)
             var discarded = JSONWriter()
-            discarded.add("stretched_clock", statistics.discarded.stretchedClock)
-            discarded.add("integrity", statistics.discarded.integrity)
-            discarded.add("settling", statistics.discarded.settling)
-            discarded.add("stale", statistics.discarded.stale)
+            for (key, count) in statistics.discarded.byKey { discarded.add(key, count) }
             discarded.add("buffer", status?.droppedByBuffer ?? 0)
             json.add("discarded", object: discarded)
             json.add("not_ready", statistics.notReady)

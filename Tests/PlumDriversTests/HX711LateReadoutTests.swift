@@ -26,16 +26,19 @@ struct HX711LateReadoutTests {
         var readouts = 0
         var crossing = 0
         var wrong: [Int32] = []
-        var discardedAfterCrossing = 0
+        var expectedDiscards = DiscardCounts()
+        var discards = DiscardCounts()
         var index = 0
         while readouts < 1000 {
             // Every third read-out is preempted past the next conversion (1.2 periods), every
-            // third one briefly (0.4 periods, over before the next conversion); the rest are
-            // not. The pulse after which the sampler loses the CPU walks through all 25.
+            // third one briefly (0.4 periods, over well before the next conversion); the rest
+            // are not. The pulse after which the sampler loses the CPU walks through all 25.
             let pulse = 1 + (index / 3) % 25
             switch index % 3 {
             case 0:
                 crossing += 1
+                // The word is lost, and the chip is reset: four settling conversions follow.
+                expectedDiscards += DiscardCounts(settling: 4, lateReadout: 1)
                 sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 6 / 5))), .nextConversions(1))
             case 1:
                 sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 2 / 5))), .nextConversions(1))
@@ -44,14 +47,17 @@ struct HX711LateReadoutTests {
             }
             let sample = try sim.sensor.next()
             readouts += 1 + Int(sample.discarded.total)
+            discards += sample.discarded
             if sample.raw != expected { wrong.append(sample.raw) }
-            if index % 3 == 0, !sample.discarded.isEmpty { discardedAfterCrossing += 1 }
             index += 1
         }
         #expect(sim.model.counters.faultsApplied == UInt64(crossing + index / 3 + (index % 3 == 2 ? 1 : 0)),
                 "every injected preemption took effect")
-        #expect(sim.model.counters.wordsReplaced > 0, "the chip replaced words mid-read-out")
+        // Preempted after pulse 25 the word is complete; after pulses 1 to 24 it is replaced.
+        #expect(sim.model.counters.wordsReplaced == UInt64(crossing - crossing / 25), "the chip replaced words mid-read-out")
         #expect(wrong.count == 0, "published wrong values (want \(expected)): \(wrong.prefix(8))")
-        #expect(discardedAfterCrossing == crossing, "\(crossing - discardedAfterCrossing) of \(crossing) late read-outs were not discarded")
+        #expect(discards == expectedDiscards, "every late read-out discarded and counted, nothing else")
+        #expect(sim.sensor.statistics.discarded.lateReadout == UInt32(crossing), "the running total counts them too")
+        #expect(sim.sensor.statistics.published == UInt64(index + 1))
     }
 }
