@@ -106,7 +106,7 @@ let package = Package(
         ),
 
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .testTarget(
             name: "PlumCoreTests",
