@@ -93,7 +93,8 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             needsReset = true
             let outcome = try shiftConversion()
             needsReset = false
-            if isLate(readyEdge: edgeTime) {
+            // A stretched pulse also makes a read-out late; it is the more telling reason.
+            if !outcome.isStretched, isLate(readyEdge: edgeTime) {
                 discard(.lateReadout)
                 failuresInARow += 1
                 try giveUpIfPersistent(failuresInARow, reason: .lateReadout)
@@ -192,6 +193,11 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         case stretched
         case bitMismatch
         case doutNotHigh
+
+        @inlinable var isStretched: Bool {
+            if case .stretched = self { return true }
+            return false
+        }
     }
 
     /// Waits until DOUT is low: the conversion is ready.

@@ -60,4 +60,14 @@ struct HX711LateReadoutTests {
         #expect(sim.sensor.statistics.discarded.lateReadout == UInt32(crossing), "the running total counts them too")
         #expect(sim.sensor.statistics.published == UInt64(index + 1))
     }
+
+    @Test("Every discard reason is reported under its key, late_readout included, and adds up to the total")
+    func reasonsByKey() {
+        let counts = DiscardCounts(stretchedClock: 1, integrity: 2, settling: 4, stale: 8, lateReadout: 16)
+        let keys = counts.byKey.map(\.key)
+        #expect(keys == ["stretched_clock", "integrity", "settling", "stale", "late_readout"])
+        #expect(counts.byKey.reduce(0) { $0 + $1.count } == counts.total, "a reason missing from byKey")
+        #expect(counts.reasons.map(\.reason).last == "late read-out")
+        #expect(counts.total == 31)
+    }
 }
