@@ -354,8 +354,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         case .lateReadout:
             throw .hardware(sensor: name, HardwareError(
                 .timedOut, operation: "reading", subject: "HX711 DOUT",
-                detail: "\(failures) read-outs in a row lasted longer than \(settings.readoutLimit.formattedMilliseconds) "
-                    + "after their ready edge (conversion period \(settings.rate.period.formattedMilliseconds))",
+                detail: "\(failures) read-outs in a row lasted longer than "
+                    + "\(settings.readoutLimit.formattedMilliseconds) after their ready edge "
+                    + "(conversion period \(settings.rate.period.formattedMilliseconds))",
                 hint: "the sampler is preempted in the middle of read-outs; run it with real-time priority "
                     + "(realtime_priority) and locked memory (lock_memory)"))
         case .stretchedClock:

@@ -3,8 +3,9 @@ public import PlumHardware
 /// One conversion a driver trusts, with its time and its integrity flags.
 ///
 /// Samples that fail an integrity check (a stretched clock, a failed DOUT check, a settling
-/// conversion, a read-out that outlasted the conversion period) are never published as samples: they are counted in ``discarded`` of the next
-/// sample that is published, and in the driver's running ``DriverStatistics``.
+/// conversion, a read-out that outlasted the conversion period) are never published as
+/// samples: they are counted in ``discarded`` of the next sample that is published, and in the
+/// driver's running ``DriverStatistics``.
 public struct Sample: Hashable, Sendable {
     /// The ADC code as the chip produced it: 24-bit two's complement for the HX711, 16-bit for
     /// the ADS1115, the `in_voltageN_raw` value for IIO.

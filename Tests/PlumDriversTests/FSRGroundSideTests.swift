@@ -10,7 +10,7 @@ import Testing
 /// An FSR on the ground side of its divider (3.3 V → 10 kΩ → AIN0 → FSR → GND) read on the
 /// ±2.048 V range: untouched, the input sits at the 3.3 V supply, beyond the range, and the
 /// ADS1115 pins at 7FFFh. The conductance is then at its *lowest*, not an overload.
-@Suite("FSR on the ground side, supply above the range: load → FSR 402 → divider → ADS1115 model → driver → engine")
+@Suite("FSR on the ground side, supply above the range: FSR 402 → divider → ADS1115 model → driver → engine")
 struct FSRGroundSideTests {
     static let groundSide = try! FSRDivider(supplyVolts: 3.3, fixedOhms: 10_000, placement: .fsrToGround)
 

@@ -230,7 +230,7 @@ struct HX711DriverTests {
         }
     }
 
-    @Test("A driver that fell behind by more than a period cannot time the read-out: discarded as late, then resynchronised")
+    @Test("A driver that fell a period behind cannot time the read-out: discarded as late, then resynchronised")
     func fellBehindIsLate() throws {
         let sim = try exactHX711Simulation(grams: 77)
         _ = try sim.sensor.next()

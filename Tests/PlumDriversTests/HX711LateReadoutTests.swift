@@ -16,8 +16,9 @@ struct HX711LateReadoutTests {
 
     static let rates = [RateCase(rate: .sps10, samplesPerSecond: 10), RateCase(rate: .sps80, samplesPerSecond: 80)]
 
-    @Test("A read-out preempted in a PD_SCK low phase past the next conversion is never published: 1000 read-outs, 0 wrong values",
-          arguments: rates)
+    @Test(
+        "A read-out preempted in a PD_SCK low phase past the next conversion is never published: 1000 read-outs",
+        arguments: rates)
     func preemptedLowPhases(_ testCase: RateCase) throws {
         let sim = try exactHX711Simulation(grams: 100, rate: testCase.rate)
         let expected = hx711DatasheetCode(volts: hx711BridgeVolts(grams: 100), gain: 128)
@@ -34,14 +35,16 @@ struct HX711LateReadoutTests {
             // third one briefly (0.4 periods, over well before the next conversion); the rest
             // are not. The pulse after which the sampler loses the CPU walks through all 25.
             let pulse = 1 + (index / 3) % 25
+            let long = Duration.nanoseconds(Int64(period * 6 / 5))
+            let short = Duration.nanoseconds(Int64(period * 2 / 5))
             switch index % 3 {
             case 0:
                 crossing += 1
                 // The word is lost, and the chip is reset: four settling conversions follow.
                 expectedDiscards += DiscardCounts(settling: 4, lateReadout: 1)
-                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 6 / 5))), .nextConversions(1))
+                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: long), .nextConversions(1))
             case 1:
-                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: .nanoseconds(Int64(period * 2 / 5))), .nextConversions(1))
+                sim.model.inject(.preemptedLowPhase(pulse: pulse, by: short), .nextConversions(1))
             default:
                 break
             }
@@ -54,7 +57,8 @@ struct HX711LateReadoutTests {
         #expect(sim.model.counters.faultsApplied == UInt64(crossing + index / 3 + (index % 3 == 2 ? 1 : 0)),
                 "every injected preemption took effect")
         // Preempted after pulse 25 the word is complete; after pulses 1 to 24 it is replaced.
-        #expect(sim.model.counters.wordsReplaced == UInt64(crossing - crossing / 25), "the chip replaced words mid-read-out")
+        #expect(sim.model.counters.wordsReplaced == UInt64(crossing - crossing / 25),
+                "the chip replaced the word of every read-out preempted in its data bits")
         #expect(wrong.count == 0, "published wrong values (want \(expected)): \(wrong.prefix(8))")
         #expect(discards == expectedDiscards, "every late read-out discarded and counted, nothing else")
         #expect(sim.sensor.statistics.discarded.lateReadout == UInt32(crossing), "the running total counts them too")
