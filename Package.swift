@@ -143,7 +143,7 @@ let package = Package(
         .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
 
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),

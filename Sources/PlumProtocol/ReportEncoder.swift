@@ -92,7 +92,7 @@ extension Report {
     }
 
     /// The order the daemon has always sent a device's discard counts in; others follow sorted.
-    static let discardOrder = ["stretched_clock", "integrity", "settling", "stale", "buffer"]
+    static let discardOrder = ["stretched_clock", "integrity", "settling", "stale", "late_readout", "buffer"]
 
     private static func object(_ device: DevicesReport.Device) -> JSONWriter {
         var json = JSONWriter()

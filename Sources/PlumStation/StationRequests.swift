@@ -56,13 +56,9 @@ extension Station {
                 wiring: status?.info?.wiring ?? "", state: status?.state.name ?? "starting",
                 reason: status?.state.reason, rate: status?.achievedRate ?? 0,
                 nominalRate: status?.info?.nominalRate ?? 0, published: Int(clamping: statistics.published),
-                discarded: [
-                    "stretched_clock": Int(clamping: statistics.discarded.stretchedClock),
-                    "integrity": Int(clamping: statistics.discarded.integrity),
-                    "settling": Int(clamping: statistics.discarded.settling),
-                    "stale": Int(clamping: statistics.discarded.stale),
-                    "buffer": Int(clamping: status?.droppedByBuffer ?? 0),
-                ],
+                discarded: Dictionary(
+                    uniqueKeysWithValues: statistics.discarded.byKey.map { ($0.key, Int(clamping: $0.count)) }
+                        + [("buffer", Int(clamping: status?.droppedByBuffer ?? 0))]),
                 notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
                 notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil)
             if let calibration = entry.engine.calibration {
