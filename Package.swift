@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumSimulation → PlumConfig → plumscale
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig
+//   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
     name: "PlumScale",
@@ -11,6 +12,7 @@ let package = Package(
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+        .library(name: "PlumClient", targets: ["PlumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -56,22 +58,53 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
+        // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
+        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
+        // plumscale.toml parsed into typed values that carry file and line; opens nothing.
         .target(
             name: "PlumConfig",
             dependencies: [
-                "PlumHardware", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumDrivers",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // The status daemon: samplers, the station (engines per sensor), and the transport
-        // (socket listening, bound or passed by systemd; client fan-out with bounded per-client
-        // queues; MT-SICS listener; sd_notify).
+        // Sources built from the configuration: the factory, shared-chip locks, sensor identity
+        // and kind, simulated calibrations. A new source kind is added here.
         .target(
-            name: "PlumDaemon",
+            name: "PlumSensors",
+            dependencies: ["PlumConfig", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
+        ),
+        // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
+        // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
+        .target(
+            name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore",
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The transport: listeners (bound or passed by systemd), sessions, the fan-out hub with
+        // bounded per-client queues, authorization, sd_notify and the watchdog. Knows no engine;
+        // the one library module that imports NIO.
+        .target(
+            name: "PlumTransport",
+            dependencies: [
+                "PlumProtocol", "PlumHardware",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The composition: configuration → sensors → station ⇄ transport, as services. Shared
+        // by plumscaled and `plumscale demo`.
+        .target(
+            name: "PlumScaleDaemon",
+            dependencies: [
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumProtocol", "PlumCore",
+                "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -80,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "plumscaled",
             dependencies: [
-                "PlumDaemon", "PlumConfig",
+                "PlumScaleDaemon", "PlumConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -92,18 +125,22 @@ let package = Package(
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
-                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll",
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumScaleDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
+        // deadlines, child processes, a real plumscaled on a private socket.
+        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
 
         // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
         // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
@@ -116,26 +153,51 @@ let package = Package(
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
+        .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
-            dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "PlumProtocolTests",
             dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
+        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
+        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
         .testTarget(
-            name: "PlumDaemonTests",
+            name: "PlumSensorsTests",
+            dependencies: ["PlumSensors", "PlumConfig", "PlumCore", "PlumDrivers", "PlumSimulation"]
+        ),
+        .testTarget(
+            name: "PlumStationTests",
             dependencies: [
-                "PlumDaemon", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumSensors", "PlumTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumTransportTests",
+            dependencies: [
+                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumScaleDaemonTests",
+            dependencies: [
+                "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
