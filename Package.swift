@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "plumscale", targets: ["plumscale"]),
         .executable(name: "plumscaled", targets: ["plumscaled"]),
+        .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
     ],
@@ -105,6 +106,26 @@ let package = Package(
             ]
         ),
 
+        // MQTT and Home Assistant: a separate process, so plumscaled links none of it.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "PlumMQTT", dependencies: ["CMosquitto"]),
+        .target(
+            name: "PlumHomeAssistant",
+            dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "plumscale-mqtt",
+            dependencies: [
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
@@ -125,6 +146,10 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "PlumMQTTTests",
+            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt"]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),

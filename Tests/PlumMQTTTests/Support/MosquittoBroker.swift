@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real mosquitto broker on a free loopback port, started from a temporary configuration and
+/// killed when the test is done. `restart()` brings it back on the same port.
+final class MosquittoBroker: @unchecked Sendable {
+    // @unchecked Sendable: `process` is replaced only by restart()/stop(), called by the one test
+    // that owns the broker, never concurrently.
+    let port: Int
+    let directory: String
+    private var process: ChildProcess?
+
+    init() throws {
+        directory = temporaryDirectory()
+        port = try Self.freePort()
+        writeFile("\(directory)/mosquitto.conf", """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence false
+            log_dest stderr
+            log_type error
+            log_type warning
+            """)
+        try start()
+    }
+
+    private func start() throws {
+        let process = try ChildProcess(["mosquitto", "-c", "\(directory)/mosquitto.conf"], directory: directory,
+                                       name: "mosquitto")
+        self.process = process
+        guard waitUntil(seconds: 10, { Self.accepts(port: port) || !process.isRunning }), process.isRunning else {
+            throw SpawnError(message: "mosquitto did not listen on 127.0.0.1:\(port): \(process.stderr)")
+        }
+    }
+
+    /// Kills the broker (SIGKILL: nothing it holds survives, as after a crash) and waits until
+    /// the port no longer accepts.
+    func kill() {
+        process?.stop(SIGKILL)
+        process = nil
+        _ = waitUntil(seconds: 5) { !Self.accepts(port: port) }
+    }
+
+    func restart() throws {
+        kill()
+        try start()
+    }
+
+    deinit { process?.stop(SIGKILL) }
+
+    /// A port the kernel just handed out for loopback and released.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw SpawnError(message: "no free loopback port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
