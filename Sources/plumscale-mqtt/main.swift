@@ -1,1 +1,1 @@
-print("plumscale-mqtt")
+print("plumscale-mqtt: not wired yet")
