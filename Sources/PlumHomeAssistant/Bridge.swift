@@ -28,7 +28,6 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private var heaviestFlags: [String: Bool] = [:]
     private var publishedHeaviest: String?
     private var cleanup = DiscoveryCleanup()
-    private var markerCount = 0
 
     public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -73,8 +72,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
             for filter in [topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.sync] {
                 do { try mqtt.subscribe(filter, qos: .atLeastOnce) } catch { logger.warning("\(error)") }
             }
-            markerCount += 1
-            let marker = "sync \(markerCount) \(started)"
+            let marker = "sync \(UInt64.random(in: 1...UInt64.max))"
             cleanup.begin(marker: marker)
             send(topics.sync, text: marker, retain: false)
             if daemonUp { publishAll() }

@@ -19,11 +19,11 @@ public struct DivisionRounding: Hashable, Sendable {
     }
 
     /// `value` rounded to the nearest multiple of d, and cleaned of binary fractions
-    /// (152.20000000000002 → 152.2) so the JSON reads as the display does.
+    /// (152.20000000000002 → 152.2) and of negative zero, so the JSON reads as the display does.
     public func round(_ value: Double) -> Double {
         let steps = (value / grams).rounded()
         var power = 1.0
         for _ in 0..<decimals { power *= 10 }
-        return (steps * grams * power).rounded() / power
+        return (steps * grams * power).rounded() / power + 0.0
     }
 }

@@ -45,7 +45,7 @@ public struct PublishingPolicy: Hashable, Sendable {
     public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
         let present = PanState(
             grams: report.grams.map(settings.division.round), stable: report.stable, overload: report.overload,
-            underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 }, tare: report.tare,
+            underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 }, tare: report.tare,
             calibrated: report.calibrated, time: report.time)
         var decision = Decision()
         if settings.liveRate > 0, lastLiveAt.map({ now - $0 >= 1 / settings.liveRate - 1e-9 }) ?? true {

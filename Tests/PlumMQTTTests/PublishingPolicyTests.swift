@@ -69,6 +69,13 @@ struct PublishingPolicyTests {
         #expect(live == Int(10 * rate), "10 s at \(rate) Hz must give \(Int(10 * rate)) live messages, got \(live)")
     }
 
+    @Test("a weight a hair below zero is published as 0, not -0")
+    func noNegativeZero() {
+        var policy = PublishingPolicy(Self.tenth)
+        let state = policy.decide(weightReport("left", grams: -0.01, stable: true, percent: -0.001), now: 0).state
+        #expect(state?.grams?.sign == .plus && state?.percent?.sign == .plus, "-0 in JSON: \(String(describing: state))")
+    }
+
     @Test("decimals of the display precision follow the division",
           arguments: [(0.01, 2), (0.05, 2), (0.1, 1), (0.2, 1), (0.5, 1), (1.0, 0), (2.0, 0), (10.0, 0)])
     func precision(division: Double, decimals: Int) {
