@@ -1,6 +1,7 @@
 import Logging
 import PlumHomeAssistant
 import PlumMQTT
+import PlumProtocol
 import Testing
 
 /// The bridge actor on a real mosquitto broker, with the daemon side scripted.
@@ -110,6 +111,44 @@ struct BridgeBrokerTests {
         #expect(await watcher.first { $0.text == "offline" } != nil, "offline when the daemon is gone")
         bridge.link.send(.connected(pans: ["left"]))
         #expect(await waitFor(seconds: 10) { watcher.messages.map(\.text).suffix(1) == ["online"] }, "online again")
+        watcher.stop()
+        await bridge.stop()
+    }
+
+    @Test("the heaviest pan is published once per change; cue events go to the pan's cue topic")
+    func heaviestAndCue() async throws {
+        let broker = try MosquittoBroker()
+        let bridge = try Running(port: broker.port)
+        bridge.link.send(.connected(pans: ["left", "right"]))
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/heaviest", "plumscale/+/+/cue"])
+        bridge.link.send(.report(.weight(weightReport("left", grams: 10, stable: true, heaviest: false))))
+        bridge.link.send(.report(.weight(weightReport("right", grams: 90, stable: true, heaviest: true))))
+        bridge.link.send(.report(.weight(weightReport("right", grams: 91, stable: true, heaviest: true))))
+        bridge.link.send(.report(.weight(weightReport("left", grams: 200, stable: true, heaviest: true))))
+        bridge.link.send(.report(.weight(weightReport("right", grams: 91, stable: true, heaviest: false))))
+        bridge.link.send(.report(try Report.decode(#"{"class":"CUE","sensor":"left","cue":"max-force"}"#)))
+        _ = await watcher.first { $0.topic == "plumscale/kitchen/left/cue" }
+        #expect(await waitFor(seconds: 10) { watcher.messages(on: "plumscale/kitchen/heaviest").last?.text == "left" })
+        let heaviest = watcher.messages(on: "plumscale/kitchen/heaviest").map(\.text).filter { $0 != "none" }
+        #expect(heaviest.suffix(2) == ["right", "left"], "one message per change of the heaviest pan: \(heaviest)")
+        let cue = watcher.messages(on: "plumscale/kitchen/left/cue").first
+        #expect(JSONValue.parse(cue?.text ?? "")?["cue"]?.string == "max-force" && cue?.retain == false,
+                "a cue is an event: published, never retained")
+        watcher.stop()
+        await bridge.stop()
+    }
+
+    @Test("Home Assistant announcing itself online gets every config again")
+    func homeAssistantBirth() async throws {
+        let broker = try MosquittoBroker()
+        let bridge = try Running(port: broker.port)
+        bridge.link.send(.connected(pans: ["left"]))
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
+        #expect(await waitFor(seconds: 10) { watcher.messages.count >= 7 }, "the first configs")
+        let before = watcher.messages.count
+        try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
+        #expect(await waitFor(seconds: 10) { watcher.messages.count >= before + 7 },
+                "all 7 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()
         await bridge.stop()
     }
