@@ -34,8 +34,20 @@ final class ChildProcess: @unchecked Sendable {
         let argv = command.map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // A Dispatch or concurrency-pool thread blocks signals, and a child inherits the mask:
+        // without this, a broker started from one would never see SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), defaults = sigset_t()
+        sigemptyset(&noSignals)
+        sigemptyset(&defaults)
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, command[0], &actions, nil, argv, envp)
+        let status = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw SpawnError(message: "posix_spawn \(command[0]): \(String(cString: strerror(status)))")
         }
