@@ -125,6 +125,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory.
+        .executableTarget(
+            name: "plumscale-mqtt-bench",
+            dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
