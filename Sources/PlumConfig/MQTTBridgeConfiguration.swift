@@ -9,7 +9,9 @@ public struct MQTTBridgeConfiguration: Hashable, Sendable {
     /// The file it was read from, or "<built-in>".
     public var source: String
 
-    public init(mqtt: MQTTSettings = MQTTSettings(), scale: ScaleSettings = ScaleSettings(), source: String = "<built-in>") {
+    public init(
+        mqtt: MQTTSettings = MQTTSettings(), scale: ScaleSettings = ScaleSettings(), source: String = "<built-in>"
+    ) {
         self.mqtt = mqtt
         self.scale = scale
         self.source = source

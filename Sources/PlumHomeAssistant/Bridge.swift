@@ -77,9 +77,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
             send(topics.sync, text: marker, retain: false)
             if daemonUp { publishAll() }
         case .connectionRefused(let reason), .unreachable(let reason):
-            brokerDown("MQTT broker \(mqtt.configuration.endpoint) refused or unreachable: \(reason); retrying with back-off")
+            let broker = mqtt.configuration.endpoint
+            brokerDown("MQTT broker \(broker) refused or unreachable: \(reason); retrying with back-off")
         case .disconnected(let reason):
-            brokerDown("lost the MQTT broker \(mqtt.configuration.endpoint): \(reason ?? "disconnected"); reconnecting with back-off")
+            let broker = mqtt.configuration.endpoint
+            brokerDown("lost the MQTT broker \(broker): \(reason ?? "disconnected"); reconnecting with back-off")
         case .message(let message):
             received(message)
         case .subscribed, .published:
@@ -126,7 +128,9 @@ public actor Bridge<Link: ScaleDaemonLink> {
             do {
                 let reply = try await link.perform(action, pan: pan)
                 text = Self.json(CommandResult(reply))
-                if !reply.ok { self.logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")") }
+                if !reply.ok {
+                    self.logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
+                }
             } catch {
                 text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
                 self.logger.warning("\(action.rawValue) \(pan) failed: \(error)")
@@ -168,11 +172,14 @@ public actor Bridge<Link: ScaleDaemonLink> {
             if let state = decision.state {
                 send(settings.topics.state(weight.sensor), text: Self.json(state), retain: settings.retain)
             }
-            if let live = decision.live { send(settings.topics.live(weight.sensor), text: Self.json(live), retain: false) }
+            if let live = decision.live {
+                send(settings.topics.live(weight.sensor), text: Self.json(live), retain: false)
+            }
             heaviestFlags[weight.sensor] = weight.heaviest
             publishHeaviest()
         case .cue(let cue):
-            send(settings.topics.cue(cue.sensor), text: Self.json(CuePayload(cue: cue.cue, grams: cue.grams)), retain: false)
+            let payload = CuePayload(cue: cue.cue, grams: cue.grams)
+            send(settings.topics.cue(cue.sensor), text: Self.json(payload), retain: false)
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
         default:

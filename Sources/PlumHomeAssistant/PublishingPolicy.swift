@@ -15,7 +15,9 @@ public struct PublishingPolicy: Hashable, Sendable {
         /// Messages per second on the live topic; 0: none.
         public var liveRate: Double
 
-        public init(division: DivisionRounding, delta: Double? = nil, heartbeatSeconds: Double = 300, liveRate: Double = 2) {
+        public init(
+            division: DivisionRounding, delta: Double? = nil, heartbeatSeconds: Double = 300, liveRate: Double = 2
+        ) {
             self.division = division
             self.delta = delta
             self.heartbeatSeconds = heartbeatSeconds
@@ -45,7 +47,8 @@ public struct PublishingPolicy: Hashable, Sendable {
     public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
         let present = PanState(
             grams: report.grams.map(settings.division.round), stable: report.stable, overload: report.overload,
-            underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 }, tare: report.tare,
+            underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 },
+            tare: report.tare,
             calibrated: report.calibrated, time: report.time)
         var decision = Decision()
         if settings.liveRate > 0, lastLiveAt.map({ now - $0 >= 1 / settings.liveRate - 1e-9 }) ?? true {

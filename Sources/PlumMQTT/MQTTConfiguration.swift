@@ -22,7 +22,8 @@ public struct MQTTConfiguration: Hashable, Sendable {
     public var reconnectDelay: ClosedRange<Int>
 
     public init(
-        host: String = "localhost", port: Int = 1883, clientID: String? = nil, protocolVersion: MQTTProtocolVersion = .v311,
+        host: String = "localhost", port: Int = 1883, clientID: String? = nil,
+        protocolVersion: MQTTProtocolVersion = .v311,
         keepAlive: Int = 30, cleanSession: Bool = true, username: String? = nil, password: String? = nil,
         tls: MQTTTLS? = nil, will: MQTTMessage? = nil, reconnectDelay: ClosedRange<Int> = 1...30
     ) {

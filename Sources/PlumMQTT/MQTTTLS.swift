@@ -9,7 +9,9 @@ public struct MQTTTLS: Hashable, Sendable {
     /// The private key of `certificateFile`, unencrypted PEM.
     public var keyFile: String?
 
-    public init(caFile: String? = nil, caDirectory: String? = nil, certificateFile: String? = nil, keyFile: String? = nil) {
+    public init(
+        caFile: String? = nil, caDirectory: String? = nil, certificateFile: String? = nil, keyFile: String? = nil
+    ) {
         self.caFile = caFile
         self.caDirectory = caDirectory
         self.certificateFile = certificateFile

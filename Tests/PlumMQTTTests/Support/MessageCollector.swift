@@ -30,7 +30,7 @@ final class MessageCollector: Sendable {
             }
         }
         try client.start()
-        guard await waitFor(seconds: 10, { store.connected.withLock { $0 } }) else {
+        guard await waitFor(seconds: 30, { store.connected.withLock { $0 } }) else {
             throw SpawnError(message: "the collector never subscribed on port \(port)")
         }
     }

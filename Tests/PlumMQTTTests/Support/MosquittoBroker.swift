@@ -49,22 +49,26 @@ final class MosquittoBroker: @unchecked Sendable {
 
     deinit { process?.stop(SIGKILL) }
 
-    /// A port the kernel just handed out for loopback and released.
+    /// A free loopback port below the kernel's ephemeral range (32768 and up on Linux): a port
+    /// the kernel handed out could be given again to any outgoing connection, or to another
+    /// test's broker while this one is down for a restart.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        for _ in 0..<200 {
+            let port = Int.random(in: 12_000..<30_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
             }
+            if bound { return port }
         }
-        guard bound else { throw SpawnError(message: "no free loopback port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw SpawnError(message: "no free loopback port between 12000 and 30000")
     }
 
     static func accepts(port: Int) -> Bool {
