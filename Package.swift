@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+        .library(name: "PlumClient", targets: ["PlumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -57,6 +58,9 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
+        // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
+        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
         .target(
             name: "PlumConfig",
             dependencies: [
@@ -120,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol",
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -130,6 +134,9 @@ let package = Package(
             name: "plumscale-mqtt-bench",
             dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
+        // deadlines, child processes, a real plumscaled on a private socket.
+        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
 
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
@@ -138,7 +145,11 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(
             name: "PlumDaemonTests",
@@ -154,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumMQTTTests",
-            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt"]
+            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt", "plumscaled"]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),
