@@ -23,10 +23,11 @@ struct BridgeSetup {
         var host = settings.host, port = settings.effectivePort
         if let broker = overrides.broker { (host, port) = try parseBroker(broker, defaultPort: port) }
         let scaleID = overrides.scaleID ?? settings.scaleID
-        if let scaleID, !scaleID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) || scaleID.isEmpty {
+        if let scaleID, scaleID.isEmpty || scaleID != ScaleIdentity.level(scaleID) {
             throw BridgeError("--scale-id \(scaleID): use letters, digits, _ or -, such as kitchen")
         }
-        let identity = try ScaleIdentity(configured: scaleID, machineID: scaleID == nil ? try? readFile("/etc/machine-id") : nil)
+        let machineID = scaleID == nil ? try? readFile("/etc/machine-id") : nil
+        let identity = try ScaleIdentity(configured: scaleID, machineID: machineID)
         var password: String?
         if let path = settings.passwordFile {
             do {
@@ -61,7 +62,9 @@ struct BridgeSetup {
     static func parseBroker(_ text: String, defaultPort: Int) throws(BridgeError) -> (String, Int) {
         var host = Substring(text), port = defaultPort
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw BridgeError("--broker \(text): missing ] after the IPv6 address") }
+            guard let close = text.firstIndex(of: "]") else {
+                throw BridgeError("--broker \(text): missing ] after the IPv6 address")
+            }
             host = text[text.index(after: text.startIndex)..<close]
             let rest = text[text.index(after: close)...]
             if !rest.isEmpty {

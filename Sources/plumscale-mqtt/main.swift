@@ -1,1 +1,0 @@
-print("plumscale-mqtt: not wired yet")
