@@ -53,7 +53,10 @@ public struct MQTTSettings: Hashable, Sendable {
         var reader = reader
         host = try reader.string("host") ?? host
         if host.isEmpty || host.contains(where: { $0 == " " || $0 == "/" }) {
-            throw reader.error("host", "host = \"\(host)\" is not a host name or address; use one such as \"broker.local\" or \"192.168.1.10\"")
+            throw reader.error(
+                "host",
+                "host = \"\(host)\" is not a host name or address; use one such as \"broker.local\" or \"192.168.1.10\""
+            )
         }
         port = try reader.int("port", in: 1...65_535, unit: "(1883 for MQTT, 8883 for MQTT over TLS)")
         protocolVersion = try reader.choice("protocol", [("3.1.1", "3.1.1"), ("5", "5")]) ?? protocolVersion
@@ -62,15 +65,20 @@ public struct MQTTSettings: Hashable, Sendable {
         certFile = try Self.path(&reader, "cert_file")
         keyFile = try Self.path(&reader, "key_file")
         if (certFile == nil) != (keyFile == nil) {
-            throw reader.error(certFile == nil ? "key_file" : "cert_file",
-                               "cert_file and key_file go together: a client certificate needs its key; set both or neither")
+            throw reader.error(
+                certFile == nil ? "key_file" : "cert_file",
+                "cert_file and key_file go together: a client certificate needs its key; set both or neither")
         }
         if certFile != nil && !usesTLS {
-            throw reader.error("cert_file", "a client certificate needs TLS; set ca_file (or ca_directory) to the broker's CA as well")
+            throw reader.error(
+                "cert_file", "a client certificate needs TLS; set ca_file (or ca_directory) to the broker's CA as well")
         }
         username = try reader.string("username")
         if reader.has("password") {
-            throw reader.error("password", "a password is never written in plumscale.toml, which many can read; put it alone in a file readable only by the bridge (chmod 600) and set password_file = \"/etc/plumscale/mqtt-password\"")
+            throw reader.error(
+                "password",
+                "a password is never written in plumscale.toml, which many can read; put it alone in a file readable only by the bridge (chmod 600) and set password_file = \"/etc/plumscale/mqtt-password\""
+            )
         }
         passwordFile = try Self.path(&reader, "password_file")
         if passwordFile != nil && username == nil {
@@ -90,32 +98,44 @@ public struct MQTTSettings: Hashable, Sendable {
         retain = try reader.bool("retain") ?? retain
         deltaGrams = try reader.double("delta", in: 0...1_000_000, unit: "g")
         heartbeatSeconds = try reader.double("heartbeat", in: 1...86_400, unit: "s") ?? heartbeatSeconds
-        liveRate = try reader.double("live_rate", in: 0...50, unit: "messages per second (0 turns the live topic off)") ?? liveRate
+        liveRate =
+            try reader.double("live_rate", in: 0...50, unit: "messages per second (0 turns the live topic off)")
+            ?? liveRate
         try reader.rejectUnknownKeys()
     }
 
     private static func path(_ reader: inout TOMLReader, _ key: String) throws(ConfigurationError) -> String? {
         guard let path = try reader.string(key) else { return nil }
         guard path.hasPrefix("/") else {
-            throw reader.error(key, "\(key) = \"\(path)\" must be an absolute path, such as \"/etc/plumscale/\(key == "password_file" ? "mqtt-password" : "mqtt.pem")\"")
+            throw reader.error(
+                key,
+                "\(key) = \"\(path)\" must be an absolute path, such as \"/etc/plumscale/\(key == "password_file" ? "mqtt-password" : "mqtt.pem")\""
+            )
         }
         return path
     }
 
     /// One level of a topic: no `/`, no wildcards, no spaces, so ids and topics stay simple.
     static func requireTopicLevel(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
-        let valid = !text.isEmpty && text.utf8.count <= 64
+        let valid =
+            !text.isEmpty && text.utf8.count <= 64
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
         guard valid else {
-            throw reader.error(key, "\(key) = \"\(text)\" is not allowed; use letters, digits, _ or - (at most 64), such as \"kitchen\"")
+            throw reader.error(
+                key,
+                "\(key) = \"\(text)\" is not allowed; use letters, digits, _ or - (at most 64), such as \"kitchen\"")
         }
     }
 
     static func requireTopicPrefix(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
-        let valid = !text.isEmpty && !text.hasPrefix("/") && !text.hasSuffix("/")
+        let valid =
+            !text.isEmpty && !text.hasPrefix("/") && !text.hasSuffix("/")
             && !text.contains(where: { $0 == "+" || $0 == "#" || $0 == " " || $0 == "\0" })
         guard valid else {
-            throw reader.error(key, "\(key) = \"\(text)\" is not a topic prefix; use levels without wildcards or a leading or trailing /, such as \"plumscale\" or \"shop/scales\"")
+            throw reader.error(
+                key,
+                "\(key) = \"\(text)\" is not a topic prefix; use levels without wildcards or a leading or trailing /, such as \"plumscale\" or \"shop/scales\""
+            )
         }
     }
 }

@@ -122,7 +122,8 @@ public actor Bridge<Link: ScaleDaemonLink> {
 
     private func command(_ action: ScaleAction, pan: String) {
         logger.info("Home Assistant pressed \(action.rawValue) on \(pan)")
-        let link = self.link, resultTopic = settings.topics.result(pan)
+        let link = self.link
+        let resultTopic = settings.topics.result(pan)
         Task {
             let text: String
             do {
@@ -233,7 +234,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private func send(_ topic: String, bytes: [UInt8], retain: Bool) {
         do {
             try mqtt.publish(MQTTMessage(topic: topic, payload: bytes, qos: settings.qos, retain: retain))
-        } catch where error.isNotConnected {
+        } catch  where error.isNotConnected {
             // Published again, retained state first, after the next connect.
         } catch {
             logger.warning("\(error)")

@@ -10,9 +10,11 @@ public struct BridgeSettings: Hashable, Sendable {
     /// The bridge's release, in the device registry and the discovery origin.
     public var version: String
 
-    public init(topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
-                retain: Bool = true,
-                version: String) {
+    public init(
+        topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
+        retain: Bool = true,
+        version: String
+    ) {
         self.topics = topics
         self.policy = policy
         self.qos = qos

@@ -35,7 +35,8 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         public var swVersion: String
 
         private enum CodingKeys: String, CodingKey {
-            case identifiers, name, manufacturer, model, swVersion = "sw_version"
+            case identifiers, name, manufacturer, model
+            case swVersion = "sw_version"
         }
     }
 
@@ -45,17 +46,30 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         public var swVersion: String
 
         private enum CodingKeys: String, CodingKey {
-            case name, swVersion = "sw_version"
+            case name
+            case swVersion = "sw_version"
         }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, uniqueID = "unique_id", objectID = "object_id", availabilityTopic = "availability_topic"
-        case payloadAvailable = "payload_available", payloadNotAvailable = "payload_not_available"
-        case device, origin, qos, stateTopic = "state_topic", valueTemplate = "value_template"
-        case deviceClass = "device_class", unitOfMeasurement = "unit_of_measurement", stateClass = "state_class"
-        case suggestedDisplayPrecision = "suggested_display_precision", payloadOn = "payload_on"
-        case payloadOff = "payload_off", commandTopic = "command_topic", payloadPress = "payload_press"
-        case retain, icon, entityCategory = "entity_category"
+        case name
+        case uniqueID = "unique_id"
+        case objectID = "object_id"
+        case availabilityTopic = "availability_topic"
+        case payloadAvailable = "payload_available"
+        case payloadNotAvailable = "payload_not_available"
+        case device, origin, qos
+        case stateTopic = "state_topic"
+        case valueTemplate = "value_template"
+        case deviceClass = "device_class"
+        case unitOfMeasurement = "unit_of_measurement"
+        case stateClass = "state_class"
+        case suggestedDisplayPrecision = "suggested_display_precision"
+        case payloadOn = "payload_on"
+        case payloadOff = "payload_off"
+        case commandTopic = "command_topic"
+        case payloadPress = "payload_press"
+        case retain, icon
+        case entityCategory = "entity_category"
     }
 }

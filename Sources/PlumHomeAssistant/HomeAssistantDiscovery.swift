@@ -95,13 +95,14 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         return DiscoveryPayload(
             name: name, uniqueID: "\(id.nodeID)_\(objectID)", objectID: "\(id.nodeID)_\(objectID)",
             availabilityTopic: topics.availability,
-            device: .init(identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
-                          model: "Raspberry Pi scale", swVersion: version),
+            device: .init(
+                identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
+                model: "Raspberry Pi scale", swVersion: version),
             origin: .init(name: "plumscale-mqtt", swVersion: version),
             qos: qos)
     }
 
     private static let names: [PanEntity: String] = [
-        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .tare: "tare", .zero: "zero",
+        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .tare: "tare", .zero: "zero"
     ]
 }

@@ -15,8 +15,10 @@ public struct PanState: Hashable, Sendable, Encodable {
     /// When the reading was taken, seconds since the Unix epoch.
     public var time: Double
 
-    public init(grams: Double?, stable: Bool, overload: Bool, underload: Bool, percent: Double?, tare: Double,
-                calibrated: Bool, time: Double) {
+    public init(
+        grams: Double?, stable: Bool, overload: Bool, underload: Bool, percent: Double?, tare: Double,
+        calibrated: Bool, time: Double
+    ) {
         self.grams = grams
         self.stable = stable
         self.overload = overload

@@ -56,17 +56,19 @@ public struct PublishingPolicy: Hashable, Sendable {
             lastLiveAt = now
         }
         var state = present
-        let newWeight = present.stable && present.grams != nil && present.grams != lastState?.grams
+        let newWeight =
+            present.stable && present.grams != nil && present.grams != lastState?.grams
             && (lastState?.grams).map { abs(present.grams! - $0) >= settings.effectiveDelta - 1e-9 } ?? true
         if !newWeight {
             // The state keeps the last published weight until a new stable one differs enough.
             state.grams = lastState?.grams ?? (present.stable ? present.grams : nil)
         }
         current = state
-        let flagsChanged = lastState.map {
-            $0.stable != state.stable || $0.overload != state.overload || $0.underload != state.underload
-                || $0.calibrated != state.calibrated
-        } ?? true
+        let flagsChanged =
+            lastState.map {
+                $0.stable != state.stable || $0.overload != state.overload || $0.underload != state.underload
+                    || $0.calibrated != state.calibrated
+            } ?? true
         if newWeight || flagsChanged {
             publish(state, now: now, into: &decision)
         }

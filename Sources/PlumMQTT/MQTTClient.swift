@@ -51,7 +51,8 @@ public final class MQTTClient: Sendable {
                         if Task.isCancelled { return }
                         if case .success = connect() {
                             if case .failure(let error) = MosquittoCall.check(
-                                mosquitto_loop_start(handle.mosq), "starting the MQTT network thread") {
+                                mosquitto_loop_start(handle.mosq), "starting the MQTT network thread")
+                            {
                                 handle.sink.continuation.yield(.unreachable(reason: error.description))
                             }
                             return
@@ -65,8 +66,9 @@ public final class MQTTClient: Sendable {
 
     private func connect() -> Result<Void, MQTTError> {
         MosquittoCall.check(
-            mosquitto_connect_async(handle.mosq, configuration.host, Int32(configuration.port),
-                                    Int32(configuration.keepAlive)),
+            mosquitto_connect_async(
+                handle.mosq, configuration.host, Int32(configuration.port),
+                Int32(configuration.keepAlive)),
             "connecting to \(configuration.endpoint)")
     }
 
@@ -81,8 +83,9 @@ public final class MQTTClient: Sendable {
     public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int {
         var messageID: Int32 = 0
         let result = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle.mosq, &messageID, message.topic, Int32(bytes.count), bytes.baseAddress,
-                              Int32(message.qos.rawValue), message.retain)
+            mosquitto_publish(
+                handle.mosq, &messageID, message.topic, Int32(bytes.count), bytes.baseAddress,
+                Int32(message.qos.rawValue), message.retain)
         }
         try MosquittoCall.check(result, "publishing to \(message.topic)").get()
         return Int(messageID)
@@ -94,13 +97,15 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: MQTTQoS = .atMostOnce) throws(MQTTError) -> Int {
         var messageID: Int32 = 0
         try MosquittoCall.check(
-            mosquitto_subscribe(handle.mosq, &messageID, filter, Int32(qos.rawValue)), "subscribing to \(filter)").get()
+            mosquitto_subscribe(handle.mosq, &messageID, filter, Int32(qos.rawValue)), "subscribing to \(filter)"
+        ).get()
         return Int(messageID)
     }
 
     public func unsubscribe(_ filter: String) throws(MQTTError) {
         try MosquittoCall.check(
-            mosquitto_unsubscribe(handle.mosq, nil, filter), "unsubscribing from \(filter)").get()
+            mosquitto_unsubscribe(handle.mosq, nil, filter), "unsubscribing from \(filter)"
+        ).get()
     }
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and

@@ -1,7 +1,7 @@
 internal import CMosquitto
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place libmosquitto's integer results become ``MQTTError``s: every call goes through
@@ -43,16 +43,19 @@ enum MosquittoCall {
             MOSQ_ERR_NOT_FOUND: "MOSQ_ERR_NOT_FOUND", MOSQ_ERR_CONN_LOST: "MOSQ_ERR_CONN_LOST",
             MOSQ_ERR_TLS: "MOSQ_ERR_TLS",
             MOSQ_ERR_PAYLOAD_SIZE: "MOSQ_ERR_PAYLOAD_SIZE", MOSQ_ERR_NOT_SUPPORTED: "MOSQ_ERR_NOT_SUPPORTED",
-            MOSQ_ERR_AUTH: "MOSQ_ERR_AUTH", MOSQ_ERR_ACL_DENIED: "MOSQ_ERR_ACL_DENIED", MOSQ_ERR_ERRNO: "MOSQ_ERR_ERRNO",
+            MOSQ_ERR_AUTH: "MOSQ_ERR_AUTH", MOSQ_ERR_ACL_DENIED: "MOSQ_ERR_ACL_DENIED",
+            MOSQ_ERR_ERRNO: "MOSQ_ERR_ERRNO",
             MOSQ_ERR_EAI: "MOSQ_ERR_EAI", MOSQ_ERR_MALFORMED_UTF8: "MOSQ_ERR_MALFORMED_UTF8",
-            MOSQ_ERR_QOS_NOT_SUPPORTED: "MOSQ_ERR_QOS_NOT_SUPPORTED", MOSQ_ERR_OVERSIZE_PACKET: "MOSQ_ERR_OVERSIZE_PACKET",
+            MOSQ_ERR_QOS_NOT_SUPPORTED: "MOSQ_ERR_QOS_NOT_SUPPORTED",
+            MOSQ_ERR_OVERSIZE_PACKET: "MOSQ_ERR_OVERSIZE_PACKET"
         ]
         return names[mosq_err_t(rawValue: result)] ?? "MOSQ_ERR_\(result)"
     }
 
     private static func hint(_ name: String) -> String? {
         switch name {
-        case "MOSQ_ERR_TLS": return "check the CA, certificate and key files and that the broker speaks TLS on this port"
+        case "MOSQ_ERR_TLS":
+            return "check the CA, certificate and key files and that the broker speaks TLS on this port"
         case "MOSQ_ERR_EAI": return "check the broker's host name"
         case "MOSQ_ERR_NO_CONN": return "the broker is not connected; the client reconnects by itself"
         case "MOSQ_ERR_MALFORMED_UTF8": return "topics must be valid UTF-8 without wildcards when publishing"

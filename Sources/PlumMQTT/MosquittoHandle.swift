@@ -19,10 +19,12 @@ final class MosquittoHandle: @unchecked Sendable {
         MosquittoCall.library
         self.sink = sink
         guard let mosq = mosquitto_new(configuration.clientID, configuration.cleanSession, sink.pointer) else {
-            let hint = configuration.clientID == nil && !configuration.cleanSession
+            let hint =
+                configuration.clientID == nil && !configuration.cleanSession
                 ? "a random client id needs a clean session; set client_id" : nil
-            throw MQTTError(operation: "creating the MQTT client", code: Int(MOSQ_ERR_INVAL.rawValue),
-                            codeName: "MOSQ_ERR_INVAL", message: "libmosquitto refused the settings", hint: hint)
+            throw MQTTError(
+                operation: "creating the MQTT client", code: Int(MOSQ_ERR_INVAL.rawValue),
+                codeName: "MOSQ_ERR_INVAL", message: "libmosquitto refused the settings", hint: hint)
         }
         self.mosq = mosq
         do {
@@ -47,13 +49,15 @@ final class MosquittoHandle: @unchecked Sendable {
             guard let tls = configuration.tls else { return .success(()) }
             return MosquittoCall.check(
                 mosquitto_tls_set(mosq, tls.caFile, tls.caDirectory, tls.certificateFile, tls.keyFile, nil),
-                "setting up TLS (CA \(tls.caFile ?? tls.caDirectory ?? "none"), certificate \(tls.certificateFile ?? "none"))")
+                "setting up TLS (CA \(tls.caFile ?? tls.caDirectory ?? "none"), certificate \(tls.certificateFile ?? "none"))"
+            )
         }.flatMap {
             guard let will = configuration.will else { return .success(()) }
             return will.payload.withUnsafeBytes { bytes in
                 MosquittoCall.check(
-                    mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress,
-                                       Int32(will.qos.rawValue), will.retain),
+                    mosquitto_will_set(
+                        mosq, will.topic, Int32(bytes.count), bytes.baseAddress,
+                        Int32(will.qos.rawValue), will.retain),
                     "setting the last will on \(will.topic)")
             }
         }.flatMap {

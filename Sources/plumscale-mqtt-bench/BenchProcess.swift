@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program the benchmark starts (broker, daemon, bridge), with its output in a file, and what
@@ -23,7 +23,8 @@ final class BenchProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), defaults = sigset_t()
+        var noSignals = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&noSignals)
         sigemptyset(&defaults)
         for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
@@ -32,7 +33,9 @@ final class BenchProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard status == 0 else { throw BenchFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw BenchFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        }
         self.pid = pid
     }
 

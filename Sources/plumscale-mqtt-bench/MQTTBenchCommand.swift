@@ -4,7 +4,7 @@ import PlumMQTT
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How long a reading takes from plumscaled to a subscriber through plumscale-mqtt and a real
@@ -35,16 +35,22 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         let port = 20_000 + Int(getpid() % 20_000)
         write("\(directory)/mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n")
         write("\(directory)/bridge.toml", "[mqtt]\nlive_rate = \(liveRate)\n")
-        let broker = try BenchProcess(["mosquitto", "-c", "\(directory)/mosquitto.conf"], log: "\(directory)/mosquitto.log")
+        let broker = try BenchProcess(
+            ["mosquitto", "-c", "\(directory)/mosquitto.conf"], log: "\(directory)/mosquitto.log")
         defer { broker.stop() }
         let daemon = try BenchProcess(
-            ["\(folder)/plumscaled", "--simulate", "--socket", "\(directory)/d.sock", "--state-directory", "\(directory)/state"],
+            [
+                "\(folder)/plumscaled", "--simulate", "--socket", "\(directory)/d.sock", "--state-directory",
+                "\(directory)/state"
+            ],
             log: "\(directory)/plumscaled.log")
         defer { daemon.stop() }
         try await Task.sleep(for: .seconds(1))
         let bridge = try BenchProcess(
-            ["\(folder)/plumscale-mqtt", "--config", "\(directory)/bridge.toml", "--socket", "\(directory)/d.sock",
-             "--broker", "127.0.0.1:\(port)", "--scale-id", "bench"],
+            [
+                "\(folder)/plumscale-mqtt", "--config", "\(directory)/bridge.toml", "--socket", "\(directory)/d.sock",
+                "--broker", "127.0.0.1:\(port)", "--scale-id", "bench"
+            ],
             log: "\(directory)/bridge.log")
         defer { bridge.stop() }
 
@@ -69,12 +75,13 @@ struct MQTTBenchCommand: AsyncParsableCommand {
             }
         }
         try client.start()
-        try await Task.sleep(for: .seconds(3))   // let the bridge connect and settle
+        try await Task.sleep(for: .seconds(3))  // let the bridge connect and settle
         latencies.withLock { $0 = [:] }
         let cpuBefore = bridge.cpuSeconds
         try await Task.sleep(for: .seconds(seconds))
         let cpu = (bridge.cpuSeconds - cpuBefore) / Double(seconds) * 100
-        let rss = bridge.memory("VmRSS"), peak = bridge.memory("VmHWM")
+        let rss = bridge.memory("VmRSS")
+        let peak = bridge.memory("VmHWM")
         client.stop()
         reader.cancel()
 
@@ -82,10 +89,15 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         print("topic   messages   p50 ms   p99 ms   max ms   (reading time stamp → subscriber)")
         for kind in ["live", "state"] {
             let values = latencies.withLock { $0[kind] ?? [] }.sorted()
-            guard !values.isEmpty else { print("\(kind): no messages; see \(directory)/bridge.log"); continue }
+            guard !values.isEmpty else {
+                print("\(kind): no messages; see \(directory)/bridge.log")
+                continue
+            }
             func quantile(_ q: Double) -> Double { values[min(values.count - 1, Int(Double(values.count - 1) * q))] }
-            print(pad(kind, 7) + pad("\(values.count)", 11) + pad(format(quantile(0.5)), 9) + pad(format(quantile(0.99)), 9)
-                  + pad(format(values.last!), 9))
+            print(
+                pad(kind, 7) + pad("\(values.count)", 11) + pad(format(quantile(0.5)), 9)
+                    + pad(format(quantile(0.99)), 9)
+                    + pad(format(values.last!), 9))
         }
         print("bridge: CPU \(format(cpu)) % of one core, RSS \(format(rss)) MiB (peak \(format(peak)) MiB)")
     }
@@ -101,5 +113,7 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         return "\(hundredths / 100).\(String(repeating: "0", count: hundredths % 100 < 10 ? 1 : 0))\(hundredths % 100)"
     }
 
-    private func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
+    }
 }

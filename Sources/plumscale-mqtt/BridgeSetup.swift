@@ -20,7 +20,8 @@ struct BridgeSetup {
         readFile: (String) throws -> String
     ) throws(BridgeError) -> BridgeSetup {
         let settings = file.mqtt
-        var host = settings.host, port = settings.effectivePort
+        var host = settings.host
+        var port = settings.effectivePort
         if let broker = overrides.broker { (host, port) = try parseBroker(broker, defaultPort: port) }
         let scaleID = overrides.scaleID ?? settings.scaleID
         if let scaleID, scaleID.isEmpty || scaleID != ScaleIdentity.level(scaleID) {
@@ -34,22 +35,29 @@ struct BridgeSetup {
                 let text = try readFile(path)
                 password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
             } catch {
-                throw BridgeError("\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)")
+                throw BridgeError(
+                    "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)"
+                )
             }
             if password?.isEmpty == true {
-                throw BridgeError("\(file.source): [mqtt] password_file \(path) is empty; put the password on its first line")
+                throw BridgeError(
+                    "\(file.source): [mqtt] password_file \(path) is empty; put the password on its first line")
             }
         }
-        let tls = settings.usesTLS
-            ? MQTTTLS(caFile: settings.caFile, caDirectory: settings.caDirectory, certificateFile: settings.certFile,
-                      keyFile: settings.keyFile)
+        let tls =
+            settings.usesTLS
+            ? MQTTTLS(
+                caFile: settings.caFile, caDirectory: settings.caDirectory, certificateFile: settings.certFile,
+                keyFile: settings.keyFile)
             : nil
         let qos = MQTTQoS(rawValue: settings.qos) ?? .atLeastOnce
-        let topics = BridgeTopics(prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix, identity: identity)
+        let topics = BridgeTopics(
+            prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix, identity: identity)
         let bridge = BridgeSettings(
             topics: topics,
-            policy: .init(division: DivisionRounding(grams: file.scale.divisionGrams), delta: settings.deltaGrams,
-                          heartbeatSeconds: settings.heartbeatSeconds, liveRate: settings.liveRate),
+            policy: .init(
+                division: DivisionRounding(grams: file.scale.divisionGrams), delta: settings.deltaGrams,
+                heartbeatSeconds: settings.heartbeatSeconds, liveRate: settings.liveRate),
             qos: qos, retain: settings.retain, version: version)
         let mqtt = MQTTConfiguration(
             host: host, port: port, clientID: settings.clientID ?? "plumscale-\(identity.scaleID)",
@@ -60,7 +68,8 @@ struct BridgeSetup {
 
     /// `host`, `host:port`, `[v6]` or `[v6]:port`.
     static func parseBroker(_ text: String, defaultPort: Int) throws(BridgeError) -> (String, Int) {
-        var host = Substring(text), port = defaultPort
+        var host = Substring(text)
+        var port = defaultPort
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else {
                 throw BridgeError("--broker \(text): missing ] after the IPv6 address")
@@ -81,7 +90,8 @@ struct BridgeSetup {
             port = number
         }
         guard !host.isEmpty, (1...65_535).contains(port) else {
-            throw BridgeError("--broker \(text): expected HOST:PORT with a port from 1 to 65535, such as broker.local:1883")
+            throw BridgeError(
+                "--broker \(text): expected HOST:PORT with a port from 1 to 65535, such as broker.local:1883")
         }
         return (String(host), port)
     }

@@ -6,7 +6,7 @@ import PlumHomeAssistant
 import PlumMQTT
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale-mqtt`: the bridge from plumscaled to an MQTT broker and Home Assistant. Argument
@@ -34,7 +34,8 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The broker, overriding [mqtt] host and port.", valueName: "host:port"))
     var broker: String?
 
-    @Option(name: .customLong("scale-id"), help: ArgumentHelp("This scale's id in topics and unique ids.", valueName: "id"))
+    @Option(
+        name: .customLong("scale-id"), help: ArgumentHelp("This scale's id in topics and unique ids.", valueName: "id"))
     var scaleID: String?
 
     func run() async throws {
@@ -80,7 +81,7 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
         do {
             return try MQTTBridgeConfiguration.parse(try TextFile.read(path), file: path)
         } catch let failure as TextFile.Failure where failure.isMissing && config == nil {
-            return MQTTBridgeConfiguration()   // no file at the default place: defaults and flags
+            return MQTTBridgeConfiguration()  // no file at the default place: defaults and flags
         } catch let failure as TextFile.Failure {
             throw BridgeError("cannot read the configuration \(failure); pass --config FILE")
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Small files the bridge reads at start: the configuration, the password, the machine id.

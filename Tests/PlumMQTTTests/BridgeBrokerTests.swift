@@ -36,23 +36,28 @@ struct BridgeBrokerTests {
         let bridge = try Running(port: broker.port, delta: 1)
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
-        #expect(await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" } != nil,
-                "availability online once both the broker and the daemon are there")
-        #expect(await waitFor(seconds: 10) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 13 },
-                "13 configs (6 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
+        #expect(
+            await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" } != nil,
+            "availability online once both the broker and the daemon are there")
+        #expect(
+            await waitFor(seconds: 10) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 13 },
+            "13 configs (6 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
 
-        for grams in [100.0, 100.4, 100.9, 101.0] {   // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
+        for grams in [100.0, 100.4, 100.9, 101.0] {  // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
             bridge.link.send(.report(.weight(weightReport("left", grams: grams, stable: true))))
         }
         bridge.link.send(.report(.weight(weightReport("left", grams: 102.5, stable: true))))
         _ = await watcher.first { $0.topic == "plumscale/kitchen/left/state" && $0.text.contains("102.5") }
-        let states = watcher.messages(on: "plumscale/kitchen/left/state").compactMap { JSONValue.parse($0.text)?["grams"]?.number }
+        let states = watcher.messages(on: "plumscale/kitchen/left/state").compactMap {
+            JSONValue.parse($0.text)?["grams"]?.number
+        }
         #expect(states == [100, 101, 102.5], "states on change with delta 1 g: \(states)")
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/left/state"])
         let retained = await late.first { _ in true }
-        #expect(retained?.retain == true && JSONValue.parse(retained?.text ?? "")?["grams"]?.number == 102.5,
-                "a subscriber that comes later gets the last state, retained")
+        #expect(
+            retained?.retain == true && JSONValue.parse(retained?.text ?? "")?["grams"]?.number == 102.5,
+            "a subscriber that comes later gets the last state, retained")
         late.stop()
         watcher.stop()
         await bridge.stop()
@@ -65,8 +70,10 @@ struct BridgeBrokerTests {
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#"])
         _ = await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" }
-        try watcher.client.publish(MQTTMessage(topic: "plumscale/kitchen/right/tare/set", text: "PRESS", qos: .atLeastOnce))
-        try watcher.client.publish(MQTTMessage(topic: "plumscale/kitchen/left/zero/set", text: "PRESS", qos: .atLeastOnce))
+        try watcher.client.publish(
+            MQTTMessage(topic: "plumscale/kitchen/right/tare/set", text: "PRESS", qos: .atLeastOnce))
+        try watcher.client.publish(
+            MQTTMessage(topic: "plumscale/kitchen/left/zero/set", text: "PRESS", qos: .atLeastOnce))
         #expect(await waitFor(seconds: 10) { bridge.link.performed.count == 2 }, "presses never reached the daemon")
         #expect(bridge.link.performed == ["tare right", "zero left"], "wrong requests: \(bridge.link.performed)")
         let result = await watcher.first { $0.topic == "plumscale/kitchen/right/result" }
@@ -88,9 +95,12 @@ struct BridgeBrokerTests {
         second.link.send(.connected(pans: ["left"]))
         let rightTopics = Set(watcher.messages.map(\.topic).filter { $0.contains("/right_") })
         #expect(rightTopics.count == 6, "six entities of pan right were configured: \(rightTopics)")
-        #expect(await waitFor(seconds: 10) {
-            Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
-        }, "each config of right is cleared with an empty message: \(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))")
+        #expect(
+            await waitFor(seconds: 10) {
+                Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
+            },
+            "each config of right is cleared with an empty message: \(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))"
+        )
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
         #expect(await waitFor(seconds: 10) { late.messages.count == 7 }, "left's 6 and the heaviest pan stay retained")
@@ -120,7 +130,8 @@ struct BridgeBrokerTests {
         let broker = try MosquittoBroker()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left", "right"]))
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/heaviest", "plumscale/+/+/cue"])
+        let watcher = try await MessageCollector(
+            port: broker.port, subscribe: ["plumscale/kitchen/heaviest", "plumscale/+/+/cue"])
         bridge.link.send(.report(.weight(weightReport("left", grams: 10, stable: true, heaviest: false))))
         bridge.link.send(.report(.weight(weightReport("right", grams: 90, stable: true, heaviest: true))))
         bridge.link.send(.report(.weight(weightReport("right", grams: 91, stable: true, heaviest: true))))
@@ -132,8 +143,9 @@ struct BridgeBrokerTests {
         let heaviest = watcher.messages(on: "plumscale/kitchen/heaviest").map(\.text).filter { $0 != "none" }
         #expect(heaviest.suffix(2) == ["right", "left"], "one message per change of the heaviest pan: \(heaviest)")
         let cue = watcher.messages(on: "plumscale/kitchen/left/cue").first
-        #expect(JSONValue.parse(cue?.text ?? "")?["cue"]?.string == "max-force" && cue?.retain == false,
-                "a cue is an event: published, never retained")
+        #expect(
+            JSONValue.parse(cue?.text ?? "")?["cue"]?.string == "max-force" && cue?.retain == false,
+            "a cue is an event: published, never retained")
         watcher.stop()
         await bridge.stop()
     }
@@ -147,8 +159,9 @@ struct BridgeBrokerTests {
         #expect(await waitFor(seconds: 10) { watcher.messages.count >= 7 }, "the first configs")
         let before = watcher.messages.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
-        #expect(await waitFor(seconds: 10) { watcher.messages.count >= before + 7 },
-                "all 7 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
+        #expect(
+            await waitFor(seconds: 10) { watcher.messages.count >= before + 7 },
+            "all 7 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()
         await bridge.stop()
     }

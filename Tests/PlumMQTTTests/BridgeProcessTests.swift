@@ -2,7 +2,7 @@ import PlumMQTT
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real programs: `plumscaled --simulate` (two pans, left and right), `plumscale-mqtt`
@@ -13,7 +13,10 @@ struct BridgeProcessTests {
     static func daemon(_ directory: String, name: String) async throws -> (ChildProcess, String) {
         let socket = "\(directory)/\(name).sock"
         let process = try ChildProcess(
-            ["\(productsFolder)/plumscaled", "--simulate", "--socket", socket, "--state-directory", "\(directory)/\(name)-state"],
+            [
+                "\(productsFolder)/plumscaled", "--simulate", "--socket", socket, "--state-directory",
+                "\(directory)/\(name)-state"
+            ],
             directory: directory, name: name)
         guard await waitFor(seconds: 30, { access(socket, F_OK) == 0 || !process.isRunning }), process.isRunning else {
             throw SpawnError(message: "plumscaled \(name) never made \(socket): \(process.stderr)")
@@ -25,8 +28,10 @@ struct BridgeProcessTests {
         let config = "\(directory)/\(scaleID).toml"
         writeFile(config, "[scale]\ndivision_grams = 0.1\n[mqtt]\nheartbeat = 30\nlive_rate = 1\n")
         return try ChildProcess(
-            ["\(productsFolder)/plumscale-mqtt", "--config", config, "--socket", socket,
-             "--broker", "127.0.0.1:\(port)", "--scale-id", scaleID],
+            [
+                "\(productsFolder)/plumscale-mqtt", "--config", config, "--socket", socket,
+                "--broker", "127.0.0.1:\(port)", "--scale-id", scaleID
+            ],
             directory: directory, name: "bridge-\(scaleID)")
     }
 
@@ -54,15 +59,20 @@ struct BridgeProcessTests {
         let (daemon, socket) = try await Self.daemon(directory, name: "d")
         let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "tare")
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/tare/#"])
-        #expect(await watcher.first(within: 30) { $0.topic == "plumscale/tare/status" && $0.text == "online" } != nil,
-                "never online: \(bridge.stderr)")
+        #expect(
+            await watcher.first(within: 30) { $0.topic == "plumscale/tare/status" && $0.text == "online" } != nil,
+            "never online: \(bridge.stderr)")
         try watcher.client.publish(MQTTMessage(topic: "plumscale/tare/left/tare/set", text: "PRESS", qos: .atLeastOnce))
-        let result = try #require(await watcher.first(within: 30) { $0.topic == "plumscale/tare/left/result" },
-                                  "no answer: \(bridge.stderr)")
+        let result = try #require(
+            await watcher.first(within: 30) { $0.topic == "plumscale/tare/left/result" },
+            "no answer: \(bridge.stderr)")
         let answer = try #require(JSONValue.parse(result.text))
-        #expect(answer["action"]?.string == "tare" && answer["pan"]?.string == "left", "the daemon's TARE reply: \(result.text)")
-        #expect(answer["ok"]?.bool == true || answer["reason"]?.string == "notStable",
-                "tared, or refused only because the simulated plums moved: \(result.text)")
+        #expect(
+            answer["action"]?.string == "tare" && answer["pan"]?.string == "left",
+            "the daemon's TARE reply: \(result.text)")
+        #expect(
+            answer["ok"]?.bool == true || answer["reason"]?.string == "notStable",
+            "tared, or refused only because the simulated plums moved: \(result.text)")
         watcher.stop()
         bridge.stop()
         daemon.stop()
@@ -75,16 +85,21 @@ struct BridgeProcessTests {
         var (daemon, socket) = try await Self.daemon(directory, name: "d")
         let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "restart")
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/restart/#"])
-        #expect(await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "online" } != nil)
+        #expect(
+            await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "online" } != nil)
         daemon.stop()
-        #expect(await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "offline" } != nil,
-                "offline while the daemon is gone: \(bridge.stderr)")
+        #expect(
+            await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "offline" } != nil,
+            "offline while the daemon is gone: \(bridge.stderr)")
         let before = watcher.messages.count
         (daemon, socket) = try await Self.daemon(directory, name: "d")
-        #expect(await waitFor(seconds: 30) {
-            watcher.messages.dropFirst(before).contains { $0.topic == "plumscale/restart/status" && $0.text == "online" }
-                && watcher.messages.dropFirst(before).contains { $0.topic == "plumscale/restart/left/live" }
-        }, "online and live readings again after the daemon restarted: \(bridge.stderr)")
+        #expect(
+            await waitFor(seconds: 30) {
+                watcher.messages.dropFirst(before).contains {
+                    $0.topic == "plumscale/restart/status" && $0.text == "online"
+                }
+                    && watcher.messages.dropFirst(before).contains { $0.topic == "plumscale/restart/left/live" }
+            }, "online and live readings again after the daemon restarted: \(bridge.stderr)")
         watcher.stop()
         bridge.stop()
         daemon.stop()
@@ -99,15 +114,19 @@ struct BridgeProcessTests {
         var watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/broker/status"])
         #expect(await watcher.first(within: 30) { $0.text == "online" } != nil)
         watcher.stop()
-        try broker.restart()   // persistence off: the restarted broker has nothing retained
-        watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/broker/status", "homeassistant/#"])
-        #expect(await watcher.first(within: 60) { $0.topic == "plumscale/broker/status" && $0.text == "online" } != nil,
-                "online again on the restarted broker: \(bridge.stderr)")
-        #expect(await waitFor(seconds: 30) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 13 },
-                "the 13 discovery configs published again")
+        try broker.restart()  // persistence off: the restarted broker has nothing retained
+        watcher = try await MessageCollector(
+            port: broker.port, subscribe: ["plumscale/broker/status", "homeassistant/#"])
+        #expect(
+            await watcher.first(within: 60) { $0.topic == "plumscale/broker/status" && $0.text == "online" } != nil,
+            "online again on the restarted broker: \(bridge.stderr)")
+        #expect(
+            await waitFor(seconds: 30) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 13 },
+            "the 13 discovery configs published again")
         let log = bridge.stderr
-        #expect(log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
-                "the outage is logged once, not per retry: \(log)")
+        #expect(
+            log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
+            "the outage is logged once, not per retry: \(log)")
         watcher.stop()
         bridge.stop()
         daemon.stop()
@@ -117,7 +136,8 @@ struct BridgeProcessTests {
     func fleet() async throws {
         let directory = temporaryDirectory()
         let broker = try MosquittoBroker()
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#", "plumscale/+/+/state"])
+        let watcher = try await MessageCollector(
+            port: broker.port, subscribe: ["homeassistant/#", "plumscale/+/+/state"])
         var processes: [ChildProcess] = []
         let scales = ["shop-1", "shop-2", "shop-3"]
         for scale in scales {
@@ -125,23 +145,29 @@ struct BridgeProcessTests {
             processes.append(daemon)
             processes.append(try Self.bridge(directory, socket: socket, port: broker.port, scaleID: scale))
         }
-        #expect(await waitFor(seconds: 60) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 39 },
-                "3 scales × (2 pans × 6 entities + heaviest) configs")
+        #expect(
+            await waitFor(seconds: 60) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 39 },
+            "3 scales × (2 pans × 6 entities + heaviest) configs")
         let configs = watcher.messages.filter { $0.topic.hasSuffix("/config") }
         let uniqueIDs = configs.compactMap { JSONValue.parse($0.payload)?["unique_id"]?.string }
-        #expect(uniqueIDs.count == 39 && Set(uniqueIDs).count == 39, "39 configs with 39 distinct unique_ids: \(uniqueIDs)")
+        #expect(
+            uniqueIDs.count == 39 && Set(uniqueIDs).count == 39, "39 configs with 39 distinct unique_ids: \(uniqueIDs)")
         for scale in scales {
             for pan in ["left", "right"] {
                 for entity in ["weight", "force", "stable", "overload", "tare", "zero"] {
-                    #expect(configs.contains { $0.topic.hasSuffix("/plumscale_\(scale)/\(pan)_\(entity)/config") },
-                            "\(scale) \(pan) \(entity) config missing")
+                    #expect(
+                        configs.contains { $0.topic.hasSuffix("/plumscale_\(scale)/\(pan)_\(entity)/config") },
+                        "\(scale) \(pan) \(entity) config missing")
                 }
             }
         }
-        #expect(await waitFor(seconds: 60) {
-            let states = Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") })
-            return states == Set(scales.flatMap { scale in ["left", "right"].map { "plumscale/\(scale)/\($0)/state" } })
-        }, "a state from each of the 6 pans: \(Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") }))")
+        #expect(
+            await waitFor(seconds: 60) {
+                let states = Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") })
+                return states
+                    == Set(scales.flatMap { scale in ["left", "right"].map { "plumscale/\(scale)/\($0)/state" } })
+            },
+            "a state from each of the 6 pans: \(Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") }))")
         watcher.stop()
         for process in processes.reversed() { process.stop() }
     }

@@ -2,16 +2,20 @@ import PlumConfig
 import PlumHomeAssistant
 import PlumMQTT
 import Testing
+
 @testable import plumscale_mqtt
 
 @Suite("plumscale-mqtt setup: [mqtt] and the command line")
 struct BridgeSetupTests {
     struct NoFile: Error {}
 
-    static func setup(_ text: String, broker: String? = nil, scaleID: String? = nil,
-                      files: [String: String] = [:]) throws -> BridgeSetup {
+    static func setup(
+        _ text: String, broker: String? = nil, scaleID: String? = nil,
+        files: [String: String] = [:]
+    ) throws -> BridgeSetup {
         let file = try MQTTBridgeConfiguration.parse(text, file: "/etc/plumscale/plumscale.toml")
-        return try BridgeSetup.make(file, overrides: .init(broker: broker, scaleID: scaleID), version: "0.1.0") { path in
+        return try BridgeSetup.make(file, overrides: .init(broker: broker, scaleID: scaleID), version: "0.1.0") {
+            path in
             guard let text = files[path] else { throw NoFile() }
             return text
         }
@@ -19,17 +23,23 @@ struct BridgeSetupTests {
 
     @Test("--broker and --scale-id override [mqtt]; the client id, will and topics follow the scale id")
     func flagsOverride() throws {
-        let setup = try Self.setup("[mqtt]\nhost = \"a.local\"\nport = 1884\nscale_id = \"file\"\n",
-                                   broker: "b.local:1999", scaleID: "flag")
+        let setup = try Self.setup(
+            "[mqtt]\nhost = \"a.local\"\nport = 1884\nscale_id = \"file\"\n",
+            broker: "b.local:1999", scaleID: "flag")
         #expect(setup.mqtt.host == "b.local" && setup.mqtt.port == 1999, "--broker wins over host and port")
         #expect(setup.bridge.topics.identity.scaleID == "flag", "--scale-id wins over scale_id")
         #expect(setup.mqtt.clientID == "plumscale-flag", "the default client id names the scale")
-        #expect(setup.mqtt.will == MQTTMessage(topic: "plumscale/flag/status", text: "offline", qos: .atLeastOnce, retain: true),
-                "the last will is offline, retained, on the availability topic")
+        #expect(
+            setup.mqtt.will
+                == MQTTMessage(topic: "plumscale/flag/status", text: "offline", qos: .atLeastOnce, retain: true),
+            "the last will is offline, retained, on the availability topic")
     }
 
-    @Test("--broker forms: host, host:port, [v6]:port; bad ones say what to write",
-          arguments: [("broker.local", "broker.local", 1883), ("10.0.0.2:1884", "10.0.0.2", 1884), ("[::1]:1885", "::1", 1885)])
+    @Test(
+        "--broker forms: host, host:port, [v6]:port; bad ones say what to write",
+        arguments: [
+            ("broker.local", "broker.local", 1883), ("10.0.0.2:1884", "10.0.0.2", 1884), ("[::1]:1885", "::1", 1885)
+        ])
     func brokerForms(text: String, host: String, port: Int) throws {
         let (parsedHost, parsedPort) = try BridgeSetup.parseBroker(text, defaultPort: 1883)
         #expect(parsedHost == host && parsedPort == port, "\(text) → \(parsedHost):\(parsedPort)")
@@ -39,7 +49,9 @@ struct BridgeSetupTests {
     func badBroker() {
         for text in ["host:port", "host:70000", "[::1", ":1883"] {
             let error = #expect(throws: BridgeError.self) { try BridgeSetup.parseBroker(text, defaultPort: 1883) }
-            #expect(error?.message.contains("--broker \(text)") == true, "the error quotes the flag: \(String(describing: error))")
+            #expect(
+                error?.message.contains("--broker \(text)") == true,
+                "the error quotes the flag: \(String(describing: error))")
         }
     }
 
@@ -66,8 +78,11 @@ struct BridgeSetupTests {
 
     @Test("TLS settings reach the client, and the delta default is one division from [scale]")
     func tlsAndDivision() throws {
-        let setup = try Self.setup("[scale]\ndivision_grams = 2\n[mqtt]\nca_file = \"/ca.pem\"\nprotocol = \"5\"\n", scaleID: "x")
-        #expect(setup.mqtt.tls == MQTTTLS(caFile: "/ca.pem") && setup.mqtt.port == 8883 && setup.mqtt.protocolVersion == .v5)
+        let setup = try Self.setup(
+            "[scale]\ndivision_grams = 2\n[mqtt]\nca_file = \"/ca.pem\"\nprotocol = \"5\"\n", scaleID: "x")
+        #expect(
+            setup.mqtt.tls == MQTTTLS(caFile: "/ca.pem") && setup.mqtt.port == 8883 && setup.mqtt.protocolVersion == .v5
+        )
         #expect(setup.bridge.policy.effectiveDelta == 2 && setup.bridge.policy.division.decimals == 0, "d = 2 g")
     }
 }

@@ -7,7 +7,8 @@ import Testing
 struct HomeAssistantDiscoveryTests {
     static let identity = try! ScaleIdentity(configured: "kitchen", machineID: nil)
     static let topics = BridgeTopics(prefix: "plumscale", discoveryPrefix: "homeassistant", identity: identity)
-    static let discovery = HomeAssistantDiscovery(topics: topics, division: DivisionRounding(grams: 0.1), qos: 1, version: "0.1.0")
+    static let discovery = HomeAssistantDiscovery(
+        topics: topics, division: DivisionRounding(grams: 0.1), qos: 1, version: "0.1.0")
 
     static func payload(_ topic: String, pans: [String] = ["left", "right"]) throws -> JSONValue {
         let config = try #require(discovery.configs(pans: pans).first { $0.topic == topic }, "no config on \(topic)")
@@ -29,7 +30,9 @@ struct HomeAssistantDiscoveryTests {
         #expect(topics == expected, "unexpected or missing config topics: \(topics.symmetricDifference(expected))")
     }
 
-    @Test("weight sensor: device_class weight, unit_of_measurement g, state_class measurement, suggested_display_precision from d")
+    @Test(
+        "weight sensor: device_class weight, unit_of_measurement g, state_class measurement, suggested_display_precision from d"
+    )
     func weightSensor() throws {
         let config = try Self.payload("homeassistant/sensor/plumscale_kitchen/left_weight/config")
         #expect(config["device_class"]?.string == "weight", "device_class")
@@ -42,19 +45,22 @@ struct HomeAssistantDiscoveryTests {
         #expect(config["name"]?.string == "left weight", "name")
     }
 
-    @Test("every entity: availability_topic with payload_available online and payload_not_available offline, one device")
+    @Test(
+        "every entity: availability_topic with payload_available online and payload_not_available offline, one device")
     func availabilityAndDevice() throws {
         var uniqueIDs: [String] = []
         for (topic, _) in Self.discovery.configs(pans: ["left", "right"]) {
             let config = try Self.payload(topic)
-            #expect(config["availability_topic"]?.string == "plumscale/kitchen/status", "availability_topic of \(topic)")
+            #expect(
+                config["availability_topic"]?.string == "plumscale/kitchen/status", "availability_topic of \(topic)")
             #expect(config["payload_available"]?.string == "online", "payload_available of \(topic)")
             #expect(config["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
             let device = try #require(config["device"], "device of \(topic)")
             #expect(device["identifiers"]?.array == [.string("plumscale_kitchen")], "device.identifiers of \(topic)")
             #expect(device["name"]?.string == "PlumScale kitchen", "device.name")
-            #expect(device["manufacturer"]?.string == "PlumScale" && device["sw_version"]?.string == "0.1.0",
-                    "device.manufacturer and device.sw_version")
+            #expect(
+                device["manufacturer"]?.string == "PlumScale" && device["sw_version"]?.string == "0.1.0",
+                "device.manufacturer and device.sw_version")
             #expect(config["origin"]?["name"]?.string == "plumscale-mqtt", "origin.name")
             uniqueIDs.append(try #require(config["unique_id"]?.string, "unique_id of \(topic)"))
         }
@@ -66,8 +72,12 @@ struct HomeAssistantDiscoveryTests {
         let stable = try Self.payload("homeassistant/binary_sensor/plumscale_kitchen/left_stable/config")
         let overload = try Self.payload("homeassistant/binary_sensor/plumscale_kitchen/left_overload/config")
         for (config, field) in [(stable, "stable"), (overload, "overload")] {
-            #expect(config["payload_on"]?.string == "ON" && config["payload_off"]?.string == "OFF", "payload_on/off of \(field)")
-            #expect(config["value_template"]?.string == "{{ 'ON' if value_json.\(field) else 'OFF' }}", "value_template of \(field)")
+            #expect(
+                config["payload_on"]?.string == "ON" && config["payload_off"]?.string == "OFF",
+                "payload_on/off of \(field)")
+            #expect(
+                config["value_template"]?.string == "{{ 'ON' if value_json.\(field) else 'OFF' }}",
+                "value_template of \(field)")
             #expect(config["state_topic"]?.string == "plumscale/kitchen/left/state", "state_topic of \(field)")
         }
         #expect(overload["device_class"]?.string == "problem", "overload is a problem")
@@ -79,18 +89,21 @@ struct HomeAssistantDiscoveryTests {
         let config = try Self.payload("homeassistant/sensor/plumscale_kitchen/right_force/config")
         #expect(config["unit_of_measurement"]?.string == "%" && config["state_class"]?.string == "measurement")
         #expect(config["value_template"]?.string == "{{ value_json.percent }}", "value_template")
-        #expect(config["device_class"] == nil, "no device_class: force in percent of full scale is none of HA's classes")
+        #expect(
+            config["device_class"] == nil, "no device_class: force in percent of full scale is none of HA's classes")
     }
 
     @Test("buttons tare and zero: command_topic and payload_press PRESS, no state_topic")
     func buttons() throws {
         for action in ["tare", "zero"] {
             let config = try Self.payload("homeassistant/button/plumscale_kitchen/left_\(action)/config")
-            #expect(config["command_topic"]?.string == "plumscale/kitchen/left/\(action)/set", "command_topic of \(action)")
+            #expect(
+                config["command_topic"]?.string == "plumscale/kitchen/left/\(action)/set", "command_topic of \(action)")
             #expect(config["payload_press"]?.string == "PRESS", "payload_press of \(action)")
             #expect(config["state_topic"] == nil, "a button has no state_topic")
-            #expect(Self.topics.parseCommand("plumscale/kitchen/left/\(action)/set")?.action.rawValue == action,
-                    "the bridge reads its own command topic back")
+            #expect(
+                Self.topics.parseCommand("plumscale/kitchen/left/\(action)/set")?.action.rawValue == action,
+                "the bridge reads its own command topic back")
         }
     }
 

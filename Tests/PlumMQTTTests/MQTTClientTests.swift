@@ -23,15 +23,18 @@ struct MQTTClientTests {
 
     static func isConnected(_ event: MQTTEvent) -> Bool { event == .connected }
 
-    @Test("a retained QoS 1 message published by one client reaches a subscriber that comes later",
-          arguments: MQTTProtocolVersion.allCases)
+    @Test(
+        "a retained QoS 1 message published by one client reaches a subscriber that comes later",
+        arguments: MQTTProtocolVersion.allCases)
     func retainedRoundTrip(version: MQTTProtocolVersion) async throws {
         let broker = try MosquittoBroker()
-        let publisher = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: broker.port, protocolVersion: version))
+        let publisher = try MQTTClient(
+            MQTTConfiguration(host: "127.0.0.1", port: broker.port, protocolVersion: version))
         let log = EventLog(publisher)
         try publisher.start()
         #expect(await log.wait(Self.isConnected), "the publisher never connected: \(log.all)")
-        let id = try publisher.publish(MQTTMessage(topic: "test/retained", text: "152.2", qos: .atLeastOnce, retain: true))
+        let id = try publisher.publish(
+            MQTTMessage(topic: "test/retained", text: "152.2", qos: .atLeastOnce, retain: true))
         #expect(await log.wait { $0 == .published(messageID: id) }, "no PUBACK for message \(id): \(log.all)")
 
         let collector = try await MessageCollector(port: broker.port, subscribe: ["test/#"])
@@ -52,15 +55,17 @@ struct MQTTClientTests {
         #expect(await log.wait(Self.isConnected), "never connected: \(log.all)")
 
         broker.kill()
-        #expect(await log.wait { if case .disconnected(let reason) = $0 { reason != nil } else { false } },
-                "a broker that died must be reported as an unexpected disconnect: \(log.all)")
+        #expect(
+            await log.wait { if case .disconnected(let reason) = $0 { reason != nil } else { false } },
+            "a broker that died must be reported as an unexpected disconnect: \(log.all)")
         #expect(throws: MQTTError.self, "publishing while the broker is away must fail with an error") {
             try client.publish(MQTTMessage(topic: "test/x", text: "lost"))
         }
         try broker.restart()
         #expect(await log.wait(for: 2, Self.isConnected), "no reconnect after the broker came back: \(log.all)")
-        #expect(log.count { if case .disconnected = $0 { true } else { false } } == 1,
-                "one outage must produce exactly one disconnect event, not one per retry: \(log.all)")
+        #expect(
+            log.count { if case .disconnected = $0 { true } else { false } } == 1,
+            "one outage must produce exactly one disconnect event, not one per retry: \(log.all)")
 
         let collector = try await MessageCollector(port: broker.port, subscribe: ["test/#"])
         try client.publish(MQTTMessage(topic: "test/after", text: "back", qos: .atLeastOnce))
@@ -76,8 +81,11 @@ struct MQTTClientTests {
         let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: broker.port, reconnectDelay: 1...2))
         let log = EventLog(client)
         try client.start()
-        #expect(await log.wait { if case .unreachable(let reason) = $0 { reason.contains("127.0.0.1:\(broker.port)") } else { false } },
-                "the first failure must name the broker: \(log.all)")
+        #expect(
+            await log.wait {
+                if case .unreachable(let reason) = $0 { reason.contains("127.0.0.1:\(broker.port)") } else { false }
+            },
+            "the first failure must name the broker: \(log.all)")
         try broker.restart()
         #expect(await log.wait(Self.isConnected), "never connected after the broker started: \(log.all)")
         client.stop()
@@ -104,8 +112,11 @@ struct MQTTClientTests {
     @Test("a CA file that does not exist is refused when the client is made, naming the file")
     func missingCAFile() throws {
         let error = #expect(throws: MQTTError.self) {
-            _ = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: 8883, tls: MQTTTLS(caFile: "/nonexistent/ca.pem")))
+            _ = try MQTTClient(
+                MQTTConfiguration(host: "127.0.0.1", port: 8883, tls: MQTTTLS(caFile: "/nonexistent/ca.pem")))
         }
-        #expect(error?.description.contains("/nonexistent/ca.pem") == true, "the error must name the CA file: \(String(describing: error))")
+        #expect(
+            error?.description.contains("/nonexistent/ca.pem") == true,
+            "the error must name the CA file: \(String(describing: error))")
     }
 }

@@ -47,7 +47,9 @@ struct MQTTSettingsTests {
         #expect(mqtt.username == "kitchen" && mqtt.passwordFile == "/etc/plumscale/mqtt-password")
         #expect(mqtt.clientID == "scale-1" && mqtt.scaleID == "kitchen")
         #expect(mqtt.topicPrefix == "shop/scales" && mqtt.discoveryPrefix == "ha")
-        #expect(mqtt.qos == 2 && !mqtt.retain && mqtt.deltaGrams == 2.5 && mqtt.heartbeatSeconds == 60 && mqtt.liveRate == 0)
+        #expect(
+            mqtt.qos == 2 && !mqtt.retain && mqtt.deltaGrams == 2.5 && mqtt.heartbeatSeconds == 60 && mqtt.liveRate == 0
+        )
     }
 
     @Test("TLS without a port set uses 8883")
@@ -63,26 +65,35 @@ struct MQTTSettingsTests {
         var testDescription: String { says[0] }
     }
 
-    @Test("bad input is refused naming file, line and what to do", arguments: [
-        BadCase(text: "[mqtt]\nhost = \"b\"\npassword = \"hunter2\"\n", line: 3, says: ["password_file", "never"]),
-        BadCase(text: "[mqtt]\nhots = \"b\"\n", line: 2, says: ["unknown key hots", "host"]),
-        BadCase(text: "[mqtt]\nqos = 3\n", line: 2, says: ["qos = 3 is out of range", "0 to 2"]),
-        BadCase(text: "[mqtt]\nca_file = \"/ca.pem\"\ncert_file = \"/c.pem\"\n", line: 3, says: ["key_file"]),
-        BadCase(text: "[mqtt]\ncert_file = \"/c.pem\"\nkey_file = \"/k.pem\"\n", line: 2, says: ["needs TLS", "ca_file"]),
-        BadCase(text: "[mqtt]\npassword_file = \"mqtt-password\"\n", line: 2, says: ["absolute path"]),
-        BadCase(text: "[mqtt]\nusername = \"u\"\npassword_file = \"/p\"\nscale_id = \"my scale\"\n", line: 4,
+    @Test(
+        "bad input is refused naming file, line and what to do",
+        arguments: [
+            BadCase(text: "[mqtt]\nhost = \"b\"\npassword = \"hunter2\"\n", line: 3, says: ["password_file", "never"]),
+            BadCase(text: "[mqtt]\nhots = \"b\"\n", line: 2, says: ["unknown key hots", "host"]),
+            BadCase(text: "[mqtt]\nqos = 3\n", line: 2, says: ["qos = 3 is out of range", "0 to 2"]),
+            BadCase(text: "[mqtt]\nca_file = \"/ca.pem\"\ncert_file = \"/c.pem\"\n", line: 3, says: ["key_file"]),
+            BadCase(
+                text: "[mqtt]\ncert_file = \"/c.pem\"\nkey_file = \"/k.pem\"\n", line: 2, says: ["needs TLS", "ca_file"]
+            ),
+            BadCase(text: "[mqtt]\npassword_file = \"mqtt-password\"\n", line: 2, says: ["absolute path"]),
+            BadCase(
+                text: "[mqtt]\nusername = \"u\"\npassword_file = \"/p\"\nscale_id = \"my scale\"\n", line: 4,
                 says: ["scale_id", "letters, digits"]),
-        BadCase(text: "[mqtt]\ntopic_prefix = \"plum/#\"\n", line: 2, says: ["not a topic prefix"]),
-        BadCase(text: "[mqtt]\nprotocol = \"4\"\n", line: 2, says: ["3.1.1 or 5"]),
-        BadCase(text: "[mqtt]\nlive_rate = 100\n", line: 2, says: ["live_rate", "0 to 50"]),
-        BadCase(text: "[mqtt]\npassword_file = \"/p\"\n", line: 2, says: ["needs a username"]),
-    ])
+            BadCase(text: "[mqtt]\ntopic_prefix = \"plum/#\"\n", line: 2, says: ["not a topic prefix"]),
+            BadCase(text: "[mqtt]\nprotocol = \"4\"\n", line: 2, says: ["3.1.1 or 5"]),
+            BadCase(text: "[mqtt]\nlive_rate = 100\n", line: 2, says: ["live_rate", "0 to 50"]),
+            BadCase(text: "[mqtt]\npassword_file = \"/p\"\n", line: 2, says: ["needs a username"])
+        ])
     func badInput(_ bad: BadCase) {
-        let error = #expect(throws: ConfigurationError.self) { try MQTTBridgeConfiguration.parse(bad.text, file: Self.file) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try MQTTBridgeConfiguration.parse(bad.text, file: Self.file)
+        }
         #expect(error?.file == Self.file, "the error names the file")
         #expect(error?.line == bad.line, "the error names line \(bad.line): \(String(describing: error))")
         for phrase in bad.says {
-            #expect(error?.description.contains(phrase) == true, "the error says \"\(phrase)\": \(String(describing: error))")
+            #expect(
+                error?.description.contains(phrase) == true,
+                "the error says \"\(phrase)\": \(String(describing: error))")
         }
     }
 

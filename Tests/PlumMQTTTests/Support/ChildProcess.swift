@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A long-running child process (a broker, a daemon, a bridge) whose output goes to files,
@@ -27,7 +27,10 @@ final class ChildProcess: @unchecked Sendable {
         var pointer = environ
         while let entry = pointer.pointee {
             let text = String(cString: entry)
-            if let name = text.split(separator: "=").first, environment[String(name)] != nil {} else { env.append(text) }
+            if let name = text.split(separator: "=").first, environment[String(name)] != nil {
+            } else {
+                env.append(text)
+            }
             pointer += 1
         }
         env += environment.map { "\($0.key)=\($0.value)" }
@@ -39,7 +42,8 @@ final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), defaults = sigset_t()
+        var noSignals = sigset_t()
+        var defaults = sigset_t()
         sigemptyset(&noSignals)
         sigemptyset(&defaults)
         for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real mosquitto broker on a free loopback port, started from a temporary configuration and
@@ -14,7 +14,9 @@ final class MosquittoBroker: @unchecked Sendable {
     init() throws {
         directory = temporaryDirectory()
         port = try Self.freePort()
-        writeFile("\(directory)/mosquitto.conf", """
+        writeFile(
+            "\(directory)/mosquitto.conf",
+            """
             listener \(port) 127.0.0.1
             allow_anonymous true
             persistence false
@@ -26,8 +28,9 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     private func start() throws {
-        let process = try ChildProcess(["mosquitto", "-c", "\(directory)/mosquitto.conf"], directory: directory,
-                                       name: "mosquitto")
+        let process = try ChildProcess(
+            ["mosquitto", "-c", "\(directory)/mosquitto.conf"], directory: directory,
+            name: "mosquitto")
         self.process = process
         guard waitUntil(seconds: 10, { Self.accepts(port: port) || !process.isRunning }), process.isRunning else {
             throw SpawnError(message: "mosquitto did not listen on 127.0.0.1:\(port): \(process.stderr)")

@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh directory under /tmp for one test's files.
