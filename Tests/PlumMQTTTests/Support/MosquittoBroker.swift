@@ -7,32 +7,49 @@
 final class MosquittoBroker: @unchecked Sendable {
     // @unchecked Sendable: `process` is replaced only by restart()/stop(), called by the one test
     // that owns the broker, never concurrently.
-    let port: Int
+    private(set) var port = 0
     let directory: String
     private var process: ChildProcess?
 
+    /// Starts the broker; a port that another program took between the check and mosquitto's
+    /// bind ("Address already in use") is replaced by another, up to five times.
     init() throws {
         directory = temporaryDirectory()
-        port = try Self.freePort()
-        writeFile(
-            "\(directory)/mosquitto.conf",
-            """
-            listener \(port) 127.0.0.1
-            allow_anonymous true
-            persistence false
-            log_dest stderr
-            log_type error
-            log_type warning
-            """)
-        try start()
+        var failure: (any Error)?
+        for _ in 0..<5 {
+            port = try Self.freePort()
+            writeFile(
+                "\(directory)/mosquitto.conf",
+                """
+                listener \(port) 127.0.0.1
+                allow_anonymous true
+                persistence false
+                log_dest stderr
+                log_type error
+                log_type warning
+                log_type information
+                """)
+            do {
+                try start()
+                return
+            } catch {
+                failure = error
+            }
+        }
+        throw failure!
     }
 
+    /// Starts mosquitto and waits for its "running" line: the listener is bound by then, and a
+    /// broker that could not bind has said why and exited instead.
     private func start() throws {
         let process = try ChildProcess(
             ["mosquitto", "-c", "\(directory)/mosquitto.conf"], directory: directory,
             name: "mosquitto")
         self.process = process
-        guard waitUntil(seconds: 10, { Self.accepts(port: port) || !process.isRunning }), process.isRunning else {
+        let started = waitUntil(seconds: 10) { process.stderr.contains(" running") || !process.isRunning }
+        guard started, process.isRunning, Self.accepts(port: port) else {
+            process.stop(SIGKILL)
+            self.process = nil
             throw SpawnError(message: "mosquitto did not listen on 127.0.0.1:\(port): \(process.stderr)")
         }
     }
