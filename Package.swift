@@ -96,14 +96,14 @@ let package = Package(
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
-                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll",
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll", "PlumClient", "PlumProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient", "PlumDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,7 +113,7 @@ let package = Package(
         // deadlines, child processes, a real plumscaled on a private socket.
         .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
 
-        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
         .testTarget(
@@ -136,7 +136,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
-        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),
+        .testTarget(
+            name: "PlumScaleCLITests",
+            dependencies: ["plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
