@@ -95,6 +95,9 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     public var reason: String?
     /// The filtered raw signal the grams come from.
     public var signal: Double?
+    /// The division (scale interval d) ``display`` is rounded to, in grams: 0.1, 0.2, 0.5, 1, 2, 5 …
+    /// Absent from daemons before protocol 1.1; a client then reads it from ``display``.
+    public var division: Double?
 }
 
 /// The answer to `?POLL`.
@@ -134,11 +137,13 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationDate: String?
         public var calibrationQuality: String?
         public var calibrationReason: String?
+        /// Full scale in grams (100 % force); absent from daemons before protocol 1.1.
+        public var capacity: Double?
 
         private enum CodingKeys: String, CodingKey {
             case sensor, index, kind, wiring, state, reason, rate, nominalRate = "nominal_rate", published, discarded
             case notReady = "not_ready", faults, notices, calibrated, calibrationDate = "calibration_date"
-            case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason"
+            case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason", capacity
         }
     }
 }

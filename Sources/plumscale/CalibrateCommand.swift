@@ -87,8 +87,9 @@ struct Wizard {
     /// Asks on the terminal. Returns whether the calibration was saved.
     func interactive() throws -> Bool {
         _ = try step(.begin)
+        let span = Self.span(try connection.sensors([sensor]).first?.capacity)
         say("Calibrating \(sensor) with known weights. You need one or more weights whose mass you know,")
-        say("together spanning at least a fifth of full scale (77 g of the usual 385 g).")
+        say("together spanning at least a fifth of full scale (\(span)).")
         say("")
         say("1. Remove everything from the pan and keep it still, then press Enter.")
         guard ask() != nil else { return try cancel() }
@@ -200,6 +201,14 @@ struct Wizard {
     /// Sends one step and returns the daemon's CALIBRATE answer (a capture waits for stable).
     private func step(_ step: CalibrationRequest.Step, grams: Double? = nil) throws(ClientError) -> CalibrationReply {
         try connection.calibrate(CalibrationRequest(sensor: sensor, step: step, grams: grams))
+    }
+
+    /// The least span of the known weights, a fifth of `capacity` (the sensor's full scale):
+    /// "77 g of its 385 g". A daemon before protocol 1.1 does not say its capacity.
+    static func span(_ capacity: Double?) -> String {
+        guard let capacity, capacity > 0 else { return "a fifth of the sensor's capacity" }
+        let fifth = FixedPoint.text(capacity / 5, decimals: capacity / 5 < 10 ? 1 : 0)
+        return "\(fifth) g of its \(FixedPoint.text(capacity, decimals: capacity < 10 ? 1 : 0)) g"
     }
 
     /// The fit as a table of known weights and residuals, then its quality.
