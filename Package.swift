@@ -120,7 +120,10 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(
