@@ -96,7 +96,7 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     /// The filtered raw signal the grams come from.
     public var signal: Double?
     /// The division (scale interval d) ``display`` is rounded to, in grams: 0.1, 0.2, 0.5, 1, 2, 5 …
-    /// Absent from daemons before protocol 1.1; a client then reads it from ``display``.
+    /// Older daemons do not send it; a client then reads the step from ``display``.
     public var division: Double?
 }
 
@@ -137,7 +137,7 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationDate: String?
         public var calibrationQuality: String?
         public var calibrationReason: String?
-        /// Full scale in grams (100 % force); absent from daemons before protocol 1.1.
+        /// Full scale in grams (100 % force); older daemons do not send it.
         public var capacity: Double?
 
         private enum CodingKeys: String, CodingKey {

@@ -204,7 +204,7 @@ struct Wizard {
     }
 
     /// The least span of the known weights, a fifth of `capacity` (the sensor's full scale):
-    /// "77 g of its 385 g". A daemon before protocol 1.1 does not say its capacity.
+    /// "77 g of its 385 g". An older daemon does not say its capacity.
     static func span(_ capacity: Double?) -> String {
         guard let capacity, capacity > 0 else { return "a fifth of the sensor's capacity" }
         let fifth = FixedPoint.text(capacity / 5, decimals: capacity / 5 < 10 ? 1 : 0)

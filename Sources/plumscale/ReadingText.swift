@@ -23,8 +23,8 @@ enum ReadingText {
         unit.text(grams: division.round(grams).grams, step: division.grams)
     }
 
-    /// The division the daemon rounds `report` to: the report's own, or (from a daemon before
-    /// protocol 1.1) the step its display text shows.
+    /// The division the daemon rounds `report` to: the report's own, or (from an older daemon)
+    /// the step its display text shows.
     static func division(of report: WeightReport) -> Division {
         if let grams = report.division, let division = try? Division(grams: grams) { return division }
         return (try? Division(grams: step(of: report.display))) ?? .standard
