@@ -2,7 +2,7 @@ import Foundation
 import PlumClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A raw line socket, for what the client library does not speak: MT-SICS, exact bytes on the

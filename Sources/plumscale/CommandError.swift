@@ -2,7 +2,7 @@ import ArgumentParser
 import PlumClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client command's failure, in the words of the person at the scale, with its exit code.

@@ -129,7 +129,8 @@ struct LifecycleProcessTests {
             }
             return (times, overflow, slowLines, try scale.daemon.client().devices())
         }
-        #expect(!result.overflow, "the watcher that keeps up loses nothing, but was told of an OVERFLOW")
+        let watcherOverflowed = result.overflow
+        #expect(!watcherOverflowed, "the watcher that keeps up loses nothing, but was told of an OVERFLOW")
         for sensor in ["left", "right"] {
             let times = result.times[sensor] ?? []
             #expect(times.count >= 300, "\(sensor): \(times.count) raw samples in 5 s at 80 SPS")

@@ -32,8 +32,9 @@ struct ReadingTextTests {
         return report
     }
 
-    @Test("a division of 0.2, 0.5, 2 or 5 g shows the displayed value, converted with a step no coarser than d",
-          arguments: cases)
+    @Test(
+        "a division of 0.2, 0.5, 2 or 5 g shows the displayed value, converted with a step no coarser than d",
+        arguments: cases)
     func everyUnit(_ test: Case) throws {
         // Independently of PlumCore: round to the division, convert, and print with the fewest
         // decimals whose last digit is no coarser than one division in that unit.
@@ -60,13 +61,16 @@ struct ReadingTextTests {
         #expect(shown == "5.376 oz", "152.4 g at the 0.1 g its display shows is 5.376 oz, not \(shown)")
     }
 
-    @Test("the wizard names a fifth of the configured capacity, not of the usual 385 g", arguments: [
-        (385.0, "77 g of its 385 g"), (5000, "1000 g of its 5000 g"), (20, "4.0 g of its 20 g"),
-    ])
+    @Test(
+        "the wizard names a fifth of the configured capacity, not of the usual 385 g",
+        arguments: [
+            (385.0, "77 g of its 385 g"), (5000, "1000 g of its 5000 g"), (20, "4.0 g of its 20 g")
+        ])
     func wizardSpan(capacity: Double, expected: String) {
         let span = Wizard.span(capacity)
         #expect(span == expected, "capacity \(capacity) g: \(span)")
-        #expect(Wizard.span(nil) == "a fifth of the sensor's capacity", "with no capacity reported: \(Wizard.span(nil))")
+        #expect(
+            Wizard.span(nil) == "a fifth of the sensor's capacity", "with no capacity reported: \(Wizard.span(nil))")
     }
 }
 
