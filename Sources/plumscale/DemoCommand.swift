@@ -3,7 +3,7 @@ import Logging
 import PlumClient
 import PlumConfig
 import PlumCore
-import PlumDaemon
+import PlumScaleDaemon
 import Synchronization
 
 #if canImport(Glibc)

@@ -34,9 +34,10 @@ final class ScaleFixture: Sendable {
         var grams: Double?
     }
 
-    private init(_ sensors: [SensorLoad], daemonSettings: String) throws {
+    private init(_ sensors: [SensorLoad], daemonSettings: String, scaleSettings: String) throws {
         let directory = try TemporaryDirectory(prefix: "plumcli")
-        var toml = daemonSettings.isEmpty ? "" : "[daemon]\n\(daemonSettings)\n\n"
+        var toml = scaleSettings.isEmpty ? "" : "[scale]\n\(scaleSettings)\n\n"
+        toml += daemonSettings.isEmpty ? "" : "[daemon]\n\(daemonSettings)\n\n"
         for (index, sensor) in sensors.enumerated() {
             toml += "[[sensor]]\nname = \"\(sensor.name)\"\nkind = \"simulated-hx711\"\nseed = \(index + 3)\n"
             if let grams = sensor.grams {
@@ -50,9 +51,13 @@ final class ScaleFixture: Sendable {
     }
 
     /// Starts the daemon off the concurrency pool and waits for every pan's first reading.
-    static func start(_ sensors: [(String, Double?)], daemonSettings: String = "") async throws -> ScaleFixture {
+    static func start(
+        _ sensors: [(String, Double?)], daemonSettings: String = "", scaleSettings: String = ""
+    ) async throws -> ScaleFixture {
         let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
-        return try await offPool { try ScaleFixture(list, daemonSettings: daemonSettings) }
+        return try await offPool {
+            try ScaleFixture(list, daemonSettings: daemonSettings, scaleSettings: scaleSettings)
+        }
     }
 
     /// Runs `plumscale` against this daemon, to the end.
