@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PlumClient
 import PlumConfig
 import PlumCore
 import PlumScaleDaemon
@@ -59,9 +60,9 @@ struct DemoCommand: ParsableCommand {
             for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(20_000) }
         }
 
-        var connection: DaemonConnection?
+        var connection: DaemonClient?
         for _ in 0..<100 where !InterruptFlag.isSet && !finished.load(ordering: .acquiring) {
-            if let ready = try? DaemonConnection(path: socket) { connection = ready; break }
+            if let ready = try? DaemonClient(socketPath: socket) { connection = ready; break }
             usleep(50_000)
         }
         guard let connection else {
