@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+        .library(name: "PlumClient", targets: ["PlumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -56,6 +57,9 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
+        // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
+        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
         .target(
             name: "PlumConfig",
             dependencies: [
@@ -105,14 +109,26 @@ let package = Package(
             ]
         ),
 
+        // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
+        // deadlines, child processes, a real plumscaled on a private socket.
+        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
+
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
+        .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
-            dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(
             name: "PlumDaemonTests",
