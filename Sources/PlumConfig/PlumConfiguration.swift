@@ -172,12 +172,19 @@ public struct ScaleSettings: Hashable, Sendable {
     /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
     /// capacity, as a scale does when switched on.
     public var initialZero: Bool = true
+    /// Restore each sensor's saved zero and tare at start, when they still apply (same
+    /// calibration, load in range); they then replace initial zero-setting.
+    public var restoreTare: Bool = true
 
-    public init(capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true) {
+    public init(
+        capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
+        restoreTare: Bool = true
+    ) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
         self.zeroTracking = zeroTracking
         self.initialZero = initialZero
+        self.restoreTare = restoreTare
     }
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
@@ -195,6 +202,7 @@ public struct ScaleSettings: Hashable, Sendable {
         }
         zeroTracking = try reader.bool("zero_tracking") ?? zeroTracking
         initialZero = try reader.bool("initial_zero") ?? initialZero
+        restoreTare = try reader.bool("restore_tare") ?? restoreTare
         try reader.rejectUnknownKeys()
     }
 

@@ -79,6 +79,7 @@ extension Station {
     ) -> Report {
         guard var entry = entry(name) else { return unknownSensor(name) }
         let result = body(&entry.engine)
+        if case .success = result { saveZeroTare(&entry) }
         store(entry)
         var reply = CommandReply(command: kind, sensor: name, ok: false)
         switch result {
@@ -98,9 +99,13 @@ extension Station {
         guard var entry = entry(request.sensor) else { return [unknownSensor(request.sensor)] }
         switch request.step {
         case .begin, .cancel, .fit, .commit, .rollback:
+            let before = entry.engine.zeroTareState
             let reply = entry.calibration.answer(
                 request.step, engine: &entry.engine, now: UTCTimestamp.now(), save: storeCalibration,
                 rollBack: rollBackCalibration)
+            // A commit or rollback puts another calibration into use, with zero and tare afresh:
+            // what was saved under the old one must not come back after a restart.
+            if entry.engine.zeroTareState != before { saveZeroTare(&entry) }
             store(entry)
             return [reply]
         case .zero, .point:
