@@ -108,6 +108,7 @@ let package = Package(
             name: "plumscale",
             dependencies: [
                 "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -65,7 +65,9 @@ public struct WebSettings: Hashable, Sendable {
         return try parse(table: table, file: file, locator: SourceLocator(text: text))
     }
 
-    static func parse(table: TOMLTable, file: String, locator: SourceLocator) throws(ConfigurationError) -> WebSettings {
+    static func parse(
+        table: TOMLTable, file: String, locator: SourceLocator
+    ) throws(ConfigurationError) -> WebSettings {
         guard let value = table["web"] else { return WebSettings() }
         guard let webTable = value.table else {
             let root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
@@ -84,13 +86,16 @@ public struct WebSettings: Hashable, Sendable {
         settings.lanReadOnly = try reader.bool("lan_read_only") ?? false
         if let path = try reader.string("auth_file") {
             guard path.hasPrefix("/") else {
-                throw reader.error("auth_file", "auth_file = \"\(path)\" must be an absolute path, such as \"\(defaultAuthFile)\"")
+                throw reader.error(
+                    "auth_file", "auth_file = \"\(path)\" must be an absolute path, such as \"\(defaultAuthFile)\"")
             }
             settings.authFile = path
         }
         if let path = try reader.string("history") {
             guard path.hasPrefix("/") else {
-                throw reader.error("history", "history = \"\(path)\" must be an absolute path, such as \"/var/lib/plumscale-web/history.sqlite\"")
+                throw reader.error(
+                    "history",
+                    "history = \"\(path)\" must be an absolute path, such as \"/var/lib/plumscale-web/history.sqlite\"")
             }
             settings.historyPath = path
         }

@@ -56,7 +56,8 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
             try access.checkAuthorized(request, context)
             let body = try await request.decode(as: CalibrateBody.self, context: context)
             guard let step = CalibrationRequest.Step(rawValue: body.step) else {
-                throw HTTPError(.badRequest, message: "step must be begin, zero, point, fit, commit, cancel or rollback")
+                throw HTTPError(
+                    .badRequest, message: "step must be begin, zero, point, fit, commit, cancel or rollback")
             }
             if step == .point, !(body.grams.map { $0 > 0 && $0.isFinite } ?? false) {
                 throw HTTPError(.badRequest, message: "a point needs the known weight in grams, more than 0")

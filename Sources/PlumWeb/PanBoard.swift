@@ -89,7 +89,8 @@ public actor PanBoard {
         var json = JSONWriter()
         json.add("time", now)
         json.add("connected", connected)
-        json.add("weights", objects: sensors.compactMap { latest[$0].map { BrowserFrame.weightObject($0, type: false) } })
+        let weights = sensors.compactMap { latest[$0].map { BrowserFrame.weightObject($0, type: false) } }
+        json.add("weights", objects: weights)
         return json.finished
     }
 

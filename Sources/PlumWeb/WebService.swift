@@ -84,13 +84,14 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         }
         let sensor = query.get("sensor").flatMap { $0.isEmpty ? nil : $0 }
         do {
+            let csv = "text/csv; charset=utf-8"
             switch (series, format) {
-            case (.minutes, .csv): return Self.text(HistoryExport.csv(try history.minutes(sensor: sensor, in: window)),
-                                                    type: "text/csv; charset=utf-8")
-            case (.minutes, .json): return Self.json(HistoryExport.json(try history.minutes(sensor: sensor, in: window)))
+            case (.minutes, .csv):
+                return Self.text(HistoryExport.csv(try history.minutes(sensor: sensor, in: window)), type: csv)
+            case (.minutes, .json):
+                return Self.json(HistoryExport.json(try history.minutes(sensor: sensor, in: window)))
             case (.stable, .csv):
-                return Self.text(HistoryExport.csv(try history.stableReadings(sensor: sensor, in: window)),
-                                 type: "text/csv; charset=utf-8")
+                return Self.text(HistoryExport.csv(try history.stableReadings(sensor: sensor, in: window)), type: csv)
             case (.stable, .json):
                 return Self.json(HistoryExport.json(try history.stableReadings(sensor: sensor, in: window)))
             }
@@ -99,8 +100,9 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         }
     }
 
-    private static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _: T.Type,
-                                                                   name: String) throws -> T where T.RawValue == String {
+    private static func choice<T: RawRepresentable & CaseIterable>(
+        _ text: String, _: T.Type, name: String
+    ) throws -> T where T.RawValue == String {
         guard let value = T(rawValue: text) else {
             let allowed = T.allCases.map(\.rawValue).joined(separator: " or ")
             throw HTTPError(.badRequest, message: "\(name)=\(text) is not known; use \(allowed)")
