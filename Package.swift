@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
+        .library(name: "PlumClient", targets: ["PlumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -64,6 +65,9 @@ let package = Package(
         .target(name: "PlumCore"),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
+        // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
+        // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
+        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
         .target(
             name: "PlumConfig",
             dependencies: [
@@ -114,6 +118,10 @@ let package = Package(
             ]
         ),
 
+        // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
+        // deadlines, child processes, a real plumscaled on a private socket.
+        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
+
         // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
         // `plumscale history`. plumscaled never links it.
         .target(
@@ -124,7 +132,7 @@ let package = Package(
         .target(
             name: "PlumWeb",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumConfig", "PlumHistory",
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumHistory", "PlumClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -135,11 +143,19 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .executableTarget(
+            name: "plumscale-web",
+            dependencies: [
+                "PlumWeb", "PlumConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
@@ -155,7 +171,11 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumProtocolTests", dependencies: ["PlumProtocol"]),
+        .testTarget(
+            name: "PlumProtocolTests",
+            dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
         .testTarget(
             name: "PlumDaemonTests",

@@ -38,13 +38,38 @@ public struct JSONWriter: Sendable {
 
     public mutating func add<I: BinaryInteger>(_ name: String, _ value: I) {
         key(name)
-        raw(String(value))
+        DecimalText.appendInteger(value, to: &bytes)
     }
 
     /// A number; NaN and infinities (which JSON cannot carry) become `null`.
     public mutating func add(_ name: String, _ value: Double) {
         key(name)
-        raw(value.isFinite ? Self.number(value) : "null")
+        appendNumber(value)
+    }
+
+    /// A quantity on a fixed grid, rounded to `decimals` places (0 to 9): the same text as
+    /// ``add(_:_:)-(_,Double)`` gives the rounded value, written without printing a double
+    /// (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
+    public mutating func add(_ name: String, _ value: Double, decimals: Int) {
+        key(name)
+        if value.isFinite {
+            DecimalText.appendFixed(value, decimals: decimals, to: &bytes)
+        } else {
+            raw("null")
+        }
+    }
+
+    /// `units × 10^-decimals` (0 to 9 decimals): a quantity kept as a whole number of its
+    /// smallest step, such as a time in microseconds, written exactly as ``add(_:_:)-(_,Double)``
+    /// writes the double nearest to it.
+    public mutating func add(_ name: String, units: Int64, decimals: Int) {
+        key(name)
+        DecimalText.appendFixed(units: units, decimals: decimals, to: &bytes)
+    }
+
+    /// A quantity on a fixed grid, or `null` when absent.
+    public mutating func add(_ name: String, optional value: Double?, decimals: Int) {
+        if let value { add(name, value, decimals: decimals) } else { addNull(name) }
     }
 
     public mutating func addNull(_ name: String) {
@@ -65,12 +90,22 @@ public struct JSONWriter: Sendable {
     /// An array of numbers; non-finite ones become `null`.
     public mutating func add(_ name: String, numbers: [Double]) {
         key(name)
-        raw("[" + numbers.map { $0.isFinite ? Self.number($0) : "null" }.joined(separator: ",") + "]")
+        bytes.append(UInt8(ascii: "["))
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendNumber(number)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     public mutating func add<I: BinaryInteger>(_ name: String, integers: [I]) {
         key(name)
-        raw("[" + integers.map { String($0) }.joined(separator: ",") + "]")
+        bytes.append(UInt8(ascii: "["))
+        for (index, integer) in integers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            DecimalText.appendInteger(integer, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// A number, or `null` when absent.
@@ -100,6 +135,18 @@ public struct JSONWriter: Sendable {
 
     /// The object's text as one protocol line (with its newline).
     public var line: String { String(decoding: bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")], as: UTF8.self) }
+
+    /// A finite double as ``number(_:)`` writes it, `null` otherwise; whole numbers go digit by
+    /// digit.
+    private mutating func appendNumber(_ value: Double) {
+        if !value.isFinite {
+            raw("null")
+        } else if value == value.rounded(), abs(value) < 1e15 {
+            DecimalText.appendInteger(Int64(value), to: &bytes)
+        } else {
+            raw("\(value)")
+        }
+    }
 
     /// Shortest round-tripping text for a finite double; whole numbers without ".0".
     static func number(_ value: Double) -> String {

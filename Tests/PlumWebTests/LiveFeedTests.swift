@@ -13,7 +13,6 @@ struct LiveFeedTests {
     @Test("a browser's WebSocket gets the pans as they are, then every new reading and the max-force cue")
     func webSocketFrames() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         await fixture.board.linkChanged(connected: true, message: nil)
         await fixture.board.apply(try weight("left", grams: 10, heaviest: true))
         let frames = Mutex<[String]>([])

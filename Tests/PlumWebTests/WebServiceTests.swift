@@ -11,7 +11,6 @@ struct WebServiceTests {
     @Test("the page, its style and script are served by the binary and load nothing from elsewhere")
     func pageIsSelfContained() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         try await fixture.application().test(.live) { client in
             for (path, type) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css")] {
                 try await client.execute(uri: path, method: .get) { response in
@@ -28,7 +27,6 @@ struct WebServiceTests {
     @Test("/api/poll gives every pan's latest reading, in the daemon's order, with the daemon's colour")
     func poll() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         await fixture.board.apply(try weight("right", grams: 40, heaviest: false))
         await fixture.board.apply(try weight("left", grams: 150.04, heaviest: true))
         await fixture.board.update(devices: try ScriptedDaemon.deviceList())
@@ -45,7 +43,6 @@ struct WebServiceTests {
     @Test("/metrics has per-pan grams, stable, state, rate, discards and overloads named plumscale_…")
     func metrics() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         await fixture.board.apply(try weight("left", grams: 12.5))
         await fixture.board.apply(try weight("left", grams: 400, overload: true, percent: 104))
         await fixture.board.apply(try weight("left", grams: 401, overload: true, percent: 104))
@@ -68,7 +65,6 @@ struct WebServiceTests {
     @Test("tare needs a login, our page's origin and the session's token; then the daemon gets ?TARE")
     func tareNeedsLogin() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         let body = ByteBuffer(string: #"{"sensor":"left"}"#)
         try await fixture.application().test(.live) { client in
             try await client.execute(uri: "/api/tare", method: .post, headers: WebTestFixture.sameOrigin, body: body) {
@@ -104,7 +100,6 @@ struct WebServiceTests {
     @Test("the calibration wizard's steps go to the daemon as ?CALIBRATE and the fit comes back")
     func calibrationSteps() async throws {
         let fixture = try WebTestFixture()
-        defer { fixture.removeDirectory() }
         try await fixture.application().test(.live) { client in
             let headers = try await WebTestFixture.logIn(client)
             for (step, grams) in [("begin", nil), ("zero", nil), ("point", 100.0), ("fit", nil), ("commit", nil)] {
@@ -136,7 +131,6 @@ struct WebServiceTests {
     @Test("a missing password file says how to make one")
     func noPasswordFile() async throws {
         let fixture = try WebTestFixture(passwordFile: false)
-        defer { fixture.removeDirectory() }
         try await fixture.application().test(.live) { client in
             try await client.execute(
                 uri: "/api/login", method: .post, headers: WebTestFixture.sameOrigin,
@@ -151,7 +145,6 @@ struct WebServiceTests {
     @Test("a seeded trace goes into the history and the CSV comes out with the expected rows")
     func historyCSV() async throws {
         let fixture = try WebTestFixture(now: 1_795_388_400)
-        defer { fixture.removeDirectory() }
         let keeper = HistoryKeeper(store: fixture.history, retentionDays: 90)
         // Two minutes of a pan loaded with 100 g then 200 g, one reading every 10 s, then the
         // first reading of a third minute to close the second.

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import PlumHistory
+import PlumTestSupport
 import PlumWeb
 
 /// A web service over a ``ScriptedDaemon``, with a password file and a history in a fresh
@@ -12,7 +13,8 @@ struct WebTestFixture {
     /// One hash for every test: bcrypt is slow by design.
     static let passwordHash = PasswordFile.makeHash(password, cost: 4)
 
-    let directory: String
+    let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     let daemon = ScriptedDaemon()
     let metrics = WebMetrics()
     let board: PanBoard
@@ -21,26 +23,22 @@ struct WebTestFixture {
     let now: Double
 
     init(lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appending(path: "plumweb-\(UInt64.random(in: 0...UInt64.max))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if passwordFile {
-            try Data((Self.passwordHash + "\n").utf8).write(to: URL(filePath: directory + "/web-password"))
-        }
+        // A fresh directory that goes away with the fixture.
+        temporary = try TemporaryDirectory(prefix: "plumweb")
+        let directory = temporary.path
+        if passwordFile { try temporary.write("web-password", Self.passwordHash + "\n") }
         board = PanBoard(metrics: metrics)
         history = try HistoryStore(path: directory + "/history.sqlite")
         self.now = now
         service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: history,
-            access: AccessPolicy(lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password")),
+            access: AccessPolicy(
+                lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password")),
             now: { now })
     }
 
     func application() -> some ApplicationProtocol {
         service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: Logger(label: "test"))
-    }
-
-    func removeDirectory() {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// The headers a request from our own page carries.

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where plumscaled's JSON socket is: the one search every client uses.
+///
+/// In order: a path the user gave (`--socket`), then `$PLUMSCALE_SOCKET`, then the system
+/// daemon's `/run/plumscale/plumscale.sock`, then the per-user paths a daemon run by hand
+/// binds (`$XDG_RUNTIME_DIR/plumscale/plumscale.sock`, else `/tmp/plumscale-<uid>/plumscale.sock`),
+/// the same rules as the daemon's own default. Among the defaults the first that exists wins;
+/// when none exists the system path is named, so the error says where the daemon was expected.
+public enum DaemonSocket {
+    /// The environment variable that names the socket.
+    public static let environmentVariable = "PLUMSCALE_SOCKET"
+    /// The system daemon's socket (`RuntimeDirectory=plumscale` under systemd).
+    public static let systemPath = "/run/plumscale/plumscale.sock"
+
+    /// The socket to connect to.
+    /// - Parameters:
+    ///   - explicit: a path the user gave, such as `--socket`; it wins when not nil.
+    ///   - environment: the environment to read; nil reads the process's own.
+    ///   - userID: whose per-user path to look at.
+    ///   - exists: whether a file is at a path (tests give their own).
+    public static func path(
+        explicit: String? = nil, environment: [String: String]? = nil, userID: UInt32 = getuid(),
+        exists: (String) -> Bool = { access($0, F_OK) == 0 }
+    ) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        let named = environment.map { $0[environmentVariable] }
+            ?? getenv(environmentVariable).map { String(cString: $0) }
+        if let named, !named.isEmpty { return named }
+        let candidates = defaultCandidates(environment: environment, userID: userID)
+        return candidates.first(where: exists) ?? candidates[0]
+    }
+
+    /// The default paths, most likely first: the system daemon's, then the per-user one.
+    public static func defaultCandidates(environment: [String: String]? = nil, userID: UInt32 = getuid()) -> [String] {
+        var paths = [systemPath]
+        let runtime = environment.map { $0["XDG_RUNTIME_DIR"] } ?? getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        if let runtime, runtime.hasPrefix("/") {
+            paths.append("\(runtime)/plumscale/plumscale.sock")
+        }
+        paths.append("/tmp/plumscale-\(userID)/plumscale.sock")
+        return paths
+    }
+}

@@ -1,0 +1,179 @@
+import Dispatch
+import PlumProtocol
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The reports of a WATCH, as an `AsyncSequence`: the async way to follow plumscaled.
+///
+/// Each iteration opens its own connection, sends `?WATCH` with the options given, and yields
+/// every report after the greeting, starting with the daemon's WATCH answer. A blocking reader
+/// on its own thread feeds the sequence and stops reading while `bufferLimit` reports wait
+/// unconsumed, so a slow consumer slows the socket (the daemon then drops the oldest reports
+/// for it and says so with an `OVERFLOW` report) instead of growing memory. Cancelling the
+/// task that iterates, or dropping the iterator, closes the socket.
+///
+/// ```swift
+/// for try await report in ReportStream(watching: WatchOptions(sensors: ["left"])) {
+///     if case .weight(let weight) = report { print(weight.display) }
+/// }
+/// ```
+/// The sequence throws ``ClientError`` when it cannot connect or the daemon goes away.
+public struct ReportStream: AsyncSequence, Sendable {
+    public typealias Element = Report
+
+    public let options: WatchOptions
+    /// The socket; nil searches as ``DaemonSocket`` does.
+    public let socketPath: String?
+    /// Reports read ahead of the consumer before the reader waits.
+    public let bufferLimit: Int
+
+    public init(watching options: WatchOptions = WatchOptions(), socketPath: String? = nil, bufferLimit: Int = 256) {
+        self.options = options
+        self.socketPath = socketPath
+        self.bufferLimit = Swift.max(1, bufferLimit)
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(StreamReader.start(options: options, socketPath: socketPath, bufferLimit: bufferLimit))
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private var base: AsyncThrowingStream<Report, any Error>.Iterator
+        private let owner: Owner
+
+        fileprivate init(_ started: (stream: AsyncThrowingStream<Report, any Error>, reader: StreamReader)) {
+            base = started.stream.makeAsyncIterator()
+            owner = Owner(reader: started.reader)
+        }
+
+        /// Stops the reader when the last copy of the iterator goes away without being cancelled.
+        private final class Owner: Sendable {
+            let reader: StreamReader
+            init(reader: StreamReader) { self.reader = reader }
+            deinit { reader.terminate() }
+        }
+
+        /// The next report; nil after cancellation.
+        /// - Throws: ``ClientError``.
+        public mutating func next() async throws -> Report? {
+            let report = try await base.next()
+            owner.reader.consumed()
+            return report
+        }
+    }
+}
+
+/// The thread behind a ``ReportStream``: connects, watches, and yields what it reads.
+///
+/// Cancellation and reading meet under one lock: the terminating side shuts the socket down
+/// by its number only while the reader still holds it open, so it never touches a reused
+/// descriptor.
+final class StreamReader: Sendable {
+    private struct State {
+        var descriptor: Int32?
+        var finished = false
+        /// Reports the consumer has room for.
+        var room: Int
+        /// The reader waits on ``wake`` for room.
+        var waiting = false
+    }
+
+    private let state: Mutex<State>
+    /// Signalled only for a reader that said it waits, so its count ends at zero: libdispatch
+    /// traps on disposing a semaphore left below its initial value.
+    private let wake = DispatchSemaphore(value: 0)
+
+    private init(bufferLimit: Int) {
+        state = Mutex(State(room: bufferLimit))
+    }
+
+    static func start(
+        options: WatchOptions, socketPath: String?, bufferLimit: Int
+    ) -> (stream: AsyncThrowingStream<Report, any Error>, reader: StreamReader) {
+        let reader = StreamReader(bufferLimit: bufferLimit)
+        let (stream, continuation) = AsyncThrowingStream<Report, any Error>.makeStream()
+        continuation.onTermination = { _ in reader.terminate() }
+        ReaderThread.start {
+            do {
+                try reader.run(options: options, socketPath: socketPath, continuation: continuation)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        return (stream, reader)
+    }
+
+    /// The consumer took one report: the reader may read one more.
+    func consumed() {
+        let waiting = state.withLock { state in
+            state.room += 1
+            defer { state.waiting = false }
+            return state.waiting
+        }
+        if waiting { wake.signal() }
+    }
+
+    /// Stops the reader: wakes it from a read or a wait for room; safe to call more than once.
+    func terminate() {
+        let waiting = state.withLock { state in
+            state.finished = true
+            if let descriptor = state.descriptor { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            defer { state.waiting = false }
+            return state.waiting
+        }
+        if waiting { wake.signal() }
+    }
+
+    private func run(
+        options: WatchOptions, socketPath: String?, continuation: AsyncThrowingStream<Report, any Error>.Continuation
+    ) throws(ClientError) {
+        let client = try DaemonClient(socketPath: socketPath)
+        let descriptor = client.channel.descriptor
+        let proceed = state.withLock { state in
+            if !state.finished { state.descriptor = descriptor }
+            return !state.finished
+        }
+        guard proceed else { return }
+        // Cleared before `client` (which closes the descriptor) can be released.
+        defer {
+            state.withLock { $0.descriptor = nil }
+            withExtendedLifetime(client) {}
+        }
+        try client.send(.watch(options))
+        while true {
+            let report: Report?
+            do {
+                report = try client.nextReport(timeout: nil)
+            } catch {
+                if state.withLock({ $0.finished }) { return }
+                throw error
+            }
+            guard let report else { continue }
+            guard waitForRoom() else { return }
+            continuation.yield(report)
+        }
+    }
+
+    /// Waits until the consumer has room; false when the stream was terminated meanwhile.
+    private func waitForRoom() -> Bool {
+        while true {
+            let outcome: Bool? = state.withLock { state in
+                if state.finished { return false }
+                if state.room > 0 {
+                    state.room -= 1
+                    return true
+                }
+                state.waiting = true
+                return nil
+            }
+            if let outcome { return outcome }
+            wake.wait()
+        }
+    }
+}

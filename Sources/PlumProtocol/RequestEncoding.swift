@@ -1,0 +1,35 @@
+/// The client side of ``Request``: the one place a request line is written.
+///
+/// ``Request/parse(_:)`` is its inverse; `RequestTests` proves every request round-trips, so a
+/// client never builds a request from strings of its own.
+extension Request {
+    /// The request as one line, without its newline: `?TARE={"sensor":"left"};`.
+    public var line: String {
+        switch self {
+        case .watch(let options):
+            var json = JSONWriter()
+            json.add("enable", options.enable)
+            json.add("sensors", strings: options.sensors)
+            if options.raw { json.add("raw", true) }
+            if options.binary { json.add("binary", true) }
+            return "?WATCH=\(json.finished);"
+        case .poll: return "?POLL;"
+        case .devices: return "?DEVICES;"
+        case .version: return "?VERSION;"
+        case .tare(let sensor): return "?TARE=\(Self.sensorArgument(sensor));"
+        case .zero(let sensor): return "?ZERO=\(Self.sensorArgument(sensor));"
+        case .calibrate(let request):
+            var json = JSONWriter()
+            json.add("sensor", request.sensor)
+            json.add("step", request.step.rawValue)
+            if let grams = request.grams { json.add("grams", grams) }
+            return "?CALIBRATE=\(json.finished);"
+        }
+    }
+
+    private static func sensorArgument(_ sensor: String) -> String {
+        var json = JSONWriter()
+        json.add("sensor", sensor)
+        return json.finished
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A program run to completion as a child process, with what it printed.
+public struct ChildProcess: Sendable {
+    /// The exit status; a signal's number plus 128 when a signal ended it.
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    /// Runs `program` (a path, or a name found on PATH) with `arguments` and `input` on its
+    /// standard input, waiting for it to exit.
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
+    ) throws -> ChildProcess {
+        let directory = try TemporaryDirectory(prefix: "plumrun")
+        let stdin = try directory.write("stdin", input)
+        let pid = try spawn(
+            [program] + arguments, environment: environment, input: stdin, output: directory.file("stdout"),
+            error: directory.file("stderr"))
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        return ChildProcess(
+            status: decode(raw), stdout: directory.read("stdout"), stderr: directory.read("stderr"))
+    }
+
+    /// The same, waiting off the concurrency pool.
+    public static func run(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
+    ) async throws -> ChildProcess {
+        try await offPool { try run(program, arguments, environment: environment, input: input) as ChildProcess }
+    }
+
+    /// Starts `command` (its first element a path or a name on PATH) with the test's environment
+    /// plus `environment`, standard input from `input` (default /dev/null), standard output to
+    /// `output` and standard error to `error` (default: the same file as output).
+    public static func spawn(
+        _ command: [String], environment: [String: String] = [:], input: String = "/dev/null",
+        output: String, error: String? = nil
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let error {
+            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, command[0], &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw FixtureError("starting \(command[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// An exit status as a shell reports it: the code, or 128 plus the signal that ended it.
+    static func decode(_ raw: Int32) -> Int32 {
+        let signal = raw & 0x7F
+        return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import PlumClient
+import Synchronization
+
+/// A real `plumscaled` as a child process on a private socket, for tests to talk to.
+///
+/// The initializer returns once the daemon greets on its socket (or throws with the daemon's
+/// own log when it exits or does not greet in time); deinit kills and reaps it, so a failed
+/// test leaves no daemon behind.
+public final class DaemonFixture: Sendable {
+    /// The private directory: the socket, the state directory, the log, any configuration.
+    public let directory: TemporaryDirectory
+    public let socketPath: String
+    public let pid: pid_t
+    /// Where the daemon's standard output and error go.
+    public let logPath: String
+    private let reaped = Mutex<Int32?>(nil)
+
+    /// Starts `plumscaled` with `arguments` plus `--socket` and `--state-directory` in a
+    /// private directory.
+    /// - Parameters:
+    ///   - configuration: TOML written to `plumscale.toml` and passed with `--config`; nil runs
+    ///     `--simulate` (two simulated pans with plums coming and going).
+    ///   - arguments: more arguments for the daemon.
+    ///   - environment: more environment variables for the daemon.
+    ///   - command: a program that starts the daemon (`systemd-socket-activate …`); the
+    ///     daemon's own arguments follow it.
+    ///   - waitForSocket: false returns as soon as the process runs (a test of a failed start).
+    public init(
+        configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        command: [String] = [], directory: TemporaryDirectory? = nil, waitForSocket: Bool = true,
+        timeout: Duration = .seconds(60)
+    ) throws {
+        let directory = try directory ?? TemporaryDirectory(prefix: "plumd")
+        self.directory = directory
+        socketPath = directory.file("plumscale.sock")
+        logPath = directory.file("plumscaled.log")
+        var daemonArguments = ["--socket", socketPath, "--state-directory", directory.file("state")]
+        if let configuration {
+            daemonArguments += ["--config", try directory.write("plumscale.toml", configuration)]
+        } else {
+            daemonArguments.append("--simulate")
+        }
+        pid = try ChildProcess.spawn(
+            command + [BuiltProducts.plumscaled] + daemonArguments + arguments, environment: environment,
+            output: logPath)
+        if waitForSocket { try waitForGreeting(timeout: timeout) }
+    }
+
+    /// Waits until the daemon greets on its socket.
+    /// - Throws: ``FixtureError`` with the daemon's log when it exits first or the time passes.
+    public func waitForGreeting(timeout: Duration = .seconds(60)) throws {
+        var lastError = "no socket yet"
+        let what = "plumscaled to greet on \(socketPath)"
+        try waitUntil(what, timeout: timeout, describe: { "\(lastError); log: \(log)" }) {
+            if let status = exitStatus() {
+                throw FixtureError("plumscaled exited with status \(status) before greeting; log: \(log)")
+            }
+            do {
+                _ = try DaemonClient(socketPath: socketPath, timeout: .seconds(5))
+                return true
+            } catch {
+                lastError = "\(error)"
+                return false
+            }
+        }
+    }
+
+    /// Waits until every sensor has delivered a reading, so POLL and commands have one to use.
+    /// - Throws: ``FixtureError`` naming the sensors still silent.
+    public func waitForReadings(timeout: Duration = .seconds(30)) throws {
+        let client = try self.client()
+        var silent = Set(try client.devices().map(\.sensor))
+        try client.watch()
+        while !silent.isEmpty {
+            do {
+                silent.remove(try client.nextWeight(within: timeout) { silent.contains($0.sensor) }.sensor)
+            } catch {
+                throw FixtureError("no reading from \(silent.sorted()) within \(timeout): \(error); log: \(log)")
+            }
+        }
+    }
+
+    /// A new client connected to this daemon.
+    public func client() throws(ClientError) -> DaemonClient {
+        try DaemonClient(socketPath: socketPath)
+    }
+
+    /// How many descriptors the daemon has open (from /proc): a connection closing shows here.
+    public func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    /// What the daemon has logged so far.
+    public var log: String { readFile(logPath) }
+
+    /// Sends `signal` without waiting.
+    public func send(_ signal: Int32) {
+        if reaped.withLock({ $0 }) == nil { kill(pid, signal) }
+    }
+
+    /// The exit status once the daemon has exited (a signal's number plus 128), else nil.
+    public func exitStatus() -> Int32? {
+        reaped.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = ChildProcess.decode(raw)
+            return status
+        }
+    }
+
+    /// Sends SIGTERM and waits (up to `timeout`, then SIGKILL) for the exit status.
+    public func terminate(timeout: Duration = .seconds(30)) -> Int32 {
+        send(SIGTERM)
+        return waitForExit(timeout: timeout)
+    }
+
+    /// Waits for the daemon to exit by itself; after `timeout` it is killed.
+    public func waitForExit(timeout: Duration = .seconds(30)) -> Int32 {
+        let exited: Void? = try? waitUntil("plumscaled to exit", timeout: timeout, interval: .milliseconds(10)) {
+            exitStatus() != nil
+        }
+        if exited == nil {
+            send(SIGKILL)
+        }
+        return reaped.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            waitpid(pid, &raw, 0)
+            status = ChildProcess.decode(raw)
+            return status!
+        }
+    }
+
+    deinit {
+        // pid 0 would signal the whole process group: the test runner itself.
+        if pid > 0, reaped.withLock({ $0 }) == nil {
+            kill(pid, SIGKILL)
+            var raw: Int32 = 0
+            waitpid(pid, &raw, 0)
+        }
+    }
+}
