@@ -4,6 +4,7 @@ enum PageStyle {
     static let text = #"""
         :root { --heaviest: #ffe600; --ink: #1d1d1f; --card: #f4f4f6; font-family: system-ui, sans-serif; }
         body { margin: 0; color: var(--ink); background: #fff; }
+        [hidden] { display: none !important; }
         header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem;
                  border-bottom: 1px solid #ddd; }
         h1 { font-size: 1.2rem; margin: 0; }

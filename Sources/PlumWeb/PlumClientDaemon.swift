@@ -1,4 +1,4 @@
-public import PlumClient
+import PlumClient
 public import PlumProtocol
 import Synchronization
 

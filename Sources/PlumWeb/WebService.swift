@@ -31,7 +31,10 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     /// Every route; the same router answers HTTP requests and WebSocket upgrades.
     public func makeRouter() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.middlewares.add(SessionMiddleware(storage: MemoryPersistDriver(), sessionCookie: "plumscale_session"))
+        // SameSite=Strict: another site's page cannot even send the cookie along.
+        let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
+        router.middlewares.add(SessionMiddleware(
+            storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }

@@ -67,7 +67,7 @@ struct Serve: AsyncParsableCommand {
         do {
             store = try HistoryStore(path: historyPath)
         } catch {
-            print("plumscale-web: \(error.message)", to: &standardError)
+            complain(error.message)
             throw ExitCode(1)
         }
         let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
@@ -89,7 +89,7 @@ struct Serve: AsyncParsableCommand {
             if config == nil, access(path, F_OK) != 0 { return WebSettings() }
             return try WebSettings.load(path: path)
         } catch {
-            print("plumscale-web: \(error)", to: &standardError)
+            complain("\(error)")
             throw ExitCode(1)
         }
     }
@@ -125,9 +125,8 @@ struct HashPassword: ParsableCommand {
     }
 }
 
-/// Standard error, for messages that are not output.
-nonisolated(unsafe) var standardError = StandardError()
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) { fputs(string, stderr) }
+/// One line on standard error.
+func complain(_ message: String) {
+    let line = "plumscale-web: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }

@@ -64,12 +64,18 @@ struct HistoryCommand: ParsableCommand {
                 print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
             }
         } catch let error as HistoryError {
-            fputs("plumscale history: \(error.message)\n", stderr)
+            Self.complain(error.message)
             throw ExitCode(1)
         } catch let error as ConfigurationError {
-            fputs("plumscale history: \(error)\n", stderr)
+            Self.complain("\(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// One line on standard error.
+    private static func complain(_ message: String) {
+        let line = "plumscale history: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
     }
 
     private func storePath() throws -> String {

@@ -33,14 +33,14 @@ struct DaemonLinkTests {
             }
 
             // The daemon restarts on the same socket: the page is told, and the feed finds it again.
-            _ = await offPool { first.terminate() }
+            _ = try await offPool { first.terminate() }
             try await LiveFeedTests.next(&iterator, containing: #""connected":false"#)
             let second = try await offPool { try DaemonFixture(directory: directory) }
             try await LiveFeedTests.next(&iterator, containing: #""connected":true"#)
             try await LiveFeedTests.next(&iterator, containing: #""sensor":"left""#)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
-            _ = await offPool { second.terminate() }
+            _ = try await offPool { second.terminate() }
         }
     }
 }
