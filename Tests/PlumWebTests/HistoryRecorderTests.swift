@@ -9,12 +9,14 @@ struct HistoryRecorderTests {
         let base = 1_795_388_100.0  // a whole minute
         var outputs: [HistoryRecorder.Output] = []
         for (offset, grams) in [(0.0, 10.0), (20, 14), (40, 12)] {
-            outputs.append(recorder.record(HistorySample(sensor: "left", time: base + offset, grams: grams, stable: false)))
+            let sample = HistorySample(sensor: "left", time: base + offset, grams: grams, stable: false)
+            outputs.append(recorder.record(sample))
         }
         #expect(outputs.allSatisfy { $0.minute == nil }, "no minute may close before it has ended")
         let next = recorder.record(HistorySample(sensor: "left", time: base + 61, grams: 50, stable: false))
         #expect(next.minute != nil, "the first reading of the next minute closes the previous one")
-        #expect(next.minute == MinuteSummary(sensor: "left", minute: 1_795_388_100, min: 10, mean: 12, max: 14, samples: 3))
+        let expected = MinuteSummary(sensor: "left", minute: 1_795_388_100, min: 10, mean: 12, max: 14, samples: 3)
+        #expect(next.minute == expected, "min 10, mean 12, max 14 over the three readings")
     }
 
     @Test("a stable weight is stored once, and again only when it moves by a division")

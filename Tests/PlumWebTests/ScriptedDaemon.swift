@@ -44,7 +44,8 @@ final class ScriptedDaemon: ScaleDaemon {
         if step.sensor == "middle" { throw DaemonRefusal("unknown sensor \"middle\"; sensors: \"left\", \"right\"") }
         guard case .calibrate(let reply) = try Report.decode(Substring(
             #"{"class":"CALIBRATE","sensor":"\#(step.sensor)","step":"\#(step.step.rawValue)","ok":true,"#
-                + #""points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#)) else { throw NotScripted() }
+                + #""points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#))
+        else { throw NotScripted() }
         return reply
     }
 
@@ -78,9 +79,12 @@ final class ScriptedDaemon: ScaleDaemon {
         var description: String { "connection refused" }
     }
 
-    static let devicesLine = #"""
-        {"class":"DEVICES","devices":[{"sensor":"left","index":0,"kind":"hx711","wiring":"sim","state":"ok","rate":10.1,"nominal_rate":10,"published":50,"discarded":{"spike":2},"not_ready":0,"faults":0,"notices":[],"calibrated":true},{"sensor":"right","index":1,"kind":"hx711","wiring":"sim","state":"settling","rate":9.9,"nominal_rate":10,"published":48,"discarded":{},"not_ready":0,"faults":0,"notices":[],"calibrated":true}]}
-        """#
+    static let devicesLine =
+        #"{"class":"DEVICES","devices":[{"sensor":"left","index":0,"kind":"hx711","wiring":"sim","state":"ok","#
+        + #""rate":10.1,"nominal_rate":10,"published":50,"discarded":{"spike":2},"not_ready":0,"faults":0,"#
+        + #""notices":[],"calibrated":true},{"sensor":"right","index":1,"kind":"hx711","wiring":"sim","#
+        + #""state":"settling","rate":9.9,"nominal_rate":10,"published":48,"discarded":{},"not_ready":0,"#
+        + #""faults":0,"notices":[],"calibrated":true}]}"#
 }
 
 /// A WEIGHT report as plumscaled sends it.

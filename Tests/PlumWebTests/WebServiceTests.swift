@@ -75,7 +75,8 @@ struct WebServiceTests {
                 body: ByteBuffer(string: #"{"password":"wrong"}"#)
             ) { #expect($0.status == .unauthorized, "a wrong password is refused") }
             try await client.execute(
-                uri: "/api/login", method: .post, headers: [.origin: "http://evil.example", .contentType: "application/json"],
+                uri: "/api/login", method: .post,
+                headers: [.origin: "http://evil.example", .contentType: "application/json"],
                 body: ByteBuffer(string: #"{"password":"\#(WebTestFixture.password)"}"#)
             ) { #expect($0.status == .forbidden, "another site's page may not log in") }
             var headers = try await WebTestFixture.logIn(client)
@@ -137,7 +138,8 @@ struct WebServiceTests {
                 body: ByteBuffer(string: #"{"password":"x"}"#)
             ) { response in
                 #expect(response.status == .serviceUnavailable)
-                #expect(String(buffer: response.body).contains("plumscale-web hash-password"), "the message says what to run")
+                #expect(String(buffer: response.body).contains("plumscale-web hash-password"),
+                        "the message says what to run")
             }
         }
     }
@@ -166,7 +168,8 @@ struct WebServiceTests {
             }
             try await client.execute(uri: "/api/history?series=stable&since=2026-11-22&format=csv", method: .get) {
                 let lines = String(buffer: $0.body).split(separator: "\n")
-                #expect(lines.first == "time,sensor,grams" && lines.count == 14, "every changed stable weight: \(lines)")
+                #expect(lines.first == "time,sensor,grams" && lines.count == 14,
+                        "every changed stable weight: \(lines)")
             }
             try await client.execute(uri: "/api/history?since=soon", method: .get) { response in
                 #expect(response.status == .badRequest)
