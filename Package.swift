@@ -167,9 +167,13 @@ let package = Package(
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
+        .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
-            dependencies: ["PlumCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "PlumProtocolTests",

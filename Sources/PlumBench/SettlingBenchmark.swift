@@ -26,6 +26,8 @@ public struct SettlingBenchmark: Sendable {
         public var overshoot: Double
         /// Share of stable-flagged points more than 1 d off, over all workloads.
         public var wrongStable: Double
+        /// The same share on each workload, by name.
+        public var wrongStableByWorkload: [String: Double] = [:]
         /// Set when the row is a bound (the true load, the pan), not a competitor.
         public var floor: Floor?
 
@@ -81,6 +83,7 @@ public struct SettlingBenchmark: Sendable {
                     row.stepTrack = metrics.worstTrackTime
                 }
                 let flagged = Double(shown.points.filter { $0.stable && $0.shown != nil }.count)
+                row.wrongStableByWorkload[trace.workload.name] = metrics.wrongStableRate
                 stableFlags += flagged
                 wrong += metrics.wrongStableRate * flagged
             }
@@ -92,7 +95,9 @@ public struct SettlingBenchmark: Sendable {
     /// The results as a text table, with the verdict against the 4× target.
     public func table(_ rows: [Row]) -> String {
         let workloads = traces.map(\.workload.name)
+        let small = Workload.smallSteps.name
         var header = ["filter"] + workloads.map { "\($0) s" } + ["steps ±1 d s", "noise rms d", "p-p d", "overshoot d", "wrong stable"]
+        if workloads.contains(small) { header.append("wrong stable, \(small)") }
         var lines: [[String]] = []
         for row in rows {
             var cells = [row.filter]
@@ -100,6 +105,7 @@ public struct SettlingBenchmark: Sendable {
                 cells.append((row.worstSettle[name] ?? nil).map { fixed($0, 2) } ?? "never")
             }
             cells += [row.stepTrack.map { fixed($0, 3) } ?? "never", fixed(row.noiseRMS, 2), fixed(row.peakToPeak, 1), fixed(row.overshoot, 1), fixed(row.wrongStable * 100, 1) + " %"]
+            if workloads.contains(small) { cells.append(fixed((row.wrongStableByWorkload[small] ?? 0) * 100, 1) + " %") }
             lines.append(cells)
         }
         header[0] = "filter (\(Int(rate.samplesPerSecond)) SPS, worst settle to ±1 d and stable)"

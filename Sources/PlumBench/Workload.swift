@@ -12,7 +12,7 @@ public struct Workload: Hashable, Sendable {
     }
 
     /// The workloads of the settling benchmark.
-    public static let all: [Workload] = [steps, plum, ramp, knocks]
+    public static let all: [Workload] = [steps, plum, ramp, knocks, smallSteps]
 
     /// 20 g, 100 g and 385 g placed and removed, 4 s apart.
     public static let steps = Workload(name: "steps", events: [
@@ -35,6 +35,15 @@ public struct Workload: Hashable, Sendable {
     public static let ramp = Workload(name: "ramp", events: [
         .ramp(at: 2, to: 200, duration: 8), .step(at: 16, to: 0),
     ], duration: 20)
+
+    /// 100 g, then steps of 0.2 to 0.5 g on and off it, 3 s apart (a grape, a stalk): smaller
+    /// than the filter's step threshold (4 d), so an average that restarts only on a jump
+    /// creeps to them, and a display creeping 1 d at a time can look still.
+    public static let smallSteps = Workload(name: "small", events: [
+        .step(at: 1, to: 100), .step(at: 4, to: 100.33), .step(at: 7, to: 100.53),
+        .step(at: 10, to: 100.03), .step(at: 13, to: 100.43), .step(at: 16, to: 100.18),
+        .step(at: 19, to: 99.78),
+    ], duration: 22)
 
     /// 100 g on the pan, knocked for 25 ms by +40 g, −30 g and +120 g.
     public static let knocks = Workload(name: "knocks", events: [

@@ -6,8 +6,9 @@ internal import FoundationEssentials
 /// { "format": "plumscale-calibration", "schemaVersion": 1, "sensor": "left-gain128",
 ///   "checksum": "crc32:…", "payload": { "current": {…}, "history": [{…}] } }
 /// ```
-/// The checksum is CRC-32 over the payload's canonical JSON (sorted keys, no whitespace), so a
-/// reformatted but unchanged file still verifies and any changed value does not.
+/// The checksum is CRC-32 over the payload's bytes as stored, without the whitespace between
+/// tokens (``StoredJSON``): a re-indented file still verifies, any changed character does not,
+/// and how a toolchain prints numbers never matters, because nothing is re-encoded to check.
 public struct CalibrationFile: Hashable, Sendable, Codable {
     /// The schema this code writes and the newest it reads.
     public static let schemaVersion = 1
@@ -38,7 +39,12 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
         self.schemaVersion = Self.schemaVersion
         self.sensor = payload.current.sensor.fileStem
         self.payload = payload
-        self.checksum = CRC32.label(try Self.canonical(payload))
+        self.checksum = StoredJSON.placeholder
+        // The checksum covers the bytes this file will be written as, so encode it to see them.
+        guard let label = StoredJSON.payloadChecksum(try encoded()) else {
+            throw EncodingError.invalidValue(payload, .init(codingPath: [], debugDescription: "no payload in the encoded file"))
+        }
+        self.checksum = label
     }
 
     /// The bytes written to disk: pretty-printed for people, keys sorted for diffs.
@@ -46,13 +52,6 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(self)) + [0x0A]
-    }
-
-    /// The canonical payload bytes the checksum covers.
-    public static func canonical(_ payload: Payload) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(payload))
     }
 
     /// Only the fields needed to decide whether the rest can be read.
@@ -95,7 +94,7 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
         } catch {
             return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "a field is missing or has the wrong type (\(error))", hint: recover))
         }
-        guard let computed = try? CRC32.label(canonical(file.payload)), computed == file.checksum else {
+        guard let computed = StoredJSON.payloadChecksum(bytes), computed == file.checksum else {
             return .failure(
                 CalibrationStoreError(
                     code: .checksumMismatch, path: path,

@@ -5,7 +5,8 @@
 /// - `left-gain128.json`: the calibration in use and up to ``historyLimit`` earlier ones;
 /// - `left-gain128.json.prev`: the file as it was before the last save (a second copy to
 ///   recover from if the current file is ever damaged);
-/// - `left-gain128.json.tmp`: a save in progress; never read.
+/// - `left-gain128.json.tmp`: a save in progress; never read, and removed at start by
+///   ``removeStaleTemporaryFiles()`` if a crash left it.
 ///
 /// A save writes the temporary file, fsyncs it, keeps the old file as `.prev` (link and
 /// rename), renames the temporary file over the current one and fsyncs the directory. Every
@@ -27,6 +28,33 @@ public struct CalibrationStore: Sendable {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.historyLimit = max(0, historyLimit)
         self.files = files
+    }
+
+    /// Removes the temporary files a save interrupted by a crash or power cut left behind:
+    /// `*.json.tmp` and `*.json.prev.tmp`, of calibrations and of ``ZeroTareStore``. Call it
+    /// once at start, before anything saves; no other file is touched.
+    ///
+    /// - Returns: the names removed.
+    public func removeStaleTemporaryFiles() -> Result<[String], CalibrationStoreError> {
+        switch files.list(directory) {
+        case .failure(let error):
+            return .failure(
+                CalibrationStoreError(
+                    code: .io, path: directory, message: "cannot list: \(error.text)", errno: error.code,
+                    hint: "check that the daemon may read \(directory)"))
+        case .success(let names):
+            var removed: [String] = []
+            for name in names.sorted() where name.hasSuffix(".json.tmp") || name.hasSuffix(".json.prev.tmp") {
+                if case .failure(let error) = files.remove("\(directory)/\(name)") {
+                    return .failure(
+                        CalibrationStoreError(
+                            code: .io, path: "\(directory)/\(name)", message: "cannot remove a stale temporary file: \(error.text)",
+                            errno: error.code, hint: "check permissions on \(directory)"))
+                }
+                removed.append(name)
+            }
+            return .success(removed)
+        }
     }
 
     /// The path of the sensor's calibration file.

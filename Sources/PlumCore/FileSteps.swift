@@ -15,6 +15,8 @@ protocol FileSteps: Sendable {
     func rename(_ from: String, _ to: String) -> Result<Void, FileErrno>
     /// unlink(2); a missing file is not an error.
     func remove(_ path: String) -> Result<Void, FileErrno>
+    /// The names in a directory (readdir(3)), without `.` and `..`.
+    func list(_ directory: String) -> Result<[String], FileErrno>
     /// fsync(2) of a directory, making renames and links in it durable.
     func syncDirectory(_ path: String) -> Result<Void, FileErrno>
 }

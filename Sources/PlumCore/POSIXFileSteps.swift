@@ -59,6 +59,22 @@ struct POSIXFileSteps: FileSteps {
         return .failure(FileErrno(errno))
     }
 
+    func list(_ directory: String) -> Result<[String], FileErrno> {
+        guard let stream = opendir(directory) else { return .failure(FileErrno(errno)) }
+        defer { _ = closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                return errno == 0 ? .success(names) : .failure(FileErrno(errno))
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
     private func sync(_ path: String, flags: Int32) -> Result<Void, FileErrno> {
         let fd = retrying { open(path, flags | O_CLOEXEC) }
         if fd < 0 { return .failure(FileErrno(errno)) }

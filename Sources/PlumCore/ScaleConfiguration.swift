@@ -21,7 +21,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var zeroTrackingRate: Double = 0.5
     /// Zero-tracking acts only while the gross reading is within this many divisions of zero.
     public var zeroTrackingBand: Double = 0.5
-    /// Stability window in nanoseconds (300 ms: 24 samples at 80 SPS, 3 at 10 SPS).
+    /// Stability window in nanoseconds (300 ms: 24 samples at 80 SPS, 3 at 10 SPS); see
+    /// ``effectiveStabilityWindow``.
     public var stabilityWindow: UInt64 = 300_000_000
     /// Stable when max − min over the window stays within this many divisions.
     public var stabilityBand: Double = 1
@@ -30,14 +31,18 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// A pan counts as loaded when its net load is at least this many divisions (20 d, the
     /// usual minimum capacity Min of an OIML class III scale).
     public var loadedThreshold: Double = 20
-    /// Signal units per gram the sensor roughly gives, from its profile; lets an uncalibrated
-    /// sensor still filter and detect stability in approximate grams. `nil`: the kind's
-    /// ``SensorKind/typicalSignalPerGram``.
-    public var nominalSignalPerGram: Double?
+    /// Whether a restart restores the zero and tare saved before it (`[scale] restore_tare`),
+    /// when the same calibration is in use and the load allows (``ZeroTareRestore``).
+    public var restoreTare: Bool = true
     public var filter = FilterTuning()
     public var cue = CueConfiguration()
 
     public init() {}
+
+    /// The window stability is judged over: the configured one, but never shorter than 1.5
+    /// averaging time constants. Over 1.5 τ an exponential approach covers 78 % of what
+    /// remains, so a spread within 1 d means less than 0.3 d is still to come.
+    public var effectiveStabilityWindow: UInt64 { max(stabilityWindow, filter.averagingTime / 2 * 3) }
 
     /// The zero-setting range in grams on each side of calibrated zero.
     public var zeroRange: Double { capacity * zeroRangeFraction }
@@ -68,9 +73,6 @@ public struct ScaleConfiguration: Hashable, Sendable {
         }
         guard overloadMargin >= 0, loadedThreshold >= 0 else {
             return bad("overload margin or loaded threshold is negative", "use 9 d and 20 d")
-        }
-        if let nominal = nominalSignalPerGram, !(nominal.isFinite && nominal != 0) {
-            return bad("nominal signal per gram \(nominal) is not a non-zero number", "take it from the sensor profile")
         }
         if case .failure(let refusal) = filter.validate() { return .failure(refusal) }
         return cue.validate()

@@ -21,7 +21,9 @@ public struct SensorProfile: Hashable, Sendable, Codable {
     public var gain: Int?
     /// Output data rate the tuning assumes.
     public var samplesPerSecond: Double
-    /// Rough signal per gram (counts or µS), before calibration.
+    /// Rough signal per gram (counts or µS): what to expect, for people choosing a sensor.
+    /// Before calibration the engine judges stability by the measured noise instead
+    /// (``SignalNoise``), which holds for any ADC, gain and unit.
     public var nominalSignalPerGram: Double
     /// Typical noise in grams rms at `samplesPerSecond`.
     public var typicalNoiseGrams: Double
@@ -31,6 +33,8 @@ public struct SensorProfile: Hashable, Sendable, Codable {
     /// The division in grams (1, 2 or 5 × 10^k).
     public var division: Double?
     public var stabilityBand: Double?
+    /// The average's time constant in samples at ``samplesPerSecond`` (kept in samples for
+    /// the files already written; the engine turns it into a time).
     public var averagingSamples: Int?
     public var stepThreshold: Double?
     public var zeroTracking: Bool?
@@ -57,13 +61,18 @@ public struct SensorProfile: Hashable, Sendable, Codable {
     /// The engine configuration this profile implies, on top of `base`.
     public func configuration(base: ScaleConfiguration = ScaleConfiguration()) -> Result<ScaleConfiguration, Refusal> {
         var configuration = base
-        configuration.nominalSignalPerGram = nominalSignalPerGram
         if let capacity { configuration.capacity = capacity }
         if let division {
             do { configuration.division = try Division(grams: division) } catch { return .failure(error) }
         }
         if let stabilityBand { configuration.stabilityBand = stabilityBand }
-        if let averagingSamples { configuration.filter.averagingSamples = averagingSamples }
+        if let averagingSamples {
+            // Profiles give the average in samples at their own rate; the engine keeps a time.
+            guard averagingSamples > 0, samplesPerSecond > 0, samplesPerSecond.isFinite else {
+                return .failure(Refusal(.invalidConfiguration, "averagingSamples \(averagingSamples) at \(samplesPerSecond) SPS is not a time", hint: "use 16 samples at 80 SPS"))
+            }
+            configuration.filter.averagingTime = UInt64(Double(averagingSamples) / samplesPerSecond * 1e9)
+        }
         if let stepThreshold { configuration.filter.stepThreshold = stepThreshold }
         if let zeroTracking { configuration.zeroTracking = zeroTracking }
         return configuration.validate().map { configuration }

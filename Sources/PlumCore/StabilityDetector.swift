@@ -7,7 +7,9 @@
 /// cannot vouch for now).
 public struct StabilityDetector: Sendable {
     public let window: UInt64
-    public let band: Double
+    /// The largest max − min that still counts as stable; the engine sets it per sample before
+    /// calibration, when it is measured from the noise.
+    public var band: Double
     private var times: [UInt64] = []
     private var values: [Double] = []
     private var head = 0

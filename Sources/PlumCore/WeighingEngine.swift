@@ -27,10 +27,16 @@ public struct WeighingEngine: Sendable {
     private var stability: StabilityDetector
     private var tracker: ZeroTracker
     private var cues: CueGenerator
-    /// The filtered value in working grams (calibrated, or nominal when uncalibrated).
+    /// The filtered value: grams once calibrated, the signal's own units before.
     private var filtered: Double?
+    /// The signal's measured noise: before calibration it stands in for the division.
+    private var noise = SignalNoise()
     /// Initial zero-setting has yet to see its first stable load.
     private var awaitingInitialZero: Bool
+    /// A saved zero and tare waiting for the first stable load to be judged.
+    private var pendingRestore: ZeroTareState?
+    /// What became of the saved zero and tare handed to ``restoreZeroTare(_:)``, once decided.
+    public private(set) var restoreOutcome: ZeroTareRestore?
 
     /// Creates an engine, refusing a configuration or calibration that cannot work.
     ///
@@ -48,9 +54,9 @@ public struct WeighingEngine: Sendable {
         self.configuration = configuration
         awaitingInitialZero = configuration.initialZeroSetting
         let d = configuration.division.grams
-        spikes = SpikeFilter(window: configuration.filter.spikeWindow, threshold: configuration.filter.spikeThreshold)
-        filter = AdaptiveFilter(averagingSamples: configuration.filter.averagingSamples)
-        stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * d)
+        spikes = SpikeFilter(holdTime: configuration.filter.spikeHoldTime, threshold: configuration.filter.spikeThreshold)
+        filter = AdaptiveFilter(timeConstant: configuration.filter.averagingTime)
+        stability = StabilityDetector(window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
         cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
         if let calibration {
@@ -96,11 +102,17 @@ public struct WeighingEngine: Sendable {
     /// reading repeats the last filtered value, marked not stable.
     public mutating func process(_ input: EngineInput) -> Reading {
         let d = configuration.division.grams
+        noise.add(input.signal)
+        // Every threshold is a multiple of a unit: d in grams once calibrated; before, a unit
+        // made from the signal's own noise, in its own units (counts, mV, µS), since no gram
+        // is known yet (``SignalNoise/unit``; nil until the noise has been measured).
+        var unit: Double? = d
         var working: Double?
         if let calibration {
             working = calibration.grams(fromSignal: input.signal)
         } else if input.signal.isFinite {
-            working = input.signal / abs(configuration.nominalSignalPerGram ?? kind.typicalSignalPerGram)
+            working = input.signal
+            unit = noise.unit
         }
         // A pinned ADC, or a signal past a quadratic's turning point, is not a measurement:
         // keep it out of the filters so the average does not carry it afterwards.
@@ -116,14 +128,23 @@ public struct WeighingEngine: Sendable {
             if beyondHigh { pinnedHigh = true } else { pinnedLow = true }
         }
         var stable = false
-        if let value = working, !pinnedHigh, !pinnedLow {
-            let despiked = spikes.process(value, floor: configuration.filter.spikeFloor * d)
-            let smooth = filter.process(despiked, stepThreshold: configuration.filter.stepThreshold * d)
+        if let value = working, let unit, !pinnedHigh, !pinnedLow {
+            let filterTuning = configuration.filter
+            let despiked = spikes.process(value, time: input.time, floor: filterTuning.spikeFloor * unit)
+            let band = configuration.stabilityBand * unit
+            let smooth = filter.process(
+                despiked, time: input.time, stepThreshold: filterTuning.stepThreshold * unit, shift: band)
             filtered = smooth
-            // A sample the spike stage held back is either a knock or the first of a step:
-            // either way the pan is not at rest, even though the display has not moved yet.
+            // A sample the spike stage held back is either a knock or the first of a step, and
+            // a settling filter has seen the load move where its average has not yet followed:
+            // either way the display is about to move, even though it has not moved yet.
             let held = despiked != value
-            stable = stability.update(smooth, time: input.time) && !held
+            stability.band = band
+            stable = stability.update(smooth, time: input.time) && !held && !filter.isSettling
+        } else if let value = working, !pinnedHigh, !pinnedLow {
+            // Uncalibrated and the noise not measured yet: show the signal, claim nothing.
+            filtered = value
+            stability.reset()
         } else {
             stability.reset()
         }
@@ -131,6 +152,19 @@ public struct WeighingEngine: Sendable {
         var gross: Double?
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
+            if let saved = pendingRestore, stable {
+                pendingRestore = nil
+                let outcome = ZeroTareRestore.decide(saved: saved, calibration: calibration, configuration: configuration, load: value)
+                restoreOutcome = outcome
+                switch outcome {
+                case .restored(let savedZero, let savedTare):
+                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, savedTare, false)
+                case .zeroOnly(let savedZero, _):
+                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, 0, false)
+                case .discarded:
+                    break
+                }
+            }
             if awaitingInitialZero && stable {
                 awaitingInitialZero = false
                 if abs(value) <= configuration.zeroRange { zeroOffset = value }
@@ -178,6 +212,27 @@ public struct WeighingEngine: Sendable {
         return reading
     }
 
+    /// The zero and tare to save after a command changed them (``ZeroTareStore``), or `nil`
+    /// when there is no calibration for them to belong to.
+    public var zeroTareState: ZeroTareState? {
+        guard let calibration else { return nil }
+        return ZeroTareState(
+            sensor: sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zeroOffset, tare: tare)
+    }
+
+    /// Restores a zero and tare saved before a restart, if they still apply: judged on the
+    /// first stable load (``ZeroTareRestore``), in place of initial zero-setting when they are
+    /// restored. ``restoreOutcome`` says what happened. With ``ScaleConfiguration/restoreTare``
+    /// off, nothing is restored. A zero or tare command before then wins.
+    public mutating func restoreZeroTare(_ saved: ZeroTareState) {
+        guard configuration.restoreTare else {
+            restoreOutcome = .discarded(reason: "restore_tare is off")
+            return
+        }
+        pendingRestore = saved
+        restoreOutcome = nil
+    }
+
     /// Sets zero to the present load, if it is stable and within the zero range.
     ///
     /// - Parameter requireStable: false zeroes a moving load at its filtered value (MT-SICS
@@ -198,6 +253,7 @@ public struct WeighingEngine: Sendable {
             }
             zeroOffset = value
             tare = 0
+            pendingRestore = nil
             return .success(value)
         }
     }
@@ -218,12 +274,16 @@ public struct WeighingEngine: Sendable {
                     Refusal(.negativeTare, "tare refused: gross load is \(grams(gross)), below zero", hint: "zero the empty scale instead"))
             }
             tare = abs(gross) <= 0.5 * d ? 0 : gross
+            pendingRestore = nil
             return .success(tare)
         }
     }
 
     /// Removes the tare.
-    public mutating func clearTare() { tare = 0 }
+    public mutating func clearTare() {
+        tare = 0
+        pendingRestore = nil
+    }
 
     /// Sets a known tare (a container weighed before), whatever is on the pan now.
     ///
@@ -239,6 +299,7 @@ public struct WeighingEngine: Sendable {
                 hint: "send a tare between 0 and the capacity, or TAC to clear it"))
         }
         tare = grams
+        pendingRestore = nil
         return .success(grams)
     }
 

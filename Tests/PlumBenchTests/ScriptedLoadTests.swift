@@ -42,6 +42,18 @@ struct ScriptedLoadTests {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
+    @Test("small steps through the chip model: PlumScale never flags a display more than 1 d off stable, at 10 and 80 SPS", arguments: [10, 80])
+    func plumScaleHonestOnSmallSteps(samplesPerSecond: Int) throws {
+        let trace = try WorkloadTrace(workload: .smallSteps, rate: samplesPerSecond == 10 ? .sps10 : .sps80, seed: 2026)
+        let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: trace.rate))
+        let full = Double(try WorkloadTrace.calibrationCode(grams: 385, rate: trace.rate))
+        let shown = try FilterUnderTest.plumScale.run(trace, zero: zero, countsPerGram: (full - zero) / 385)
+        let wrong = shown.points.filter { $0.stable && $0.shown != nil && abs($0.shown! - $0.truth) > 0.1 + 1e-9 }
+        #expect(wrong.isEmpty, "stable but more than 1 d off: \(wrong.prefix(5))")
+        // Honest by being stable when it is right, not by never being stable.
+        #expect(SettlingMetrics(shown, division: 0.1).settleTimes.allSatisfy { $0 != nil }, "some small step never settled")
+    }
+
     @Test("the true load under the same motion rule settles no later than any filter, one window and at most two conversions after the change", arguments: [UInt64(300_000_000), 100_000_000])
     func trueLoadIsTheFloor(window: UInt64) throws {
         let workload = Workload(name: "short", events: [.step(at: 1, to: 100), .step(at: 3, to: 20)], duration: 5)

@@ -23,14 +23,15 @@ struct AdaptiveFilterTests {
     static func run(_ step: StepCase, samples: Int = 240, stepAt: Int = 80) -> [Double] {
         let tuning = FilterTuning()
         let d = 0.1
-        var spikes = SpikeFilter(window: tuning.spikeWindow, threshold: tuning.spikeThreshold)
-        var filter = AdaptiveFilter(averagingSamples: tuning.averagingSamples)
+        var spikes = SpikeFilter(holdTime: tuning.spikeHoldTime, threshold: tuning.spikeThreshold)
+        var filter = AdaptiveFilter(timeConstant: tuning.averagingTime)
         var noise = SeededNoise(seed: step.seed)
         return (0..<samples).map { index in
             let truth = index < stepAt ? step.from : step.to
             let x = truth + noise.gaussian(sigma: 0.03)
-            let despiked = spikes.process(x, floor: tuning.spikeFloor * d)
-            return filter.process(despiked, stepThreshold: tuning.stepThreshold * d)
+            let time = UInt64(index) * 12_500_000
+            let despiked = spikes.process(x, time: time, floor: tuning.spikeFloor * d)
+            return filter.process(despiked, time: time, stepThreshold: tuning.stepThreshold * d, shift: d)
         }
     }
 
@@ -54,23 +55,24 @@ struct AdaptiveFilterTests {
 
     @Test("a single or double spike of 50 g never reaches the output", arguments: [1, 2])
     func rejectsSpikes(width: Int) {
-        var spikes = SpikeFilter(window: 5, threshold: 3)
-        var filter = AdaptiveFilter(averagingSamples: 16)
+        var spikes = SpikeFilter(holdTime: 25_000_000, threshold: 3)
+        var filter = AdaptiveFilter(timeConstant: 200_000_000)
         var noise = SeededNoise(seed: 9)
         for index in 0..<200 {
             let spike = (100..<(100 + width)).contains(index) ? 50.0 : 0
             let x = 100 + noise.gaussian(sigma: 0.03) + spike
-            let y = filter.process(spikes.process(x, floor: 0.2), stepThreshold: 0.4)
+            let time = UInt64(index) * 12_500_000
+            let y = filter.process(spikes.process(x, time: time, floor: 0.2), time: time, stepThreshold: 0.4, shift: 0.1)
             if index > 20 { #expect(abs(y - 100) <= 0.1, "sample \(index): \(y)") }
         }
     }
 
     @Test("the first sample after a large jump is the new value: the average restarts")
     func restartsOnStep() {
-        var filter = AdaptiveFilter(averagingSamples: 16)
-        for _ in 0..<50 { _ = filter.process(10, stepThreshold: 0.4) }
-        #expect(filter.depth == 16)
-        #expect(filter.process(60, stepThreshold: 0.4) == 60)
+        var filter = AdaptiveFilter(timeConstant: 200_000_000)
+        for index in 0..<50 { _ = filter.process(10, time: UInt64(index) * 12_500_000, stepThreshold: 0.4) }
+        #expect(filter.depth == 50)
+        #expect(filter.process(60, time: 50 * 12_500_000, stepThreshold: 0.4) == 60)
         #expect(filter.depth == 1)
         #expect(filter.stepCount == 1)
     }

@@ -81,7 +81,7 @@ struct CalibrationStoreTests {
         #expect(error.description.contains("recalibrate"))
     }
 
-    @Test("a reformatted but unchanged file still verifies: the checksum covers canonical JSON")
+    @Test("a re-indented but unchanged file still verifies: the checksum ignores whitespace between tokens")
     func canonicalChecksum() throws {
         let (store, text) = try Self.savedTwice()
         try Self.overwrite(store, with: text.replacingOccurrences(of: "\n", with: "\n  "))

@@ -24,6 +24,7 @@ final class CrashingFileSteps: FileSteps {
     }
 
     func read(_ path: String) -> Result<[UInt8]?, FileErrno> { real.read(path) }
+    func list(_ directory: String) -> Result<[String], FileErrno> { real.list(directory) }
 
     func write(_ path: String, _ bytes: [UInt8]) -> Result<Void, FileErrno> {
         guard proceed() else {

@@ -10,7 +10,6 @@ struct EngineEdgeTests {
         let points = [0.0, 50, 100, 200, 385].map { CalibrationPoint(grams: $0, signal: truth.signal(fromGrams: $0), noise: 0.1, samples: 24) }
         var configuration = ScaleConfiguration()
         configuration.division = try Division(grams: 1)
-        configuration.nominalSignalPerGram = 1
         let calibration = try CalibrationFit.fit(points: points, sensor: sensor, kind: .fsr, configuration: configuration, createdAt: "t").get()
         var engine = try WeighingEngine(sensor: sensor, kind: .fsr, configuration: configuration, calibration: calibration)
         var last: Reading?

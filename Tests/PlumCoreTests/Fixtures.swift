@@ -22,9 +22,7 @@ enum Fixtures {
     static func signal(grams: Double) -> Double { emptyCounts + countsPerGram * grams }
 
     static func engine(configuration: ScaleConfiguration = ScaleConfiguration(), calibrated: Bool = true) throws -> WeighingEngine {
-        var configuration = configuration
-        configuration.nominalSignalPerGram = countsPerGram
-        return try WeighingEngine(
+        try WeighingEngine(
             sensor: sensor, kind: .loadCell, configuration: configuration,
             calibration: calibrated ? linearCalibration() : nil)
     }

@@ -20,7 +20,11 @@ struct ShippedFilesTests {
         let profile = try SensorProfile.decode(bytes, source: url.lastPathComponent).get()
         #expect(profile.name == name)
         let configuration = try profile.configuration().get()
-        #expect(configuration.nominalSignalPerGram == profile.nominalSignalPerGram)
+        // The profile's average, in samples at its rate, becomes the same time in the engine.
+        if let samples = profile.averagingSamples {
+            let expected = Double(samples) / profile.samplesPerSecond * 1e9
+            #expect(abs(Double(configuration.filter.averagingTime) - expected) <= 1, "averaging time \(configuration.filter.averagingTime) ns")
+        }
         // The division must be coarser than the raw noise can fake: at least 2 σ.
         #expect(configuration.division.grams >= 2 * profile.typicalNoiseGrams)
     }
