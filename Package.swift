@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumSimulation → PlumConfig → plumscale
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig
+//   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
     name: "PlumScale",
@@ -68,22 +69,50 @@ let package = Package(
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
         // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
         .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
+        // plumscale.toml parsed into typed values that carry file and line; opens nothing.
         .target(
             name: "PlumConfig",
             dependencies: [
-                "PlumHardware", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumDrivers",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // The status daemon: samplers, the station (engines per sensor), and the transport
-        // (socket listening, bound or passed by systemd; client fan-out with bounded per-client
-        // queues; MT-SICS listener; sd_notify).
+        // Sources built from the configuration: the factory, shared-chip locks, sensor identity
+        // and kind, simulated calibrations. A new source kind is added here.
         .target(
-            name: "PlumDaemon",
+            name: "PlumSensors",
+            dependencies: ["PlumConfig", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
+        ),
+        // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
+        // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
+        .target(
+            name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumDrivers", "PlumHardware", "PlumConfig", "PlumCore",
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The transport: listeners (bound or passed by systemd), sessions, the fan-out hub with
+        // bounded per-client queues, authorization, sd_notify and the watchdog. Knows no engine;
+        // the one library module that imports NIO.
+        .target(
+            name: "PlumTransport",
+            dependencies: [
+                "PlumProtocol", "PlumHardware",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The composition: configuration → sensors → station ⇄ transport, as services. Shared
+        // by plumscaled and `plumscale demo`.
+        .target(
+            name: "PlumScaleDaemon",
+            dependencies: [
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumProtocol", "PlumCore",
+                "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -92,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "plumscaled",
             dependencies: [
-                "PlumDaemon", "PlumConfig",
+                "PlumScaleDaemon", "PlumConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -104,14 +133,14 @@ let package = Package(
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
-                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumDaemon", "CEpoll",
+                "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,7 +194,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware"]),
+        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
@@ -180,16 +209,36 @@ let package = Package(
             dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
-        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers", "PlumSimulation"]),
+        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
         .testTarget(
-            name: "PlumDaemonTests",
+            name: "PlumSensorsTests",
+            dependencies: ["PlumSensors", "PlumConfig", "PlumCore", "PlumDrivers", "PlumSimulation"]
+        ),
+        .testTarget(
+            name: "PlumStationTests",
             dependencies: [
-                "PlumDaemon", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumSensors", "PlumTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumTransportTests",
+            dependencies: [
+                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlumScaleDaemonTests",
+            dependencies: [
+                "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

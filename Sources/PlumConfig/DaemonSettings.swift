@@ -9,9 +9,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// The group that may connect (the socket is mode 0660).
     public var socketGroup: String?
     /// An optional loopback TCP listener for the JSON protocol: "127.0.0.1:7450" or "[::1]:7450".
-    public var tcp: String?
+    public var tcp: ListenerAddress?
     /// An optional MT-SICS listener: a Unix socket path or a loopback "host:port".
-    public var mtsics: String?
+    public var mtsics: ListenerAddress?
     /// The sensor the MT-SICS listener weighs with; nil: the first sensor. Checked against the
     /// configured sensors by ``PlumConfiguration/parse(_:file:)``.
     public var mtsicsSensor: String?
@@ -34,10 +34,14 @@ public struct DaemonSettings: Hashable, Sendable {
             throw reader.error("socket", "socket = \"\(socket)\" must be an absolute path, such as \"/run/plumscale/plumscale.sock\"")
         }
         socketGroup = try reader.string("socket_group")
-        tcp = try reader.string("tcp")
-        if let tcp { try Self.requireLoopback(tcp, key: "tcp", reader: reader) }
-        mtsics = try reader.string("mtsics")
-        if let mtsics, !mtsics.hasPrefix("/") { try Self.requireLoopback(mtsics, key: "mtsics", reader: reader) }
+        if let tcp = try reader.string("tcp") {
+            self.tcp = try Self.loopback(tcp, key: "tcp", reader: reader)
+        }
+        if let mtsics = try reader.string("mtsics") {
+            self.mtsics = mtsics.hasPrefix("/")
+                ? ListenerAddress(.unixSocket(path: mtsics), position: reader.position(of: "mtsics"))
+                : try Self.loopback(mtsics, key: "mtsics", reader: reader)
+        }
         mtsicsSensor = try reader.string("mtsics_sensor")
         adminGroup = try reader.string("admin_group")
         if let adminGroup { try Self.requireGroupName(adminGroup, key: "admin_group", reader: reader) }
@@ -60,7 +64,7 @@ public struct DaemonSettings: Hashable, Sendable {
     }
 
     /// A TCP listener must stay on this machine: readings and commands are not for the network.
-    static func requireLoopback(_ endpoint: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
+    static func loopback(_ endpoint: String, key: String, reader: TOMLReader) throws(ConfigurationError) -> ListenerAddress {
         guard let colon = endpoint.lastIndex(of: ":"), let port = Int(endpoint[endpoint.index(after: colon)...]),
               (1...65_535).contains(port) else {
             throw reader.error(key, "\(key) = \"\(endpoint)\" is not host:port; use \"127.0.0.1:7450\" or \"[::1]:7450\"")
@@ -69,6 +73,8 @@ public struct DaemonSettings: Hashable, Sendable {
         guard host == "127.0.0.1" || host == "[::1]" || host == "localhost" else {
             throw reader.error(key, "\(key) = \"\(endpoint)\" is not a loopback address; PlumScale listens on 127.0.0.1 or [::1] only")
         }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : String(host)
+        return ListenerAddress(.loopback(host: bare, port: port), position: reader.position(of: key))
     }
 }
 

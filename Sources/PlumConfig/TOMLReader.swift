@@ -29,6 +29,11 @@ struct TOMLReader {
         return ConfigurationError(file: file, line: line, key: keyPath, message: message)
     }
 
+    /// The file and line `key` was written on, for values used after parsing.
+    func position(of key: String) -> SourcePosition {
+        SourcePosition(file: file, line: locator.line(ofKey: key, in: section) ?? locator.line(of: section))
+    }
+
     func has(_ key: String) -> Bool { table[key] != nil }
 
     /// Marks keys handled by the caller itself (nested tables) as known.

@@ -5,9 +5,11 @@ public import PlumHardware
 ///
 /// `raw` is the 16-bit Conversion register; `signal` is the FSR's conductance in microsiemens
 /// (``SignalKind/fsrConductance``) or the input in millivolts (``SignalKind/millivolts``).
-/// Codes 7FFFh and 8000h are flagged over and under range; so is a divider output at the
-/// shorted rail, whose signal is then the largest conductance one code below that rail can
-/// show, so the engine never sees infinity.
+/// Codes 7FFFh and 8000h are flagged over and under range *of the signal*: for an FSR on the
+/// ground side, whose conductance falls as the voltage rises, 7FFFh is the conductance pinned
+/// at its bottom (under range: an untouched FSR on a supply above the range), not an overload.
+/// A divider output at the shorted rail is flagged over range, and its signal is then the
+/// largest conductance one code below that rail can show, so the engine never sees infinity.
 public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLine>: SampleSource {
     public let info: SourceInfo
     public private(set) var statistics = DriverStatistics()
@@ -42,7 +44,7 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
             notices.append("continuous mode without ALERT/RDY: reads are paced at 1.1 conversion times and a stalled chip cannot be detected")
         }
         if let divider, divider.supplyVolts > config.gain.fullScaleVolts {
-            notices.append("range \(config.gain) is below the divider's \(divider.supplyVolts) V supply: strong presses read over range")
+            notices.append(Self.rangeNotice(divider: divider, gain: config.gain))
         }
         info = SourceInfo(
             name: name, kind: "ads1115", wiring: wiring,
@@ -66,8 +68,13 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
             }
         }
         var flags = extraFlags
-        if conversion.isOverRange { flags.insert(.overRange) }
-        if conversion.isUnderRange { flags.insert(.underRange) }
+        var pinnedHigh = conversion.isOverRange
+        var pinnedLow = conversion.isUnderRange
+        // The flags speak of the signal: where the conductance falls as the code rises, a code
+        // pinned at the top is the conductance pinned at its bottom.
+        if let divider, !divider.conductanceRisesWithVolts { swap(&pinnedHigh, &pinnedLow) }
+        if pinnedHigh { flags.insert(.overRange) }
+        if pinnedLow { flags.insert(.underRange) }
         let signal: Double
         if let divider {
             let reading = divider.reading(volts: conversion.volts)
@@ -90,6 +97,26 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
         pendingDiscards = DiscardCounts()
         statistics.published &+= 1
         return sample
+    }
+
+    /// The warning for a divider whose supply the range does not cover, saying which loads it
+    /// cannot show, on which side, and which range would.
+    static func rangeNotice(divider: FSRDivider, gain: ADS1115Config.ProgrammableGain) -> String {
+        let edge = divider.reading(volts: gain.fullScaleVolts)
+        let microsiemens = String(Int(edge.microsiemens.rounded()))
+        let ohms = FSRDivider.format(ohms: (edge.ohms / 100).rounded() * 100)
+        let fix = ADS1115Config.ProgrammableGain.allCases
+            .filter { $0.fullScaleVolts >= divider.supplyVolts }
+            .min { $0.fullScaleVolts < $1.fullScaleVolts }
+            .map { "use pga_volts = \($0.fullScaleVolts), which covers the supply" }
+            ?? "lower the divider's supply below 6.144 V"
+        let range = "range \(gain) is below the divider's \(divider.supplyVolts) V supply"
+        if divider.conductanceRisesWithVolts {
+            return "\(range): presses above \(microsiemens) µS (the FSR under \(ohms)) read over range, "
+                + "shown as \"100%+\"; \(fix)"
+        }
+        return "\(range): with the FSR on the ground side, an untouched FSR and presses below \(microsiemens) µS "
+            + "(the FSR over \(ohms)) read under range, with no weight shown; \(fix)"
     }
 
     /// The conductance one code short of the shorted rail: the most this channel can show.

@@ -70,6 +70,10 @@ public struct FSRDivider: Hashable, Sendable, CustomStringConvertible {
         self.placement = placement
     }
 
+    /// Whether the conductance rises with the output voltage (FSR to supply) or falls (FSR to
+    /// ground), so that a code pinned at the top of the ADC's range is read on the right side.
+    public var conductanceRisesWithVolts: Bool { placement == .fsrToSupply }
+
     /// The output voltage for an FSR resistance (`.infinity` for an open FSR).
     public func outputVolts(fsrOhms: Double) -> Double {
         let fsr = max(fsrOhms, 0)

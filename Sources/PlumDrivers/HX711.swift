@@ -17,6 +17,12 @@ public import PlumHardware
 ///   holds it until the next rising edge) and discards the conversion when the two disagree.
 /// - After the gain pulses DOUT must be high (the 25th pulse pulls it high; ESPHome's check);
 ///   otherwise the chip saw a different pulse count, the conversion is discarded and the chip reset.
+/// - It times each whole read-out, from the kernel's timestamp of the ready edge to the end of
+///   the last pulse, against ``HX711Configuration/readoutLimit`` (three quarters of a conversion
+///   period). A read-out that outlasts it, or whose ready edge was not seen, is discarded as
+///   late and the chip reset: the next conversion may have replaced the word under the clock,
+///   which no bit check sees (a preempted sampler in a PD_SCK *low* phase does this, and the
+///   high-time limit cannot see that either).
 /// - Conversions after power-up, reset or a gain change are settling and discarded.
 ///
 /// The type is generic over its lines and clock, never `any`, and its read path is
@@ -35,8 +41,9 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// Running totals since the driver was created.
     public var statistics: DriverStatistics { totals }
 
-    /// Integrity failures (not settling) in a row before a read gives up with an error: a
-    /// chip that fails every check is miswired, not unlucky.
+    /// Failed read-outs (a stretched clock, a failed check, a late read-out; not settling) in a
+    /// row before a read gives up with an error: a chip that fails every check is miswired, not
+    /// unlucky. The next read resets the chip first.
     public static var consecutiveFailureLimit: Int { 8 }
 
     // The read path is @inlinable (with its state @usableFromInline) so that it specialises
@@ -86,11 +93,22 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             needsReset = true
             let outcome = try shiftConversion()
             needsReset = false
+            // A stretched pulse also makes a read-out late; it is the more telling reason.
+            if !outcome.isStretched, isLate(readyEdge: edgeTime) {
+                discard(.lateReadout)
+                failuresInARow += 1
+                try giveUpIfPersistent(failuresInARow, reason: .lateReadout)
+                // The word may hold bits of two conversions, and the chip may have counted a
+                // short read-out within one period (the datasheet's serial error): only a reset
+                // makes its state known.
+                try reset()
+                continue
+            }
             switch outcome {
             case .stretched:
                 discard(.stretchedClock)
                 failuresInARow += 1
-                try giveUpIfPersistent(failuresInARow, stretched: true)
+                try giveUpIfPersistent(failuresInARow, reason: .stretchedClock)
                 // Over 60 µs the chip powers down and restarts at channel A gain 128; under
                 // it, it may have seen a pulse too few. Either way only a reset makes its
                 // state known again.
@@ -98,14 +116,14 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
             case .doutNotHigh:
                 discard(.integrity)
                 failuresInARow += 1
-                try giveUpIfPersistent(failuresInARow, stretched: false)
+                try giveUpIfPersistent(failuresInARow, reason: .integrity)
                 // The chip counted a different number of pulses: its gain selection and its
                 // shift position are unknown, and DOUT may still hold a data bit.
                 try reset()
             case .bitMismatch:
                 discard(.integrity)
                 failuresInARow += 1
-                try giveUpIfPersistent(failuresInARow, stretched: false)
+                try giveUpIfPersistent(failuresInARow, reason: .integrity)
                 // The pulse count was right (DOUT went high), so only this value is lost.
                 _ = advanceGainState()
             case .value(let raw):
@@ -175,6 +193,11 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         case stretched
         case bitMismatch
         case doutNotHigh
+
+        @inlinable var isStretched: Bool {
+            if case .stretched = self { return true }
+            return false
+        }
     }
 
     /// Waits until DOUT is low: the conversion is ready.
@@ -213,6 +236,14 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 edgeTime = try takeReadyEdge() ?? edgeTime
             }
         }
+    }
+
+    /// Whether the read-out just finished outlasted its budget from the ready edge, or cannot be
+    /// timed because the ready edge was not seen (the driver fell behind by more than a period).
+    @inlinable
+    func isLate(readyEdge: MonotonicInstant?) -> Bool {
+        guard let readyEdge, let end = lastReadEnd else { return true }
+        return end.nanoseconds(since: readyEdge) > Self.nanoseconds(settings.readoutLimit)
     }
 
     /// Reads the pending events and returns the latest falling edge after the previous read.
@@ -290,6 +321,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         case stretchedClock
         case integrity
         case settling
+        case lateReadout
     }
 
     @inlinable
@@ -304,19 +336,37 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         case .settling:
             pendingDiscards.settling &+= 1
             totals.discarded.settling &+= 1
+        case .lateReadout:
+            pendingDiscards.lateReadout &+= 1
+            totals.discarded.lateReadout &+= 1
         }
     }
 
     /// Cold: called only after repeated failures, so it stays out of line.
+    ///
+    /// The chip's state is unknown after the last failure, so the next ``read()`` resets it
+    /// before anything else.
     @usableFromInline
-    func giveUpIfPersistent(_ failures: Int, stretched: Bool) throws(SensorError) {
+    mutating func giveUpIfPersistent(_ failures: Int, reason: DiscardReason) throws(SensorError) {
         guard failures >= Self.consecutiveFailureLimit else { return }
-        if stretched {
+        needsReset = true
+        switch reason {
+        case .lateReadout:
+            throw .hardware(sensor: name, HardwareError(
+                .timedOut, operation: "reading", subject: "HX711 DOUT",
+                detail: "\(failures) read-outs in a row lasted longer than "
+                    + "\(settings.readoutLimit.formattedMilliseconds) after their ready edge "
+                    + "(conversion period \(settings.rate.period.formattedMilliseconds))",
+                hint: "the sampler is preempted in the middle of read-outs; run it with real-time priority "
+                    + "(realtime_priority) and locked memory (lock_memory)"))
+        case .stretchedClock:
             throw .hardware(sensor: name, HardwareError(
                 .timedOut, operation: "clocking", subject: "HX711 PD_SCK",
                 detail: "\(failures) reads in a row had a PD_SCK high period over \(settings.clockHighLimit.formattedMicroseconds)",
                 hint: "the system is too busy to bit-bang in time; run the sampler with real-time priority, "
                     + "or raise clock-high-limit only for an emulated bus"))
+        case .integrity, .settling:
+            break
         }
         throw .hardware(sensor: name, HardwareError(
             .malformed, operation: "reading", subject: "HX711 DOUT",

@@ -46,6 +46,17 @@ public struct HX711Configuration: Hashable, Sendable {
         rate.period * 4 + .milliseconds(100)
     }
 
+    /// How long one read-out may last, from the kernel's timestamp of its ready edge to the end
+    /// of its last PD_SCK pulse: three quarters of the conversion period (75 ms at 10 SPS,
+    /// 9.375 ms at 80 SPS).
+    ///
+    /// The next conversion completes one period after the ready edge and replaces the word
+    /// being clocked out (the datasheet allows 25 to 27 pulses "within one conversion period").
+    /// A quarter period is kept back because the internal oscillator's rate is only "typical",
+    /// and the edge is stamped after the interrupt's latency. A real read-out takes about
+    /// 50 µs, so only a sampler preempted mid-read-out comes near it.
+    public var readoutLimit: Duration { rate.period * 3 / 4 }
+
     /// The ready timeout in force.
     public var effectiveReadyTimeout: Duration { readyTimeout ?? Self.defaultReadyTimeout(for: rate) }
 

@@ -3,8 +3,9 @@ public import PlumHardware
 /// One conversion a driver trusts, with its time and its integrity flags.
 ///
 /// Samples that fail an integrity check (a stretched clock, a failed DOUT check, a settling
-/// conversion) are never published as samples: they are counted in ``discarded`` of the next
-/// sample that is published, and in the driver's running ``DriverStatistics``.
+/// conversion, a read-out that outlasted the conversion period) are never published as
+/// samples: they are counted in ``discarded`` of the next sample that is published, and in the
+/// driver's running ``DriverStatistics``.
 public struct Sample: Hashable, Sendable {
     /// The ADC code as the chip produced it: 24-bit two's complement for the HX711, 16-bit for
     /// the ADS1115, the `in_voltageN_raw` value for IIO.
@@ -39,10 +40,13 @@ public struct SampleFlags: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// The code is stuck at the top of the ADC's range (HX711 0x7FFFFF, ADS1115 0x7FFF):
-    /// the input is above full scale, and the value is not a measurement.
+    /// The signal is pinned at the top of what the channel can show, and the value is not a
+    /// measurement: the code stuck at the top of the ADC's range (HX711 0x7FFFFF, ADS1115
+    /// 0x7FFF), or an FSR shorted. Flags follow the signal, not the code: for an FSR on the
+    /// ground side, whose conductance falls as the code rises, 0x7FFF is ``underRange``.
     public static let overRange = SampleFlags(rawValue: 1 << 0)
-    /// The code is stuck at the bottom of the range (HX711 0x800000, ADS1115 0x8000).
+    /// The signal is pinned at the bottom of what the channel can show (HX711 0x800000,
+    /// ADS1115 0x8000; 0x7FFF for an FSR on the ground side).
     public static let underRange = SampleFlags(rawValue: 1 << 1)
     /// Replayed from a recorded trace rather than read from a chip.
     public static let replayed = SampleFlags(rawValue: 1 << 2)
@@ -72,15 +76,23 @@ public struct DiscardCounts: Hashable, Sendable {
     public var settling: UInt32 = 0
     /// Conversions the driver judged stale (ADS1115: result from before a MUX change).
     public var stale: UInt32 = 0
+    /// A read-out outlasted its budget of the conversion period, counted from the kernel's
+    /// timestamp of its ready edge, or that edge was not seen (HX711): the next conversion may
+    /// have replaced the word while it was being clocked out.
+    public var lateReadout: UInt32 = 0
 
-    public init(stretchedClock: UInt32 = 0, integrity: UInt32 = 0, settling: UInt32 = 0, stale: UInt32 = 0) {
+    public init(
+        stretchedClock: UInt32 = 0, integrity: UInt32 = 0, settling: UInt32 = 0, stale: UInt32 = 0,
+        lateReadout: UInt32 = 0
+    ) {
         self.stretchedClock = stretchedClock
         self.integrity = integrity
         self.settling = settling
         self.stale = stale
+        self.lateReadout = lateReadout
     }
 
-    public var total: UInt32 { stretchedClock &+ integrity &+ settling &+ stale }
+    public var total: UInt32 { stretchedClock &+ integrity &+ settling &+ stale &+ lateReadout }
     public var isEmpty: Bool { total == 0 }
 
     public static func += (a: inout DiscardCounts, b: DiscardCounts) {
@@ -88,12 +100,21 @@ public struct DiscardCounts: Hashable, Sendable {
         a.integrity &+= b.integrity
         a.settling &+= b.settling
         a.stale &+= b.stale
+        a.lateReadout &+= b.lateReadout
+    }
+
+    /// Every reason under the key reports use, zeros included, in a fixed order:
+    /// `stretched_clock`, `integrity`, `settling`, `stale`, `late_readout`. Encoders iterate
+    /// this, so a new reason reaches `raw --json` and `?DEVICES` without changing them.
+    public var byKey: [(key: String, count: UInt32)] {
+        [("stretched_clock", stretchedClock), ("integrity", integrity), ("settling", settling),
+         ("stale", stale), ("late_readout", lateReadout)]
     }
 
     /// Reasons with non-zero counts, for summaries: `[("stretched clock", 3)]`.
     public var reasons: [(reason: String, count: UInt32)] {
         [("stretched clock", stretchedClock), ("integrity check", integrity),
-         ("settling", settling), ("stale", stale)].filter { $0.1 > 0 }
+         ("settling", settling), ("stale", stale), ("late read-out", lateReadout)].filter { $0.1 > 0 }
     }
 }
 

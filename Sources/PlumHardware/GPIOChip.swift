@@ -135,7 +135,8 @@ public final class GPIOChip: @unchecked Sendable {
     ) throws(HardwareError) -> GPIOOutputRequest {
         let offset = try self.offset(of: line)
         switch Syscalls.gpioRequestOutput(
-            handle, offset: offset, consumer: consumer, activeLow: activeLow, initialValue: initialValue)
+            handle, offset: offset, consumer: Self.kernelConsumer(consumer), activeLow: activeLow,
+            initialValue: initialValue)
         {
         case .success(let request):
             return GPIOOutputRequest(chip: self, handle: request, offset: offset, subject: subject(line, offset))
@@ -157,7 +158,7 @@ public final class GPIOChip: @unchecked Sendable {
         let offset = try self.offset(of: line)
         let capacity = min(max(eventCapacity, 1), 1024)
         switch Syscalls.gpioRequestInput(
-            handle, offset: offset, consumer: consumer, activeLow: activeLow, bias: bias,
+            handle, offset: offset, consumer: Self.kernelConsumer(consumer), activeLow: activeLow, bias: bias,
             edges: edges, eventCapacity: capacity)
         {
         case .success(let request):
@@ -167,6 +168,28 @@ public final class GPIOChip: @unchecked Sendable {
         case .failure(let errno):
             throw requestError(line, offset: offset, errno: errno, bias: bias)
         }
+    }
+
+    /// The longest consumer name the kernel keeps, in bytes: `GPIO_MAX_NAME_SIZE` (32) less
+    /// the terminating NUL.
+    package static var consumerByteLimit: Int { 31 }
+
+    /// A consumer name as the kernel will show it: cut to ``consumerByteLimit`` bytes at the
+    /// last whole character, without NULs.
+    ///
+    /// The kernel cuts a longer name at byte 31, which can fall inside a UTF-8 character
+    /// ("plumscale Küche PD_SCK" in `gpioinfo` ends in a broken byte); a NUL would end the C
+    /// string early. Cutting here keeps the name valid text.
+    package static func kernelConsumer(_ name: String) -> String {
+        var fitted = ""
+        var bytes = 0
+        for character in name where character != "\0" {
+            let size = character.utf8.count
+            guard bytes + size <= consumerByteLimit else { break }
+            fitted.append(character)
+            bytes += size
+        }
+        return fitted
     }
 
     private func subject(_ line: GPIOLineSpec, _ offset: UInt32) -> String {

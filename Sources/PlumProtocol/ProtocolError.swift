@@ -7,10 +7,5 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String { message }
 
     /// The report line that carries this error to a client.
-    public var report: String {
-        var json = JSONWriter()
-        json.add("class", "ERROR")
-        json.add("message", message)
-        return json.line
-    }
+    public var report: String { Report.error(message: message).line }
 }

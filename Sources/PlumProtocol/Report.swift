@@ -8,6 +8,8 @@ public enum Report: Hashable, Sendable {
     case version(VersionReport)
     case watch(WatchOptions)
     case weight(WeightReport)
+    /// A batch of raw samples, for watchers that asked for `"raw":true`.
+    case raw(RawReport)
     case poll(PollReport)
     case devices(DevicesReport)
     /// The answer to `?TARE` or `?ZERO`.
@@ -38,6 +40,7 @@ public enum Report: Hashable, Sendable {
             case "VERSION": return .version(try decoder.decode(VersionReport.self, from: data))
             case "WATCH": return .watch(try decoder.decode(WatchOptions.self, from: data))
             case "WEIGHT": return .weight(try decoder.decode(WeightReport.self, from: data))
+            case "RAW": return .raw(try decoder.decode(RawReport.self, from: data))
             case "POLL": return .poll(try decoder.decode(PollReport.self, from: data))
             case "DEVICES": return .devices(try decoder.decode(DevicesReport.self, from: data))
             case "TARE", "ZERO": return .command(try decoder.decode(CommandReply.self, from: data))
@@ -63,6 +66,12 @@ public struct VersionReport: Hashable, Sendable, Decodable {
     public var release: String
     public var protoMajor: Int
     public var protoMinor: Int
+
+    public init(release: String, protoMajor: Int, protoMinor: Int) {
+        self.release = release
+        self.protoMajor = protoMajor
+        self.protoMinor = protoMinor
+    }
 
     private enum CodingKeys: String, CodingKey {
         case release, protoMajor = "proto_major", protoMinor = "proto_minor"
@@ -95,6 +104,30 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     public var reason: String?
     /// The filtered raw signal the grams come from.
     public var signal: Double?
+
+    public init(
+        sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
+        stable: Bool, overload: Bool, underload: Bool, zero: Bool, tare: Double, heaviest: Bool, hue: Double,
+        rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil
+    ) {
+        self.sensor = sensor
+        self.time = time
+        self.grams = grams
+        self.display = display
+        self.unit = unit
+        self.percent = percent
+        self.stable = stable
+        self.overload = overload
+        self.underload = underload
+        self.zero = zero
+        self.tare = tare
+        self.heaviest = heaviest
+        self.hue = hue
+        self.rgb = rgb
+        self.calibrated = calibrated
+        self.reason = reason
+        self.signal = signal
+    }
 }
 
 /// The answer to `?POLL`.
@@ -106,6 +139,14 @@ public struct PollReport: Hashable, Sendable, Decodable {
     public var totalReason: String?
     public var weights: [WeightReport]
 
+    public init(time: Double, active: Int, total: Double? = nil, totalReason: String? = nil, weights: [WeightReport]) {
+        self.time = time
+        self.active = active
+        self.total = total
+        self.totalReason = totalReason
+        self.weights = weights
+    }
+
     private enum CodingKeys: String, CodingKey {
         case time, active, total, totalReason = "total_reason", weights
     }
@@ -114,6 +155,10 @@ public struct PollReport: Hashable, Sendable, Decodable {
 /// The answer to `?DEVICES`.
 public struct DevicesReport: Hashable, Sendable, Decodable {
     public var devices: [Device]
+
+    public init(devices: [Device]) {
+        self.devices = devices
+    }
 
     public struct Device: Hashable, Sendable, Decodable {
         public var sensor: String
@@ -134,6 +179,31 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationDate: String?
         public var calibrationQuality: String?
         public var calibrationReason: String?
+
+        public init(
+            sensor: String, index: Int, kind: String, wiring: String, state: String, reason: String? = nil,
+            rate: Double, nominalRate: Double, published: Int, discarded: [String: Int], notReady: Int, faults: Int,
+            notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
+            calibrationReason: String? = nil
+        ) {
+            self.sensor = sensor
+            self.index = index
+            self.kind = kind
+            self.wiring = wiring
+            self.state = state
+            self.reason = reason
+            self.rate = rate
+            self.nominalRate = nominalRate
+            self.published = published
+            self.discarded = discarded
+            self.notReady = notReady
+            self.faults = faults
+            self.notices = notices
+            self.calibrated = calibrated
+            self.calibrationDate = calibrationDate
+            self.calibrationQuality = calibrationQuality
+            self.calibrationReason = calibrationReason
+        }
 
         private enum CodingKeys: String, CodingKey {
             case sensor, index, kind, wiring, state, reason, rate, nominalRate = "nominal_rate", published, discarded
@@ -157,6 +227,19 @@ public struct CommandReply: Hashable, Sendable, Decodable {
     public var reason: String?
     public var message: String?
 
+    public init(
+        command: String, sensor: String, ok: Bool, tare: Double? = nil, offset: Double? = nil, reason: String? = nil,
+        message: String? = nil
+    ) {
+        self.command = command
+        self.sensor = sensor
+        self.ok = ok
+        self.tare = tare
+        self.offset = offset
+        self.reason = reason
+        self.message = message
+    }
+
     private enum CodingKeys: String, CodingKey {
         case command = "class", sensor, ok, tare, offset, reason, message
     }
@@ -175,8 +258,33 @@ public struct CalibrationReply: Hashable, Sendable, Decodable {
     public var residuals: [Double]?
     public var quality: String?
     public var notice: String?
+    /// For rollback: when the calibration in use again was made.
+    public var calibrationDate: String?
     /// For commit: the file written; nil when saving failed (``message`` says why).
     public var saved: String?
+
+    public init(
+        sensor: String, step: String, ok: Bool, points: Int? = nil, message: String? = nil, grams: [Double]? = nil,
+        residuals: [Double]? = nil, quality: String? = nil, notice: String? = nil, calibrationDate: String? = nil,
+        saved: String? = nil
+    ) {
+        self.sensor = sensor
+        self.step = step
+        self.ok = ok
+        self.points = points
+        self.message = message
+        self.grams = grams
+        self.residuals = residuals
+        self.quality = quality
+        self.notice = notice
+        self.calibrationDate = calibrationDate
+        self.saved = saved
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sensor, step, ok, points, message, grams, residuals, quality, notice
+        case calibrationDate = "calibration_date", saved
+    }
 }
 
 /// A cue event: `max-force` when the load reaches full scale, `stable-weight` when enabled.
@@ -184,6 +292,12 @@ public struct CueReport: Hashable, Sendable, Decodable {
     public var sensor: String
     public var cue: String
     public var grams: Double?
+
+    public init(sensor: String, cue: String, grams: Double? = nil) {
+        self.sensor = sensor
+        self.cue = cue
+        self.grams = grams
+    }
 }
 
 /// A sensor's state changed: ok, settling, not-ready or fault, with the reason.
@@ -191,4 +305,10 @@ public struct StateReport: Hashable, Sendable, Decodable {
     public var sensor: String
     public var state: String
     public var reason: String?
+
+    public init(sensor: String, state: String, reason: String? = nil) {
+        self.sensor = sensor
+        self.state = state
+        self.reason = reason
+    }
 }

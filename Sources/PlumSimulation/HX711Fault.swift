@@ -12,6 +12,13 @@ public enum HX711Fault: Hashable, Sendable {
     /// The PD_SCK high period of pulse `pulse` lasts `by` longer, as when the sampler thread
     /// is preempted between setting PD_SCK high and low. Over 60 µs the chip powers down.
     case stretchedClock(pulse: Int, by: Duration)
+    /// The PD_SCK low period after pulse `pulse` lasts `by` longer, as when the sampler thread
+    /// is preempted between two pulses: the first read of DOUT with PD_SCK low after that
+    /// pulse (the driver's bit verification, or its DOUT check after the last pulse) returns,
+    /// then `by` passes. The chip does not mind a long low phase, and no clock-high limit sees
+    /// it; but a read-out that outlasts the conversion period lets the next conversion replace
+    /// the word being shifted out.
+    case preemptedLowPhase(pulse: Int, by: Duration)
     /// The first read of DOUT while PD_SCK is high after pulse `bit` returns the wrong level:
     /// a transient glitch (a "bit flip") from interference on a long or unshielded DOUT wire.
     case doutGlitch(bit: Int)

@@ -17,6 +17,13 @@ public import PlumDrivers
 ///   1–24 or over 27 by the time the next conversion completes latches no selection (the
 ///   previous input and gain stay) and is counted in ``Counters/serialErrors``; after fewer than
 ///   25 pulses DOUT keeps showing the last bit shifted out until that conversion completes.
+/// - **A conversion that completes during a read-out replaces the output register**: the
+///   word being shifted out is replaced by the new one and the shift starts again at its MSB,
+///   pulling DOUT low. The read-out under way then gets the first bits of one conversion and
+///   the first bits of the next, and the pulse count the chip saw is short (a serial error);
+///   the check of DOUT after the gain pulses lands on a data bit of the new word and passes
+///   whenever that bit is 1. On a real chip this follows a read-out that outlasts the
+///   conversion period, such as one preempted between two pulses.
 /// - PD_SCK high for longer than ``Configuration/powerDownThreshold`` (60 µs) powers the chip
 ///   down (DOUT high, no conversions); PD_SCK low again powers it up: reset to channel A
 ///   gain 128, conversions restart one period later.
@@ -88,6 +95,9 @@ public final class HX711Model<Clock: MonotonicClock> {
         public var powerUps: UInt64 = 0
         /// Line faults that took effect (a glitch, a stretch, a missed or extra pulse).
         public var faultsApplied: UInt64 = 0
+        /// Conversions that completed while a word was being shifted out (1 to 24 pulses
+        /// given) and replaced it: the read-out under way got bits of two conversions.
+        public var wordsReplaced: UInt64 = 0
     }
 
     public let clock: Clock
@@ -124,6 +134,7 @@ public final class HX711Model<Clock: MonotonicClock> {
     private var lineLevel = true
     private var stuckHigh = false
     private var glitchUsed = false
+    private var preemptionUsed = false
     private var activeGain: HX711Gain = .channelA128
     private var settlingDone = 0
     private var rampStart: Double = 0
@@ -229,6 +240,18 @@ public final class HX711Model<Clock: MonotonicClock> {
                 }
             }
         }
+        if !sckHigh, !preemptionUsed {
+            for (fault, window) in faults where isActive(window) {
+                if case let .preemptedLowPhase(pulse, by) = fault, pulse == driverPulses {
+                    preemptionUsed = true
+                    counters.faultsApplied &+= 1
+                    // The sampler loses the CPU after this read returns, with PD_SCK low: no
+                    // clock-high timing sees it. A conversion due meanwhile completes at the
+                    // next operation's catch-up.
+                    clock.sleep(until: clock.now().advanced(byNanoseconds: by.nanoseconds))
+                }
+            }
+        }
         return level
     }
 
@@ -318,6 +341,7 @@ public final class HX711Model<Clock: MonotonicClock> {
     }
 
     private func completeConversion(at time: MonotonicInstant) {
+        if haveConversion, (1...24).contains(pulses) { counters.wordsReplaced &+= 1 }
         // The previous read's pulse count selects this conversion's input and gain.
         if haveConversion, (25...27).contains(pulses), let selected = HX711Gain(rawValue: UInt8(pulses)) {
             if selected != activeGain {
@@ -364,6 +388,7 @@ public final class HX711Model<Clock: MonotonicClock> {
         pulses = 0
         driverPulses = 0
         glitchUsed = false
+        preemptionUsed = false
         setDout(false, at: time)
 
         let conversion = Conversion(

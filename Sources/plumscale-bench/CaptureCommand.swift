@@ -145,7 +145,7 @@ struct CaptureCommand: ParsableCommand {
                 let device = line[start..<(index + 1 < starts.count ? starts[index + 1] : line.endIndex)]
                 guard let name = LineFields.string(device, "sensor") else { continue }
                 var counts = Counts(published: Int(LineFields.number(device, "published") ?? 0))
-                for reason in ["stretched_clock", "integrity", "settling", "stale", "buffer"] {
+                for reason in DiscardCounts().byKey.map(\.key) + ["buffer"] {
                     let count = Int(LineFields.number(device, reason) ?? 0)
                     counts.discarded += count
                     counts.reasons[reason] = count

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlumCore
-import PlumDaemon
+import PlumProtocol
+import PlumStation
 import PlumDrivers
 import PlumSimulation
 
@@ -45,7 +46,7 @@ struct PerSampleCommand: ParsableCommand {
             guard until != .driver else { continue }
             let reading = engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds))
             guard until == .client else { continue }
-            let line = Station.weightReport(reading, sensor: "pan", time: Double(sample.time.nanoseconds) / 1e9, heaviest: true).line
+            let line = Report.weight(Station.weightReport(reading, sensor: "pan", time: Double(sample.time.nanoseconds) / 1e9, heaviest: true)).line
             _ = line.utf8.withContiguousStorageIfAvailable { send(pair[0], $0.baseAddress, $0.count, 0) }
             if index % 32 == 31 {
                 _ = drain.withUnsafeMutableBytes { recv(pair[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

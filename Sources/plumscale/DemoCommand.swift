@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 import PlumConfig
 import PlumCore
-import PlumDaemon
+import PlumScaleDaemon
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumConfig
+import PlumSensors
 import PlumDrivers
 import PlumHardware
 import PlumSimulation

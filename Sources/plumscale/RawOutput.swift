@@ -91,10 +91,7 @@ struct RawOutput {
 
     private func discardObject(_ counts: DiscardCounts) -> JSONWriter {
         var object = JSONWriter()
-        object.add("stretched_clock", counts.stretchedClock)
-        object.add("integrity", counts.integrity)
-        object.add("settling", counts.settling)
-        object.add("stale", counts.stale)
+        for (key, count) in counts.byKey { object.add(key, count) }
         return object
     }
 

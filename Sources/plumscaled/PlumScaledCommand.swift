@@ -1,13 +1,13 @@
 import ArgumentParser
 import Logging
 import PlumConfig
-import PlumDaemon
+import PlumScaleDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `plumscaled`: the status daemon. Argument parsing and wiring only; the work is in PlumDaemon.
+/// `plumscaled`: the status daemon. Argument parsing and wiring only; the work is in PlumScaleDaemon.
 @main
 struct PlumScaledCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

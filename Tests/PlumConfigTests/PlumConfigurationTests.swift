@@ -270,8 +270,10 @@ struct DaemonSettingsTests {
             line = "GPIO18"
             """ + sensor, file: "t.toml")
         #expect(config.daemon.socket == "/run/plumscale/plumscale.sock")
-        #expect(config.daemon.tcp == "127.0.0.1:7450")
-        #expect(config.daemon.mtsics == "[::1]:8001")
+        #expect(config.daemon.tcp?.endpoint == .loopback(host: "127.0.0.1", port: 7450), "tcp is a typed loopback endpoint")
+        #expect(config.daemon.tcp?.position.description == "t.toml:4", "tcp carries the file and line it was written on")
+        #expect(config.daemon.mtsics?.endpoint == .loopback(host: "::1", port: 8001), "the brackets of [::1] are dropped")
+        #expect(config.daemon.mtsics?.description == "[::1]:8001", "an IPv6 listener is shown as written")
         #expect(config.daemon.maxClients == 64)
         #expect(config.daemon.clientQueue == 512)
         #expect(config.cue?.line == .name("GPIO18"))

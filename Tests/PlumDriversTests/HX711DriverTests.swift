@@ -230,15 +230,35 @@ struct HX711DriverTests {
         }
     }
 
-    @Test("A driver that fell behind by more than a period reads the newest conversion and claims no edge time for it")
-    func lateReadHasNoEdgeTime() throws {
+    @Test("A driver that fell a period behind cannot time the read-out: discarded as late, then resynchronised")
+    func fellBehindIsLate() throws {
         let sim = try exactHX711Simulation(grams: 77)
         _ = try sim.sensor.next()
         sim.clock.advance(by: .milliseconds(350))
         let sample = try sim.sensor.next()
-        #expect(sample.edgeTime == nil)
-        #expect(sample.raw == sim.model.lastConversion?.code)
-        #expect(sample.discarded.isEmpty)
+        // The conversion in the chip is not the one whose edge was seen, and its own completion
+        // time is unknown: it is read out (so DOUT goes high again) and thrown away, the chip reset.
+        #expect(sample.discarded == DiscardCounts(settling: 4, lateReadout: 1))
+        #expect(sample.edgeTime == sim.model.lastConversion?.time)
+        #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 77), gain: 128))
+    }
+
+    @Test("After the failure limit the error is thrown, and the next read resets the chip before anything else")
+    func resetsAfterPersistentFailures() throws {
+        // 100 g gives an even code: one pulse missed leaves DOUT low after the gain pulses.
+        let sim = try exactHX711Simulation(grams: 100)
+        _ = try sim.sensor.next()
+        let limit = SimulatedHX711<VirtualClock>.Sensor.Driver.consecutiveFailureLimit
+        sim.model.inject(.missedClockPulse(pulse: 24), .nextConversions(1_000))
+        #expect(throws: SensorError.self) { try sim.sensor.next() }
+        #expect(sim.sensor.statistics.discarded.integrity == UInt32(limit))
+        sim.model.clearFaults()
+        let powerDowns = sim.model.counters.powerDowns
+        let sample = try sim.sensor.next()
+        #expect(sim.model.counters.powerDowns == powerDowns + 1, "the next read began with a reset")
+        // The failed read-outs are still counted with the next sample published.
+        #expect(sample.discarded == DiscardCounts(integrity: UInt32(limit), settling: 4))
+        #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 100), gain: 128))
     }
 
     @Test("A failing line operation is a hardware error naming the sensor and the line's own error")

@@ -16,6 +16,24 @@ struct GPIOChipTests {
         }
     }
 
+    @Test("consumer names are cut to the kernel's 31 bytes by us, at a whole character, never inside one", arguments: [
+        ("plumscale left PD_SCK", "plumscale left PD_SCK"),
+        // 10 + 20 bytes, then "é" (2 bytes) would end at byte 32: it is left out whole.
+        ("plumscale " + String(repeating: "x", count: 20) + "é DOUT",
+         "plumscale " + String(repeating: "x", count: 20)),
+        // "Küche" is 6 bytes: 10 + 6 + 1 + 14 = 31 bytes exactly fit.
+        ("plumscale Küche " + String(repeating: "y", count: 14) + " PD_SCK",
+         "plumscale Küche " + String(repeating: "y", count: 14)),
+        // Four bytes each: the sixth would end at byte 34.
+        ("plumscale 🍑🍑🍑🍑🍑🍑 DOUT", "plumscale 🍑🍑🍑🍑🍑"),
+        ("plum\0scale", "plumscale"),
+    ])
+    func consumerNames(name: String, kept: String) {
+        let fitted = GPIOChip.kernelConsumer(name)
+        #expect(fitted == kept, "\(name) became \(fitted)")
+        #expect(fitted.utf8.count <= 31, "\(fitted.utf8.count) bytes: the kernel would cut it")
+    }
+
     @Test("opening a missing chip is ENOENT naming the path, with a hint about the chips that exist")
     func missingChip() throws {
         let directory = try TemporaryDirectory()

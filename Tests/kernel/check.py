@@ -100,10 +100,41 @@ def times_ns(run):
     return [int(t) if t > 1e12 else int(round(t * 1e9)) for t in ts]
 
 
+def late_readout_check():
+    """Read-outs preempted in a PD_SCK low phase past the next conversion (guest.sh: stall_every,
+    stall_low_us), on a chip whose every second conversion has other bits (code_toggle): the
+    words replaced under the clock must all be discarded and counted, none published. A stalled
+    read-out whose PD_SCK was also stretched by the busy host is counted as stretched_clock."""
+    code, toggle = 1234567, 5592405
+    flipped = (code ^ toggle) & 0xFFFFFF
+    want = {code, flipped - (1 << 24) if flipped & 0x800000 else flipped}
+    details, ok = [], True
+    for name, count in (("hx-late", 20),):
+        run = Run(name)
+        late = run.discarded().get("late_readout")
+        stretched = run.discarded().get("stretched_clock") or 0
+        stalls = int(run.after.get("stalls") or 0)
+        replaced = int(run.after.get("aborted") or 0)
+        wrong = [r for r in run.raws if r not in want]
+        good = (run.rc == 0 and not run.bad and len(run.samples) == count and not wrong
+                and isinstance(late, int) and late >= 1 and stalls >= 1 and replaced >= 1
+                and late + stretched >= stalls)
+        good = good and set(run.raws) == want
+        ok = ok and good
+        details.append(f"{name}: {len(run.samples)} samples (want {count}) all in {sorted(want)}: {not wrong}"
+                       f"{'' if not wrong else f' (wrong {wrong[:6]})'}; {stalls} stalled read-outs, "
+                       f"{replaced} words replaced under the clock, late_readout={late}, stretched_clock={stretched}, "
+                       f"longest read-out {int(run.after.get('readout_ns_max') or 0) / 1e6:.1f} ms"
+                       + ("" if good else f", {run.why()}"))
+    add("PASS" if ok else "FAIL", "plumscale.hx711-late-readout",
+        "; ".join(details) + " (want 0 wrong values, both codes seen, late_readout + stretched_clock >= stalls >= 1)")
+
+
 def project_checks():
     binary_missing = (RUNS / "NO-BINARY").exists()
     names = ["hx711-gain128", "hx711-gain32-negative", "hx711-gain64-negative", "hx711-saturated",
-             "hx711-edge-rate", "hx711-edge-timestamps", "hx711-stretched-clock", "hx711-absent",
+             "hx711-edge-rate", "hx711-edge-timestamps", "hx711-stretched-clock", "hx711-late-readout",
+             "hx711-absent",
              "ads1115-byte-order", "ads1115-config-readback", "ads1115-missing-address",
              "iio-raw-scale", "libgpiod1-build"]
     if binary_missing:
@@ -179,6 +210,8 @@ def project_checks():
     ok = (run.summary is not None and not run.samples and isinstance(counted, int) and counted >= 1
           and total >= chip_reads - 1 and achieved > limit_ns)
     add("PASS" if ok else "FAIL", "plumscale.hx711-stretched-clock", detail)
+
+    late_readout_check()
 
     run = Run("hx-absent")
     ok = run.rc not in (0, -1, 124) and re.search(r"not ready|timed? ?out", run.stderr, re.I)

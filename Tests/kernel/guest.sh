@@ -26,9 +26,9 @@ check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds
 progress() { echo "$*" >>"$PLUM_OUT/progress.txt"; }
 setp() { echo "$2" >"$P/$1"; }
 getp() { cat "$P/$1"; }
-hx_stats=(conversions overwritten lost_busy readouts aborted bad_pulses power_downs edges sck_high_min_ns sck_high_max_ns sck_highs)
+hx_stats=(conversions overwritten lost_busy readouts aborted bad_pulses power_downs edges sck_high_min_ns sck_high_max_ns sck_highs stalls readout_ns_max)
 clear_stats() { local s; for s in "${hx_stats[@]}"; do setp "$s" 0; done; setp ready_log 0; }
-dump_stats() { local s; for s in "${hx_stats[@]}" last_pulses gain rate_hz pd_threshold_us present code_a128 code_b32 code_a64; do echo "$s=$(getp "$s")"; done; echo "ready_log=$(getp ready_log)"; }
+dump_stats() { local s; for s in "${hx_stats[@]}" last_pulses gain rate_hz pd_threshold_us present code_a128 code_b32 code_a64 code_toggle stall_low_us stall_every; do echo "$s=$(getp "$s")"; done; echo "ready_log=$(getp ready_log)"; }
 modp() { modprobe -d "$MODROOT" -S "$KERNEL_ABI" "$@"; }
 
 progress guest-start
@@ -41,9 +41,11 @@ for m in "i2c-stub chip_addr=0x48,0x49" i2c-dev industrialio kfifo_buf industria
     modp $m || { modules_ok=0; echo "guest: modprobe $m failed"; }
 done
 # Under TCG an SCK high period is usually 0.1-2 ms, with stalls past 15 ms when the host is
-# busy: the emulated chip's power-down threshold is raised from 60 us to 15 ms.
+# busy: the emulated chip's power-down threshold is raised from 60 us to 15 ms. It converts at
+# 10 Hz: a read-out under TCG can outlast the 12.5 ms period of 80 Hz, and the chip then
+# replaces the word being clocked out (configs/hx711.toml).
 PD_US=15000   # between the configs' 10 ms clock-high limit and the driver's 20 ms reset hold
-insmod "$HX711_KO" rate_hz=80 pd_threshold_us=$PD_US settle_periods=1 ||
+insmod "$HX711_KO" rate_hz=10 pd_threshold_us=$PD_US settle_periods=1 ||
     { modules_ok=0; echo "guest: insmod hx711_sim.ko failed"; }
 check kernel.modules "i2c-stub, i2c-dev, ti-ads1015 (Debian's), hx711_sim (built here) loaded" test $modules_ok = 1
 dmesg | grep -iE 'hx711|i2c-stub|ads1015|taint' | sed 's/^/guest: dmesg: /' | head -n 10
@@ -127,7 +129,6 @@ if [[ -n $chip ]]; then
         for (i = 1; i <= n; i++) { s += a[i]; if (a[i] < 50 || a[i] > 150) ok = 0 }
         if (n) { m = s / n; if (m < 95 || m > 105) ok = 0 } print ok}')
     check hx.rate-10hz "edge intervals (ms): $iv(want 100 each, mean within 5%)" test "$ok" = 1
-    setp rate_hz 80
 
     # Absent chip: DOUT stays high, no edge comes.
     setp present 0; sleep 0.05
@@ -216,12 +217,16 @@ else
     setp code_a128 -8388608
     prun hx-sat-low "$PLUMSCALE_BIN" hx711.toml pan128 4
     setp code_a128 1234567
-    setp rate_hz 10; sleep 0.3
     prun hx-rate10 "$PLUMSCALE_BIN" hx711.toml pan-rate10 6
-    setp rate_hz 80
     setp pd_threshold_us 5000
     prun hx-stretched "$PLUMSCALE_BIN" hx711.toml pan-stretched 5
     setp pd_threshold_us "$PD_US"
+    # Late read-outs: every 7th read-out is preempted in a PD_SCK low phase for longer than a
+    # conversion period, and every second conversion has other bits, so a word mixed from two
+    # conversions would be a value neither had (check.py: hx711-late-readout).
+    setp code_toggle 5592405; setp stall_every 7; setp stall_low_us 130000
+    prun hx-late "$PLUMSCALE_BIN" hx711.toml pan128 20
+    setp stall_every 0; setp stall_low_us 0; setp code_toggle 0
     setp present 0; sleep 0.05
     prun hx-absent "$PLUMSCALE_BIN" hx711.toml pan128 1
     setp present 1; sleep 0.1
@@ -251,7 +256,7 @@ else
 fi
 # ---- the daemon on the emulated HX711: calibrated through its socket, then weighing ------
 if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
-    setp present 1; setp rate_hz 80; setp code_a128 50000
+    setp present 1; setp rate_hz 10; setp code_a128 50000
     state=/dev/shm/plumscale-state; rm -rf "$state" /dev/shm/plumscale.sock
     timeout 300 "$PLUMSCALED_BIN" --config "$CONF/daemon.toml" --socket /dev/shm/plumscale.sock \
         --state-directory "$state" 2>"$RUNS/daemon.err" &
@@ -264,7 +269,7 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
     if [[ -x ${PLUMSCALE_BIN:-} ]]; then
         export PLUMSCALE_SOCKET=/dev/shm/plumscale.sock
         setp code_a128 60000
-        ( sleep 3; setp code_a128 $((60000 + 200 * 1500)) ) &
+        ( sleep 8; setp code_a128 $((60000 + 200 * 1500)) ) &
         timeout 90 "$PLUMSCALE_BIN" calibrate --sensor pan --point 0 --point 200 --yes \
             >"$RUNS/cli.calibrate.out" 2>"$RUNS/cli.calibrate.err"
         echo $? >"$RUNS/cli.calibrate.rc"

@@ -6,12 +6,16 @@
  * line requests on /dev/gpiochipN, SCK output ioctls, DOUT falling-edge events with kernel
  * timestamps. It deliberately shares no code with the project's driver.
  *
- *   hx711_probe CHIP [-n READINGS] [-p PULSES] [-t TIMEOUT_MS] [-H HOLD_US]
+ *   hx711_probe CHIP [-n READINGS] [-p PULSES] [-t TIMEOUT_MS] [-H HOLD_US] [-L LATE_US]
  *
  * For each reading: waits for a DOUT falling edge (poll on the request fd), checks DOUT is
  * low, clocks PULSES (25/26/27) pulses reading 24 bits MSB first, and prints
  *   reading value=<signed 24-bit> edge_ns=<kernel timestamp> high_max_ns=<longest SCK high>
  * With -H, SCK is then held high for HOLD_US (to power the chip down) before going low.
+ * A read-out that ends more than LATE_US (default 75000: three quarters of a period at 10 Hz)
+ * after its ready edge may have had its word replaced by the next conversion: it is printed as
+ *   late value=... edge_ns=... readout_ns=...
+ * and read again, at the same gain (the chip latched no selection from it); at most 20 times.
  * Prints "timeout" and exits 2 when no edge comes within TIMEOUT_MS.
  */
 #include <errno.h>
@@ -62,24 +66,25 @@ static int get_dout(void)
 
 int main(int argc, char **argv)
 {
-	int readings = 1, pulses = 25, timeout_ms = 1000, hold_us = 0, opt;
+	int readings = 1, pulses = 25, timeout_ms = 1000, hold_us = 0, late_us = 75000, retries = 20, opt;
 	struct gpio_v2_line_request req;
 	uint64_t readout_end = 0;
 	int chip_fd;
 
-	while ((opt = getopt(argc, argv, "n:p:t:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:p:t:H:L:")) != -1) {
 		switch (opt) {
 		case 'n': readings = atoi(optarg); break;
 		case 'p': pulses = atoi(optarg); break;
 		case 't': timeout_ms = atoi(optarg); break;
 		case 'H': hold_us = atoi(optarg); break;
+		case 'L': late_us = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s CHIP [-n N] [-p 25|26|27] [-t MS] [-H US]\n", argv[0]);
+			fprintf(stderr, "usage: %s CHIP [-n N] [-p 25|26|27] [-t MS] [-H US] [-L US]\n", argv[0]);
 			return 1;
 		}
 	}
 	if (optind >= argc || pulses < 25 || pulses > 27) {
-		fprintf(stderr, "usage: %s CHIP [-n N] [-p 25|26|27] [-t MS] [-H US]\n", argv[0]);
+		fprintf(stderr, "usage: %s CHIP [-n N] [-p 25|26|27] [-t MS] [-H US] [-L US]\n", argv[0]);
 		return 1;
 	}
 	chip_fd = open(argv[optind], O_RDWR | O_CLOEXEC);
@@ -162,6 +167,12 @@ int main(int argc, char **argv)
 		readout_end = now_ns();
 		if (value & 0x800000)
 			value -= 0x1000000;
+		if (edge_ns && late_us > 0 && readout_end - edge_ns > (uint64_t)late_us * 1000 && retries-- > 0) {
+			printf("late value=%d edge_ns=%llu readout_ns=%llu\n", value, (unsigned long long)edge_ns,
+			       (unsigned long long)(readout_end - edge_ns));
+			r--;
+			continue;
+		}
 		printf("reading value=%d edge_ns=%llu high_max_ns=%llu dout_after=%d\n", value,
 		       (unsigned long long)edge_ns, (unsigned long long)high_max, get_dout());
 		fflush(stdout);

@@ -22,9 +22,21 @@
  *     chip down; the next SCK falling edge powers it up: reset to channel A gain 128, and
  *     the first conversion comes settle_periods conversion periods later.
  *     Time is kernel time (ktime), so the rule is measured, not assumed.
- *   - A conversion that completes while a read-out is under way is lost. A read-out ends
- *     when no pulse came for readout_gap_us; one left at fewer than 25 pulses for a second
- *     is abandoned.
+ *   - A conversion that completes while a word is being shifted out (1 to 24 pulses given)
+ *     replaces it, as on the real chip when a read-out outlasts the conversion period: the
+ *     shift starts again at the new word's MSB and DOUT goes low, so the read-out under way
+ *     gets bits of two words and a short pulse count. One that completes after the word,
+ *     while the gain pulses may still come (SCK high, or a pulse less than readout_gap_us
+ *     ago), is lost.
+ *   - The next conversion never completes sooner than three quarters of a period after the
+ *     previous ready edge was raised. On the real chip it comes a period after the one that
+ *     edge announced, and the edge is stamped within microseconds; under TCG a conversion can
+ *     be raised milliseconds late, and the next one must not then come early on the grid.
+ *
+ * For the late read-out test, code_toggle flips bits of every second conversion's code, so a
+ * word mixed from two conversions is a value neither of them had, and stall_low_us/stall_every
+ * make every Nth read-out's first DOUT read while SCK is low (after pulse 1, 2, ... 25 in turn)
+ * take that long: a sampler preempted in a PD_SCK low phase, which no high-time limit sees.
  *
  * Everything a test needs is a module parameter under /sys/module/hx711_sim/parameters:
  * the output codes per gain, the rate, the power-down threshold, a "present" switch that
@@ -80,6 +92,18 @@ static unsigned int readout_gap_us = 20000;
 module_param(readout_gap_us, uint, 0644);
 MODULE_PARM_DESC(readout_gap_us, "SCK pulses closer than this belong to one read-out (emulation only)");
 
+static unsigned int code_toggle;
+module_param(code_toggle, uint, 0644);
+MODULE_PARM_DESC(code_toggle, "Bits flipped in every second conversion's code (0: every code as set)");
+
+static unsigned int stall_low_us;
+module_param(stall_low_us, uint, 0644);
+MODULE_PARM_DESC(stall_low_us, "How long a stalled DOUT read with SCK low takes (0: no stalls)");
+
+static unsigned int stall_every;
+module_param(stall_every, uint, 0644);
+MODULE_PARM_DESC(stall_every, "Stall every Nth read-out (0: none)");
+
 static bool present = true;
 module_param(present, bool, 0644);
 MODULE_PARM_DESC(present, "0: no chip wired, DOUT stays high and no conversion is ever ready");
@@ -89,13 +113,15 @@ static unsigned long conversions;	/* conversions made ready (DOUT fell) */
 static unsigned long overwritten;	/* conversions that replaced unread data */
 static unsigned long lost_busy;		/* conversions lost because a read-out was under way */
 static unsigned long readouts;		/* read-outs of 25..27 pulses completed */
-static unsigned long aborted;		/* read-outs abandoned with fewer than 25 pulses */
+static unsigned long aborted;		/* words replaced mid-read-out by the next conversion */
 static unsigned long bad_pulses;	/* read-outs with more than 27 pulses */
 static unsigned long power_downs;	/* power-down/power-up cycles caused by a long SCK high */
 static unsigned long edges;		/* DOUT edge interrupts raised */
 static unsigned long sck_high_min_ns;	/* shortest SCK high period seen */
 static unsigned long sck_high_max_ns;	/* longest SCK high period seen */
 static unsigned long sck_highs;		/* SCK high periods seen */
+static unsigned long stalls;		/* read-outs stalled in a low phase (stall_low_us) */
+static unsigned long readout_ns_max;	/* longest ready edge to 25th pulse of a read-out */
 static unsigned int last_pulses;	/* pulses in the last completed read-out */
 static unsigned int gain;		/* gain of the next conversion: 128, 32 or 64 */
 module_param(conversions, ulong, 0644);
@@ -109,6 +135,8 @@ module_param(edges, ulong, 0644);
 module_param(sck_high_min_ns, ulong, 0644);
 module_param(sck_high_max_ns, ulong, 0644);
 module_param(sck_highs, ulong, 0644);
+module_param(stalls, ulong, 0644);
+module_param(readout_ns_max, ulong, 0644);
 module_param(last_pulses, uint, 0444);
 module_param(gain, uint, 0444);
 
@@ -138,6 +166,10 @@ struct hx711_sim {
 	u32 data;		/* 24-bit word being shifted out */
 	enum hx_gain gain_next;	/* gain selected for the next conversion */
 	unsigned int settle;	/* periods left before the first conversion after power-up */
+	bool toggled;		/* this conversion's code has code_toggle applied */
+	ktime_t ready_at;	/* when the word being read became ready */
+	unsigned long readout_seq;	/* read-outs started, for stall_every */
+	bool stalled;		/* this read-out has had its stall */
 	bool was_present;
 
 	unsigned int dout_trigger;	/* IRQ_TYPE_EDGE_* requested on DOUT, 0 when none */
@@ -156,6 +188,15 @@ static u32 hx_code(enum hx_gain g)
 
 	c = clamp(c, -8388608, 8388607);
 	return (u32)c & 0xffffff;
+}
+
+/* The next conversion's code: every second one with code_toggle's bits flipped. */
+static u32 hx_convert(struct hx711_sim *s)
+{
+	u32 toggle = READ_ONCE(code_toggle) & 0xffffff;
+
+	s->toggled = toggle && !s->toggled;
+	return hx_code(s->gain_next) ^ (s->toggled ? toggle : 0);
 }
 
 static unsigned int hx_gain_value(enum hx_gain g)
@@ -236,25 +277,35 @@ static enum hrtimer_restart hx_tick(struct hrtimer *t)
 		s->settle--;
 		goto out;
 	}
+	if (s->pulses && s->pulses < 25) {
+		/*
+		 * The word being shifted out is replaced: the shift starts again at the new
+		 * word's MSB, DOUT goes low, and the pulses already given select nothing.
+		 */
+		aborted++;
+		conversions++;
+		s->pulses = 0;
+		s->data = hx_convert(s);
+		s->ready = true;
+		s->ready_at = now;
+		edge = hx_set_dout(s, false);
+		logged = true;
+		goto out;
+	}
 	if (s->pulses) {
 		/*
-		 * A read-out is under way while SCK is high, while pulses keep coming (less than
-		 * readout_gap_us apart), or while a word is half shifted out (for up to a second):
-		 * this conversion is lost, as on the real chip. A real read-out takes ~50 us; under
-		 * TCG it takes milliseconds with stalls, and without the gap a tick could land
-		 * between the 25th and a 26th pulse and pick the wrong gain.
+		 * After the word, a read-out is under way while SCK is high or while pulses keep
+		 * coming (less than readout_gap_us apart): this conversion is lost. A real
+		 * read-out takes ~50 us; under TCG it takes milliseconds with stalls, and without
+		 * the gap a tick could land between the 25th and a 26th pulse and pick the wrong gain.
 		 */
 		s64 gap = ktime_to_ns(ktime_sub(now, s->sck_fall));
 
-		if (s->sck || gap < (s64)READ_ONCE(readout_gap_us) * NSEC_PER_USEC ||
-		    (s->pulses < 25 && gap < NSEC_PER_SEC)) {
+		if (s->sck || gap < (s64)READ_ONCE(readout_gap_us) * NSEC_PER_USEC) {
 			lost_busy++;
 			goto out;
 		}
-		if (s->pulses < 25) {
-			/* Clocking stopped mid-word: abandon the read-out, keep the gain. */
-			aborted++;
-		} else if (s->pulses > 27) {
+		if (s->pulses > 27) {
 			bad_pulses++;
 		} else {
 			readouts++;
@@ -274,7 +325,8 @@ static enum hrtimer_restart hx_tick(struct hrtimer *t)
 		}
 	}
 	conversions++;
-	s->data = hx_code(s->gain_next);
+	s->data = hx_convert(s);
+	s->ready_at = now;
 	if (s->ready) {
 		/* Unread data is replaced; DOUT is already low, so there is no edge. */
 		overwritten++;
@@ -293,7 +345,11 @@ out:
 		 * window is logged rather than one instant.
 		 */
 		ktime_t after = ktime_get();
+		/* Not on the grid if this edge was raised late: see the header. */
+		ktime_t earliest = ktime_add_ns(after, NSEC_PER_SEC / rate * 3 / 4);
 
+		if (ktime_before(hrtimer_get_expires(t), earliest))
+			hrtimer_set_expires(t, earliest);
 		spin_lock_irqsave(&s->lock, flags);
 		s->log[s->log_next][0] = ktime_to_ns(now);
 		s->log[s->log_next][1] = ktime_to_ns(after);
@@ -327,12 +383,43 @@ static int hx_direction_output(struct gpio_chip *gc, unsigned int offset, int va
 	return 0;
 }
 
+/*
+ * stall_low_us: every stall_every-th read-out, the first DOUT read with SCK low after pulse
+ * 1, 2, ... 25 in turn busy-waits (interrupts on, so conversions keep completing), as if
+ * the sampler had been preempted between two pulses.
+ */
+static void hx_maybe_stall(struct hx711_sim *s)
+{
+	unsigned int every = READ_ONCE(stall_every), us = READ_ONCE(stall_low_us);
+	unsigned long flags;
+	bool stall = false;
+	ktime_t until;
+
+	if (!every || !us)
+		return;
+	spin_lock_irqsave(&s->lock, flags);
+	if (!s->sck && s->pulses && !s->stalled && s->readout_seq % every == 0 &&
+	    s->pulses == 1 + (s->readout_seq / every) % 25) {
+		s->stalled = true;
+		stall = true;
+		stalls++;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (!stall)
+		return;
+	until = ktime_add_us(ktime_get(), us);
+	while (ktime_before(ktime_get(), until))
+		cpu_relax();
+}
+
 static int hx_get(struct gpio_chip *gc, unsigned int offset)
 {
 	struct hx711_sim *s = gpiochip_get_data(gc);
 	unsigned long flags;
 	int v;
 
+	if (offset == HX_DOUT)
+		hx_maybe_stall(s);
 	spin_lock_irqsave(&s->lock, flags);
 	if (offset == HX_CUE)
 		v = READ_ONCE(cue_level);
@@ -379,6 +466,10 @@ static void hx_set(struct gpio_chip *gc, unsigned int offset, int value)
 			goto out;
 		if (!s->ready && !s->pulses)
 			goto out;	/* no data: the pulse shifts nothing */
+		if (!s->pulses) {
+			s->readout_seq++;
+			s->stalled = false;
+		}
 		s->pulses++;
 		if (s->pulses <= 24)
 			edge = hx_set_dout(s, (s->data >> (24 - s->pulses)) & 1);
@@ -390,6 +481,8 @@ static void hx_set(struct gpio_chip *gc, unsigned int offset, int value)
 		u64 high = ktime_to_ns(ktime_sub(now, s->sck_rise));
 
 		s->sck_fall = now;
+		if (s->pulses == 25 && ktime_to_ns(ktime_sub(now, s->ready_at)) > readout_ns_max)
+			readout_ns_max = ktime_to_ns(ktime_sub(now, s->ready_at));
 
 		sck_highs++;
 		if (!sck_high_min_ns || high < sck_high_min_ns)

@@ -1,0 +1,14 @@
+/// A batch of raw samples of one sensor: `{"class":"RAW","sensor":"left","times":[…],"raw":[…]}`.
+public struct RawReport: Hashable, Sendable, Decodable {
+    public var sensor: String
+    /// Each sample's wall-clock time in seconds since the epoch.
+    public var times: [Double]
+    /// Each sample's raw code, as the chip gave it.
+    public var raw: [Int32]
+
+    public init(sensor: String, times: [Double], raw: [Int32]) {
+        self.sensor = sensor
+        self.times = times
+        self.raw = raw
+    }
+}

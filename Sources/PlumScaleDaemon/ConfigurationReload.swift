@@ -1,0 +1,41 @@
+internal import PlumConfig
+internal import PlumStation
+internal import Synchronization
+
+/// Re-reads the configuration on SIGHUP and puts into use what can change while running:
+/// `[scale]`. Sensors, listeners and the cue line are opened at start, so a change to them is
+/// reported as needing a restart rather than half applied; a file that no longer parses leaves
+/// everything as it was.
+func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Station) async -> [String] {
+    let fresh: PlumConfiguration
+    do {
+        fresh = try PlumConfiguration.load(path: path)
+    } catch {
+        return ["\(path) not reloaded: \(error); the configuration in use stays"]
+    }
+    let old = inUse.current.withLock { $0 }
+    var notes: [String] = []
+    if fresh.sensors != old.sensors {
+        notes.append("[[sensor]] changes in \(path) need a restart (systemctl restart plumscaled)")
+    }
+    if fresh.daemon != old.daemon { notes.append("[daemon] changes need a restart") }
+    if fresh.cue?.chip != old.cue?.chip || fresh.cue?.line != old.cue?.line || fresh.cue?.activeLow != old.cue?.activeLow
+        || fresh.cue?.pulseMilliseconds != old.cue?.pulseMilliseconds {
+        notes.append("[cue] line changes need a restart")
+    }
+    if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable {
+        var applied = old
+        applied.scale = fresh.scale
+        applied.cue?.onStable = fresh.cue?.onStable ?? false
+        notes.append(await station.applyScaleSettings(of: applied))
+        inUse.current.withLock { $0 = applied }
+    }
+    if notes.isEmpty { notes.append("\(path) unchanged") }
+    return notes
+}
+
+/// The configuration the running daemon follows, changed by reloads.
+final class ConfigurationInUse: Sendable {
+    let current: Mutex<PlumConfiguration>
+    init(_ configuration: PlumConfiguration) { current = Mutex(configuration) }
+}

@@ -1,0 +1,206 @@
+package import Logging
+package import PlumConfig
+internal import PlumStation
+internal import PlumTransport
+internal import PlumCore
+internal import PlumDrivers
+internal import PlumHardware
+internal import PlumProtocol
+internal import PlumSensors
+internal import ServiceLifecycle
+internal import Synchronization
+internal import UnixSignals
+
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// `plumscaled` composed: samplers feed the station, the station publishes to the hub, the
+/// socket server serves clients, and systemd hears READY, STATUS and the watchdog.
+package enum Daemon {
+    package struct Options: Sendable {
+        package var configuration: PlumConfiguration
+        /// Overrides the configured or default socket path.
+        package var socketPath: String?
+        /// Where calibrations are kept.
+        package var stateDirectory: String
+        /// How long a sampler may stay inside a driver call before the watchdog is starved.
+        package var stallLimit: Duration
+        /// The file the configuration came from, re-read on SIGHUP; nil for a built-in one.
+        package var configurationPath: String?
+        /// SIGTERM/SIGINT stop it and SIGHUP reloads; false for a daemon inside another program
+        /// (`plumscale demo`), which stops it by cancelling the task that runs it.
+        package var handlesSignals: Bool
+
+        package init(
+            configuration: PlumConfiguration, socketPath: String? = nil, stateDirectory: String,
+            stallLimit: Duration = .seconds(10), handlesSignals: Bool = true, configurationPath: String? = nil
+        ) {
+            self.configuration = configuration
+            self.configurationPath = configurationPath
+            self.socketPath = socketPath
+            self.stateDirectory = stateDirectory
+            self.stallLimit = stallLimit
+            self.handlesSignals = handlesSignals
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT, then stops samplers, closes clients and listeners.
+    package static func run(_ options: Options, logger: Logger) async throws {
+        let environment = ProcessEnvironment.current
+        let configuration = options.configuration
+        let notifier = SystemdNotifier(environment: environment)
+        let activation = try SocketActivation.fromProcessEnvironment()
+
+        let hub = ClientHub(configuration: .init(
+            maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
+        let store = CalibrationStore(directory: options.stateDirectory)
+        let station = try Station(configuration: configuration, store: store, publisher: hub)
+        await installSimulatedCalibrations(configuration, station: station, logger: logger)
+
+        var endpoints: [ListenerEndpoint] = []
+        if let passed = activation.endpoint(named: "json") ?? activation.sockets.first.map({ .passedDescriptor($0.descriptor, name: $0.name) }) {
+            endpoints.append(passed)
+        } else {
+            let path = options.socketPath ?? configuration.daemon.socket ?? UnixSocketPath.defaultPath(environment: environment)
+            endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
+        }
+        if let tcp = configuration.daemon.tcp { endpoints.append(listenerEndpoint(tcp, group: configuration.daemon.socketGroup)) }
+        let unixSocket: String? = if case .unixSocket(let path, _) = endpoints[0] { path } else { nil }
+        let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
+
+        let mtsics = try mtsicsListener(configuration, activation: activation, station: station)
+        switch DescriptorLimit.fit(DescriptorLimit.needed(clients: configuration.daemon.maxClients, mtsics: mtsics != nil)) {
+        case .enough:
+            break
+        case .raised(let from, let to):
+            logger.info("open-file limit raised from \(from) to \(to) for max_clients \(configuration.daemon.maxClients)")
+        case .short(let limit, let needed):
+            logger.warning(
+                "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files but the limit is \(limit): clients past it will be refused; raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower max_clients")
+        }
+
+        let server = SocketServer(
+            hub: hub, requestHandler: StationRequestHandler(station: station), endpoints: endpoints,
+            mtsics: mtsics, authorization: authorization, notifier: notifier, logger: logger)
+
+        let samplers = configuration.sensors.map { sensor in
+            Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) { () throws(SensorError) -> any SampleSource in
+                try SensorFactory.open(sensor)
+            }
+        }
+        for sampler in samplers { await station.attach(sampler) }
+
+        try await server.start()
+        let feeding = SamplerService(samplers: samplers, station: station, logger: logger, notifier: notifier)
+        let names = configuration.sensors.map(\.name).joined(separator: ", ")
+        var listening = endpoints.map(\.description).joined(separator: ", ")
+        if let mtsics, let balance = mtsics.handler as? StationBalance {
+            listening += "; MT-SICS on " + mtsics.endpoints.map(\.description).joined(separator: ", ") + " weighing with \(balance.sensor)"
+        }
+        logger.info("plumscaled \(DaemonVersion.release) serving \(listening) for \(names)")
+        try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(listening)")
+
+        let stallLimit = options.stallLimit
+        let watchdog = try WatchdogPinger(environment: environment, notifier: notifier, logger: logger) {
+            samplers.allSatisfy { $0.isHealthy(stallLimit: stallLimit) }
+        }
+        let inUse = ConfigurationInUse(configuration)
+        let path = options.configurationPath
+        let reload = ReloadService(notifier: notifier, logger: logger) {
+            var notes: [String] = []
+            if let path {
+                notes += await reloadConfiguration(path, inUse: inUse, station: station)
+            }
+            notes.append(await station.reloadCalibrations())
+            let status = notes.joined(separator: "; ")
+            logger.notice("reloaded: \(status)")
+            return status
+        }
+        var services: [any Service] = options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
+        if let cue = configuration.cue {
+            do {
+                let pulser = try CuePulser(
+                    chip: cue.chip, line: cue.line, activeLow: cue.activeLow, pulse: .milliseconds(cue.pulseMilliseconds), logger: logger)
+                await station.attachCueOutput(pulser)
+                services.append(CueService(pulser: pulser))
+                logger.info("cue output on \(cue.chip) line \(cue.line), \(cue.pulseMilliseconds) ms pulses")
+            } catch {
+                // The scale still weighs; clients still get CUE reports.
+                logger.error("cue output: \(error); cues go to clients only")
+            }
+        }
+        let group = ServiceGroup(
+            services: services,
+            gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [], logger: logger)
+        try await group.run()
+    }
+
+    /// A simulated HX711's transfer function is known exactly, so until a calibration is
+    /// stored it is weighed with that one: `plumscaled --simulate` shows grams at once.
+    static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async {
+        for sensor in configuration.sensors where await !station.isCalibrated(sensor.name) {
+            do {
+                let scale = try scaleConfiguration(of: configuration)
+                guard let calibration = try SimulatedCalibration.exact(for: sensor, scale: scale) else { continue }
+                _ = await station.install(calibration, on: sensor.name)
+            } catch {
+                logger.warning("\(sensor.name): no simulated calibration: \(error)")
+            }
+        }
+    }
+
+    /// The engines' settings from `[scale]`, which the simulated calibrations are fitted with:
+    /// the station's one conversion, so no setting is lost on the way (zero tracking and
+    /// initial zero once were).
+    static func scaleConfiguration(of configuration: PlumConfiguration) throws -> ScaleConfiguration {
+        try Station.scaleConfiguration(of: configuration)
+    }
+
+    /// Root, this process's user and, when configured, the admin group's members may change
+    /// state.
+    /// - Throws: ``DaemonError`` when `adminGroup` names no group on this system.
+    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError) -> CommandAuthorization {
+        let uid = geteuid()
+        let userName = getpwuid(uid).flatMap { $0.pointee.pw_name }.map { String(cString: $0) }
+        var group: CommandAuthorization.AdminGroup?
+        if let adminGroup {
+            guard let entry = getgrnam(adminGroup) else {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "looking up [daemon] admin_group", subject: "'\(adminGroup)'",
+                    detail: "no such group",
+                    hint: "create it (sudo groupadd \(adminGroup)) and add the users who may zero, tare and calibrate, or remove admin_group")
+            }
+            group = .init(name: adminGroup, gid: entry.pointee.gr_gid)
+        }
+        return CommandAuthorization(daemonUID: uid, daemonUserName: userName, adminGroup: group, unixSocket: unixSocket)
+    }
+
+    /// The MT-SICS listener, when systemd passes a socket named "mtsics" or `[daemon] mtsics`
+    /// is set: the configured sensor (`mtsics_sensor`, else the first) as a balance.
+    static func mtsicsListener(
+        _ configuration: PlumConfiguration, activation: SocketActivation, station: Station
+    ) throws -> SocketServer.MTSICS? {
+        let endpoint: ListenerEndpoint
+        if let passed = activation.endpoint(named: "mtsics") {
+            endpoint = passed
+        } else if let address = configuration.daemon.mtsics {
+            endpoint = listenerEndpoint(address, group: configuration.daemon.socketGroup)
+        } else {
+            return nil
+        }
+        guard let sensor = configuration.daemon.mtsicsSensor ?? configuration.sensors.first?.name else { return nil }
+        let balance = StationBalance(
+            station: station, sensor: sensor, division: try Division(grams: configuration.scale.divisionGrams),
+            capacityGrams: configuration.scale.capacityGrams)
+        return SocketServer.MTSICS(endpoints: [endpoint], handler: balance)
+    }
+
+    /// The transport's endpoint for a listener address from `[daemon]`.
+    static func listenerEndpoint(_ address: ListenerAddress, group: String?) -> ListenerEndpoint {
+        switch address.endpoint {
+        case .unixSocket(let path): .unixSocket(path: path, group: group)
+        case .loopback(let host, let port): .loopbackTCP(host: host, port: port)
+        }
+    }
+}

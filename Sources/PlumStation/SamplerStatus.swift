@@ -1,0 +1,19 @@
+package import PlumDrivers
+package import PlumHardware
+
+/// A snapshot of one sampler, for `?DEVICES`, status lines and the watchdog.
+package struct SamplerStatus: Hashable, Sendable {
+    package var name: String
+    package var info: SourceInfo?
+    package var state: SensorState
+    /// The driver's running totals (published, discarded by reason, not-ready, saturated).
+    package var statistics: DriverStatistics
+    /// Samples achieved per second over the last few seconds.
+    package var achievedRate: Double
+    /// Samples the consumer had not taken when the buffer was full (the oldest are dropped).
+    package var droppedByBuffer: UInt64
+    /// When the sampler thread last made progress (a sample, an error, a retry tick).
+    package var lastProgress: MonotonicInstant
+    /// Faults seen since start.
+    package var faults: UInt64
+}

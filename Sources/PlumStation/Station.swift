@@ -1,0 +1,312 @@
+package import PlumConfig
+package import PlumCore
+internal import PlumDrivers
+package import PlumProtocol
+internal import PlumHardware
+internal import PlumSensors
+
+/// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
+/// clients watch and answering what they ask.
+///
+/// An actor, so the engines change in one place and in order; samplers hand it samples, the
+/// transport hands it requests. It never waits on a client: reports go to a
+/// ``ReportPublisher`` that drops a slow client's oldest messages.
+package actor Station {
+    /// One sensor as the station keeps it.
+    struct Entry {
+        let name: String
+        let index: Int
+        let configuration: SensorConfiguration
+        var engine: WeighingEngine
+        var latest: Reading?
+        var raw: RawBatcher
+        var sampler: Sampler?
+        var calibration: CalibrationSession
+        /// A zero or tare has changed the engine since `latest` was computed: its net is old.
+        var latestIsStale = false
+    }
+
+    /// How long a capture may wait for the load to be stable.
+    package let captureTimeout: Duration
+    /// Raw samples per `RAW` report, at most; a batch also closes after ``rawBatchWindow``.
+    package let rawBatchLimit = 16
+    package let rawBatchWindow: UInt64 = 100_000_000
+
+    /// What waits on the readings: MT-SICS `S`, `Z`, `T`, `SI` after a zero, `SIR`.
+    var waits = WaitRegistry()
+
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private let publisher: any ReportPublisher
+    /// The buzzer or haptic output, if one is configured.
+    private var cueSink: (any CueSink)?
+    private let calibrationStore: CalibrationStore
+
+    /// Builds an engine per configured sensor, each with its stored calibration; a missing or
+    /// unusable calibration leaves that sensor uncalibrated (raw only, flagged), with the
+    /// store's reason, and the others unaffected.
+    /// - Throws: ``Refusal`` when the scale settings cannot make an engine.
+    package init(
+        configuration: PlumConfiguration, store: CalibrationStore, publisher: any ReportPublisher,
+        captureTimeout: Duration = .seconds(20)
+    ) throws(Refusal) {
+        self.publisher = publisher
+        self.calibrationStore = store
+        self.captureTimeout = captureTimeout
+        let scale = try Self.scaleConfiguration(of: configuration)
+        for (index, sensor) in configuration.sensors.enumerated() {
+            let identity = sensor.identity
+            let kind = sensor.sensorKind
+            var calibration: Calibration?
+            var reason: String?
+            switch store.load(identity) {
+            case .success(let stored?): calibration = stored
+            case .success(nil): reason = "not calibrated yet: plumscale calibrate --sensor \(sensor.name)"
+            case .failure(let error): reason = error.description
+            }
+            var engine: WeighingEngine
+            do {
+                engine = try WeighingEngine(
+                    sensor: identity, kind: kind, configuration: scale, calibration: calibration, uncalibratedReason: reason)
+            } catch {
+                // A stored calibration for another gain or kind: run uncalibrated and say why.
+                engine = try WeighingEngine(
+                    sensor: identity, kind: kind, configuration: scale, calibration: nil,
+                    uncalibratedReason: "\(error.reason); \(error.hint)")
+            }
+            entries[sensor.name] = Entry(
+                name: sensor.name, index: index, configuration: sensor, engine: engine,
+                raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow),
+                calibration: CalibrationSession(sensor: sensor.name))
+            order.append(sensor.name)
+        }
+    }
+
+    /// The engines' settings from `[scale]` (and `[cue] on_stable`).
+    package static func scaleConfiguration(of configuration: PlumConfiguration) throws(Refusal) -> ScaleConfiguration {
+        var scale = ScaleConfiguration()
+        scale.capacity = configuration.scale.capacityGrams
+        scale.division = try Division(grams: configuration.scale.divisionGrams)
+        scale.zeroTracking = configuration.scale.zeroTracking
+        scale.initialZeroSetting = configuration.scale.initialZero
+        scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
+        if case .failure(let refusal) = scale.validate() { throw refusal }
+        return scale
+    }
+
+    /// Puts new `[scale]` settings into use (a reload): each engine is rebuilt with them and
+    /// keeps its calibration; zero and tare start afresh, and a calibration step that is
+    /// waiting is ended, since its points were taken on the old settings.
+    /// - Returns: what happened, for the log and systemd's STATUS=.
+    package func applyScaleSettings(of configuration: PlumConfiguration) -> String {
+        let scale: ScaleConfiguration
+        do {
+            scale = try Self.scaleConfiguration(of: configuration)
+        } catch {
+            return "[scale] not applied: \(error); the old settings stay"
+        }
+        for name in order {
+            guard var entry = entries[name] else { continue }
+            entry.calibration.abandon("the configuration was reloaded; begin the calibration again", engine: entry.engine)
+            let calibration = entry.engine.calibration
+            do {
+                entry.engine = try WeighingEngine(
+                    sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale, calibration: calibration,
+                    uncalibratedReason: entry.engine.uncalibratedReason)
+            } catch {
+                return "[scale] not applied to \(name): \(error); the old settings stay"
+            }
+            entry.latest = nil
+            entries[name] = entry
+        }
+        return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), zero tracking \(scale.zeroTracking ? "on" : "off"); zero and tare start afresh"
+    }
+
+    /// The configured sensor names, in order.
+    package var sensorNames: [String] { order }
+
+    func entry(_ name: String) -> Entry? { entries[name] }
+    func store(_ entry: Entry) { entries[entry.name] = entry }
+    /// A zero or point step of `name` waits for its stable capture.
+    func isCapturing(_ name: String) -> Bool { entries[name]?.calibration.pending != nil }
+
+    func waitForCapture(_ name: String, _ capture: CalibrationSession.PendingCapture) {
+        entries[name]?.calibration.wait(capture)
+    }
+    func newToken() -> UInt64 { waits.newToken() }
+
+    /// Saves a committed calibration; the path written, or why not.
+    func storeCalibration(_ calibration: Calibration) -> Result<String, CalibrationStoreError> {
+        calibrationStore.save(calibration).map { calibrationStore.path(for: calibration.sensor) }
+    }
+
+    /// Makes the previous saved calibration of `entry`'s sensor the one in use again.
+    func rollBackCalibration(_ engine: inout WeighingEngine) -> Result<Calibration, CalibrationSession.RollbackRefused> {
+        switch calibrationStore.rollback(engine.sensor) {
+        case .failure(let error):
+            return .failure(CalibrationSession.RollbackRefused(message: error.description))
+        case .success(let previous):
+            if case .failure(let refusal) = engine.install(previous) {
+                return .failure(CalibrationSession.RollbackRefused(message: "the earlier calibration does not fit this sensor now: \(refusal)"))
+            }
+            return .success(previous)
+        }
+    }
+
+    /// Puts a calibration into use without saving it (a simulated chip's exact transfer
+    /// function, say); refused when it does not fit the sensor.
+    package func install(_ calibration: Calibration, on name: String) -> Result<Void, Refusal> {
+        guard var entry = entries[name] else {
+            return .failure(Refusal(.invalidConfiguration, "no sensor named \(name)", hint: "check the configuration"))
+        }
+        let result = entry.engine.install(calibration)
+        entries[name] = entry
+        return result
+    }
+
+    /// Whether `name` has a calibration in use.
+    package func isCalibrated(_ name: String) -> Bool { entries[name]?.engine.calibration != nil }
+
+    /// Re-reads every sensor's calibration from the store (after a rollback by hand, say).
+    /// - Returns: a one-line summary for systemd's status.
+    package func reloadCalibrations() -> String {
+        var calibrated = 0
+        var notes: [String] = []
+        for name in order {
+            guard var entry = entries[name] else { continue }
+            switch calibrationStore.load(entry.engine.sensor) {
+            case .success(let stored?):
+                if case .failure(let refusal) = entry.engine.install(stored) { notes.append("\(name): \(refusal)") }
+            case .success(nil):
+                break
+            case .failure(let error):
+                notes.append("\(name): \(error)")
+            }
+            if entry.engine.calibration != nil { calibrated += 1 }
+            entries[name] = entry
+        }
+        return (["\(order.count) sensors, \(calibrated) calibrated"] + notes).joined(separator: "; ")
+    }
+
+    /// Sends every cue to `sink` too (the buzzer line), besides the `CUE` reports.
+    package func attachCueOutput(_ sink: any CueSink) {
+        cueSink = sink
+    }
+
+    /// Lets `?DEVICES` report the sampler's state and statistics.
+    package func attach(_ sampler: Sampler) {
+        entries[sampler.name]?.sampler = sampler
+    }
+
+    // MARK: - Samples in
+
+    /// Takes one event from a sensor's sampler.
+    package func handle(_ event: Sampler.Event, from name: String) {
+        guard var entry = entries[name] else { return }
+        switch event {
+        case .state(let state):
+            publisher.publishEvent(.state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
+        case .sample(let sample):
+            var flags: EngineInput.Flags = []
+            if sample.flags.contains(.overRange) { flags.insert(.overRange) }
+            if sample.flags.contains(.underRange) { flags.insert(.underRange) }
+            let reading = entry.engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
+            entry.latest = reading
+            entry.latestIsStale = false
+            batchRaw(&entry, sample)
+            if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
+            entries[name] = entry
+            serveWaiters(name, reading)
+            publishWeight(entry, reading, sampleTime: sample.time)
+            for cue in reading.cues {
+                publishCue(name, cue)
+                cueSink?.cue(cue, sensor: name)
+            }
+        }
+    }
+
+    private func batchRaw(_ entry: inout Entry, _ sample: Sample) {
+        if let report = entry.raw.add(sample, time: WallClock.seconds(at: sample.time), sensor: entry.name) {
+            publisher.publishRaw(report)
+        }
+    }
+
+    private func publishWeight(_ entry: Entry, _ reading: Reading, sampleTime: MonotonicInstant) {
+        let heaviest = heaviestNames()
+        let isHeaviest = heaviest.contains(entry.name)
+        publisher.publishWeight(
+            Self.weightReport(reading, sensor: entry.name, time: WallClock.seconds(at: sampleTime), heaviest: isHeaviest),
+            frame: Self.frame(reading, index: entry.index, heaviest: isHeaviest))
+    }
+
+    private func publishCue(_ name: String, _ cue: Cue) {
+        let report = switch cue {
+        case .maxForce: CueReport(sensor: name, cue: "max-force")
+        case .stableWeight(let grams): CueReport(sensor: name, cue: "stable-weight", grams: grams)
+        }
+        publisher.publishEvent(.cue(report), sensor: name)
+    }
+
+    /// The sensors that are the heaviest loaded ones now (several on a tie, none when empty).
+    func heaviestNames() -> Set<String> {
+        let readings = order.compactMap { entries[$0]?.latest }
+        switch ScaleGroup.summarize(readings).heaviest {
+        case .none: return []
+        case .sensor(let id): return [id]
+        case .tie(let ids): return Set(ids)
+        }
+    }
+
+    // MARK: - Reports
+
+    /// A `WEIGHT` report for `reading`, as every watcher receives it (also used by the
+    /// per-sample benchmark).
+    package static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> WeightReport {
+        let hue = ForceHue(fraction: reading.fractionOfCapacity ?? 0)
+        let rgb = "#" + [hue.red, hue.green, hue.blue].map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+        return WeightReport(
+            sensor: sensor, time: time, grams: reading.net.finite, display: reading.text(in: .gram), unit: "g",
+            percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
+            underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
+            hue: hue.degrees, rgb: rgb, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
+            signal: reading.signal.isFinite ? reading.signal : nil)
+    }
+
+    static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {
+        var flags: BinaryFrame.Flags = []
+        if reading.isStable { flags.insert(.stable) }
+        if reading.isOverload { flags.insert(.overload) }
+        if reading.isUnderload { flags.insert(.underload) }
+        if reading.isCentreOfZero { flags.insert(.zeroCentre) }
+        if reading.tare != 0 { flags.insert(.tared) }
+        if heaviest { flags.insert(.heaviest) }
+        if reading.isCalibrated { flags.insert(.calibrated) }
+        if reading.cues.contains(.maxForce) { flags.insert(.cue) }
+        return BinaryFrame(
+            sensorIndex: UInt8(truncatingIfNeeded: index), flags: flags, grams: Float(reading.net ?? .nan),
+            raw: Int32(clamping: Int64(reading.signal.isFinite ? reading.signal.rounded() : 0)))
+    }
+
+    static func grams(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int64(rounded)) g" : "\(rounded) g"
+    }
+}
+
+/// Maps monotonic instants to wall-clock seconds for reports: clients compare readings with
+/// their own clocks, not with this machine's boot time.
+enum WallClock {
+    static func seconds(at instant: MonotonicInstant) -> Double {
+        let now = SystemMonotonicClock().now()
+        let age = Double(now.nanoseconds(since: instant)) / 1e9
+        return ((UTCTimestamp.epochSeconds() - age) * 1e6).rounded() / 1e6
+    }
+}
+
+extension Optional<Double> {
+    /// The value when it is a number JSON can carry; NaN and infinities are sent as `null`.
+    var finite: Double? { self.flatMap { $0.isFinite ? $0 : nil } }
+}

@@ -1,0 +1,130 @@
+package import PlumProtocol
+internal import PlumConfig
+internal import PlumCore
+internal import PlumDrivers
+
+/// The requests the station answers: POLL, DEVICES, TARE, ZERO and CALIBRATE.
+extension Station {
+    /// The reply lines for `request`; an unknown sensor gets an error naming the ones there are.
+    package func reply(to request: Request) async -> [Report] {
+        switch request {
+        case .poll:
+            return [poll()]
+        case .devices:
+            return [devices()]
+        case .tare(let sensor):
+            return [command("TARE", sensor) { engine in engine.tareNow().map { ("tare", $0) } }]
+        case .zero(let sensor):
+            return [command("ZERO", sensor) { engine in engine.zero().map { ("offset", $0) } }]
+        case .calibrate(let calibrate):
+            return await calibration(calibrate)
+        case .watch, .version:
+            return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
+        }
+    }
+
+    private func unknownSensor(_ name: String) -> Report {
+        let names = sensorNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        return .error(message: "unknown sensor \"\(name)\"; sensors: " + names)
+    }
+
+    func poll() -> Report {
+        let heaviest = heaviestNames()
+        var weights: [WeightReport] = []
+        for name in sensorNames {
+            guard let entry = entry(name), let reading = entry.latest else { continue }
+            weights.append(Self.weightReport(
+                reading, sensor: name, time: UTCTimestamp.epochSeconds(), heaviest: heaviest.contains(name)))
+        }
+        let summary = ScaleGroup.summarize(sensorNames.compactMap { entry($0)?.latest })
+        var report = PollReport(time: UTCTimestamp.epochSeconds(), active: weights.count, weights: weights)
+        switch summary.total {
+        case .grams(let total): report.total = total.isFinite ? total : nil
+        case .unavailable(let reason): report.totalReason = reason
+        }
+        return .poll(report)
+    }
+
+    func devices() -> Report {
+        var devices: [DevicesReport.Device] = []
+        for name in sensorNames {
+            guard let entry = entry(name) else { continue }
+            let status = entry.sampler?.status
+            let statistics = status?.statistics ?? DriverStatistics()
+            var device = DevicesReport.Device(
+                sensor: name, index: entry.index, kind: entry.configuration.kind.rawValue,
+                wiring: status?.info?.wiring ?? "", state: status?.state.name ?? "starting",
+                reason: status?.state.reason, rate: status?.achievedRate ?? 0,
+                nominalRate: status?.info?.nominalRate ?? 0, published: Int(clamping: statistics.published),
+                discarded: Dictionary(
+                    uniqueKeysWithValues: statistics.discarded.byKey.map { ($0.key, Int(clamping: $0.count)) }
+                        + [("buffer", Int(clamping: status?.droppedByBuffer ?? 0))]),
+                notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
+                notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil)
+            if let calibration = entry.engine.calibration {
+                device.calibrationDate = calibration.createdAt
+                device.calibrationQuality = calibration.quality.summary
+            } else {
+                device.calibrationReason = entry.engine.uncalibratedReason ?? "not calibrated"
+            }
+            devices.append(device)
+        }
+        return .devices(DevicesReport(devices: devices))
+    }
+
+    /// Runs a zero or tare on `name`'s engine and says what happened or why not.
+    private func command(
+        _ kind: String, _ name: String, _ body: (inout WeighingEngine) -> Result<(String, Double), Refusal>
+    ) -> Report {
+        guard var entry = entry(name) else { return unknownSensor(name) }
+        let result = body(&entry.engine)
+        store(entry)
+        var reply = CommandReply(command: kind, sensor: name, ok: false)
+        switch result {
+        case .success(let (key, grams)):
+            reply.ok = true
+            if key == "tare" { reply.tare = grams } else { reply.offset = grams }
+        case .failure(let refusal):
+            reply.reason = refusal.code.rawValue
+            reply.message = refusal.description
+        }
+        return .command(reply)
+    }
+
+    /// A `?CALIBRATE` step on its sensor's calibration session; a zero or point waits for its
+    /// stable capture, or for the capture timeout.
+    private func calibration(_ request: CalibrationRequest) async -> [Report] {
+        guard var entry = entry(request.sensor) else { return [unknownSensor(request.sensor)] }
+        switch request.step {
+        case .begin, .cancel, .fit, .commit, .rollback:
+            let reply = entry.calibration.answer(
+                request.step, engine: &entry.engine, now: UTCTimestamp.now(), save: storeCalibration,
+                rollBack: rollBackCalibration)
+            store(entry)
+            return [reply]
+        case .zero, .point:
+            if let refusal = entry.calibration.startCapture(request.step, grams: request.grams, engine: &entry.engine) {
+                store(entry)
+                return [refusal]
+            }
+            store(entry)
+            let token = newToken()
+            let timeout = captureTimeout
+            return await withCheckedContinuation { continuation in
+                waitForCapture(request.sensor, .init(
+                    token: token, step: request.step, grams: request.grams ?? 0, reply: continuation))
+                Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    await self?.expireCapture(request.sensor, token: token)
+                }
+            }
+        }
+    }
+
+    /// Ends a capture that found no stable load in time.
+    func expireCapture(_ name: String, token: UInt64) {
+        guard var entry = entry(name) else { return }
+        entry.calibration.expire(token, timeout: captureTimeout, engine: &entry.engine)
+        store(entry)
+    }
+}

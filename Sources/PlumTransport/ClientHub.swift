@@ -1,0 +1,185 @@
+internal import NIOCore
+internal import Synchronization
+internal import PlumProtocol
+
+/// Fans reports out to every connected client through per-client bounded queues.
+///
+/// The samplers and the engine call ``publish(_:)`` from any thread; it never blocks on a
+/// client and never waits for I/O: it appends the same encoded bytes to each subscribed
+/// client's queue and lists an idle client with its event loop, which a report wakes once for
+/// all of its listed clients. A client that does not read loses its oldest reports (and is
+/// told how many), and is disconnected when its queue stays full for
+/// ``Configuration/stallTimeout``.
+package final class ClientHub: Sendable {
+    /// Limits of the fan-out.
+    package struct Configuration: Sendable {
+        /// Clients served at once; one more is sent an `ERROR` and closed.
+        package var maximumClients: Int
+        /// Reports queued per client before the oldest is dropped.
+        package var queueCapacity: Int
+        /// How long a client's queue may stay full, with nothing taken, before it is
+        /// disconnected.
+        package var stallTimeout: Duration
+        /// The release reported in the `VERSION` line.
+        package var release: String
+        /// Bytes NIO may hold for a client's socket beyond the kernel's buffer before the
+        /// channel reports itself unwritable (the high water mark).
+        package var writeBufferLimit: Int
+
+        package init(
+            maximumClients: Int = 256, queueCapacity: Int = 512, stallTimeout: Duration = .seconds(10),
+            release: String = DaemonVersion.release, writeBufferLimit: Int = 64 * 1024
+        ) {
+            self.maximumClients = maximumClients
+            self.queueCapacity = queueCapacity
+            self.stallTimeout = stallTimeout
+            self.release = release
+            self.writeBufferLimit = writeBufferLimit
+        }
+    }
+
+    package let configuration: Configuration
+
+    private struct State {
+        var clients: [Int: Registration] = [:] {
+            didSet { snapshot = Array(clients.values) }
+        }
+        /// The clients as an array, rebuilt on connect and disconnect, so that publishing only
+        /// retains it instead of copying the dictionary for every report.
+        var snapshot: [Registration] = []
+        var nextID = 1
+        var closed = false
+        var drains: [ObjectIdentifier: LoopDrains] = [:]
+    }
+
+    struct Registration: Sendable {
+        var outbox: ClientOutbox
+        var channel: any Channel
+        var session: NIOLoopBound<ClientSession>
+        var drains: LoopDrains
+    }
+
+    /// The clients of one event loop with reports newly queued. A report wakes each loop
+    /// once, and the loop then writes to each of its clients in turn, rather than being handed
+    /// one task per client.
+    final class LoopDrains: Sendable {
+        let eventLoop: any EventLoop
+        private let waiting = Mutex<(sessions: [NIOLoopBound<ClientSession>], scheduled: Bool)>(([], false))
+
+        init(eventLoop: any EventLoop) {
+            self.eventLoop = eventLoop
+        }
+
+        /// Adds a client whose outbox needs draining, waking the loop if it is not already due.
+        func add(_ session: NIOLoopBound<ClientSession>) {
+            let wake = waiting.withLock { waiting in
+                waiting.sessions.append(session)
+                defer { waiting.scheduled = true }
+                return !waiting.scheduled
+            }
+            if wake {
+                eventLoop.execute { self.run() }
+            }
+        }
+
+        private func run() {
+            let sessions = waiting.withLock { waiting in
+                waiting.scheduled = false
+                var taken: [NIOLoopBound<ClientSession>] = []
+                swap(&taken, &waiting.sessions)
+                return taken
+            }
+            for session in sessions {
+                session.value.reportsQueued()
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    package init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The number of connected clients.
+    package var clientCount: Int { state.withLock { $0.clients.count } }
+
+    /// The subscriptions of the connected clients, by client ID (for `?DEVICES`-style
+    /// statistics and tests).
+    package var subscriptions: [Int: Subscription] {
+        let outboxes = state.withLock { $0.clients.mapValues(\.outbox) }
+        return outboxes.mapValues(\.subscription)
+    }
+
+    /// Hands `publication` to every client subscribed to it. Never blocks on a client; safe
+    /// from any thread.
+    package func publish(_ publication: Publication) {
+        let registrations = state.withLock { $0.snapshot }
+        guard !registrations.isEmpty else { return }
+        let now = NIODeadline.now()
+        for registration in registrations {
+            let outbox = registration.outbox
+            switch outbox.offer(publication, now: now) {
+            case .nothing:
+                break
+            case .drain:
+                scheduleDrain(registration)
+            case .armStallTimer(let since):
+                armStallTimer(registration, since: since)
+            case .drainAndArmStallTimer(let since):
+                scheduleDrain(registration)
+                armStallTimer(registration, since: since)
+            }
+        }
+    }
+
+    /// The `VERSION` line.
+    package var versionReport: String {
+        Report.version(VersionReport(release: configuration.release, protoMajor: 1, protoMinor: 0)).line
+    }
+
+    /// Adds a client, or returns nil when the limit is reached or the hub is closed.
+    func register(channel: any Channel, session: NIOLoopBound<ClientSession>) -> ClientOutbox? {
+        state.withLock { state in
+            guard !state.closed, state.clients.count < configuration.maximumClients else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            let loop = channel.eventLoop
+            let drains = state.drains[ObjectIdentifier(loop)] ?? LoopDrains(eventLoop: loop)
+            state.drains[ObjectIdentifier(loop)] = drains
+            let outbox = ClientOutbox(id: id, capacity: configuration.queueCapacity, eventLoop: loop)
+            state.clients[id] = Registration(outbox: outbox, channel: channel, session: session, drains: drains)
+            return outbox
+        }
+    }
+
+    func unregister(_ outbox: ClientOutbox) {
+        outbox.close()
+        _ = state.withLock { $0.clients.removeValue(forKey: outbox.id) }
+    }
+
+    /// Refuses new clients and closes every connected one; returns when all are closed.
+    func closeAll() async {
+        let channels = state.withLock { state in
+            state.closed = true
+            return state.clients.values.map(\.channel)
+        }
+        for channel in channels {
+            try? await channel.close()
+        }
+    }
+
+    private func scheduleDrain(_ registration: Registration) {
+        registration.drains.add(registration.session)
+    }
+
+    private func armStallTimer(_ registration: Registration, since: NIODeadline) {
+        let outbox = registration.outbox
+        let channel = registration.channel
+        channel.eventLoop.scheduleTask(deadline: since + TimeAmount(configuration.stallTimeout)) {
+            if outbox.isStalled(since: since) {
+                channel.pipeline.fireUserInboundEventTriggered(ClientSession.StalledEvent())
+            }
+        }
+    }
+}

@@ -1,0 +1,295 @@
+internal import NIOCore
+internal import PlumProtocol
+
+/// One JSON-protocol client on its event loop: greets it, reads its requests one line at a
+/// time, answers them in order, and writes its queued reports while the socket is writable.
+///
+/// Every method runs on the channel's event loop.
+final class ClientSession: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// This client's queue stayed full for the stall timeout.
+    struct StalledEvent {}
+
+    /// Messages written per pass before giving other channels on the loop their turn.
+    private static let batchLimit = 64
+    /// Requests and unsent replies that may pile up before the session stops reading.
+    private static let backlogLimit = 16
+    /// Lines already read when reading stopped are still parsed (one read may hold many); a
+    /// client that piles up this many unanswered is flooding and is closed.
+    private static let floodLimit = 1024
+
+    private enum Pending {
+        case request(Request)
+        case refused(ProtocolError)
+    }
+
+    private let hub: ClientHub
+    private let handler: any RequestHandler
+    private let listener: String
+    private let peer: PeerCredentials?
+    private let authorization: CommandAuthorization
+    private var outbox: ClientOutbox?
+    private var context: ChannelHandlerContext?
+    /// Requests (or their refusals), answered in order.
+    private var commands = OrderedCommandQueue<Pending>()
+    private var readHeld = false
+    private var inputClosed = false
+
+    init(hub: ClientHub, handler: any RequestHandler, listener: String, peer: PeerCredentials?, authorization: CommandAuthorization) {
+        self.hub = hub
+        self.handler = handler
+        self.listener = listener
+        self.peer = peer
+        self.authorization = authorization
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard let outbox = hub.register(channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop)) else {
+            let limit = hub.configuration.maximumClients
+            let refusal = ProtocolError("too many clients (limit \(limit)); try again later").report
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: refusal))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+            return
+        }
+        self.outbox = outbox
+        queueReply(hub.versionReport)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        release()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        release()
+        self.context = nil
+    }
+
+    private func release() {
+        if let outbox {
+            hub.unregister(outbox)
+            self.outbox = nil
+        }
+        // The client is gone: the request in flight is cancelled, as MT-SICS does.
+        commands.cancelAll()
+    }
+
+    // MARK: Requests
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let outbox else { return }
+        if commands.count + outbox.replyBacklog >= Self.floodLimit {
+            refuseAndClose(
+                context,
+                ProtocolError("more than \(Self.floodLimit) requests without reading the replies; read the replies before sending more"))
+            return
+        }
+        let line = unwrapInboundIn(data)
+        let text = String(buffer: line)
+        if text.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { return }
+        do {
+            commands.append(.request(try Request.parse(Substring(text))))
+        } catch {
+            commands.append(.refused(error))
+        }
+        processNext()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let tooLong = error as? LineTooLong {
+            // The rest of the line is unread, so the framing is lost: say why, then close.
+            refuseAndClose(
+                context,
+                ProtocolError("request longer than \(tooLong.limit) bytes; closing the connection because the rest of the line cannot be skipped safely"))
+            return
+        }
+        // A reset or a broken pipe: this client is gone; the others are not affected.
+        context.close(promise: nil)
+    }
+
+    /// Sends `error` right away, after what was already written, and closes the connection.
+    private func refuseAndClose(_ context: ChannelHandlerContext, _ error: ProtocolError) {
+        if let outbox {
+            hub.unregister(outbox)
+            self.outbox = nil
+        }
+        commands.cancelAll()
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: error.report))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is StalledEvent:
+            stall()
+        case let event as ChannelEvent where event == .inputClosed:
+            inputClosed = true
+            closeIfFinished()
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Answers what the session can answer itself and starts the next handler call; a loop,
+    /// not recursion, since one read may carry thousands of lines.
+    private func processNext() {
+        while let outbox, let next = commands.next() {
+            switch next {
+            case .refused(let error):
+                queueReply(error.report)
+            case .request(.version):
+                queueReply(hub.versionReport)
+            case .request(let request):
+                let client = ClientInfo(id: outbox.id, listener: listener, peer: peer)
+                let session = NIOLoopBound(self, eventLoop: outbox.eventLoop)
+                commands.start { ticket in
+                    Self.start(
+                        request, ticket: ticket, handler: handler, client: client, authorization: authorization,
+                        then: session, on: outbox.eventLoop)
+                }
+            }
+        }
+        updateReading()
+        closeIfFinished()
+    }
+
+    private static func start(
+        _ request: Request, ticket: Int, handler: any RequestHandler, client: ClientInfo,
+        authorization: CommandAuthorization, then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
+    ) -> Task<Void, Never> {
+        Task {
+            let replies: [String]
+            if request.changesState, case .refused(let message) = authorization.decide(client.peer, command: request.name) {
+                // One line that says what to do; the connection stays usable for reading.
+                replies = [ProtocolError(message).report]
+            } else {
+                replies = await answer(request, handler: handler, client: client)
+            }
+            guard !Task.isCancelled else { return }
+            eventLoop.execute {
+                session.value.finished(request, ticket: ticket, replies: replies)
+            }
+        }
+    }
+
+    /// Runs off the event loop: the handler may take its time (a tare waits for stability).
+    private static func answer(_ request: Request, handler: any RequestHandler, client: ClientInfo) async -> [String] {
+        if case .watch(let options) = request {
+            if let known = await handler.knownSensors() {
+                let unknown = options.sensors.filter { !known.contains($0) }
+                if !unknown.isEmpty {
+                    let list = known.isEmpty ? "none are configured" : "known: " + known.joined(separator: ", ")
+                    return [ProtocolError("?WATCH: unknown sensor \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); \(list)").report]
+                }
+            }
+            return []
+        }
+        // Encoded here, once, by the protocol's one encoder.
+        return await handler.reply(to: request, from: client).map(\.line)
+    }
+
+    private func finished(_ request: Request, ticket: Int, replies: [String]) {
+        guard commands.finish(ticket), let outbox else { return }
+        if case .watch(let options) = request, replies.isEmpty {
+            let subscription = Subscription(options)
+            outbox.subscribe(subscription)
+            queueReply(subscription.report, evenInBinaryMode: true)
+        }
+        for reply in replies {
+            queueReply(reply.hasSuffix("\n") ? reply : reply + "\n")
+        }
+        processNext()
+    }
+
+    /// Queues a reply line. A client in binary mode reads 10-byte frames only, so JSON lines
+    /// would corrupt its framing: it is sent only the acknowledgement of its `?WATCH`.
+    private func queueReply(_ line: String, evenInBinaryMode: Bool = false) {
+        guard let outbox else { return }
+        if !evenInBinaryMode, outbox.subscription.binary { return }
+        if outbox.reply(ByteBuffer(string: line)) { drain() }
+    }
+
+    /// Holds reading while requests or replies pile up, so a client that sends requests and
+    /// never reads the answers cannot grow memory.
+    private func updateReading() {
+        guard let context else { return }
+        let backlog = commands.count + (outbox?.replyBacklog ?? 0)
+        if readHeld, backlog < Self.backlogLimit {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        let backlog = commands.count + (outbox?.replyBacklog ?? 0)
+        if backlog >= Self.backlogLimit {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// A client that half-closed after its requests is closed once they are answered, unless it
+    /// is watching.
+    private func closeIfFinished() {
+        guard inputClosed, commands.isIdle, let outbox, let context else { return }
+        guard !outbox.subscription.watching, outbox.replyBacklog == 0 else { return }
+        context.close(mode: .all, promise: nil)
+    }
+
+    // MARK: Writing
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { drain() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// The hub has queued reports for this client (called on its loop).
+    func reportsQueued() {
+        drain()
+    }
+
+    /// Writes queued messages while the channel is writable. Stops when NIO's buffer passes
+    /// the high water mark, leaving the rest in the bounded queue: memory per client is bounded
+    /// by the water mark plus the queue.
+    private func drain() {
+        guard let context, let outbox else { return }
+        var wrote = false
+        while context.channel.isWritable {
+            let batch = outbox.take(limit: Self.batchLimit)
+            if batch.dropped > 0, !batch.binary {
+                let overflow = Report.overflow(dropped: batch.dropped).line
+                context.write(wrapOutboundOut(ByteBuffer(string: overflow)), promise: nil)
+            }
+            for message in batch.messages {
+                context.write(wrapOutboundOut(message), promise: nil)
+            }
+            wrote = wrote || !batch.isEmpty
+            if batch.exhausted { break }
+        }
+        if wrote { context.flush() }
+        updateReading()
+        closeIfFinished()
+    }
+
+    private func stall() {
+        guard let context, let outbox else { return }
+        // Stuck: nothing taken for the whole stall timeout. Nothing more can reach it in order,
+        // so close without a goodbye (it would sit behind the unread reports anyway).
+        hub.unregister(outbox)
+        self.outbox = nil
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,262 @@
+package import Logging
+package import NIOCore
+internal import NIOPosix
+internal import ServiceLifecycle
+internal import Synchronization
+internal import PlumProtocol
+
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// The daemon's listeners: the JSON protocol on one or more endpoints (the Unix socket, maybe a
+/// loopback TCP port) and, optionally, MT-SICS on its own endpoints.
+///
+/// Run it in a `ServiceGroup`: ``run()`` binds (unless ``start()`` already did), serves until
+/// graceful shutdown, then closes the listeners and every client. Call ``start()`` first when
+/// systemd must be told `READY=1` only once the sockets accept connections.
+package final class SocketServer: Service {
+    /// The MT-SICS side: where it listens and who answers.
+    package struct MTSICS: Sendable {
+        package var endpoints: [ListenerEndpoint]
+        package var handler: any MTSICSHandler
+        package init(endpoints: [ListenerEndpoint], handler: any MTSICSHandler) {
+            self.endpoints = endpoints
+            self.handler = handler
+        }
+    }
+
+    package let hub: ClientHub
+    private let requestHandler: any RequestHandler
+    private let endpoints: [ListenerEndpoint]
+    private let mtsics: MTSICS?
+    private let group: any EventLoopGroup
+    private let notifier: SystemdNotifier?
+    private let logger: Logger
+    private let authorization: CommandAuthorization
+    /// Numbers MT-SICS connections for logs (JSON clients get theirs from the hub).
+    private let mtsicsConnections = ConnectionCounter()
+
+    private struct State {
+        var listeners: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        var started = false
+        var stopped = false
+    }
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - hub: The fan-out the engine publishes into.
+    ///   - requestHandler: Answers `?POLL`, `?DEVICES`, `?TARE`, `?ZERO`, `?CALIBRATE`.
+    ///   - endpoints: Where the JSON protocol listens.
+    ///   - mtsics: The MT-SICS listeners, if any.
+    ///   - authorization: Who may send state-changing commands (`?TARE`, `?ZERO`, `?CALIBRATE`,
+    ///     MT-SICS `Z`, `T`, `TA` with a value, `TAC`); by default root and the daemon's own user.
+    ///   - notifier: Told `STOPPING=1` when graceful shutdown begins.
+    package init(
+        hub: ClientHub, requestHandler: any RequestHandler, endpoints: [ListenerEndpoint],
+        mtsics: MTSICS? = nil, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        authorization: CommandAuthorization = CommandAuthorization(daemonUID: geteuid()),
+        notifier: SystemdNotifier? = nil, logger: Logger = Logger(label: "plumscale.transport")
+    ) {
+        self.authorization = authorization
+        self.notifier = notifier
+        self.hub = hub
+        self.requestHandler = requestHandler
+        self.endpoints = endpoints
+        self.mtsics = mtsics
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// The addresses the listeners are bound to, in the order of the endpoints (JSON first,
+    /// then MT-SICS); empty before ``start()``.
+    package var boundAddresses: [SocketAddress?] {
+        state.withLock { $0.listeners.map(\.channel.localAddress) }
+    }
+
+    /// Binds every listener. Either all listeners are bound or none is (those bound are closed
+    /// again on failure).
+    /// - Throws: ``DaemonError`` naming the endpoint and what to do.
+    package func start() async throws {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else { return }
+        var bound: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        do {
+            for endpoint in endpoints {
+                bound.append((endpoint, try await bind(endpoint, initializer: jsonInitializer(for: endpoint))))
+            }
+            if let mtsics {
+                for endpoint in mtsics.endpoints {
+                    bound.append((endpoint, try await bind(endpoint, initializer: mtsicsInitializer(for: endpoint, handler: mtsics.handler))))
+                }
+            }
+        } catch {
+            for listener in bound { try? await listener.channel.close() }
+            state.withLock { $0.started = false }
+            throw error
+        }
+        state.withLock { $0.listeners = bound }
+        for listener in bound {
+            logger.info("listening", metadata: ["endpoint": "\(listener.endpoint)"])
+        }
+    }
+
+    /// Serves until graceful shutdown (SIGTERM in a `ServiceGroup`) or cancellation.
+    package func run() async throws {
+        try await start()
+        // Returns on graceful shutdown and throws CancellationError when cancelled; either way
+        // the listeners and clients are closed before run() returns.
+        try? await gracefulShutdown()
+        do { try notifier?.stopping() } catch { logger.warning("\(error)") }
+        await shutdown()
+    }
+
+    /// Closes the listeners (removing the Unix socket files this server created), then every
+    /// client connection.
+    package func shutdown() async {
+        let listeners = state.withLock { state in
+            defer { state.listeners = []; state.stopped = true }
+            return state.listeners
+        }
+        for listener in listeners {
+            try? await listener.channel.close()
+            if case .unixSocket(let path, _) = listener.endpoint {
+                UnixSocketPath.removeSocket(path)
+            }
+        }
+        await hub.closeAll()
+        if !listeners.isEmpty { logger.info("listeners and clients closed") }
+    }
+
+    private func bind(
+        _ endpoint: ListenerEndpoint, initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) async throws -> any Channel {
+        try endpoint.validate()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: hub.configuration.writeBufferLimit / 2, high: hub.configuration.writeBufferLimit))
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelInitializer(initializer)
+        switch endpoint {
+        case .unixSocket(let path, let group):
+            try UnixSocketPath.prepareForBinding(path)
+            let channel: any Channel
+            do {
+                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "binding", subject: path, errno: .init(rawValue: error.errnoCode),
+                    hint: "check that the directory is writable by the daemon's user")
+            }
+            do {
+                try UnixSocketPath.restrictAccess(path, group: group)
+            } catch {
+                try? await channel.close()
+                UnixSocketPath.removeSocket(path)
+                throw error
+            }
+            return channel
+        case .passedDescriptor(let descriptor, let name):
+            do {
+                return try await bootstrap.withBoundSocket(descriptor).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "adopting", subject: "systemd socket '\(name)' (fd \(descriptor))",
+                    errno: .init(rawValue: error.errnoCode), hint: "check ListenStream= in plumscaled.socket")
+            }
+        case .loopbackTCP(let host, let port):
+            do {
+                return try await bootstrap
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .bind(host: host, port: port).get()
+            } catch let error as IOError {
+                throw DaemonError(
+                    .systemCall, operation: "binding", subject: endpoint.description,
+                    errno: .init(rawValue: error.errnoCode), hint: "choose another port or stop what uses it")
+            }
+        }
+    }
+
+    private func jsonInitializer(for endpoint: ListenerEndpoint) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        let hub = self.hub
+        let handler = self.requestHandler
+        let listener = endpoint.description
+        let authorization = self.authorization
+        return { channel in
+            Self.peerCredentials(of: channel).flatMapThrowing { peer in
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineFrameDecoder(maximumLength: Request.maximumLineLength)))
+                try channel.pipeline.syncOperations.addHandler(
+                    ClientSession(hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization))
+            }
+        }
+    }
+
+    private func mtsicsInitializer(for endpoint: ListenerEndpoint, handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        let listener = endpoint.description
+        // A refused TCP client is pointed at the MT-SICS Unix socket, if there is one.
+        var pointing = self.authorization
+        pointing.unixSocket = mtsics?.endpoints.lazy.compactMap { endpoint -> String? in
+            if case .unixSocket(let path, _) = endpoint { path } else { nil }
+        }.first
+        let authorization = pointing
+        let logger = self.logger
+        let connections = self.mtsicsConnections
+        let limit = hub.configuration.maximumClients
+        return { channel in
+            // The same bound as the JSON listener's, so no number of balance programs can
+            // exhaust the daemon's descriptors.
+            guard connections.admit(limit: limit) else {
+                logger.warning("MT-SICS on \(listener): more than \(limit) connections (max_clients); closed the newest")
+                return channel.close()
+            }
+            channel.closeFuture.whenComplete { _ in connections.release() }
+            return Self.peerCredentials(of: channel).flatMapThrowing { peer in
+                let id = connections.next()
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineFrameDecoder(maximumLength: MTSICSSession.maximumLineLength)))
+                try channel.pipeline.syncOperations.addHandler(MTSICSSession(
+                    handler: handler, client: ClientInfo(id: id, listener: listener, peer: peer),
+                    authorization: authorization, logger: logger))
+            }
+        }
+    }
+
+    /// The credentials of a Unix-socket peer, taken when the connection is accepted; nil for
+    /// TCP, or when the kernel would not say (then the client is read-only, as TCP clients are).
+    static func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard case .unixDomainSocket = channel.localAddress, let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        return provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            .map { (credential: SocketPeerCredential) -> PeerCredentials? in
+                PeerCredentials(
+                    pid: credential.pid, uid: credential.uid, gid: credential.gid,
+                    groups: ProcessGroups.read(pid: credential.pid, uid: credential.uid))
+            }
+            .recover { _ in nil }
+    }
+}
+
+/// Numbers connections, from any event loop.
+final class ConnectionCounter: Sendable {
+    private let count = Atomic(0)
+    private let open = Atomic(0)
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+
+    /// Counts one more open connection, unless `limit` are open already.
+    func admit(limit: Int) -> Bool {
+        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// One admitted connection closed.
+    func release() { open.subtract(1, ordering: .relaxed) }
+}

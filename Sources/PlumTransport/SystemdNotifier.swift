@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#endif
+internal import PlumHardware
+
+/// Tells systemd about the daemon's state, as `sd_notify(3)` does: one datagram per message to
+/// the socket in `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with '@').
+///
+/// Without `$NOTIFY_SOCKET` (not under systemd, or `Type=simple`) every call does nothing.
+package struct SystemdNotifier: Hashable, Sendable {
+    /// The notification socket's address, or nil when not under systemd.
+    package let socketPath: String?
+
+    /// A notifier for `$NOTIFY_SOCKET` of `environment`.
+    package init(environment: [String: String]) {
+        let path = environment["NOTIFY_SOCKET"]
+        socketPath = path?.isEmpty == false ? path : nil
+    }
+
+    /// A notifier for the process's own `$NOTIFY_SOCKET`.
+    package static func fromProcessEnvironment() -> SystemdNotifier {
+        SystemdNotifier(environment: getenv("NOTIFY_SOCKET").map { ["NOTIFY_SOCKET": String(cString: $0)] } ?? [:])
+    }
+
+    /// `READY=1`, with an optional `STATUS=`: the sockets accept connections.
+    package func ready(status: String? = nil) throws(DaemonError) {
+        try send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? []))
+    }
+
+    /// `RELOADING=1` with `MONOTONIC_USEC=`, as `Type=notify-reload` (systemd 253) requires;
+    /// send ``ready(status:)`` when the reload is done.
+    package func reloading() throws(DaemonError) {
+        try send(["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"])
+    }
+
+    /// `STOPPING=1`: shutdown has begun.
+    package func stopping() throws(DaemonError) { try send(["STOPPING=1"]) }
+
+    /// `STATUS=…`: one line for `systemctl status`.
+    package func status(_ text: String) throws(DaemonError) { try send(["STATUS=\(text)"]) }
+
+    /// `WATCHDOG=1`: the daemon is alive and healthy.
+    package func watchdog() throws(DaemonError) { try send(["WATCHDOG=1"]) }
+
+    /// Sends `assignments` (`NAME=value`, no newlines) as one datagram.
+    /// - Throws: ``DaemonError`` when an assignment is malformed or the socket cannot be reached.
+    package func send(_ assignments: [String]) throws(DaemonError) {
+        guard let socketPath else { return }
+        for assignment in assignments where !assignment.contains("=") || assignment.contains("\n") {
+            throw DaemonError(
+                .invalidConfiguration, operation: "notifying systemd of", subject: "'\(assignment)'",
+                detail: "each notification is one NAME=value without a newline")
+        }
+        let message = assignments.joined(separator: "\n")
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var pathBytes = Array(socketPath.utf8)
+        // '@' names an abstract socket: a leading NUL, and the address length counts exactly
+        // the name's bytes (no terminating NUL).
+        let isAbstract = pathBytes.first == UInt8(ascii: "@")
+        if isAbstract { pathBytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard pathBytes.count < capacity, socketPath.hasPrefix("/") || isAbstract else {
+            throw DaemonError(
+                .invalidEnvironment, operation: "reading", subject: "NOTIFY_SOCKET=\"\(socketPath)\"",
+                detail: "an absolute path or an '@' abstract name shorter than \(capacity) bytes was expected")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
+        }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
+        let length = socklen_t(pathOffset + pathBytes.count + (isAbstract ? 0 : 1))
+
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .systemCall("creating a socket to notify", socketPath) }
+        defer { close(descriptor) }
+        let sent = message.utf8CString.withUnsafeBufferPointer { text in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, length)
+                }
+            }
+        }
+        guard sent >= 0 else {
+            throw .systemCall("notifying systemd through", socketPath, hint: "is systemd's notification socket reachable?")
+        }
+    }
+
+    /// `CLOCK_MONOTONIC` in microseconds, the clock systemd compares `MONOTONIC_USEC` with.
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+package import Glibc
+#elseif canImport(Musl)
+package import Musl
+#endif
+internal import PlumHardware
+
+/// The rules for the filesystem side of a listening Unix socket: where it goes by default,
+/// what may be removed before binding, and its mode and group after.
+///
+/// A socket file outlives a daemon that crashed, so a fresh start must remove it; but a path
+/// that is not a socket, or a socket someone still listens on, belongs to someone else and is
+/// never touched.
+package enum UnixSocketPath {
+    /// The client socket's default path.
+    ///
+    /// `$RUNTIME_DIRECTORY/plumscale.sock` under systemd (`RuntimeDirectory=plumscale`), else
+    /// `/run/plumscale/plumscale.sock` for root, else `$XDG_RUNTIME_DIR/plumscale/plumscale.sock`,
+    /// else `/tmp/plumscale-<uid>/plumscale.sock`.
+    package static func defaultPath(
+        environment: [String: String], userID: UInt32 = getuid(), name: String = "plumscale.sock"
+    ) -> String {
+        // RuntimeDirectory= may list several directories, separated by colons.
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
+            return "\(runtime)/\(name)"
+        }
+        if userID == 0 { return "/run/plumscale/\(name)" }
+        if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
+            return "\(xdg)/plumscale/\(name)"
+        }
+        return "/tmp/plumscale-\(userID)/\(name)"
+    }
+
+    /// Makes `path` ready for `bind(2)`: creates missing parent directories (mode 0755) and
+    /// removes a stale socket left by a daemon that is gone.
+    ///
+    /// - Throws: ``DaemonError`` `.pathOccupied` when the path exists and is not a socket,
+    ///   `.alreadyRunning` when a process accepts connections on it, `.systemCall` otherwise.
+    package static func prepareForBinding(_ path: String) throws(DaemonError) {
+        guard path.hasPrefix("/") else {
+            throw DaemonError(
+                .invalidConfiguration, operation: "binding", subject: path,
+                detail: "a socket path must be absolute", hint: "write it starting with '/'")
+        }
+        guard path.utf8.count < maximumPathLength else {
+            throw DaemonError(
+                .invalidConfiguration, operation: "binding", subject: path,
+                detail: "longer than \(maximumPathLength - 1) bytes, the limit of a Unix socket address",
+                hint: "choose a shorter path")
+        }
+        try createDirectories(parentOf: path)
+
+        var status = stat()
+        if lstat(path, &status) != 0 {
+            let error = Errno.current
+            if error == .noSuchFileOrDirectory { return }
+            throw DaemonError(.systemCall, operation: "inspecting", subject: path, errno: error)
+        }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw DaemonError(
+                .pathOccupied, operation: "binding", subject: path,
+                detail: "the path exists and is not a socket, so it is not ours to remove",
+                hint: "move that file away or configure another socket path")
+        }
+        switch probe(path) {
+        case .listening:
+            throw DaemonError(
+                .alreadyRunning, operation: "binding", subject: path,
+                detail: "another daemon is listening there",
+                hint: "stop it (systemctl stop plumscaled) or configure another socket path")
+        case .stale:
+            if unlink(path) != 0 && Errno.current != .noSuchFileOrDirectory {
+                throw .systemCall("removing the stale socket", path, hint: "remove it by hand or fix the directory's permissions")
+            }
+        case .failed(let error):
+            throw DaemonError(
+                .systemCall, operation: "checking whether a daemon listens on", subject: path, errno: error,
+                hint: "remove the socket by hand if no daemon uses it")
+        }
+    }
+
+    /// Sets the socket's mode and, when given, its group, so that exactly the group's members
+    /// may connect.
+    /// - Throws: ``DaemonError`` when the group does not exist or the calls fail.
+    package static func restrictAccess(_ path: String, mode: mode_t = 0o660, group: String? = nil) throws(DaemonError) {
+        if let group {
+            guard let entry = getgrnam(group) else {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "giving the socket to group", subject: "'\(group)'",
+                    detail: "no such group", hint: "create it (see systemd/plumscale.sysusers) or configure another group")
+            }
+            if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
+                throw .systemCall("changing the group of", path, hint: "the daemon must be root or a member of '\(group)'")
+            }
+        }
+        if chmod(path, mode) != 0 {
+            throw .systemCall("changing the mode of", path)
+        }
+    }
+
+    /// Removes the socket file at `path` on shutdown, if it is still a socket.
+    static func removeSocket(_ path: String) {
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK {
+            unlink(path)
+        }
+    }
+
+    /// `sizeof(sockaddr_un.sun_path)`: 108 on Linux, including the terminating NUL.
+    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+
+    enum Probe: Equatable {
+        case listening, stale
+        case failed(Errno)
+    }
+
+    /// Connects to the socket at `path` to learn whether a process is accepting on it.
+    static func probe(_ path: String) -> Probe {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return .failed(.current) }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if result == 0 { return .listening }
+        let error = Errno.current
+        // ECONNREFUSED: the file is there and nobody accepts. EAGAIN: a listener whose backlog
+        // is full, so somebody is there.
+        if error.rawValue == ECONNREFUSED { return .stale }
+        if error.rawValue == EAGAIN { return .listening }
+        return .failed(error)
+    }
+
+    /// `mkdir -p` for the socket's directory, mode 0755 so clients can reach the socket (whose
+    /// own mode decides who may connect).
+    static func createDirectories(parentOf path: String) throws(DaemonError) {
+        var components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        var current = ""
+        while !components.isEmpty {
+            current += "/" + components.removeFirst()
+            if mkdir(current, 0o755) != 0 {
+                let error = Errno.current
+                if error.rawValue == EEXIST { continue }
+                throw DaemonError(
+                    .systemCall, operation: "creating the socket directory", subject: current, errno: error,
+                    hint: "create it by hand or run under systemd with RuntimeDirectory=plumscale")
+            }
+        }
+    }
+}

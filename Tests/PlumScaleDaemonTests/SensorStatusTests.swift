@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PlumConfig
+import PlumSensors
+import PlumCore
+@testable import PlumScaleDaemon
+@testable import PlumStation
+import PlumTransport
+import PlumDrivers
+import PlumHardware
+import PlumSimulation
+import Testing
+import PlumTestSupport
+
+@Suite("systemd hears how the sensors are")
+struct SensorStatusTests {
+    @Test("STATUS= names the sensors that are not ok, with the reason, when a state changes")
+    func statusOnStateChange() async throws {
+        let directory = try TemporaryDirectory()
+        let notifySocket = RawSocket.bound(directory.path + "/notify", type: SOCK_DGRAM)
+        defer { close(notifySocket) }
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": directory.path + "/notify"])
+        let configuration = try PlumConfiguration.parse(
+            "[[sensor]]\nname = \"good\"\nkind = \"simulated-hx711\"\nload_grams = 50\n[[sensor]]\nname = \"broken\"\nkind = \"simulated-hx711\"\n",
+            file: "status.toml")
+        let sensor = configuration.sensors[0]
+        // A simulated chip in real time: it stays ok for as long as the test runs.
+        let good = Sampler(name: "good") { () throws(SensorError) -> any SampleSource in try SensorFactory.open(sensor) }
+        let broken = Sampler(name: "broken", backoff: Backoff(initial: .seconds(5), maximum: .seconds(5))) {
+            () throws(SensorError) -> any SampleSource in
+            throw .hardware(sensor: "broken", HardwareError(.notFound, operation: "opening", subject: "/dev/gpiochip9"))
+        }
+        let station = try Station(
+            configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: DiscardingPublisher())
+        let service = SamplerService(samplers: [good, broken], station: station, logger: quietLogger, notifier: notifier)
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+
+        var statuses: [String] = []
+        while let message = try await offPoolReceive(notifySocket), statuses.count < 20 {
+            statuses.append(message)
+            if message.contains("1 of 2 sensors ok") && message.contains("broken: fault: ") { break }
+        }
+        let last = try #require(statuses.last)
+        #expect(last.hasPrefix("STATUS=1 of 2 sensors ok; broken: fault: "), "\(statuses)")
+        #expect(last.contains("/dev/gpiochip9"), "the reason is in the status: \(last)")
+    }
+
+    private func offPoolReceive(_ socket: Int32) async throws -> String? {
+        try await offPool { RawSocket.receive(socket, timeoutSeconds: 30) }
+    }
+}

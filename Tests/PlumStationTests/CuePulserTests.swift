@@ -1,0 +1,78 @@
+import Logging
+import PlumCore
+import PlumStation
+import PlumHardware
+import Synchronization
+import Testing
+
+/// An output line that records every level it is driven to, with when.
+final class RecordingLine: GPIOOutputLine, Sendable {
+    let changes = Mutex<[(active: Bool, at: ContinuousClock.Instant)]>([])
+
+    func setValue(_ active: Bool) throws(HardwareError) {
+        changes.withLock { $0.append((active, .now)) }
+    }
+
+    var levels: [Bool] { changes.withLock { $0.map(\.active) } }
+}
+
+/// A line that fails as a disconnected chip would.
+struct FailingLine: GPIOOutputLine, Sendable {
+    func setValue(_ active: Bool) throws(HardwareError) {
+        throw HardwareError(.systemCall, operation: "setting", subject: "gpiochip0 line 18", errno: .noSuchDevice)
+    }
+}
+
+@Suite("The cue output: one pulse per cue on a GPIO line")
+struct CuePulserTests {
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test("a cue drives the line active for the pulse length, then inactive")
+    func onePulse() async throws {
+        let line = RecordingLine()
+        let pulser = CuePulser(line: line, pulse: .milliseconds(40), logger: quietLogger)
+        let running = Task { await pulser.run() }
+        pulser.cue(.maxForce, sensor: "left")
+        try await Self.waitUntil { pulser.counts.pulses == 1 }
+        pulser.finish()
+        await running.value
+        let changes = line.changes.withLock { $0 }
+        #expect(changes.map(\.active).prefix(2) == [true, false])
+        if changes.count >= 2 {
+            #expect(changes[1].at - changes[0].at >= .milliseconds(40), "the line stays active for the whole pulse")
+        }
+        #expect(changes.last?.active == false, "left inactive at the end")
+    }
+
+    @Test("cues that come while a pulse is on are coalesced into it; a later cue pulses again")
+    func coalescing() async throws {
+        let line = RecordingLine()
+        let pulser = CuePulser(line: line, pulse: .milliseconds(200), logger: quietLogger)
+        let running = Task { await pulser.run() }
+        pulser.cue(.maxForce, sensor: "left")
+        try await Self.waitUntil { line.levels.first == true }
+        for _ in 0..<5 { pulser.cue(.maxForce, sensor: "left") }
+        try await Self.waitUntil { pulser.counts.pulses == 1 && pulser.counts.coalesced == 5 }
+        #expect(pulser.counts.pulses == 1 && pulser.counts.coalesced == 5)
+        pulser.cue(.stableWeight(grams: 120), sensor: "right")
+        try await Self.waitUntil { pulser.counts.pulses == 2 }
+        pulser.finish()
+        await running.value
+        #expect(line.levels.prefix(4) == [true, false, true, false])
+    }
+
+    @Test("a line that fails is counted and logged, and the pulser keeps going")
+    func failingLine() async throws {
+        let pulser = CuePulser(line: FailingLine(), pulse: .milliseconds(5), logger: quietLogger)
+        let running = Task { await pulser.run() }
+        pulser.cue(.maxForce, sensor: "left")
+        try await Self.waitUntil { pulser.counts.failures == 1 }
+        pulser.cue(.maxForce, sensor: "left")
+        try await Self.waitUntil { pulser.counts.failures == 2 }
+        #expect(pulser.counts.failures == 2 && pulser.counts.pulses == 0)
+        pulser.finish()
+        await running.value
+    }
+}

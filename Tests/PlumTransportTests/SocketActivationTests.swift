@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import PlumTransport
+import Testing
+import PlumTestSupport
+
+@Suite("Sockets passed by systemd (LISTEN_FDS)")
+struct SocketActivationTests {
+    @Test("listening sockets placed at consecutive descriptors are adopted by name, made close-on-exec, and served")
+    func adoption() async throws {
+        let directory = try TemporaryDirectory()
+        // Descriptors far above anything the test process uses stand in for 3 and 4.
+        let first: Int32 = 700
+        for (offset, name) in ["json.sock", "mtsics.sock"].enumerated() {
+            let socket = RawSocket.bound(directory.path + "/" + name, type: SOCK_STREAM)
+            #expect(listen(socket, 16) == 0)
+            #expect(dup2(socket, first + Int32(offset)) == first + Int32(offset))
+            close(socket)
+            // dup2 clears FD_CLOEXEC, as an exec from systemd leaves it.
+            #expect(fcntl(first + Int32(offset), F_GETFD) & FD_CLOEXEC == 0)
+        }
+        defer { close(first); close(first + 1) }
+
+        let activation = try SocketActivation.parse(
+            environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2", "LISTEN_FDNAMES": "json:mtsics"],
+            processID: getpid(), firstDescriptor: first)
+        #expect(activation.sockets == [.init(descriptor: first, name: "json"), .init(descriptor: first + 1, name: "mtsics")])
+        #expect(fcntl(first, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(first + 1, F_GETFD) & FD_CLOEXEC != 0)
+
+        let json = try #require(activation.endpoint(named: "json"))
+        #expect(json == .passedDescriptor(first, name: "json"))
+        #expect(activation.endpoint(named: "other") == nil)
+        let server = SocketServer(
+            hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: [json], logger: quietLogger)
+        try await server.start()
+        let client = try TestClient(path: directory.path + "/json.sock")
+        #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+        try await client.send("?POLL;\n")
+        #expect(try await client.readLine() == ScaleRequestHandler.line(ScaleRequestHandler.poll(1)))
+        await server.shutdown()
+    }
+
+    struct EnvironmentCase: Sendable, CustomTestStringConvertible {
+        var environment: [String: String]
+        var error: String?
+        var testDescription: String { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+    }
+
+    @Test("the LISTEN_* variables are checked and a bad one is named", arguments: [
+        EnvironmentCase(environment: [:], error: nil),
+        EnvironmentCase(environment: ["LISTEN_FDS": "2"], error: nil),
+        EnvironmentCase(environment: ["LISTEN_PID": "1", "LISTEN_FDS": "2"], error: nil),
+        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": ""], error: nil),
+        EnvironmentCase(environment: ["LISTEN_PID": "abc", "LISTEN_FDS": "1"], error: "reading LISTEN_PID=\"abc\": it must be a process ID"),
+        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "-1"], error: "reading LISTEN_FDS=\"-1\": it must be a small non-negative number"),
+        EnvironmentCase(environment: ["LISTEN_PID": "SELF"], error: "reading LISTEN_FDS=\"\": LISTEN_PID is set, so LISTEN_FDS must say how many sockets were passed"),
+        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": "json:mtsics"], error: "reading LISTEN_FDNAMES=\"json:mtsics\": it names 2 sockets but LISTEN_FDS is 0"),
+    ])
+    func environment(_ given: EnvironmentCase) throws {
+        let pid = getpid()
+        let environment = given.environment.mapValues { $0 == "SELF" ? "\(pid)" : $0 }
+        if let expected = given.error {
+            let error = #expect(throws: DaemonError.self) { try SocketActivation.parse(environment: environment, processID: pid) }
+            #expect(error?.code == .invalidEnvironment)
+            #expect(error?.description.hasPrefix(expected) == true)
+            #expect(error?.description.hasSuffix("start plumscaled from plumscaled.socket or without the LISTEN_* variables") == true)
+        } else {
+            #expect(try SocketActivation.parse(environment: environment, processID: pid).sockets.isEmpty)
+        }
+    }
+
+    @Test("reading the process environment unsets the variables, so children do not inherit the sockets")
+    func unsetsEnvironment() throws {
+        // Another process's sockets: nothing is adopted, but the variables still go.
+        setenv("LISTEN_PID", "1", 1)
+        setenv("LISTEN_FDS", "1", 1)
+        setenv("LISTEN_FDNAMES", "json", 1)
+        #expect(try SocketActivation.fromProcessEnvironment().sockets.isEmpty)
+        #expect(getenv("LISTEN_PID") == nil)
+        #expect(getenv("LISTEN_FDS") == nil)
+        #expect(getenv("LISTEN_FDNAMES") == nil)
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Logging
+import Glibc
+#endif
+@testable import PlumTransport
+import Synchronization
+import Testing
+import PlumTestSupport
+
+@Suite("sd_notify over a real datagram socket")
+struct SystemdNotifierTests {
+    @Test("each notification arrives as one datagram with the assignments systemd expects")
+    func messages() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify"
+        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
+        defer { close(socket) }
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+
+        try notifier.ready(status: "2 sensors, 0 clients")
+        #expect(RawSocket.receive(socket) == "READY=1\nSTATUS=2 sensors, 0 clients")
+        try notifier.stopping()
+        #expect(RawSocket.receive(socket) == "STOPPING=1")
+        try notifier.watchdog()
+        #expect(RawSocket.receive(socket) == "WATCHDOG=1")
+        try notifier.status("calibrating left")
+        #expect(RawSocket.receive(socket) == "STATUS=calibrating left")
+
+        let before = SystemdNotifier.monotonicMicroseconds()
+        try notifier.reloading()
+        let after = SystemdNotifier.monotonicMicroseconds()
+        let reloading = try #require(RawSocket.receive(socket)).split(separator: "\n")
+        #expect(reloading.first == "RELOADING=1")
+        let stamp = try #require(reloading.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) })
+        #expect(reloading.last?.hasPrefix("MONOTONIC_USEC=") == true)
+        #expect((before...after).contains(stamp))
+    }
+
+    @Test("an '@' address is an abstract socket")
+    func abstractSocket() throws {
+        let name = "@plumscale-test-\(getpid())"
+        let socket = RawSocket.bound(name, type: SOCK_DGRAM)
+        defer { close(socket) }
+        try SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).ready()
+        #expect(RawSocket.receive(socket) == "READY=1")
+    }
+
+    @Test("without NOTIFY_SOCKET every notification is a no-op")
+    func notUnderSystemd() throws {
+        let notifier = SystemdNotifier(environment: [:])
+        #expect(notifier.socketPath == nil)
+        try notifier.ready()
+        try notifier.watchdog()
+    }
+
+    @Test("an assignment with a newline or without '=' is refused before anything is sent")
+    func malformedAssignment() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify"
+        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
+        defer { close(socket) }
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        #expect(throws: DaemonError.self) { try notifier.send(["STATUS=two\nlines"]) }
+        #expect(throws: DaemonError.self) { try notifier.send(["READY"]) }
+        #expect(RawSocket.receiveNow(socket) == nil)
+    }
+
+    @Test("a notification socket nobody listens on is an error that names it")
+    func missingSocket() {
+        let error = #expect(throws: DaemonError.self) {
+            try SystemdNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify"]).ready()
+        }
+        #expect(error?.description.hasPrefix("notifying systemd through /nonexistent/notify: No such file or directory (ENOENT)") == true)
+    }
+
+    struct WatchdogCase: Sendable, CustomTestStringConvertible {
+        var environment: [String: String]
+        var timeout: Duration?
+        var testDescription: String { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+    }
+
+    @Test("WATCHDOG_USEC and WATCHDOG_PID give the timeout; pings go out at half of it", arguments: [
+        WatchdogCase(environment: [:], timeout: nil),
+        WatchdogCase(environment: ["WATCHDOG_USEC": "10000000"], timeout: .seconds(10)),
+        WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "SELF"], timeout: .seconds(30)),
+        WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"], timeout: nil),
+    ])
+    func watchdogTimeout(_ given: WatchdogCase) throws {
+        let environment = given.environment.mapValues { $0 == "SELF" ? "\(getpid())" : $0 }
+        let pinger = try WatchdogPinger(environment: environment, notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
+        #expect(pinger.timeout == given.timeout)
+        #expect(pinger.interval == given.timeout.map { $0 / 2 })
+    }
+
+    @Test("a malformed WATCHDOG_USEC is refused by name", arguments: ["0", "ten", "-5"])
+    func badWatchdog(_ value: String) {
+        let error = #expect(throws: DaemonError.self) {
+            try WatchdogPinger(environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
+        }
+        #expect(error?.description.hasPrefix("reading WATCHDOG_USEC=\"\(value)\": it must be a positive number of microseconds") == true)
+    }
+
+    @Test("the watchdog pings while healthy and stays silent while not")
+    func pingsOnlyWhenHealthy() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify"
+        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
+        defer { close(socket) }
+        let healthy = Atomic(true)
+        let checks = Atomic(0)
+        let pinger = try WatchdogPinger(
+            environment: ["WATCHDOG_USEC": "40000"], notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": path]),
+            logger: quietLogger
+        ) {
+            checks.add(1, ordering: .relaxed)
+            return healthy.load(ordering: .relaxed)
+        }
+        let running = Task { try await pinger.run() }
+        defer { running.cancel() }
+
+        let pings = try await TestClient.run { [RawSocket.receive(socket), RawSocket.receive(socket)] }
+        #expect(pings == ["WATCHDOG=1", "WATCHDOG=1"])
+
+        healthy.store(false, ordering: .relaxed)
+        // Wait for two checks that began after the change, then drop what the last healthy
+        // check may have sent; after that nothing may arrive.
+        let start = checks.load(ordering: .relaxed)
+        try await waitUntil { checks.load(ordering: .relaxed) >= start + 2 }
+        while RawSocket.receiveNow(socket) != nil {}
+        let later = checks.load(ordering: .relaxed)
+        try await waitUntil { checks.load(ordering: .relaxed) >= later + 3 }
+        #expect(RawSocket.receiveNow(socket) == nil)
+    }
+}
