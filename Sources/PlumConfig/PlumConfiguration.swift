@@ -125,7 +125,8 @@ public struct PlumConfiguration: Hashable, Sendable {
                 "mtsics_sensor",
                 "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
         }
-        root.markKnown(["scale", "sensor", "daemon", "cue", "mqtt"])  // [mqtt]: MQTTSettings
+        _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt"])  // [mqtt]: MQTTSettings
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
