@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "plumscale", targets: ["plumscale"]),
         .executable(name: "plumscaled", targets: ["plumscaled"]),
+        .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
         .library(name: "PlumClient", targets: ["PlumClient"]),
@@ -126,23 +127,49 @@ let package = Package(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
+                "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumScaleDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient",
+                "PlumScaleDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
+        // MQTT and Home Assistant: a separate process, so plumscaled links none of it.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "PlumMQTT", dependencies: ["CMosquitto"]),
+        .target(
+            name: "PlumHomeAssistant",
+            dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "plumscale-mqtt",
+            dependencies: [
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol", "PlumClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory.
+        .executableTarget(
+            name: "plumscale-mqtt-bench",
+            dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
         .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
 
-        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
         .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
         .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
@@ -191,8 +218,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "PlumMQTTTests",
+            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt", "plumscaled"]
+        ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
-        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),
+        .testTarget(
+            name: "PlumScaleCLITests",
+            dependencies: ["plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

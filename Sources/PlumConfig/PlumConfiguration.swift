@@ -120,7 +120,7 @@ public struct PlumConfiguration: Hashable, Sendable {
                 "mtsics_sensor",
                 "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
         }
-        root.markKnown(["scale", "sensor", "daemon", "cue"])
+        root.markKnown(["scale", "sensor", "daemon", "cue", "mqtt"])  // [mqtt]: MQTTSettings
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(

@@ -272,7 +272,7 @@ package actor Station {
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
             underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
             hue: hue.degrees, rgb: rgb, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
-            signal: reading.signal.isFinite ? reading.signal : nil)
+            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams)
     }
 
     static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {

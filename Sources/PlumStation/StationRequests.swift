@@ -60,7 +60,8 @@ extension Station {
                     uniqueKeysWithValues: statistics.discarded.byKey.map { ($0.key, Int(clamping: $0.count)) }
                         + [("buffer", Int(clamping: status?.droppedByBuffer ?? 0))]),
                 notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
-                notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil)
+                notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil,
+                capacity: entry.engine.configuration.capacity)
             if let calibration = entry.engine.calibration {
                 device.calibrationDate = calibration.createdAt
                 device.calibrationQuality = calibration.quality.summary

@@ -1,3 +1,4 @@
+import PlumTestSupport
 import Foundation
 import Testing
 @testable import PlumHardware
