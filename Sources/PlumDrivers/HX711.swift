@@ -314,11 +314,13 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     /// for the new one. The datasheet calls fewer than 25 or more than 27 pulses within a
     /// conversion period a serial error and leaves its effect open; our chip model (and the
     /// kernel tests' emulated chip) latch no selection then, so the previous input and gain stay.
-    /// At channel A gain 128 (n = 25) both counts are serial errors for 1 ≤ k ≤ 24, so the gain
-    /// is unchanged: the pulse selection is honoured, and DOUT showing a data bit of the new word
-    /// is caught by the DOUT check (`doutNotHigh`) or, when that bit is 1, leaves DOUT high until
-    /// the next conversion pulls it low. With k = 25 the selection latched is the right one, and
-    /// DOUT is low after the word (`doutNotHigh`). At channel B gain 32 or channel A gain 64
+    /// At channel A gain 128 (n = 25) both counts are serial errors for 1 ≤ k ≤ 24, so the chip
+    /// keeps the gain the last whole read-out selected: the model honours that pulse count. DOUT
+    /// then shows a data bit of the new word: 0 fails the DOUT check (`doutNotHigh`), 1 stays
+    /// high until the next conversion pulls it low. With k = 25 the count latched is the right
+    /// one; DOUT is low at the check (`doutNotHigh`), or the conversion came after the check and
+    /// its ready edge fell inside this read-out, so its own read-out is late too. At channel B
+    /// gain 32 or channel A gain 64
     /// (n = 26, 27) a split can make the chip count a valid but wrong 25–27 pulses (k ≤ n − 25,
     /// or k ≥ 25 within the gain pulses) with DOUT high after them: the chip may have switched
     /// input or gain while the check passes, so only a reset makes its state known.
