@@ -20,9 +20,11 @@ public import PlumHardware
 /// - It times each whole read-out, from the kernel's timestamp of the ready edge to the end of
 ///   the last pulse, against ``HX711Configuration/readoutLimit`` (three quarters of a conversion
 ///   period). A read-out that outlasts it, or whose ready edge was not seen, is discarded as
-///   late and the chip reset: the next conversion may have replaced the word under the clock,
-///   which no bit check sees (a preempted sampler in a PD_SCK *low* phase does this, and the
-///   high-time limit cannot see that either).
+///   late: the next conversion may have replaced the word under the clock, which no bit check
+///   sees (a preempted sampler in a PD_SCK *low* phase does this, and the high-time limit
+///   cannot see that either). The chip is reset only when its state is unknown: the DOUT check
+///   failed, or at gain 32 or 64, where a split read-out can select another gain (see
+///   `lateReadoutKeepsGain`). Otherwise only the word is lost, as with a bit mismatch.
 /// - Conversions after power-up, reset or a gain change are settling and discarded.
 ///
 /// The type is generic over its lines and clock, never `any`, and its read path is
@@ -98,10 +100,13 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 discard(.lateReadout)
                 failuresInARow += 1
                 try giveUpIfPersistent(failuresInARow, reason: .lateReadout)
-                // The word may hold bits of two conversions, and the chip may have counted a
-                // short read-out within one period (the datasheet's serial error): only a reset
-                // makes its state known.
-                try reset()
+                // The word may hold bits of two conversions: it is lost either way. Whether the
+                // chip's state is lost too depends on what it counted; see ``lateReadoutKeepsGain``.
+                if lateReadoutKeepsGain(outcome) {
+                    _ = advanceGainState()
+                } else {
+                    try reset()
+                }
                 continue
             }
             switch outcome {
@@ -299,6 +304,33 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         if mismatch { return .bitMismatch }
         // Sign-extend the 24-bit two's complement code.
         return .value(Int32(bitPattern: code << 8) >> 8)
+    }
+
+    /// Whether a late read-out left the chip at the gain the driver believes, so that only its
+    /// word is lost (as with ``ShiftOutcome/bitMismatch``) and no reset is needed.
+    ///
+    /// A conversion that completes after k of the read-out's n pulses replaces the word (the
+    /// shift restarts at the new MSB): the chip counts k pulses for the old conversion and n − k
+    /// for the new one. The datasheet calls fewer than 25 or more than 27 pulses within a
+    /// conversion period a serial error and leaves its effect open; our chip model (and the
+    /// kernel tests' emulated chip) latch no selection then, so the previous input and gain stay.
+    /// At channel A gain 128 (n = 25) both counts are serial errors for 1 ≤ k ≤ 24, so the chip
+    /// keeps the gain the last whole read-out selected: the model honours that pulse count. DOUT
+    /// then shows a data bit of the new word: 0 fails the DOUT check (`doutNotHigh`), 1 stays
+    /// high until the next conversion pulls it low. With k = 25 the count latched is the right
+    /// one; DOUT is low at the check (`doutNotHigh`), or the conversion came after the check and
+    /// its ready edge fell inside this read-out, so its own read-out is late too. At channel B
+    /// gain 32 or channel A gain 64
+    /// (n = 26, 27) a split can make the chip count a valid but wrong 25–27 pulses (k ≤ n − 25,
+    /// or k ≥ 25 within the gain pulses) with DOUT high after them: the chip may have switched
+    /// input or gain while the check passes, so only a reset makes its state known.
+    /// `stretched` and `doutNotHigh` mean the pulse count itself is unknown: reset.
+    @inlinable
+    func lateReadoutKeepsGain(_ outcome: ShiftOutcome) -> Bool {
+        switch outcome {
+        case .stretched, .doutNotHigh: false
+        case .bitMismatch, .value: settings.gain == .channelA128
+        }
     }
 
     /// Moves the gain bookkeeping past one conversion that was read with correct pulses.
