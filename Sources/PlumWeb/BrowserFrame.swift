@@ -10,25 +10,11 @@ package enum BrowserFrame {
         weightObject(report, type: true).finished
     }
 
+    /// The daemon's own WEIGHT object (PlumProtocol's one encoder, so the page sees every field
+    /// the daemon sends, `division` included), with the frame's `type` added.
     package static func weightObject(_ report: WeightReport, type: Bool) -> JSONWriter {
-        var json = JSONWriter()
+        var json = Report.weight(report).object
         if type { json.add("type", "weight") }
-        json.add("sensor", report.sensor)
-        json.add("time", report.time)
-        json.add("grams", optional: report.grams)
-        json.add("display", report.display)
-        json.add("unit", report.unit)
-        json.add("percent", optional: report.percent)
-        json.add("stable", report.stable)
-        json.add("overload", report.overload)
-        json.add("underload", report.underload)
-        json.add("zero", report.zero)
-        json.add("tare", report.tare)
-        json.add("heaviest", report.heaviest)
-        json.add("hue", report.hue)
-        json.add("rgb", report.rgb)
-        json.add("calibrated", report.calibrated)
-        if let reason = report.reason { json.add("reason", reason) }
         return json
     }
 
