@@ -269,11 +269,19 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
     if [[ -x ${PLUMSCALE_BIN:-} ]]; then
         export PLUMSCALE_SOCKET=/dev/shm/plumscale.sock
         setp code_a128 60000
-        ( sleep 8; setp code_a128 $((60000 + 200 * 1500)) ) &
         timeout 90 "$PLUMSCALE_BIN" calibrate --sensor pan --point 0 --point 200 --yes \
-            >"$RUNS/cli.calibrate.out" 2>"$RUNS/cli.calibrate.err"
-        echo $? >"$RUNS/cli.calibrate.rc"
-        wait $!
+            >"$RUNS/cli.calibrate.out" 2>"$RUNS/cli.calibrate.err" &
+        calibrate_pid=$!
+        # The 200 g goes on when the CLI asks for it (its prompt is unbuffered on stderr), not
+        # after a guessed time: under TCG the empty pan can take longer to settle than any guess,
+        # and a weight put on early would be captured as the zero.
+        for _ in $(seq 900); do
+            grep -q 'place 200.0 g' "$RUNS/cli.calibrate.err" 2>/dev/null && break
+            kill -0 "$calibrate_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        setp code_a128 $((60000 + 200 * 1500))
+        wait "$calibrate_pid"; echo $? >"$RUNS/cli.calibrate.rc"
         setp code_a128 $((60000 + 120 * 1500))
         timeout 60 "$PLUMSCALE_BIN" read --sensor pan --stable --timeout 30 \
             >"$RUNS/cli.read.out" 2>"$RUNS/cli.read.err"
