@@ -140,17 +140,25 @@ let package = Package(
 
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
-        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
+        .target(
+            name: "PlumTestSupport",
+            dependencies: ["PlumClient", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
 
-        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware"]),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
-        .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
+        .testTarget(
+            name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
+        ),
+        .testTarget(
+            name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
+        ),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
             dependencies: [
-                "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlumCore", "plumcore-state-writer", "PlumTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
