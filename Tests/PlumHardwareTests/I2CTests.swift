@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import PlumTestSupport
 @testable import PlumHardware
 
 @Suite("I2C buses, addresses and devices")

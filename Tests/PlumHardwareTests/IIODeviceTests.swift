@@ -1,4 +1,5 @@
 import Testing
+import PlumTestSupport
 import PlumHardware
 
 /// A fake `/sys/bus/iio/devices` laid out as the kernel's ads1015 and hx711 drivers lay it out.
