@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "plumscale", targets: ["plumscale"]),
         .executable(name: "plumscaled", targets: ["plumscaled"]),
+        .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
         .library(name: "PlumClient", targets: ["PlumClient"]),
@@ -21,6 +22,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // plumscale-web only: HTTP, WebSocket, login, history store, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Hummingbird's own header types, named by the web's CSRF header.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // libgpiod: 1.6 on Debian 12 / Raspberry Pi OS bookworm, 2.x on Debian 13.
@@ -126,18 +135,45 @@ let package = Package(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
+                "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumScaleDaemon",
+                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient",
+                "PlumScaleDaemon",
+                "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
+        // MQTT and Home Assistant: a separate process, so plumscaled links none of it.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "PlumMQTT", dependencies: ["CMosquitto"]),
+        .target(
+            name: "PlumHomeAssistant",
+            dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "plumscale-mqtt",
+            dependencies: [
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol", "PlumClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory.
+        .executableTarget(
+            name: "plumscale-mqtt-bench",
+            dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
         .target(
@@ -145,7 +181,59 @@ let package = Package(
             dependencies: ["PlumClient", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
+        // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
+        // --sanitize fuzzer into .build-fuzz.
+        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
+        .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig"]),
+        .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
+        .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
+
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
+        // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
+        // `plumscale history`. plumscaled never links it.
+        .target(
+            name: "PlumHistory",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The browser front end, metrics and history recorder: a client of plumscaled.
+        .target(
+            name: "PlumWeb",
+            dependencies: [
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumHistory", "PlumClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "plumscale-web",
+            dependencies: [
+                "PlumWeb", "PlumConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(
+            name: "PlumWebTests",
+            dependencies: [
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
         .testTarget(
             name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
         ),
@@ -199,8 +287,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "PlumMQTTTests",
+            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt", "plumscaled"]
+        ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
-        .testTarget(name: "PlumScaleCLITests", dependencies: ["plumscale", "plumscaled", "PlumCore"]),
+        .testTarget(
+            name: "PlumScaleCLITests",
+            dependencies: ["plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,9 +3,9 @@ import PlumProtocol
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A connection to plumscaled for async code: the requests of ``DaemonClient``, awaited.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Why talking to plumscaled failed, in words a person at the scale can act on.
@@ -54,7 +54,9 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
         let reason = String(cString: strerror(error))
         switch error {
         case ENOENT, ECONNREFUSED:
-            return ClientError(.noDaemon, socketPath: path, """
+            return ClientError(
+                .noDaemon, socketPath: path,
+                """
                 plumscaled is not running at \(path) (\(reason)). Start it with \
                 'sudo systemctl start plumscaled.socket', or try it without hardware with \
                 'plumscaled --simulate'; if it listens elsewhere, pass --socket PATH or set \
@@ -66,7 +68,9 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
             if stat(path, &status) == 0, let entry = getgrgid(status.st_gid) {
                 group = String(cString: entry.pointee.gr_name)
             }
-            return ClientError(.permissionDenied, socketPath: path, """
+            return ClientError(
+                .permissionDenied, socketPath: path,
+                """
                 permission denied opening \(path): the socket is for group '\(group)'. Join it with \
                 'sudo usermod -aG \(group) $USER', then log out and in again.
                 """, errno: error)

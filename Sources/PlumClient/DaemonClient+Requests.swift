@@ -18,7 +18,8 @@ extension DaemonClient {
         guard !names.isEmpty else { return all }
         return try names.map { name throws(ClientError) in
             guard let device = all.first(where: { $0.sensor == name }) else {
-                throw ClientError(.unknownSensor, socketPath: socketPath,
+                throw ClientError(
+                    .unknownSensor, socketPath: socketPath,
                     "no sensor named \"\(name)\"; this daemon has: \(all.map(\.sensor).joined(separator: ", "))")
             }
             return device

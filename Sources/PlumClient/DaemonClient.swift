@@ -41,7 +41,8 @@ public final class DaemonClient {
             throw ClientError(
                 .notPlumscaled, socketPath: path, "plumscaled at \(path) turned the connection away: \(message)")
         default:
-            throw ClientError(.notPlumscaled, socketPath: path,
+            throw ClientError(
+                .notPlumscaled, socketPath: path,
                 "\(path) did not greet like plumscaled (no VERSION line); is it another program's socket?")
         }
         self.channel = channel
@@ -77,7 +78,8 @@ public final class DaemonClient {
             if let value = answer(received.report) { return value }
             if case .error(let message) = received.report { throw ClientError.fromDaemon(socketPath, message) }
         }
-        throw ClientError(.timedOut, socketPath: socketPath,
+        throw ClientError(
+            .timedOut, socketPath: socketPath,
             "plumscaled at \(socketPath) did not answer \(request.name) within \(Self.text(timeout))")
     }
 

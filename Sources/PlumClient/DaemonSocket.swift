@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Where plumscaled's JSON socket is: the one search every client uses.
@@ -28,7 +28,8 @@ public enum DaemonSocket {
         exists: (String) -> Bool = { access($0, F_OK) == 0 }
     ) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        let named = environment.map { $0[environmentVariable] }
+        let named =
+            environment.map { $0[environmentVariable] }
             ?? getenv(environmentVariable).map { String(cString: $0) }
         if let named, !named.isEmpty { return named }
         let candidates = defaultCandidates(environment: environment, userID: userID)

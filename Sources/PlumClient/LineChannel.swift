@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A connected Unix stream socket read and written in lines, with deadlines: blocking
@@ -19,15 +19,18 @@ final class LineChannel {
     init(connectingTo path: String) throws(ClientError) {
         self.path = path
         guard let address = UnixSocketAddress(path: path) else {
-            throw ClientError(.invalidPath, socketPath: path, path.isEmpty
-                ? "the socket path is empty; pass --socket PATH or set \(DaemonSocket.environmentVariable)"
-                : "socket path \(path) is longer than a Unix socket address allows "
-                    + "(\(UnixSocketAddress.maximumPathLength - 1) bytes); use a shorter path")
+            throw ClientError(
+                .invalidPath, socketPath: path,
+                path.isEmpty
+                    ? "the socket path is empty; pass --socket PATH or set \(DaemonSocket.environmentVariable)"
+                    : "socket path \(path) is longer than a Unix socket address allows "
+                        + "(\(UnixSocketAddress.maximumPathLength - 1) bytes); use a shorter path")
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             let error = errno
-            throw ClientError(.systemCall, socketPath: path, "socket(AF_UNIX): \(String(cString: strerror(error)))",
+            throw ClientError(
+                .systemCall, socketPath: path, "socket(AF_UNIX): \(String(cString: strerror(error)))",
                 errno: error)
         }
         // Every stored property is set from here on, so a failed init still runs deinit, which

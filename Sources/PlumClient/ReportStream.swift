@@ -3,9 +3,9 @@ import PlumProtocol
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The reports of a WATCH, as an `AsyncSequence`: the async way to follow plumscaled.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A Unix socket address (`sockaddr_un`, unix(7)) built from a path: the one place PlumScale

@@ -56,6 +56,11 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     /// Parses and validates configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
+        if let line = TOMLHeaderCheck.firstUnsafeHeader(in: text) {
+            throw ConfigurationError(
+                file: file, line: line, key: "",
+                message: "not valid TOML: a table header's name starts with a letter, a digit, '-', '_' or a quote, such as [scale] or [[sensor]]")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -120,7 +125,8 @@ public struct PlumConfiguration: Hashable, Sendable {
                 "mtsics_sensor",
                 "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
         }
-        root.markKnown(["scale", "sensor", "daemon", "cue"])
+        _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt"])  // [mqtt]: MQTTSettings
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
@@ -167,12 +173,19 @@ public struct ScaleSettings: Hashable, Sendable {
     /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
     /// capacity, as a scale does when switched on.
     public var initialZero: Bool = true
+    /// Restore each sensor's saved zero and tare at start, when they still apply (same
+    /// calibration, load in range); they then replace initial zero-setting.
+    public var restoreTare: Bool = true
 
-    public init(capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true) {
+    public init(
+        capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
+        restoreTare: Bool = true
+    ) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
         self.zeroTracking = zeroTracking
         self.initialZero = initialZero
+        self.restoreTare = restoreTare
     }
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
@@ -190,6 +203,7 @@ public struct ScaleSettings: Hashable, Sendable {
         }
         zeroTracking = try reader.bool("zero_tracking") ?? zeroTracking
         initialZero = try reader.bool("initial_zero") ?? initialZero
+        restoreTare = try reader.bool("restore_tare") ?? restoreTare
         try reader.rejectUnknownKeys()
     }
 

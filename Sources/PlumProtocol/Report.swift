@@ -104,11 +104,14 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     public var reason: String?
     /// The filtered raw signal the grams come from.
     public var signal: Double?
+    /// The division (scale interval d) ``display`` is rounded to, in grams: 0.1, 0.2, 0.5, 1, 2, 5 …
+    /// Older daemons do not send it; a client then reads the step from ``display``.
+    public var division: Double?
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
         stable: Bool, overload: Bool, underload: Bool, zero: Bool, tare: Double, heaviest: Bool, hue: Double,
-        rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil
+        rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil, division: Double? = nil
     ) {
         self.sensor = sensor
         self.time = time
@@ -127,6 +130,7 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         self.calibrated = calibrated
         self.reason = reason
         self.signal = signal
+        self.division = division
     }
 }
 
@@ -179,12 +183,14 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationDate: String?
         public var calibrationQuality: String?
         public var calibrationReason: String?
+        /// Full scale in grams (100 % force); older daemons do not send it.
+        public var capacity: Double?
 
         public init(
             sensor: String, index: Int, kind: String, wiring: String, state: String, reason: String? = nil,
             rate: Double, nominalRate: Double, published: Int, discarded: [String: Int], notReady: Int, faults: Int,
             notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
-            calibrationReason: String? = nil
+            calibrationReason: String? = nil, capacity: Double? = nil
         ) {
             self.sensor = sensor
             self.index = index
@@ -203,12 +209,13 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             self.calibrationDate = calibrationDate
             self.calibrationQuality = calibrationQuality
             self.calibrationReason = calibrationReason
+            self.capacity = capacity
         }
 
         private enum CodingKeys: String, CodingKey {
             case sensor, index, kind, wiring, state, reason, rate, nominalRate = "nominal_rate", published, discarded
             case notReady = "not_ready", faults, notices, calibrated, calibrationDate = "calibration_date"
-            case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason"
+            case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason", capacity
         }
     }
 }

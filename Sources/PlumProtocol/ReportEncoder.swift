@@ -80,6 +80,7 @@ extension Report {
         json.add("calibrated", report.calibrated)
         if let reason = report.reason { json.add("reason", reason) }
         json.add("signal", optional: report.signal)
+        if let division = report.division { json.add("division", division) }
     }
 
     private static func write(_ report: PollReport, to json: inout JSONWriter) {
@@ -117,6 +118,7 @@ extension Report {
         if let date = device.calibrationDate { json.add("calibration_date", date) }
         if let quality = device.calibrationQuality { json.add("calibration_quality", quality) }
         if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
+        if let capacity = device.capacity { json.add("capacity", capacity) }
         return json
     }
 

@@ -55,7 +55,8 @@ package enum Daemon {
         let hub = ClientHub(configuration: .init(
             maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
         let store = CalibrationStore(directory: options.stateDirectory)
-        let station = try Station(configuration: configuration, store: store, publisher: hub)
+        removeStaleTemporaryFiles(store, logger: logger)
+        let station = try Station(configuration: configuration, store: store, publisher: hub, logger: logger)
         await installSimulatedCalibrations(configuration, station: station, logger: logger)
 
         var endpoints: [ListenerEndpoint] = []
@@ -134,6 +135,21 @@ package enum Daemon {
             services: services,
             gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [], logger: logger)
         try await group.run()
+    }
+
+    /// Removes the half-written `*.json.tmp` files a crash or power cut left in the state
+    /// directory, before anything saves; a state directory not made yet has none.
+    static func removeStaleTemporaryFiles(_ store: CalibrationStore, logger: Logger) {
+        switch store.removeStaleTemporaryFiles() {
+        case .success(let removed) where !removed.isEmpty:
+            logger.notice("removed stale temporary files from \(store.directory): \(removed.joined(separator: ", "))")
+        case .success:
+            break
+        case .failure(let error) where error.errno == ENOENT:
+            break
+        case .failure(let error):
+            logger.error("stale temporary files not removed: \(error)")
+        }
     }
 
     /// A simulated HX711's transfer function is known exactly, so until a calibration is

@@ -66,7 +66,10 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
             guard let recorded = Double(fields[0]), recorded.isFinite, let raw = Int32(fields[2]) else {
                 throw .hardware(sensor: info.name, malformed("line \(lineNumber): \"\(line)\" is not a time in seconds, a name and a whole number"))
             }
-            let time = replayTime(recorded)
+            guard let time = replayTime(recorded) else {
+                throw .hardware(sensor: info.name, malformed(
+                    "line \(lineNumber): time_s \(fields[0]) lies more than 100 years after the trace's first sample"))
+            }
             if realTime { clock.sleep(until: time) }
             statistics.published += 1
             return Sample(raw: raw, signal: Double(raw), time: time, flags: .replayed)
@@ -74,13 +77,19 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
         throw .endOfData(sensor: info.name)
     }
 
-    private func replayTime(_ recorded: Double) -> MonotonicInstant {
+    /// The latest time replayed, in seconds after the first sample: 100 years. A later one is
+    /// no recording, and its nanoseconds would not fit the monotonic clock.
+    static var maximumOffset: Double { 100 * 365.25 * 86_400 }
+
+    /// The replayed instant of a recorded time, or nil past ``maximumOffset``.
+    private func replayTime(_ recorded: Double) -> MonotonicInstant? {
         guard let origin else {
             let now = clock.now()
             origin = (recorded, now)
             return now
         }
         let offset = max(0, recorded - origin.recorded)
+        guard offset <= Self.maximumOffset else { return nil }
         return origin.replayed.advanced(byNanoseconds: UInt64((offset * 1e9).rounded()))
     }
 

@@ -1,3 +1,4 @@
+package import Logging
 package import PlumConfig
 package import PlumCore
 internal import PlumDrivers
@@ -24,6 +25,8 @@ package actor Station {
         var calibration: CalibrationSession
         /// A zero or tare has changed the engine since `latest` was computed: its net is old.
         var latestIsStale = false
+        /// The saved zero and tare handed to the engine, until what became of them is logged.
+        var restoring: ZeroTareState?
     }
 
     /// How long a capture may wait for the load to be stable.
@@ -41,18 +44,25 @@ package actor Station {
     /// The buzzer or haptic output, if one is configured.
     private var cueSink: (any CueSink)?
     private let calibrationStore: CalibrationStore
+    /// Each sensor's zero and tare, kept beside its calibration over a restart.
+    let zeroTareStore: ZeroTareStore
+    let logger: Logger
 
     /// Builds an engine per configured sensor, each with its stored calibration; a missing or
     /// unusable calibration leaves that sensor uncalibrated (raw only, flagged), with the
-    /// store's reason, and the others unaffected.
+    /// store's reason, and the others unaffected. Each engine gets the zero and tare saved
+    /// before the last stop (``ZeroTareStore``), judged on its first stable reading.
     /// - Throws: ``Refusal`` when the scale settings cannot make an engine.
     package init(
         configuration: PlumConfiguration, store: CalibrationStore, publisher: any ReportPublisher,
-        captureTimeout: Duration = .seconds(20)
+        captureTimeout: Duration = .seconds(20), logger: Logger = Logger(label: "plumscaled.station")
     ) throws(Refusal) {
         self.publisher = publisher
         self.calibrationStore = store
         self.captureTimeout = captureTimeout
+        self.logger = logger
+        let zeroTareStore = ZeroTareStore(directory: store.directory)
+        self.zeroTareStore = zeroTareStore
         let scale = try Self.scaleConfiguration(of: configuration)
         for (index, sensor) in configuration.sensors.enumerated() {
             let identity = sensor.identity
@@ -74,10 +84,19 @@ package actor Station {
                     sensor: identity, kind: kind, configuration: scale, calibration: nil,
                     uncalibratedReason: "\(error.reason); \(error.hint)")
             }
+            var restoring: ZeroTareState?
+            switch zeroTareStore.load(identity) {
+            case .success(let saved?):
+                restoring = Self.restore(saved, into: &engine, sensor: sensor.name, logger: logger)
+            case .success(nil):
+                break
+            case .failure(let error):
+                logger.warning("\(sensor.name): saved zero and tare not used: \(error)")
+            }
             entries[sensor.name] = Entry(
                 name: sensor.name, index: index, configuration: sensor, engine: engine,
                 raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow),
-                calibration: CalibrationSession(sensor: sensor.name))
+                calibration: CalibrationSession(sensor: sensor.name), restoring: restoring)
             order.append(sensor.name)
         }
     }
@@ -89,13 +108,15 @@ package actor Station {
         scale.division = try Division(grams: configuration.scale.divisionGrams)
         scale.zeroTracking = configuration.scale.zeroTracking
         scale.initialZeroSetting = configuration.scale.initialZero
+        scale.restoreTare = configuration.scale.restoreTare
         scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
         if case .failure(let refusal) = scale.validate() { throw refusal }
         return scale
     }
 
     /// Puts new `[scale]` settings into use (a reload): each engine is rebuilt with them and
-    /// keeps its calibration; zero and tare start afresh, and a calibration step that is
+    /// keeps its calibration; its zero and tare are carried over as at a start (judged on the
+    /// next stable reading, not with `restore_tare = false`), and a calibration step that is
     /// waiting is ended, since its points were taken on the old settings.
     /// - Returns: what happened, for the log and systemd's STATUS=.
     package func applyScaleSettings(of configuration: PlumConfiguration) -> String {
@@ -109,6 +130,7 @@ package actor Station {
             guard var entry = entries[name] else { continue }
             entry.calibration.abandon("the configuration was reloaded; begin the calibration again", engine: entry.engine)
             let calibration = entry.engine.calibration
+            let carried = entry.restoring ?? entry.engine.zeroTareState
             do {
                 entry.engine = try WeighingEngine(
                     sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale, calibration: calibration,
@@ -116,10 +138,14 @@ package actor Station {
             } catch {
                 return "[scale] not applied to \(name): \(error); the old settings stay"
             }
+            entry.restoring = carried.flatMap { Self.restore($0, into: &entry.engine, sensor: name, logger: logger) }
             entry.latest = nil
             entries[name] = entry
         }
-        return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), zero tracking \(scale.zeroTracking ? "on" : "off"); zero and tare start afresh"
+        let tracking = scale.zeroTracking ? "on" : "off"
+        let zeroTare = scale.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
+        return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), "
+            + "zero tracking \(tracking); \(zeroTare)"
     }
 
     /// The configured sensor names, in order.
@@ -175,8 +201,14 @@ package actor Station {
         for name in order {
             guard var entry = entries[name] else { continue }
             switch calibrationStore.load(entry.engine.sensor) {
+            case .success(let stored?) where stored == entry.engine.calibration:
+                break  // unchanged: keep zero and tare
             case .success(let stored?):
-                if case .failure(let refusal) = entry.engine.install(stored) { notes.append("\(name): \(refusal)") }
+                if case .failure(let refusal) = entry.engine.install(stored) {
+                    notes.append("\(name): \(refusal)")
+                } else {
+                    saveZeroTare(&entry)
+                }
             case .success(nil):
                 break
             case .failure(let error):
@@ -213,6 +245,7 @@ package actor Station {
             let reading = entry.engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
             entry.latest = reading
             entry.latestIsStale = false
+            if entry.restoring != nil { logRestoreOutcome(&entry) }
             batchRaw(&entry, sample)
             if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
             entries[name] = entry
@@ -272,7 +305,7 @@ package actor Station {
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
             underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
             hue: hue.degrees, rgb: rgb, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
-            signal: reading.signal.isFinite ? reading.signal : nil)
+            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams)
     }
 
     static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {

@@ -60,7 +60,8 @@ extension Station {
                     uniqueKeysWithValues: statistics.discarded.byKey.map { ($0.key, Int(clamping: $0.count)) }
                         + [("buffer", Int(clamping: status?.droppedByBuffer ?? 0))]),
                 notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
-                notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil)
+                notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil,
+                capacity: entry.engine.configuration.capacity)
             if let calibration = entry.engine.calibration {
                 device.calibrationDate = calibration.createdAt
                 device.calibrationQuality = calibration.quality.summary
@@ -78,6 +79,7 @@ extension Station {
     ) -> Report {
         guard var entry = entry(name) else { return unknownSensor(name) }
         let result = body(&entry.engine)
+        if case .success = result { saveZeroTare(&entry) }
         store(entry)
         var reply = CommandReply(command: kind, sensor: name, ok: false)
         switch result {
@@ -97,9 +99,13 @@ extension Station {
         guard var entry = entry(request.sensor) else { return [unknownSensor(request.sensor)] }
         switch request.step {
         case .begin, .cancel, .fit, .commit, .rollback:
+            let before = entry.engine.zeroTareState
             let reply = entry.calibration.answer(
                 request.step, engine: &entry.engine, now: UTCTimestamp.now(), save: storeCalibration,
                 rollBack: rollBackCalibration)
+            // A commit or rollback puts another calibration into use, with zero and tare afresh:
+            // what was saved under the old one must not come back after a restart.
+            if entry.engine.zeroTareState != before { saveZeroTare(&entry) }
             store(entry)
             return [reply]
         case .zero, .point:

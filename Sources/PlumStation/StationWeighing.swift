@@ -84,7 +84,10 @@ extension Station {
     package func presetTare(_ name: String, grams: Double) -> Result<Double, Refusal>? {
         guard var entry = entry(name) else { return nil }
         let result = entry.engine.presetTare(grams: grams)
-        if case .success = result { entry.latestIsStale = true }
+        if case .success = result {
+            entry.latestIsStale = true
+            saveZeroTare(&entry)
+        }
         store(entry)
         return result
     }
@@ -94,6 +97,7 @@ extension Station {
         guard var entry = entry(name) else { return false }
         entry.engine.clearTare()
         entry.latestIsStale = true
+        saveZeroTare(&entry)
         store(entry)
         return true
     }
@@ -124,7 +128,10 @@ extension Station {
         case .tare:
             outcome.result = entry.engine.tareNow(requireStable: requireStable)
         }
-        if case .success? = outcome.result { entry.latestIsStale = true }
+        if case .success? = outcome.result {
+            entry.latestIsStale = true
+            saveZeroTare(&entry)
+        }
         store(entry)
         return outcome
     }

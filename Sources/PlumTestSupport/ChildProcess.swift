@@ -9,6 +9,12 @@ public struct ChildProcess: Sendable {
 
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// Runs `program` (a path, or a name found on PATH) with `arguments` and `input` on its
     /// standard input, waiting for it to exit.
     public static func run(
@@ -57,8 +63,21 @@ public struct ChildProcess: Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Dispatch threads, which tests block on, run with most signals blocked; a child would
+        // inherit that mask and never see the Ctrl-C a test sends it. It starts with an empty
+        // mask and default dispositions, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command[0], &actions, nil, argv, envp)
+        let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw FixtureError("starting \(command[0]): \(String(cString: strerror(result)))")
         }

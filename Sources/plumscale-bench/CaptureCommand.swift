@@ -1,4 +1,6 @@
 import ArgumentParser
+import PlumClient
+import PlumProtocol
 import PlumBench
 import PlumDrivers
 
@@ -39,7 +41,7 @@ struct CaptureCommand: ParsableCommand {
 
         let swarm = ClientSwarm()
         try swarm.connect(clients, to: daemon.socket)
-        swarm.sendAll(#"?WATCH={"enable":true,"raw":true};"#)
+        swarm.sendAll(.watch(WatchOptions(raw: true)))
         swarm.read(until: Clock.now() + 1) { _, _, _ in }  // the WATCH replies and a first batch
 
         let before = try Self.published(daemon.socket)
@@ -126,33 +128,16 @@ struct CaptureCommand: ParsableCommand {
         return grown.isEmpty ? "none" : grown.map { "\($0.value) \(String($0.key.map { $0 == "_" ? " " : $0 }))" }.joined(separator: ", ")
     }
 
+    /// Each sensor's published and discarded counts, from the daemon's DEVICES report.
     static func published(_ socket: String) throws -> [String: Counts] {
-        let control = ClientSwarm()
-        try control.connect(1, to: socket)
-        control.sendAll("?DEVICES;")
         var result: [String: Counts] = [:]
-        var done = false
-        control.read(until: Clock.now() + 5, done: { done }) { _, line, _ in
-            guard LineFields.isClass(line, "DEVICES") else { return }
-            // Each device runs from its "sensor" key to the next one.
-            var starts: [Substring.Index] = []
-            var rest = line[...]
-            while let range = rest.firstRange(of: #""sensor":""#) {
-                starts.append(range.lowerBound)
-                rest = line[range.upperBound...]
+        for device in try DaemonClient(socketPath: socket).devices() {
+            var counts = Counts(published: device.published)
+            for (reason, count) in device.discarded {
+                counts.discarded += count
+                counts.reasons[reason] = count
             }
-            for (index, start) in starts.enumerated() {
-                let device = line[start..<(index + 1 < starts.count ? starts[index + 1] : line.endIndex)]
-                guard let name = LineFields.string(device, "sensor") else { continue }
-                var counts = Counts(published: Int(LineFields.number(device, "published") ?? 0))
-                for reason in DiscardCounts().byKey.map(\.key) + ["buffer"] {
-                    let count = Int(LineFields.number(device, reason) ?? 0)
-                    counts.discarded += count
-                    counts.reasons[reason] = count
-                }
-                result[String(name)] = counts
-            }
-            done = true
+            result[device.sensor] = counts
         }
         return result
     }

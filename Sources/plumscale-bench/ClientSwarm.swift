@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CEpoll
+import PlumClient
+import PlumProtocol
 
 /// Many clients of the daemon's socket, read by one thread with epoll. It still makes one
 /// `recv` per client per report, as many system calls as the daemon's writes, so on a slow
@@ -29,15 +31,11 @@ final class ClientSwarm {
         for _ in 0..<count {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))); raise the descriptor limit (ulimit -n)") }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            guard let address = UnixSocketAddress(path: path) else {
+                close(fd)
+                throw BenchError("socket path \(path) is too long for a Unix socket address")
             }
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard result == 0 else {
+            guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 throw BenchError("connect \(path): \(reason)")
@@ -46,9 +44,9 @@ final class ClientSwarm {
         }
     }
 
-    /// Sends `line` to every client.
-    func sendAll(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+    /// Sends `request` to every client.
+    func sendAll(_ request: Request) {
+        let bytes = Array((request.line + "\n").utf8)
         for client in clients {
             _ = bytes.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlumClient
 
 /// The real `plumscaled`, started by the benchmark as systemd would start it: with a
 /// NOTIFY_SOCKET of the benchmark's, so the time to READY=1 is measured, not guessed.
@@ -40,15 +41,11 @@ final class DaemonUnderTest {
 
         let notify = socket_(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.notify = notify
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
         let notifyPath = directory + "/notify"
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in notifyPath.utf8.enumerated() { raw[index] = byte }
+        guard let address = UnixSocketAddress(path: notifyPath) else {
+            throw BenchError("notify socket path \(notifyPath) is too long for a Unix socket address")
         }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        _ = address.withSockaddr { bind(notify, $0, $1) }
 
         var environment = ["NOTIFY_SOCKET=\(notifyPath)"]
         var pointer = environ

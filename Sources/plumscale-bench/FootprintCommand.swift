@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumProtocol
 import PlumBench
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct FootprintCommand: ParsableCommand {
         let idle = daemon.memory("VmRSS")
         let swarm = ClientSwarm()
         try swarm.connect(64, to: daemon.socket)
-        swarm.sendAll(#"?WATCH={"enable":true,"raw":true};"#)
+        swarm.sendAll(.watch(WatchOptions(raw: true)))
         swarm.read(until: Clock.now() + seconds) { _, _, _ in }
         let loaded = daemon.memory("VmRSS"), peak = daemon.memory("VmHWM")
         daemon.stop()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumProtocol
 import PlumBench
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ struct LatencyCommand: ParsableCommand {
             usleep(2_000_000)
             let swarm = ClientSwarm()
             try swarm.connect(count, to: daemon.socket)
-            swarm.sendAll(#"?WATCH={"enable":true};"#)
+            swarm.sendAll(.watch(WatchOptions()))
             swarm.read(until: Clock.now() + 1) { _, _, _ in }
             var latencies: [Double] = []
             latencies.reserveCapacity(Int(seconds * 80) * count)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumClient
 import PlumCore
 import PlumProtocol
 
@@ -59,7 +60,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         let connection = try client.connect()
-        let saved = try ClientError.exitOnFailure { () throws(ClientError) -> Bool in
+        let saved = try CommandError.exitOnFailure { () throws -> Bool in
             let name = try chooseSensor(connection)
             let wizard = Wizard(connection: connection, sensor: name)
             if rollback { return try wizard.rollBack() }
@@ -68,11 +69,11 @@ struct CalibrateCommand: ParsableCommand {
         if !saved { throw ExitStatus.refused }
     }
 
-    private func chooseSensor(_ connection: DaemonConnection) throws(ClientError) -> String {
+    private func chooseSensor(_ connection: DaemonClient) throws -> String {
         if let sensor { return try connection.sensors([sensor])[0].sensor }
         let all = try connection.devices()
         guard all.count == 1 else {
-            throw ClientError(.usage, "this daemon has \(all.count) sensors (\(all.map(\.sensor).joined(separator: ", "))); choose one with --sensor")
+            throw CommandError(.usage, "this daemon has \(all.count) sensors (\(all.map(\.sensor).joined(separator: ", "))); choose one with --sensor")
         }
         return all[0].sensor
     }
@@ -80,20 +81,21 @@ struct CalibrateCommand: ParsableCommand {
 
 /// The steps of `?CALIBRATE`, said to a person.
 struct Wizard {
-    let connection: DaemonConnection
+    let connection: DaemonClient
     let sensor: String
 
     /// Asks on the terminal. Returns whether the calibration was saved.
-    func interactive() throws(ClientError) -> Bool {
-        _ = try step("begin")
+    func interactive() throws -> Bool {
+        _ = try step(.begin)
+        let span = Self.span(try connection.sensors([sensor]).first?.capacity)
         say("Calibrating \(sensor) with known weights. You need one or more weights whose mass you know,")
-        say("together spanning at least a fifth of full scale (77 g of the usual 385 g).")
+        say("together spanning at least a fifth of full scale (\(span)).")
         say("")
         say("1. Remove everything from the pan and keep it still, then press Enter.")
         guard ask() != nil else { return try cancel() }
         while true {
             say("   Waiting for a stable empty pan…")
-            let reply = try step("zero")
+            let reply = try step(.zero)
             say("   \(reply.message ?? "zero captured")")
             if reply.ok { break }
             say("   Press Enter to try again.")
@@ -115,11 +117,11 @@ struct Wizard {
                     continue
                 }
                 say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
-                let reply = try step("point", grams: grams)
+                let reply = try step(.point, grams: grams)
                 say("   \(reply.message ?? "")")
                 if reply.ok { weights += 1 }
             }
-            let fit = try step("fit")
+            let fit = try step(.fit)
             say("")
             say("3. The fit:")
             say(Self.table(fit))
@@ -133,31 +135,31 @@ struct Wizard {
     }
 
     /// Takes `points` (the first is 0, the empty pan) as the load settles at each.
-    func scripted(_ points: [Double], save: Bool, wait: Double) throws(ClientError) -> Bool {
-        _ = try step("begin")
+    func scripted(_ points: [Double], save: Bool, wait: Double) throws -> Bool {
+        _ = try step(.begin)
         for grams in points {
             let deadline = Monotonic.seconds() + wait
             say(grams == 0 ? "\(sensor): empty pan, waiting for stable…" : "\(sensor): place \(FixedPoint.text(grams, decimals: 1)) g; waiting for it to settle…")
             while true {
-                let reply = grams == 0 ? try step("zero") : try step("point", grams: grams)
+                let reply = grams == 0 ? try step(.zero) : try step(.point, grams: grams)
                 if reply.ok {
                     say("\(sensor): \(reply.message ?? "captured")")
                     break
                 }
                 guard Monotonic.seconds() < deadline else {
-                    _ = try? step("cancel")
-                    throw ClientError(.refused, "\(sensor): \(reply.message ?? "no stable load"); calibration cancelled")
+                    _ = try? step(.cancel)
+                    throw CommandError(.refused, "\(sensor): \(reply.message ?? "no stable load"); calibration cancelled")
                 }
             }
         }
-        let fit = try step("fit")
+        let fit = try step(.fit)
         print(Self.table(fit))
         guard fit.ok else {
-            _ = try? step("cancel")
-            throw ClientError(.refused, "\(sensor): calibration refused: \(fit.message ?? "the fit is not usable"); nothing saved")
+            _ = try? step(.cancel)
+            throw CommandError(.refused, "\(sensor): calibration refused: \(fit.message ?? "the fit is not usable"); nothing saved")
         }
         guard save else {
-            _ = try step("cancel")
+            _ = try step(.cancel)
             say("not saved: add --yes to save and use this calibration")
             return false
         }
@@ -165,8 +167,8 @@ struct Wizard {
     }
 
     /// Restores the previous saved calibration.
-    func rollBack() throws(ClientError) -> Bool {
-        let reply = try step("rollback")
+    func rollBack() throws -> Bool {
+        let reply = try step(.rollback)
         guard reply.ok else {
             say("\(sensor): no rollback: \(reply.message ?? "")")
             return false
@@ -176,8 +178,8 @@ struct Wizard {
         return true
     }
 
-    private func commit() throws(ClientError) -> Bool {
-        let reply = try step("commit")
+    private func commit() throws -> Bool {
+        let reply = try step(.commit)
         guard reply.ok else {
             say("\(sensor): not committed: \(reply.message ?? "")")
             return false
@@ -190,21 +192,23 @@ struct Wizard {
         return false
     }
 
-    private func cancel() throws(ClientError) -> Bool {
-        _ = try step("cancel")
+    private func cancel() throws -> Bool {
+        _ = try step(.cancel)
         say("Calibration cancelled; the calibration in use is unchanged.")
         return false
     }
 
     /// Sends one step and returns the daemon's CALIBRATE answer (a capture waits for stable).
-    private func step(_ name: String, grams: Double? = nil) throws(ClientError) -> CalibrationReply {
-        var argument = JSONWriter()
-        argument.add("sensor", sensor)
-        argument.add("step", name)
-        if let grams { argument.add("grams", grams) }
-        return try connection.ask("?CALIBRATE=\(argument.finished);", timeout: 60) { report in
-            if case .calibrate(let reply) = report, reply.sensor == sensor, reply.step == name { reply } else { nil }
-        }
+    private func step(_ step: CalibrationRequest.Step, grams: Double? = nil) throws(ClientError) -> CalibrationReply {
+        try connection.calibrate(CalibrationRequest(sensor: sensor, step: step, grams: grams))
+    }
+
+    /// The least span of the known weights, a fifth of `capacity` (the sensor's full scale):
+    /// "77 g of its 385 g". An older daemon does not say its capacity.
+    static func span(_ capacity: Double?) -> String {
+        guard let capacity, capacity > 0 else { return "a fifth of the sensor's capacity" }
+        let fifth = FixedPoint.text(capacity / 5, decimals: capacity / 5 < 10 ? 1 : 0)
+        return "\(fifth) g of its \(FixedPoint.text(capacity, decimals: capacity < 10 ? 1 : 0)) g"
     }
 
     /// The fit as a table of known weights and residuals, then its quality.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PlumClient
 import PlumConfig
 import PlumCore
 import PlumScaleDaemon
@@ -18,14 +19,29 @@ struct DemoCommand: ParsableCommand {
         discussion: """
             Starts plumscaled inside this process on a private socket (printed at the start, so \
             other commands can use it meanwhile with --socket), shows the live view, and stops \
-            everything on Ctrl-C.
+            everything on Ctrl-C. With --seconds N it stops by itself after N seconds; when \
+            standard output is not a terminal it prints plain lines and stops after 10 seconds \
+            unless --seconds says otherwise (0: until Ctrl-C).
             """)
 
     @Option(help: ArgumentHelp("The unit to show: g, oz, lb or ct.", valueName: "unit"))
     var unit: String = "g"
 
+    @Option(help: ArgumentHelp(
+        "Stop after this many seconds; 0 runs until Ctrl-C. Default: until Ctrl-C on a terminal, 10 otherwise.",
+        valueName: "n"))
+    var seconds: Int?
+
     func validate() throws {
         if case .failure(let refusal) = MassUnit.parse(unit) { throw ValidationError("--unit: \(refusal.description)") }
+        if let seconds, seconds < 0 { throw ValidationError("--seconds: \(seconds) is negative; give 0 or more") }
+    }
+
+    /// How long the demo runs, nil for until Ctrl-C: a person at a terminal stops it; a script,
+    /// a pipe or CI would otherwise wait forever.
+    var duration: Int? {
+        let limit = seconds ?? (Terminal.isTerminal(1) ? 0 : 10)
+        return limit > 0 ? limit : nil
     }
 
     func run() throws {
@@ -59,9 +75,9 @@ struct DemoCommand: ParsableCommand {
             for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(20_000) }
         }
 
-        var connection: DaemonConnection?
+        var connection: DaemonClient?
         for _ in 0..<100 where !InterruptFlag.isSet && !finished.load(ordering: .acquiring) {
-            if let ready = try? DaemonConnection(path: socket) { connection = ready; break }
+            if let ready = try? DaemonClient(socketPath: socket) { connection = ready; break }
             usleep(50_000)
         }
         guard let connection else {
@@ -70,6 +86,11 @@ struct DemoCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let title = "plumscale demo · two simulated pans, plums coming and going · socket \(socket) · Ctrl-C to quit"
+        if let duration {
+            // The time limit ends the demo exactly as Ctrl-C does: the alarm raises SIGINT.
+            signal(SIGALRM) { _ in _ = kill(getpid(), SIGINT) }
+            alarm(UInt32(duration))
+        }
         var session = WatchSession(connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
         try session.run(sensors: [])
         print("demo stopped.")

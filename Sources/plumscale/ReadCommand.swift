@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumClient
 import PlumCore
 import PlumProtocol
 
@@ -37,7 +38,7 @@ struct ReadCommand: ParsableCommand {
     func run() throws {
         let unit = (try? MassUnit.parse(unit).get()) ?? .gram
         let connection = try client.connect()
-        let readings = try ClientError.exitOnFailure { () throws(ClientError) in try collect(connection) }
+        let readings = try CommandError.exitOnFailure { try collect(connection) }
         let width = readings.map(\.report.sensor.count).max() ?? 0
         var unsettled: [String] = []
         for (report, line) in readings {
@@ -52,28 +53,28 @@ struct ReadCommand: ParsableCommand {
 
     /// The first reading (or first stable reading) of each sensor asked for, in the daemon's
     /// order; a sensor that did not settle in time is returned with its last reading.
-    private func collect(_ connection: DaemonConnection) throws(ClientError) -> [(report: WeightReport, line: String)] {
+    private func collect(_ connection: DaemonClient) throws -> [(report: WeightReport, line: String)] {
         let devices = try connection.sensors(sensor)
         let broken = devices.filter { $0.state == "fault" || $0.state == "not-ready" }
         for device in broken {
             printError("\(device.sensor): \(device.state)\(device.reason.map { ": \($0)" } ?? "")")
         }
         let wanted = devices.filter { device in !broken.contains { $0.sensor == device.sensor } }.map(\.sensor)
-        guard !wanted.isEmpty else { throw ClientError(.refused, "no sensor is giving readings; see plumscale status") }
-        try connection.watch(wanted)
+        guard !wanted.isEmpty else { throw CommandError(.refused, "no sensor is giving readings; see plumscale status") }
+        try connection.watch(WatchOptions(sensors: wanted))
         var latest: [String: (report: WeightReport, line: String)] = [:]
         var done: Set<String> = []
         let deadline = Monotonic.seconds() + (stable ? timeout : 5)
         while done.count < wanted.count {
             let left = deadline - Monotonic.seconds()
-            guard left > 0, let line = try connection.nextLine(timeout: left) else { break }
-            guard case .weight(let report)? = try? Report.decode(line[...]) else { continue }
-            latest[report.sensor] = (report, line)
+            guard left > 0, let received = try connection.receive(timeout: left.seconds) else { break }
+            guard case .weight(let report) = received.report else { continue }
+            latest[report.sensor] = (report, received.line)
             if !stable || report.stable { done.insert(report.sensor) }
         }
         let missing = wanted.filter { latest[$0] == nil }
         if !missing.isEmpty {
-            throw ClientError(.refused, "no reading from \(missing.joined(separator: ", ")) within \(stable ? Int(timeout) : 5) s; see plumscale status")
+            throw CommandError(.refused, "no reading from \(missing.joined(separator: ", ")) within \(stable ? Int(timeout) : 5) s; see plumscale status")
         }
         return wanted.compactMap { latest[$0] }
     }

@@ -11,10 +11,26 @@ enum ReadingText {
         guard let grams = report.grams else { return "no signal" }
         guard report.calibrated else { return "uncalibrated" }
         if unit == .gram { return report.display }
-        return unit.text(grams: grams, step: step(of: report.display))
+        return text(grams: grams, division: division(of: report), unit: unit)
     }
 
-    /// The division the daemon displays with, read from its display text: "152.3 g" is 0.1 g.
+    /// `grams` as the engine shows it in `unit`: rounded to the division first, as
+    /// `Reading.text(in:)` does, then converted with just enough decimals that one step is no
+    /// coarser than the division. Converting the unrounded grams would show a value the scale
+    /// never displays, and a division guessed from the display text would be wrong for 0.2 g,
+    /// 0.5 g, 2 g or 5 g.
+    static func text(grams: Double, division: Division, unit: MassUnit) -> String {
+        unit.text(grams: division.round(grams).grams, step: division.grams)
+    }
+
+    /// The division the daemon rounds `report` to: the report's own, or (from an older daemon)
+    /// the step its display text shows.
+    static func division(of report: WeightReport) -> Division {
+        if let grams = report.division, let division = try? Division(grams: grams) { return division }
+        return (try? Division(grams: step(of: report.display))) ?? .standard
+    }
+
+    /// The step a display text shows: "152.3 g" is 0.1 g.
     static func step(of display: String) -> Double {
         let number = display.prefix { $0 != " " }
         guard let dot = number.firstIndex(of: ".") else { return 1 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumClient
 import PlumCore
 import PlumProtocol
 
@@ -17,17 +18,19 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let connection = try client.connect()
         if json {
-            try ClientError.exitOnFailure { () throws(ClientError) in
-                try connection.send("?DEVICES;")
-                while let line = try connection.nextLine(timeout: 5) {
-                    if case .devices? = try? Report.decode(line[...]) { return print(line) }
+            let line = try CommandError.exitOnFailure {
+                try connection.send(.devices)
+                while let received = try connection.receive(timeout: .seconds(5)) {
+                    if case .devices = received.report { return received.line }
                 }
-                throw ClientError(.daemon, "plumscaled at \(connection.path) did not answer ?DEVICES within 5 s")
+                throw CommandError(.daemon, "plumscaled at \(connection.socketPath) did not answer ?DEVICES within 5 s")
             }
+            print(line)
             return
         }
-        let devices = try ClientError.exitOnFailure { () throws(ClientError) in try connection.devices() }
-        print("plumscaled \(connection.version?.release ?? "?") at \(connection.path), protocol \(connection.version.map { "\($0.protoMajor).\($0.protoMinor)" } ?? "?")")
+        let devices = try CommandError.exitOnFailure { try connection.devices() }
+        let version = connection.version
+        print("plumscaled \(version.release) at \(connection.socketPath), protocol \(version.protoMajor).\(version.protoMinor)")
         for device in devices { print(Self.describe(device)) }
     }
 

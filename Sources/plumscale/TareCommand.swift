@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumClient
 import PlumCore
 import PlumProtocol
 
@@ -58,7 +59,7 @@ struct ScaleCommandOptions: ParsableArguments {
     /// tare key waits for stable.
     func carryOut(_ action: Action) throws {
         let connection = try client.connect()
-        let refused = try ClientError.exitOnFailure { () throws(ClientError) -> Int in
+        let refused = try CommandError.exitOnFailure { () throws -> Int in
             let sensors = try connection.sensors(sensor).map(\.sensor)
             var refused = 0
             for name in sensors {
@@ -75,14 +76,13 @@ struct ScaleCommandOptions: ParsableArguments {
         if refused > 0 { throw ExitStatus.refused }
     }
 
-    private func ask(_ action: Action, _ name: String, _ connection: DaemonConnection) throws(ClientError) -> CommandReply {
-        var argument = JSONWriter()
-        argument.add("sensor", name)
+    private func ask(_ action: Action, _ name: String, _ connection: DaemonClient) throws(ClientError) -> CommandReply {
         let deadline = Monotonic.seconds() + timeout
         var told = false
         while true {
-            let reply = try connection.ask("?\(action.rawValue)=\(argument.finished);", timeout: 10) { report in
-                if case .command(let reply) = report, reply.command == action.rawValue, reply.sensor == name { reply } else { nil }
+            let reply = switch action {
+            case .tare: try connection.tare(sensor: name)
+            case .zero: try connection.zero(sensor: name)
             }
             guard !reply.ok, reply.reason == Refusal.Code.notStable.rawValue, Monotonic.seconds() < deadline else { return reply }
             if !told {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlumClient
 import PlumCore
 import PlumProtocol
 
@@ -40,11 +41,11 @@ struct WatchCommand: ParsableCommand {
 /// The watch loop, shared by `watch` and `demo`: reads reports as they come and redraws the
 /// gauge on a 100 ms tick, until Ctrl-C or the daemon goes away.
 struct WatchSession {
-    let connection: DaemonConnection
+    let connection: DaemonClient
     let unit: MassUnit
     var title: String?
 
-    init(connection: DaemonConnection, unit: MassUnit, title: String? = nil) {
+    init(connection: DaemonClient, unit: MassUnit, title: String? = nil) {
         self.connection = connection
         self.unit = unit
         self.title = title
@@ -52,9 +53,9 @@ struct WatchSession {
 
     mutating func run(sensors: [String]) throws {
         InterruptFlag.install()
-        let devices = try ClientError.exitOnFailure { () throws(ClientError) in
+        let devices = try CommandError.exitOnFailure {
             let devices = try connection.sensors(sensors)
-            try connection.watch(devices.map(\.sensor))
+            try connection.watch(WatchOptions(sensors: devices.map(\.sensor)))
             return devices
         }
         var rows = devices.map { device in
@@ -65,7 +66,7 @@ struct WatchSession {
         let screen = Terminal.isTerminal(1) ? Terminal.Screen() : nil
         let gauge = Gauge(colour: screen.map { _ in Terminal.colour() } ?? .none, unit: unit)
         var printed: [String: String] = [:]
-        let header = title ?? "plumscale watch · plumscaled \(connection.version?.release ?? "?") at \(connection.path) · Ctrl-C to quit"
+        let header = title ?? "plumscale watch · plumscaled \(connection.version.release) at \(connection.socketPath) · Ctrl-C to quit"
         screen?.begin(header)
         defer { screen?.end() }
 
@@ -73,19 +74,19 @@ struct WatchSession {
         do {
             while !InterruptFlag.isSet {
                 let wait = max(0, nextDraw - Monotonic.seconds())
-                if let line = try connection.nextLine(timeout: wait) {
-                    switch try? Report.decode(line[...]) {
-                    case .weight(let report)?:
+                if let report = try connection.nextReport(timeout: wait.seconds) {
+                    switch report {
+                    case .weight(let report):
                         if let index = rows.firstIndex(where: { $0.sensor == report.sensor }) {
                             rows[index].report = report
                             rows[index].trouble = nil
                         }
-                    case .state(let state)?:
+                    case .state(let state):
                         if let index = rows.firstIndex(where: { $0.sensor == state.sensor }) {
                             rows[index].trouble = state.state == "ok" || state.state == "settling"
                                 ? nil : "\(state.state)\(state.reason.map { ": \($0)" } ?? "")"
                         }
-                    case .cue(let cue)? where cue.cue == "max-force":
+                    case .cue(let cue) where cue.cue == "max-force":
                         cueTimes[cue.sensor] = Monotonic.seconds()
                         if screen == nil { print("\(cue.sensor)  ♪ max force"); fflush(nil) }
                     default:
@@ -105,8 +106,9 @@ struct WatchSession {
             }
         } catch {
             screen?.end()
-            printError("\(error.message) — stopped watching")
-            throw error.exitCode
+            let failure = CommandError(error)
+            printError("\(failure.message) — stopped watching")
+            throw failure.exitCode
         }
     }
 

@@ -1,10 +1,11 @@
-@testable import PlumClient
 import Foundation
 import PlumTestSupport
 import Testing
 
+@testable import PlumClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("What a client says when it cannot talk to plumscaled")

@@ -91,8 +91,9 @@ struct DaemonClientTests {
             }
         }
         #expect(error?.code == .connectionLost, "code was \(String(describing: error?.code))")
-        #expect(error?.message.contains("lost the connection to plumscaled at \(daemon.socketPath)") == true,
-                "\(error?.message ?? "no error")")
+        #expect(
+            error?.message.contains("lost the connection to plumscaled at \(daemon.socketPath)") == true,
+            "\(error?.message ?? "no error")")
     }
 
     /// One simulated HX711 with a constant load: stable, so tare and zero can succeed.

@@ -146,6 +146,21 @@ struct PlumConfigurationTests {
             name = "s"
             kind = "simulated-hx711"
             """, line: 2, key: "scale.division_grams", mentions: ["0.3", "1, 2 or 5"]),
+        BadFile(what: "restore_tare that is not true or false", text: """
+            [scale]
+            capacity_grams = 385
+            restore_tare = "yes"
+            [[sensor]]
+            name = "s"
+            kind = "simulated-hx711"
+            """, line: 3, key: "scale.restore_tare", mentions: ["expected true or false", "\"yes\""]),
+        BadFile(what: "a misspelt restore_tare", text: """
+            [scale]
+            restore_tares = false
+            [[sensor]]
+            name = "s"
+            kind = "simulated-hx711"
+            """, line: 2, key: "scale.restore_tares", mentions: ["unknown key restore_tares", "restore_tare"]),
         BadFile(what: "an address no ADS1115 can have", text: """
             [[sensor]]
             name = "fsr"

@@ -1,3 +1,4 @@
+import PlumTestSupport
 import Foundation
 import Testing
 import PlumTestSupport

@@ -1,3 +1,4 @@
+import PlumTestSupport
 import Testing
 import PlumTestSupport
 import PlumHardware

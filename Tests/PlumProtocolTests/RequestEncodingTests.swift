@@ -1,20 +1,22 @@
-import Testing
 import PlumProtocol
+import Testing
 
 @Suite("JSON protocol requests, written by a client")
 struct RequestEncodingTests {
-    static let requests: [Request] = [
-        .poll, .devices, .version,
-        .watch(WatchOptions()),
-        .watch(WatchOptions(enable: false)),
-        .watch(WatchOptions(sensors: ["left", "right \"quoted\""], raw: true)),
-        .watch(WatchOptions(binary: true)),
-        .tare(sensor: "left"),
-        .zero(sensor: "pan\\2"),
-        .calibrate(CalibrationRequest(sensor: "left", step: .point, grams: 100.25)),
-    ] + CalibrationRequest.Step.allCases.filter { $0 != .point }.map {
-        .calibrate(CalibrationRequest(sensor: "left", step: $0))
-    }
+    static let requests: [Request] =
+        [
+            .poll, .devices, .version,
+            .watch(WatchOptions()),
+            .watch(WatchOptions(enable: false)),
+            .watch(WatchOptions(sensors: ["left", "right \"quoted\""], raw: true)),
+            .watch(WatchOptions(binary: true)),
+            .tare(sensor: "left"),
+            .zero(sensor: "pan\\2"),
+            .calibrate(CalibrationRequest(sensor: "left", step: .point, grams: 100.25))
+        ]
+        + CalibrationRequest.Step.allCases.filter { $0 != .point }.map {
+            .calibrate(CalibrationRequest(sensor: "left", step: $0))
+        }
 
     @Test("every request a client writes parses back to the same request", arguments: requests)
     func roundTrips(request: Request) throws {

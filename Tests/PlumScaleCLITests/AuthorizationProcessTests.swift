@@ -1,3 +1,5 @@
+import Foundation
+import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -33,15 +35,16 @@ enum UnprivilegedClient {
                 s.sendall(request.encode() + terminator)
                 for _ in range(int(count)): line()
             """
-        let directory = temporaryDirectory()
-        let out = "\(directory)/out"
         let groupOption = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
-        var command = [setpriv, "--reuid=65534", "--regid=65534", groupOption, python, "-I", "-c", program, socket,
+        var command = ["--reuid=65534", "--regid=65534", groupOption, python, "-I", "-c", program, socket,
                        terminator, greeting ? "1" : "0"]
         for (line, count) in zip(lines, expect) { command += [line, String(count)] }
-        _ = system(command.map(shellQuote).joined(separator: " ") + " </dev/null >\(out) 2>&1")
+        let run = (try? ChildProcess.run(setpriv, command))
+            ?? ChildProcess(status: -1, stdout: "", stderr: "could not run \(setpriv)")
         // The program marks CR as <CR>, so the exact framing survives the trip through print().
-        return readFile(out).split(separator: "\n").map { String($0).replacingOccurrences(of: "<CR>", with: "\r") }
+        return (run.stdout + run.stderr).split(separator: "\n").map {
+            String($0).replacingOccurrences(of: "<CR>", with: "\r")
+        }
     }
 }
 
@@ -50,17 +53,18 @@ func groupName(_ gid: UInt32) -> String? {
     getgrgid(gid).map { String(cString: $0.pointee.gr_name) }
 }
 
-@Suite("plumscaled authorization, with real peers of other users", .serialized)
+@Suite(
+    "plumscaled authorization, with real peers of other users", .serialized, .tags(.process), .timeLimit(.minutes(3)))
 struct AuthorizationProcessTests {
     /// A daemon whose socket the nobody user may open (its group is nobody's primary group),
     /// and whose admin group is another existing group.
-    static func startDaemon(adminGroup: String, extra: String = "") throws -> (DaemonProcess, String, String) {
-        let directory = temporaryDirectory()
+    static func startDaemon(adminGroup: String, extra: String = "") throws -> (DaemonFixture, String, String) {
+        let temporary = try TemporaryDirectory(prefix: "plumauth")
+        let directory = temporary.path
         chmod(directory, 0o755)  // mkdtemp makes it 0700: the peer must reach the socket
-        let socketPath = "\(directory)/plumscale.sock"
+        let socketPath = temporary.file("plumscale.sock")
         let nobodyGroup = try #require(groupName(65534), "no group with gid 65534 on this system")
-        let config = "\(directory)/plumscale.toml"
-        writeFile(config, """
+        let configuration = """
             [daemon]
             socket = "\(socketPath)"
             socket_group = "\(nobodyGroup)"
@@ -74,12 +78,10 @@ struct AuthorizationProcessTests {
             seed = 1
             rate = 80
             load_grams = 100
-            """)
-        let daemon = try DaemonProcess(["--config", config], socketPath: socketPath)
-        // Wait until it listens and weighs (as root, which may always connect).
-        let client = try #require(LineClient(path: socketPath), "plumscaled did not listen on \(socketPath)")
-        client.send(#"?WATCH={"enable":true};"#)
-        _ = try #require(client.readUntil { $0.contains(#""class":"WEIGHT""#) }, "plumscaled sent no reading")
+            """
+        let daemon = try DaemonFixture(configuration: configuration, directory: temporary)
+        // Wait until it weighs (as root, which may always connect).
+        try daemon.waitForReadings()
         return (daemon, socketPath, directory)
     }
 
@@ -104,15 +106,15 @@ struct AuthorizationProcessTests {
             expect: [1, 1, 1, 1, 1])
         try #require(lines.count == 7, "expected identity, greeting and five answers, got \(lines)")
         #expect(lines[0] == "uid=65534 gid=65534 groups=", "the peer really runs without rights: \(lines[0])")
-        #expect(lines[1].hasPrefix(#"{"class":"VERSION""#))
+        #expect(lines[1].hasPrefix(#"{"class":"VERSION""#), "the greeting: \(lines[1])")
         for index in [2, 4, 5] {
             #expect(lines[index].hasPrefix(#"{"class":"ERROR","message":"not permitted: "#), "\(lines[index])")
             #expect(lines[index].contains("sudo usermod -aG \(admin.name)"), "says which group to join: \(lines[index])")
             #expect(lines[index].contains("uid 65534"), "says who the client is: \(lines[index])")
         }
         #expect(lines[3].hasPrefix(#"{"class":"POLL""#) && lines[3].contains(#""sensor":"left""#), "reading stays open: \(lines[3])")
-        #expect(lines[6].hasPrefix(#"{"class":"DEVICES""#))
-        #expect(daemon.terminate() == 0)
+        #expect(lines[6].hasPrefix(#"{"class":"DEVICES""#), "\(lines[6])")
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 
     @Test(
@@ -125,10 +127,10 @@ struct AuthorizationProcessTests {
             socket: socketPath, groups: [admin.gid],
             lines: [#"?TARE={"sensor":"left"};"#, #"?ZERO={"sensor":"left"};"#], expect: [1, 1])
         try #require(lines.count == 4, "expected identity, greeting and two answers, got \(lines)")
-        #expect(lines[0] == "uid=65534 gid=65534 groups=\(admin.gid)")
+        #expect(lines[0] == "uid=65534 gid=65534 groups=\(admin.gid)", "the peer's identity: \(lines[0])")
         // Permitted: the station answers (ok or a reason such as a moving load), not the gate.
         #expect(lines[2].hasPrefix(#"{"class":"TARE","sensor":"left""#), "\(lines[2])")
         #expect(lines[3].hasPrefix(#"{"class":"ZERO","sensor":"left""#), "\(lines[3])")
-        #expect(daemon.terminate() == 0)
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 }

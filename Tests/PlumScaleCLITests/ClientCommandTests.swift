@@ -1,63 +1,11 @@
+import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A `plumscaled` child process on a private socket, with simulated pans described in TOML,
-/// for running `plumscale` commands against.
-// @unchecked Sendable: every property is set in init and never changes; the daemon process
-// object only signals its child when released.
-final class ScaleFixture: @unchecked Sendable {
-    let directory: String
-    let socket: String
-    let daemon: DaemonProcess
-
-    /// `sensors`: name and load, either grams (a constant load) or nil for a load file
-    /// `<directory>/<name>.grams` the test writes to place weights.
-    init(_ sensors: [(String, Double?)], daemonSettings: String = "") throws {
-        directory = temporaryDirectory()
-        socket = "\(directory)/plumscale.sock"
-        var toml = daemonSettings.isEmpty ? "" : "[daemon]\n\(daemonSettings)\n\n"
-        for (index, (name, grams)) in sensors.enumerated() {
-            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nseed = \(index + 3)\n"
-            if let grams {
-                toml += "load_grams = \(grams)\n\n"
-            } else {
-                writeFile("\(directory)/\(name).grams", "0\n")
-                toml += "load_file = \"\(directory)/\(name).grams\"\n\n"
-            }
-        }
-        writeFile("\(directory)/plumscale.toml", toml)
-        daemon = try DaemonProcess(
-            ["--config", "\(directory)/plumscale.toml", "--socket", socket, "--state-directory", "\(directory)/state"],
-            socketPath: socket)
-        // Ready when every sensor has delivered a reading.
-        let client = try #require(LineClient(path: socket), "plumscaled did not listen on \(socket)")
-        client.send(#"?WATCH={"enable":true};"#)
-        for (name, _) in sensors {
-            try #require(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"\#(name)""#) } != nil, "no reading from \(name)")
-        }
-    }
-
-    /// Starts the daemon off the concurrency pool (waiting for its first readings blocks).
-    static func start(_ sensors: [(String, Double?)], daemonSettings: String = "") async throws -> ScaleFixture {
-        let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
-        return try await offPool { try ScaleFixture(list.map { ($0.name, $0.grams) }, daemonSettings: daemonSettings) }
-    }
-
-    struct SensorLoad: Sendable {
-        var name: String
-        var grams: Double?
-    }
-
-    /// Runs `plumscale` against this daemon.
-    func plumscale(_ arguments: [String]) async -> ChildProcess {
-        await ChildProcess.run(arguments, environment: ["PLUMSCALE_SOCKET": socket])
-    }
-}
-
-@Suite("plumscale commands against a real plumscaled")
+@Suite("plumscale commands against a real plumscaled", .tags(.process), .timeLimit(.minutes(5)))
 struct ClientCommandTests {
     @Test("read prints one line per sensor with its weight; --json prints the daemon's WEIGHT reports")
     func read() async throws {
@@ -77,6 +25,20 @@ struct ClientCommandTests {
 
         let ounces = await scale.plumscale(["read", "--sensor", "left", "--stable", "--unit", "oz"])
         #expect(abs(grams(in: ounces.stdout, unit: "oz") - 4.233) < 0.02, "120 g is 4.233 oz: \(ounces.stdout)")
+    }
+
+    @Test("read --unit shows the displayed value at a 0.5 g division: 120.4 g on the pan reads 120.5 g, 4.25 oz")
+    func unitAtCoarseDivision() async throws {
+        let scale = try await ScaleFixture.start([("pan", 120.4)], scaleSettings: "division_grams = 0.5")
+        let json = await scale.plumscale(["read", "--stable", "--json"])
+        #expect(json.stdout.contains(#""display":"120.5 g""#) && json.stdout.contains(#""division":0.5"#),
+                "the daemon shows 120.5 g and says its division: \(json.stdout) \(json.stderr)")
+        let ounces = await scale.plumscale(["read", "--stable", "--unit", "oz"])
+        // 120.5 g / 28.349523125 g = 4.2505 oz; a 0.5 g step is 0.018 oz, so two decimals.
+        #expect(ounces.stdout.contains(" 4.25 oz "), "120.5 g in ounces: \(ounces.stdout) \(ounces.stderr)")
+        let carats = await scale.plumscale(["read", "--stable", "--unit", "ct"])
+        // 120.5 g is 602.5 ct; a 0.5 g step is 2.5 ct, so whole carats, the half rounded away from zero.
+        #expect(carats.stdout.contains(" 603 ct "), "120.5 g in carats: \(carats.stdout) \(carats.stderr)")
     }
 
     @Test("tare takes the bowl's weight, after which the pan reads net zero with the tare shown")
@@ -101,16 +63,11 @@ struct ClientCommandTests {
     @Test("a scripted calibration takes each point once its weight is placed, saves the fit, and the pan then weighs with it")
     func scriptedCalibration() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
-        // The weights go on while the command waits: it must not record the empty pan as 100 g.
-        let load = "\(scale.directory)/left.grams"
-        let placer = Thread {
-            usleep(3_000_000)
-            writeFile(load, "100\n")
-            usleep(3_000_000)
-            writeFile(load, "250\n")
-        }
-        let run = await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"])
-        placer.join()
+        // Each weight goes on once the command says it waits for it: the empty pan must not be
+        // recorded as 100 g.
+        let run = try await scale.run(
+            ["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"],
+            placing: [("left: place 100.0 g; waiting", 100), ("left: place 250.0 g; waiting", 250)], on: "left")
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("100.0 g") && run.stdout.contains("250.0 g") && run.stdout.contains("residual"), "\(run.stdout)")
         #expect(run.stdout.contains("calibration saved to \(scale.directory)/state/"), "\(run.stdout)")
@@ -123,15 +80,10 @@ struct ClientCommandTests {
     @Test("the interactive wizard asks for the empty pan and each weight, shows the fit with residuals, and saves on yes")
     func interactiveWizard() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
-        let load = "\(scale.directory)/left.grams"
-        let placer = Thread {
-            usleep(3_000_000)
-            writeFile(load, "200\n")
-        }
         // Enter (the pan is empty), 200 (the weight), Enter (no more weights), y (save).
-        let command = "printf '\\n200\\n\\ny\\n' | \(shellQuote(ChildProcess.plumscale)) calibrate --sensor left"
-        let run = await ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
-        placer.join()
+        let run = try await scale.run(
+            ["calibrate", "--sensor", "left"], input: "\n200\n\ny\n",
+            placing: [("Waiting for 200.0 g to settle", 200)], on: "left")
         #expect(run.status == 0, "stderr: \(run.stderr)")
         for prompt in ["Remove everything from the pan", "Place a known weight", "The fit:", "residual", "Save and use this calibration?"] {
             #expect(run.stderr.contains(prompt), "no '\(prompt)' in: \(run.stderr)")
@@ -142,17 +94,10 @@ struct ClientCommandTests {
     @Test("when the wizard's fit is refused it keeps the points and asks for another weight")
     func wizardAsksForMoreAfterRefusal() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
-        let load = "\(scale.directory)/left.grams"
-        let placer = Thread {
-            usleep(2_000_000)
-            writeFile(load, "10\n")
-            usleep(3_000_000)
-            writeFile(load, "200\n")
-        }
         // Enter (empty pan), 10 g, Enter (fit: span too small), 200 g, Enter (fit), y.
-        let command = "printf '\\n10\\n\\n200\\n\\ny\\n' | \(shellQuote(ChildProcess.plumscale)) calibrate --sensor left"
-        let run = await ChildProcess.runProgram("sh", ["-c", command], environment: ["PLUMSCALE_SOCKET": scale.socket])
-        placer.join()
+        let run = try await scale.run(
+            ["calibrate", "--sensor", "left"], input: "\n10\n\n200\n\ny\n",
+            placing: [("Waiting for 10.0 g to settle", 10), ("Waiting for 200.0 g to settle", 200)], on: "left")
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.stderr.contains("under 20 % of capacity"), "the refusal says why: \(run.stderr)")
         #expect(run.stderr.contains("Add another known weight"), "\(run.stderr)")
@@ -162,13 +107,9 @@ struct ClientCommandTests {
     @Test("a calibration whose points are too close is refused with the engine's reason and nothing is saved")
     func degenerateCalibration() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
-        let load = "\(scale.directory)/left.grams"
-        let placer = Thread {
-            usleep(3_000_000)
-            writeFile(load, "10\n")
-        }
-        let run = await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "10", "--yes"])
-        placer.join()
+        let run = try await scale.run(
+            ["calibrate", "--sensor", "left", "--point", "0", "--point", "10", "--yes"],
+            placing: [("left: place 10.0 g; waiting", 10)], on: "left")
         #expect(run.status == 2, "stdout: \(run.stdout)")
         #expect(run.stderr.contains("calibration refused") && run.stderr.contains("nothing saved"), "\(run.stderr)")
         #expect(access("\(scale.directory)/state/left-gain128.json", F_OK) != 0)
@@ -177,23 +118,19 @@ struct ClientCommandTests {
     @Test("--rollback restores the previous saved calibration, once per earlier one, and says so when there is none")
     func rollback() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
-        let load = "\(scale.directory)/left.grams"
-        func calibrate(to grams: Double) async -> ChildProcess {
-            writeFile(load, "0\n")
-            let placer = Thread {
-                usleep(2_500_000)
-                writeFile(load, "\(grams)\n")
-            }
-            defer { placer.join() }
-            return await scale.plumscale(["calibrate", "--sensor", "left", "--point", "0", "--point", "\(grams)", "--yes"])
+        func calibrate(to grams: Double) async throws -> ChildProcess {
+            scale.place(0, on: "left")
+            return try await scale.run(
+                ["calibrate", "--sensor", "left", "--point", "0", "--point", "\(grams)", "--yes"],
+                placing: [("left: place \(grams) g; waiting", grams)], on: "left")
         }
-        let first = await calibrate(to: 100)
+        let first = try await calibrate(to: 100)
         #expect(first.status == 0, "\(first.stderr)")
         let none = await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("no earlier calibration"), "\(none.stderr)")
 
-        let second = await calibrate(to: 200)
+        let second = try await calibrate(to: 200)
         #expect(second.status == 0, "\(second.stderr)")
         let back = await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
         #expect(back.status == 0, "\(back.stderr)")
@@ -224,9 +161,10 @@ struct ClientCommandTests {
     }
 
     @Test("with no daemon the error names the socket and how to start one, exit code 6")
-    func noDaemon() async {
-        let path = temporaryDirectory() + "/plumscale.sock"
-        let run = await ChildProcess.run(["read", "--socket", path])
+    func noDaemon() async throws {
+        let directory = try TemporaryDirectory(prefix: "plumcli")
+        let path = directory.file("plumscale.sock")
+        let run = await ChildProcess.plumscale(["read", "--socket", path])
         #expect(run.status == 6)
         #expect(run.stderr.contains("plumscaled is not running at \(path)"))
         #expect(run.stderr.contains("systemctl start plumscaled.socket") && run.stderr.contains("plumscaled --simulate"))
@@ -244,26 +182,5 @@ extension String {
     /// Status output with the rate lines removed, which change between two calls.
     var replacingRates: String {
         split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("samples/s") && !$0.contains("discarded") }.joined(separator: "\n")
-    }
-}
-
-/// A POSIX thread running a closure, for the test that places weights while a command waits.
-final class Thread: @unchecked Sendable {
-    // @unchecked: `thread` is written once in init, before any other thread can see it.
-    private var thread: pthread_t = 0
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        pthread_create(&thread, nil, { pointer in
-            Unmanaged<Body>.fromOpaque(pointer!).takeRetainedValue().run()
-            return nil
-        }, box)
-    }
-
-    func join() { pthread_join(thread, nil) }
-
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }

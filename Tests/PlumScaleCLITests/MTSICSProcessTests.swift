@@ -1,3 +1,4 @@
+import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Glibc
 
 /// A weight response's parts: `S S     100.00 g` → ("S", "S", 100.0), checking the exact
 /// layout a balance sends: identifier, status, the value right-aligned in 10 characters, the
-/// unit, and CR (the LF is the line end `LineClient` splits on).
+/// unit, and CR (the LF is the line end `LineSocket` splits on).
 func weightResponse(_ line: String?, id: String) -> (status: String, grams: Double)? {
     guard let line, line.hasSuffix(" g\r") else { return nil }
     let prefix = id + " "
@@ -35,11 +36,12 @@ func freeLoopbackPort() -> Int? {
     return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
 
-@Suite("plumscaled's MT-SICS listener, as a child process on a real socket", .serialized)
+@Suite(
+    "plumscaled's MT-SICS listener, as a child process on a real socket", .serialized, .tags(.process),
+    .timeLimit(.minutes(3)))
 struct MTSICSProcessTests {
     static func config(directory: String, mtsics: String) -> String {
-        let path = "\(directory)/plumscale.toml"
-        writeFile(path, """
+        """
             [scale]
             capacity_grams = 385
             division_grams = 0.1
@@ -62,16 +64,16 @@ struct MTSICSProcessTests {
             seed = 2
             rate = 80
             load_grams = 100
-            """)
-        return path
+            """
     }
 
     @Test("I4, SI, S, T, TA, TAC, Z, a preset TA, a bogus command and @ get a balance's exact CR LF responses, weighing mtsics_sensor")
     func balanceCommands() throws {
-        let directory = temporaryDirectory()
-        let mtsicsPath = "\(directory)/mtsics.sock"
-        let daemon = try DaemonProcess(["--config", Self.config(directory: directory, mtsics: mtsicsPath)], socketPath: "\(directory)/plumscale.sock")
-        let balance = try #require(LineClient(path: mtsicsPath), "could not connect to \(mtsicsPath)")
+        let directory = try TemporaryDirectory(prefix: "plumsics")
+        let mtsicsPath = directory.file("mtsics.sock")
+        let daemon = try DaemonFixture(
+            configuration: Self.config(directory: directory.path, mtsics: mtsicsPath), directory: directory)
+        let balance = try LineSocket(path: mtsicsPath)
 
         balance.send("I4\r")
         #expect(balance.readLine() == "I4 A \"PLUM0001\"\r")
@@ -130,7 +132,7 @@ struct MTSICSProcessTests {
         balance.send("I4\r")
         #expect(balance.readLine() == "I4 A \"PLUM0001\"\r", "nothing of SIR follows @")
 
-        #expect(daemon.terminate() == 0)
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 
     @Test(
@@ -151,22 +153,25 @@ struct MTSICSProcessTests {
             #expect(lines[index] == "EL\r", "state changes are refused: \(lines[index])")
         }
         #expect(lines[8] == "TA A        0.0 g\r", "the tare query is open, and nothing was tared")
-        #expect(daemon.terminate() == 0)
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 
     @Test("over loopback TCP, MT-SICS weighs but refuses Z with EL: a TCP peer has no credentials")
     func tcpIsReadOnly() throws {
-        let directory = temporaryDirectory()
-        let port = try #require(freeLoopbackPort())
-        let daemon = try DaemonProcess(["--config", Self.config(directory: directory, mtsics: "127.0.0.1:\(port)")], socketPath: "\(directory)/plumscale.sock")
-        _ = try #require(LineClient(path: "\(directory)/plumscale.sock"), "plumscaled did not start")
-        let balance = try #require(LineClient(loopbackPort: port), "could not connect to 127.0.0.1:\(port)")
+        let directory = try TemporaryDirectory(prefix: "plumsics")
+        let port = try #require(freeLoopbackPort(), "no free loopback port")
+        let daemon = try DaemonFixture(
+            configuration: Self.config(directory: directory.path, mtsics: "127.0.0.1:\(port)"), directory: directory)
+        let balance = try LineSocket(loopbackPort: port)
         balance.send("S\r")  // waits for the first stable reading; SI might come before any
-        #expect(weightResponse(balance.readLine(), id: "S") != nil)
+        let weight = balance.readLine()
+        #expect(weightResponse(weight, id: "S") != nil, "S answered \(weight ?? "nothing")")
         balance.send("Z\r")
-        #expect(balance.readLine() == "EL\r")
+        let zero = balance.readLine()
+        #expect(zero == "EL\r", "Z over TCP answered \(zero ?? "nothing")")
         balance.send("TAC\r")
-        #expect(balance.readLine() == "EL\r")
-        #expect(daemon.terminate() == 0)
+        let clear = balance.readLine()
+        #expect(clear == "EL\r", "TAC over TCP answered \(clear ?? "nothing")")
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 }

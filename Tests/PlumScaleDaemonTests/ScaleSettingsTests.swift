@@ -15,6 +15,7 @@ struct ScaleSettingsTests {
             division_grams = 0.2
             zero_tracking = false
             initial_zero = false
+            restore_tare = false
             [[sensor]]
             name = "pan"
             kind = "simulated-hx711"
@@ -25,5 +26,9 @@ struct ScaleSettingsTests {
         #expect(scale.zeroTracking == false, "zero_tracking = false was dropped: the engine would track zero")
         #expect(scale.initialZeroSetting == false,
                 "initial_zero = false was dropped: the first stable load would be zeroed")
+        #expect(scale.restoreTare == false, "restore_tare = false was dropped: a saved tare would come back")
+        let defaults = try Daemon.scaleConfiguration(of: PlumConfiguration.parse(
+            "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\n", file: "t.toml"))
+        #expect(defaults.restoreTare, "restore_tare is on by default")
     }
 }

@@ -66,6 +66,34 @@ struct TraceReplayTests {
         }
     }
 
+    /// Found by fuzzing (Tests/fuzz, target fuzz-trace): 1e300 s after the first sample does not
+    /// fit the clock's nanoseconds, and converting it trapped, taking the daemon down.
+    @Test("a time centuries after the first sample is refused naming its line, not a crash", arguments: [
+        "1e300", "1.8446744073709552e10", "3155760001",
+    ])
+    func timeBeyondTheClock(_ time: String) throws {
+        let path = temporaryPath("far.csv")
+        writeFile(path, "time_s,sensor,raw\n0,left,1\n\(time),left,2\n")
+        let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
+        #expect(try replay.next().raw == 1)
+        #expect {
+            try replay.next()
+        } throws: { error in
+            String(describing: error).contains("line 3") && String(describing: error).contains(time)
+        }
+    }
+
+    @Test("a time just under 100 years after the first sample still replays, at its offset")
+    func timeWithinTheClock() throws {
+        let path = temporaryPath("long.csv")
+        let seconds: UInt64 = 3_155_759_999
+        writeFile(path, "time_s,sensor,raw\n0,left,1\n\(seconds),left,2\n")
+        let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
+        let first = try replay.next()
+        let last = try replay.next()
+        #expect(last.time.nanoseconds(since: first.time) == seconds * 1_000_000_000, "the offset was not kept")
+    }
+
     @Test("a missing trace is an error naming the path")
     func missingTrace() {
         #expect {

@@ -1,0 +1,47 @@
+internal import TOMLKit
+
+/// What `plumscale-mqtt` reads from `plumscale.toml`: `[mqtt]`, and the division from `[scale]`
+/// (display precision and the default delta). The other tables belong to plumscaled, which
+/// checks them; the bridge ignores them.
+public struct MQTTBridgeConfiguration: Hashable, Sendable {
+    public var mqtt: MQTTSettings
+    public var scale: ScaleSettings
+    /// The file it was read from, or "<built-in>".
+    public var source: String
+
+    public init(
+        mqtt: MQTTSettings = MQTTSettings(), scale: ScaleSettings = ScaleSettings(), source: String = "<built-in>"
+    ) {
+        self.mqtt = mqtt
+        self.scale = scale
+        self.source = source
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> MQTTBridgeConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                file: file, line: error.source.begin.line, key: "",
+                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
+        } catch {
+            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
+        }
+        let locator = SourceLocator(text: text)
+        let root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
+        var result = MQTTBridgeConfiguration(source: file)
+        if let value = table["mqtt"] {
+            guard let mqttTable = value.table else { throw root.error("mqtt", "expected a table [mqtt]") }
+            result.mqtt = try MQTTSettings(
+                TOMLReader(table: mqttTable, file: file, path: "mqtt", locator: locator, section: .table("mqtt")))
+        }
+        if let value = table["scale"] {
+            guard let scaleTable = value.table else { throw root.error("scale", "expected a table [scale]") }
+            result.scale = try ScaleSettings(
+                TOMLReader(table: scaleTable, file: file, path: "scale", locator: locator, section: .table("scale")))
+        }
+        return result
+    }
+}

@@ -1,0 +1,132 @@
+import FoundationEssentials
+internal import TOMLKit
+
+/// The `[web]` table: how plumscale-web listens, who may change the scale through it, and
+/// where it keeps the history. plumscaled checks the table too, so a typo is caught by
+/// whichever reads the file first.
+///
+///     [web]
+///     listen = "127.0.0.1:8385"
+///     lan_read_only = false
+///     auth_file = "/etc/plumscale/web-password"
+///     history = "/var/lib/plumscale-web/history.sqlite"
+///     retention_days = 90
+public struct WebSettings: Hashable, Sendable {
+    public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
+    public static let defaultAuthFile = "/etc/plumscale/web-password"
+
+    /// Where the HTTP server listens.
+    public var listen: WebListenAddress = WebSettings.defaultListen
+    /// Opens the read-only view (page, live readings, history, metrics) to the LAN: the
+    /// server listens on every address, and a peer that is not on this machine may read but
+    /// never log in or change the scale.
+    public var lanReadOnly = false
+    /// The file holding the bcrypt hash of the password that state-changing actions need.
+    public var authFile: String = WebSettings.defaultAuthFile
+    /// The SQLite history; nil: `history.sqlite` in the state directory.
+    public var historyPath: String?
+    /// How long the history is kept, in days.
+    public var retentionDays = 90
+
+    public init() {}
+
+    /// The `[web]` table of the configuration file at `path`; the defaults when the table is
+    /// absent. The rest of the file is plumscaled's to check.
+    public static func load(path: String) throws(ConfigurationError) -> WebSettings {
+        let text: String
+        do {
+            let data = try Data(contentsOf: URL(filePath: path))
+            guard let decoded = String(validating: data, as: UTF8.self) else {
+                throw ConfigurationError(file: path, key: "", message: "not UTF-8 text")
+            }
+            text = decoded
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError(
+                file: path, key: "",
+                message: "cannot read: \(error.localizedDescription); pass --config PATH, or check its permissions")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses the `[web]` table out of configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> WebSettings {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                file: file, line: error.source.begin.line, key: "",
+                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
+        } catch {
+            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
+        }
+        return try parse(table: table, file: file, locator: SourceLocator(text: text))
+    }
+
+    static func parse(
+        table: TOMLTable, file: String, locator: SourceLocator
+    ) throws(ConfigurationError) -> WebSettings {
+        guard let value = table["web"] else { return WebSettings() }
+        guard let webTable = value.table else {
+            let root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
+            throw root.error("web", "expected a table [web]")
+        }
+        var reader = TOMLReader(table: webTable, file: file, path: "web", locator: locator, section: .table("web"))
+        var settings = WebSettings()
+        if let listen = try reader.string("listen") {
+            guard let address = WebListenAddress(listen) else {
+                throw reader.error(
+                    "listen", "listen = \"\(listen)\" is not HOST:PORT; use \"127.0.0.1:8385\", \"[::1]:8385\" "
+                        + "or, to serve the LAN, \"0.0.0.0:8385\"")
+            }
+            settings.listen = address
+        }
+        settings.lanReadOnly = try reader.bool("lan_read_only") ?? false
+        if let path = try reader.string("auth_file") {
+            guard path.hasPrefix("/") else {
+                throw reader.error(
+                    "auth_file", "auth_file = \"\(path)\" must be an absolute path, such as \"\(defaultAuthFile)\"")
+            }
+            settings.authFile = path
+        }
+        if let path = try reader.string("history") {
+            guard path.hasPrefix("/") else {
+                throw reader.error(
+                    "history",
+                    "history = \"\(path)\" must be an absolute path, such as \"/var/lib/plumscale-web/history.sqlite\"")
+            }
+            settings.historyPath = path
+        }
+        settings.retentionDays = try reader.int("retention_days", in: 1...3650, unit: "days") ?? 90
+        try reader.rejectUnknownKeys()
+        return settings
+    }
+}
+
+/// `HOST:PORT` for a listening socket; an IPv6 host is written in brackets, `[::1]:8385`.
+public struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT`; nil when it is not one.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    /// Whether only this machine can connect.
+    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}

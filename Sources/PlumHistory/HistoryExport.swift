@@ -1,0 +1,79 @@
+import FoundationEssentials
+
+/// The two series of the history as CSV or JSON, for `GET /api/history` and
+/// `plumscale history`. One writer, so the web and the command line give the same bytes.
+public enum HistoryExport {
+    /// Which series: per-minute summaries (the default) or stable readings.
+    public enum Series: String, Sendable, CaseIterable {
+        case minutes, stable
+    }
+
+    public enum Format: String, Sendable, CaseIterable {
+        case csv, json
+    }
+
+    /// `time,sensor,min,mean,max,samples`, one line per pan and minute, oldest first.
+    public static func csv(_ minutes: [MinuteSummary]) -> String {
+        var text = "time,sensor,min,mean,max,samples\n"
+        for row in minutes {
+            text += "\(HistoryWindow.isoText(Double(row.minute))),\(field(row.sensor)),"
+            text += "\(grams(row.min)),\(grams(row.mean)),\(grams(row.max)),\(row.samples)\n"
+        }
+        return text
+    }
+
+    /// `time,sensor,grams`, one line per stable reading, oldest first.
+    public static func csv(_ readings: [StableReading]) -> String {
+        var text = "time,sensor,grams\n"
+        for row in readings {
+            text += "\(HistoryWindow.isoText(row.time)),\(field(row.sensor)),\(grams(row.grams))\n"
+        }
+        return text
+    }
+
+    /// A JSON array of objects with the same fields as the CSV, times as ISO 8601 and as
+    /// `epoch` seconds.
+    public static func json(_ minutes: [MinuteSummary]) -> String {
+        let rows = minutes.map {
+            MinuteRow(time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
+                      min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples)
+        }
+        return encode(rows)
+    }
+
+    public static func json(_ readings: [StableReading]) -> String {
+        encode(readings.map { StableRow(time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor,
+                                        grams: $0.grams) })
+    }
+
+    private struct MinuteRow: Encodable {
+        var time: String, epoch: Double, sensor: String, min: Double, mean: Double, max: Double, samples: Int
+    }
+
+    private struct StableRow: Encodable {
+        var time: String, epoch: Double, sensor: String, grams: Double
+    }
+
+    private static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding plain structs of strings and finite numbers cannot fail.
+        let data = (try? encoder.encode(value)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Grams with three decimals: enough for any division, stable across platforms.
+    static func grams(_ value: Double) -> String {
+        let thousandths = (value * 1000).rounded()
+        let sign = thousandths < 0 ? "-" : ""
+        let magnitude = Int64(abs(thousandths))
+        let fraction = String(magnitude % 1000)
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    /// Sensor names are plain words in practice; quote anything a CSV reader could split.
+    private static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,135 @@
+internal import GRDB
+
+/// The history database: SQLite in WAL mode, so `plumscale history` can read while
+/// plumscale-web writes.
+///
+/// Two tables: `stable_reading(sensor, time, grams)` and
+/// `minute_summary(sensor, minute, min, mean, max, samples)`. The file is created with its
+/// directory's permissions; one writer (plumscale-web) at a time.
+public final class HistoryStore: Sendable {
+    /// The file plumscale-web uses by default, under systemd's `StateDirectory=plumscale-web`.
+    public static let defaultPath = "/var/lib/plumscale-web/history.sqlite"
+
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (and, unless `readOnly`, creates and migrates) the store at `path`.
+    /// - Throws: ``HistoryError`` naming the file and what to do.
+    public init(path: String, readOnly: Bool = false) throws(HistoryError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            if !readOnly { try Self.migrator.migrate(pool) }
+        } catch {
+            let hint = readOnly
+                ? "is plumscale-web recording history there? (see [web] history in the configuration)"
+                : "check that the directory exists and is writable by this user"
+            throw HistoryError("opening the history \(path): \(Self.describe(error)); \(hint)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
+                CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
+                CREATE TABLE minute_summary (
+                    sensor TEXT NOT NULL, minute INTEGER NOT NULL,
+                    min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
+                    PRIMARY KEY (sensor, minute));
+                """)
+        }
+        return migrator
+    }
+
+    /// Stores what a ``HistoryRecorder`` produced, in one transaction.
+    public func append(stable: [StableReading], minutes: [MinuteSummary]) throws(HistoryError) {
+        guard !stable.isEmpty || !minutes.isEmpty else { return }
+        try run("writing the history") {
+            try pool.write { db in
+                for reading in stable {
+                    try db.execute(
+                        sql: "INSERT INTO stable_reading (sensor, time, grams) VALUES (?, ?, ?)",
+                        arguments: [reading.sensor, reading.time, reading.grams])
+                }
+                for summary in minutes {
+                    try db.execute(
+                        sql: """
+                            INSERT OR REPLACE INTO minute_summary (sensor, minute, min, mean, max, samples)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [summary.sensor, summary.minute, summary.min, summary.mean, summary.max,
+                                    summary.samples])
+                }
+            }
+        }
+    }
+
+    /// The minute summaries in `window`, oldest first; all sensors when `sensor` is nil.
+    public func minutes(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [MinuteSummary] {
+        try run("reading the history") {
+            try pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sensor, minute, min, mean, max, samples FROM minute_summary
+                        WHERE (?1 IS NULL OR sensor = ?1) AND minute >= ?2 AND minute < ?3
+                        ORDER BY minute, sensor
+                        """,
+                    arguments: [sensor, window.since, window.until])
+                return rows.map {
+                    MinuteSummary(sensor: $0["sensor"], minute: $0["minute"], min: $0["min"], mean: $0["mean"],
+                                  max: $0["max"], samples: $0["samples"])
+                }
+            }
+        }
+    }
+
+    /// The stable readings in `window`, oldest first; all sensors when `sensor` is nil.
+    public func stableReadings(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [StableReading] {
+        try run("reading the history") {
+            try pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sensor, time, grams FROM stable_reading
+                        WHERE (?1 IS NULL OR sensor = ?1) AND time >= ?2 AND time < ?3
+                        ORDER BY time, sensor
+                        """,
+                    arguments: [sensor, window.since, window.until])
+                return rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
+            }
+        }
+    }
+
+    /// Deletes everything older than `cutoff` (seconds since the epoch); returns the rows removed.
+    @discardableResult
+    public func purge(before cutoff: Double) throws(HistoryError) -> Int {
+        try run("purging old history") {
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM stable_reading WHERE time < ?", arguments: [cutoff])
+                var removed = db.changesCount
+                try db.execute(sql: "DELETE FROM minute_summary WHERE minute < ?", arguments: [cutoff])
+                removed += db.changesCount
+                return removed
+            }
+        }
+    }
+
+    private func run<T>(_ operation: String, _ body: () throws -> T) throws(HistoryError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw HistoryError("\(operation) in \(path): \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let database = error as? DatabaseError { return database.message ?? "\(database.resultCode)" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,284 @@
+import FoundationEssentials
+public import Logging
+public import PlumMQTT
+internal import PlumProtocol
+
+/// plumscaled to MQTT and Home Assistant: reports from the daemon become discovery configs,
+/// states and live readings on the broker; Home Assistant's buttons become tare and zero.
+///
+/// An actor that only keeps order: what to publish is decided by ``PublishingPolicy`` and
+/// ``HomeAssistantDiscovery``, pure values. Both sides come and go on their own: the broker
+/// (libmosquitto reconnects with back-off) and the daemon (the link reconnects); each change is
+/// logged once, and everything retained is published again after a reconnect.
+public actor Bridge<Link: ScaleDaemonLink> {
+    let mqtt: MQTTClient
+    let link: Link
+    let settings: BridgeSettings
+    let discovery: HomeAssistantDiscovery
+    let logger: Logger
+    private let started = ContinuousClock.now
+
+    private var brokerUp = false
+    /// The last broker problem logged, so a retry that fails the same way is not logged again.
+    private var brokerProblem: String?
+    private var daemonUp = false
+    private var daemonProblem: String?
+    private var pans: [String] = []
+    private var policies: [String: PublishingPolicy] = [:]
+    private var heaviestFlags: [String: Bool] = [:]
+    private var publishedHeaviest: String?
+    private var cleanup = DiscoveryCleanup()
+
+    public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
+        self.mqtt = mqtt
+        self.link = link
+        self.settings = settings
+        self.logger = logger
+        discovery = HomeAssistantDiscovery(
+            topics: settings.topics, division: settings.policy.division, qos: settings.qos.rawValue,
+            version: settings.version)
+    }
+
+    /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
+    /// - Throws: an ``MQTTError`` when the MQTT client cannot start at all.
+    public func run() async throws {
+        try mqtt.start()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in self.mqtt.events { await self.handle(event) } }
+            group.addTask { for await event in self.link.events() { await self.handle(event) } }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    await self.tick()
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        send(settings.topics.availability, text: "offline", retain: true)
+        mqtt.stop()
+        logger.info("stopped; published offline")
+    }
+
+    // MARK: broker side
+
+    func handle(_ event: MQTTEvent) {
+        let topics = settings.topics
+        switch event {
+        case .connected:
+            brokerUp = true
+            brokerProblem = nil
+            logger.info("connected to MQTT broker \(mqtt.configuration.endpoint)")
+            for filter in [topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.sync] {
+                do { try mqtt.subscribe(filter, qos: .atLeastOnce) } catch { logger.warning("\(error)") }
+            }
+            let marker = "sync \(UInt64.random(in: 1...UInt64.max))"
+            cleanup.begin(marker: marker)
+            send(topics.sync, text: marker, retain: false)
+            if daemonUp { publishAll() }
+        case .connectionRefused(let reason), .unreachable(let reason):
+            let broker = mqtt.configuration.endpoint
+            brokerDown("MQTT broker \(broker) refused or unreachable: \(reason); retrying with back-off")
+        case .disconnected(let reason):
+            let broker = mqtt.configuration.endpoint
+            brokerDown("lost the MQTT broker \(broker): \(reason ?? "disconnected"); reconnecting with back-off")
+        case .message(let message):
+            received(message)
+        case .subscribed, .published:
+            break
+        }
+    }
+
+    private func brokerDown(_ problem: String) {
+        brokerUp = false
+        guard brokerProblem != problem else { return }
+        brokerProblem = problem
+        logger.warning("\(problem)")
+    }
+
+    private func received(_ message: MQTTMessage) {
+        let topics = settings.topics
+        if let (level, action) = topics.parseCommand(message.topic) {
+            guard let pan = pans.first(where: { ScaleIdentity.level($0) == level }) else {
+                logger.warning("\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
+                return
+            }
+            command(action, pan: pan)
+        } else if message.topic == topics.sync {
+            if cleanup.marker(message.text) {
+                try? mqtt.unsubscribe(topics.discoveryFilter)
+                try? mqtt.unsubscribe(topics.sync)
+                removeStaleConfigs()
+            }
+        } else if message.topic == topics.homeAssistantStatus {
+            if message.text == "online" && daemonUp {
+                logger.info("Home Assistant came online; publishing discovery again")
+                publishAll()
+            }
+        } else if message.retain {
+            cleanup.found(message.topic, payloadEmpty: message.payload.isEmpty)
+        }
+    }
+
+    private func command(_ action: ScaleAction, pan: String) {
+        logger.info("Home Assistant pressed \(action.rawValue) on \(pan)")
+        let link = self.link
+        let resultTopic = settings.topics.result(pan)
+        Task {
+            let text: String
+            do {
+                let reply = try await link.perform(action, pan: pan)
+                text = Self.json(CommandResult(reply))
+                if !reply.ok {
+                    self.logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
+                }
+            } catch {
+                text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
+                self.logger.warning("\(action.rawValue) \(pan) failed: \(error)")
+            }
+            self.send(resultTopic, text: text, retain: false)
+        }
+    }
+
+    // MARK: daemon side
+
+    func handle(_ event: DaemonEvent) {
+        switch event {
+        case .connected(let newPans):
+            daemonUp = true
+            daemonProblem = nil
+            logger.info("watching plumscaled: \(newPans.count) pans (\(newPans.joined(separator: ", ")))")
+            let left = discovery.configTopics(pans: pans).subtracting(discovery.configTopics(pans: newPans))
+            pans = newPans
+            for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
+            for topic in left.sorted() { send(topic, bytes: [], retain: true) }
+            if brokerUp { publishAll() }
+        case .disconnected(let reason):
+            daemonUp = false
+            if daemonProblem != reason {
+                daemonProblem = reason
+                logger.warning("lost plumscaled: \(reason); reconnecting")
+            }
+            send(settings.topics.availability, text: "offline", retain: true)
+        case .report(let report):
+            handle(report)
+        }
+    }
+
+    private func handle(_ report: Report) {
+        switch report {
+        case .weight(let weight):
+            guard policies[weight.sensor] != nil else { return }
+            let decision = policies[weight.sensor]!.decide(weight, now: now)
+            if let state = decision.state {
+                send(settings.topics.state(weight.sensor), text: Self.json(state), retain: settings.retain)
+            }
+            if let live = decision.live {
+                send(settings.topics.live(weight.sensor), text: Self.json(live), retain: false)
+            }
+            heaviestFlags[weight.sensor] = weight.heaviest
+            publishHeaviest()
+        case .cue(let cue):
+            let payload = CuePayload(cue: cue.cue, grams: cue.grams)
+            send(settings.topics.cue(cue.sensor), text: Self.json(payload), retain: false)
+        case .state(let state):
+            logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
+        default:
+            break
+        }
+    }
+
+    // MARK: publishing
+
+    func tick() {
+        for pan in pans {
+            if let state = policies[pan]?.heartbeat(now: now) {
+                send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
+            }
+        }
+    }
+
+    /// Everything retained, as after a (re)connect: availability, configs, states, heaviest.
+    private func publishAll() {
+        for (topic, payload) in discovery.configs(pans: pans) {
+            send(topic, bytes: HomeAssistantDiscovery.encode(payload), retain: settings.retain)
+        }
+        for pan in pans {
+            if let state = policies[pan]?.lastState {
+                send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
+            }
+        }
+        publishedHeaviest = nil
+        publishHeaviest()
+        send(settings.topics.availability, text: "online", retain: true)
+        removeStaleConfigs()
+    }
+
+    private func removeStaleConfigs() {
+        guard daemonUp, let stale = cleanup.stale(keeping: discovery.configTopics(pans: pans)) else { return }
+        for topic in stale { send(topic, bytes: [], retain: true) }
+        if !stale.isEmpty { logger.info("removed \(stale.count) Home Assistant entities of pans no longer configured") }
+    }
+
+    private func publishHeaviest() {
+        let heaviest = pans.first { heaviestFlags[$0] == true } ?? "none"
+        guard heaviest != publishedHeaviest, !heaviestFlags.isEmpty else { return }
+        publishedHeaviest = heaviest
+        send(settings.topics.heaviest, text: heaviest, retain: settings.retain)
+    }
+
+    private func send(_ topic: String, text: String, retain: Bool) {
+        send(topic, bytes: Array(text.utf8), retain: retain)
+    }
+
+    private func send(_ topic: String, bytes: [UInt8], retain: Bool) {
+        do {
+            try mqtt.publish(MQTTMessage(topic: topic, payload: bytes, qos: settings.qos, retain: retain))
+        } catch  where error.isNotConnected {
+            // Published again, retained state first, after the next connect.
+        } catch {
+            logger.warning("\(error)")
+        }
+    }
+
+    private var now: Double {
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+}
+
+/// A cue event on `<base>/<pan>/cue`.
+struct CuePayload: Encodable {
+    var cue: String
+    var grams: Double?
+}
+
+/// The daemon's answer to a button, on `<base>/<pan>/result`.
+struct CommandResult: Encodable {
+    var action: String
+    var pan: String
+    var ok: Bool
+    var reason: String?
+    var message: String?
+
+    init(_ reply: CommandReply) {
+        action = reply.command.lowercased()
+        pan = reply.sensor
+        ok = reply.ok
+        reason = reply.reason
+        message = reply.message
+    }
+
+    init(action: ScaleAction, pan: String, error: String) {
+        self.action = action.rawValue
+        self.pan = pan
+        ok = false
+        message = error
+    }
+}

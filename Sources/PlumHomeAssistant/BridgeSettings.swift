@@ -1,0 +1,29 @@
+public import PlumMQTT
+
+/// What the bridge publishes and how, from `[mqtt]` and `[scale]` (and the command line).
+public struct BridgeSettings: Hashable, Sendable {
+    public var topics: BridgeTopics
+    public var policy: PublishingPolicy.Settings
+    public var qos: MQTTQoS
+    /// Retain discovery configs, availability, states and the heaviest pan.
+    public var retain: Bool
+    /// The bridge's release, in the device registry and the discovery origin.
+    public var version: String
+
+    public init(
+        topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
+        retain: Bool = true,
+        version: String
+    ) {
+        self.topics = topics
+        self.policy = policy
+        self.qos = qos
+        self.retain = retain
+        self.version = version
+    }
+
+    /// The will the MQTT connection must carry: `offline`, retained, on the availability topic.
+    public var will: MQTTMessage {
+        MQTTMessage(topic: topics.availability, text: "offline", qos: qos, retain: true)
+    }
+}

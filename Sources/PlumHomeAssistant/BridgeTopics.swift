@@ -1,0 +1,63 @@
+/// Every topic the bridge publishes or listens on, in one place.
+///
+///     plumscale/kitchen/status               online / offline (birth and last will), retained
+///     plumscale/kitchen/left/state           {"grams":152.2,"stable":true,...}, retained
+///     plumscale/kitchen/left/live            the same, at most live_rate per second
+///     plumscale/kitchen/left/cue             {"cue":"max-force"}
+///     plumscale/kitchen/left/tare/set        Home Assistant's tare button presses here
+///     plumscale/kitchen/left/result          the daemon's answer to a press
+///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
+///     homeassistant/sensor/plumscale_kitchen/left_weight/config    discovery, retained
+public struct BridgeTopics: Hashable, Sendable {
+    public let prefix: String
+    public let discoveryPrefix: String
+    public let identity: ScaleIdentity
+
+    public init(prefix: String = "plumscale", discoveryPrefix: String = "homeassistant", identity: ScaleIdentity) {
+        self.prefix = prefix
+        self.discoveryPrefix = discoveryPrefix
+        self.identity = identity
+    }
+
+    public var base: String { "\(prefix)/\(identity.scaleID)" }
+    public var availability: String { "\(base)/status" }
+    public var heaviest: String { "\(base)/heaviest" }
+    public func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
+    public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
+    public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
+    public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
+    public func command(_ pan: String, _ action: ScaleAction) -> String {
+        "\(base)/\(ScaleIdentity.level(pan))/\(action.rawValue)/set"
+    }
+    /// Matches every command topic of this scale.
+    public var commandFilter: String { "\(base)/+/+/set" }
+    /// Where the bridge sends itself a marker after subscribing to its old configs: when the
+    /// marker comes back, every retained config has arrived before it.
+    public var sync: String { "\(base)/bridge/sync" }
+    /// Home Assistant's own birth and will: `online` when it (re)starts.
+    public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
+    /// Matches every discovery config of this scale, to find those of pans that left.
+    public var discoveryFilter: String { "\(discoveryPrefix)/+/\(identity.nodeID)/+/config" }
+
+    /// `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, as Home Assistant's MQTT
+    /// discovery documents it.
+    public func discovery(component: String, objectID: String) -> String {
+        "\(discoveryPrefix)/\(component)/\(identity.nodeID)/\(objectID)/config"
+    }
+
+    /// The pan and action of a command topic, or nil for any other topic.
+    public func parseCommand(_ topic: String) -> (pan: String, action: ScaleAction)? {
+        guard topic.hasPrefix(base + "/") else { return nil }
+        let levels = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == 3, levels[2] == "set", let action = ScaleAction(rawValue: String(levels[1])) else {
+            return nil
+        }
+        return (String(levels[0]), action)
+    }
+}
+
+/// What a Home Assistant button asks the daemon to do.
+public enum ScaleAction: String, Hashable, Sendable, CaseIterable {
+    case tare
+    case zero
+}

@@ -1,0 +1,75 @@
+/// One Home Assistant MQTT discovery config, with the field names of Home Assistant's MQTT
+/// documentation (the long forms, not the abbreviations). Fields left nil are not sent.
+public struct DiscoveryPayload: Hashable, Sendable, Encodable {
+    public var name: String
+    public var uniqueID: String
+    public var objectID: String
+    public var availabilityTopic: String
+    public var payloadAvailable = "online"
+    public var payloadNotAvailable = "offline"
+    public var device: Device
+    public var origin: Origin
+    public var qos: Int
+    // sensor and binary_sensor
+    public var stateTopic: String?
+    public var valueTemplate: String?
+    public var deviceClass: String?
+    public var unitOfMeasurement: String?
+    public var stateClass: String?
+    public var suggestedDisplayPrecision: Int?
+    public var payloadOn: String?
+    public var payloadOff: String?
+    // button
+    public var commandTopic: String?
+    public var payloadPress: String?
+    public var retain: Bool?
+    public var icon: String?
+    public var entityCategory: String?
+
+    /// The device registry entry all of a scale's entities share.
+    public struct Device: Hashable, Sendable, Encodable {
+        public var identifiers: [String]
+        public var name: String
+        public var manufacturer: String
+        public var model: String
+        public var swVersion: String
+
+        private enum CodingKeys: String, CodingKey {
+            case identifiers, name, manufacturer, model
+            case swVersion = "sw_version"
+        }
+    }
+
+    /// What published the config (Home Assistant logs it with discovery messages).
+    public struct Origin: Hashable, Sendable, Encodable {
+        public var name: String
+        public var swVersion: String
+
+        private enum CodingKeys: String, CodingKey {
+            case name
+            case swVersion = "sw_version"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name
+        case uniqueID = "unique_id"
+        case objectID = "object_id"
+        case availabilityTopic = "availability_topic"
+        case payloadAvailable = "payload_available"
+        case payloadNotAvailable = "payload_not_available"
+        case device, origin, qos
+        case stateTopic = "state_topic"
+        case valueTemplate = "value_template"
+        case deviceClass = "device_class"
+        case unitOfMeasurement = "unit_of_measurement"
+        case stateClass = "state_class"
+        case suggestedDisplayPrecision = "suggested_display_precision"
+        case payloadOn = "payload_on"
+        case payloadOff = "payload_off"
+        case commandTopic = "command_topic"
+        case payloadPress = "payload_press"
+        case retain, icon
+        case entityCategory = "entity_category"
+    }
+}

@@ -1,0 +1,108 @@
+import FoundationEssentials
+
+/// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
+/// sensor, stable and overload binary sensors, a force sensor, and tare and zero buttons; plus
+/// the scale's heaviest pan.
+public struct HomeAssistantDiscovery: Hashable, Sendable {
+    public let topics: BridgeTopics
+    public let division: DivisionRounding
+    public let qos: Int
+    public let version: String
+
+    /// One entity a pan has in Home Assistant.
+    public enum PanEntity: String, Hashable, Sendable, CaseIterable {
+        case weight, stable, overload, force, tare, zero
+
+        public var component: String {
+            switch self {
+            case .weight, .force: return "sensor"
+            case .stable, .overload: return "binary_sensor"
+            case .tare, .zero: return "button"
+            }
+        }
+    }
+
+    public init(topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String) {
+        self.topics = topics
+        self.division = division
+        self.qos = qos
+        self.version = version
+    }
+
+    /// Every config topic and payload for these pans, the scale-wide ones first.
+    public func configs(pans: [String]) -> [(topic: String, payload: DiscoveryPayload)] {
+        var result = [heaviestConfig()]
+        for pan in pans {
+            for entity in PanEntity.allCases { result.append(config(entity, pan: pan)) }
+        }
+        return result
+    }
+
+    /// The topics of ``configs(pans:)``: what must stay; any other retained config of this node
+    /// belongs to a pan that left and is cleared with an empty retained message.
+    public func configTopics(pans: [String]) -> Set<String> { Set(configs(pans: pans).map(\.topic)) }
+
+    public static func encode(_ payload: DiscoveryPayload) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(payload))) ?? []
+    }
+
+    func config(_ entity: PanEntity, pan: String) -> (topic: String, payload: DiscoveryPayload) {
+        let objectID = "\(ScaleIdentity.level(pan))_\(entity.rawValue)"
+        var payload = base(name: "\(pan) \(Self.names[entity]!)", objectID: objectID)
+        switch entity {
+        case .weight:
+            payload.stateTopic = topics.state(pan)
+            payload.valueTemplate = "{{ value_json.grams }}"
+            payload.deviceClass = "weight"
+            payload.unitOfMeasurement = "g"
+            payload.stateClass = "measurement"
+            payload.suggestedDisplayPrecision = division.decimals
+        case .force:
+            payload.stateTopic = topics.state(pan)
+            payload.valueTemplate = "{{ value_json.percent }}"
+            payload.unitOfMeasurement = "%"
+            payload.stateClass = "measurement"
+            payload.suggestedDisplayPrecision = 0
+            payload.icon = "mdi:gauge"
+        case .stable, .overload:
+            payload.stateTopic = topics.state(pan)
+            payload.valueTemplate = "{{ 'ON' if value_json.\(entity.rawValue) else 'OFF' }}"
+            payload.payloadOn = "ON"
+            payload.payloadOff = "OFF"
+            payload.deviceClass = entity == .overload ? "problem" : nil
+            payload.icon = entity == .stable ? "mdi:scale-balance" : nil
+            payload.entityCategory = entity == .overload ? "diagnostic" : nil
+        case .tare, .zero:
+            payload.commandTopic = topics.command(pan, entity == .tare ? .tare : .zero)
+            payload.payloadPress = "PRESS"
+            payload.retain = false
+            payload.icon = entity == .tare ? "mdi:scale-balance" : "mdi:numeric-0-box-outline"
+        }
+        return (topics.discovery(component: entity.component, objectID: objectID), payload)
+    }
+
+    func heaviestConfig() -> (topic: String, payload: DiscoveryPayload) {
+        var payload = base(name: "heaviest pan", objectID: "heaviest")
+        payload.stateTopic = topics.heaviest
+        payload.icon = "mdi:weight"
+        return (topics.discovery(component: "sensor", objectID: "heaviest"), payload)
+    }
+
+    private func base(name: String, objectID: String) -> DiscoveryPayload {
+        let id = topics.identity
+        return DiscoveryPayload(
+            name: name, uniqueID: "\(id.nodeID)_\(objectID)", objectID: "\(id.nodeID)_\(objectID)",
+            availabilityTopic: topics.availability,
+            device: .init(
+                identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
+                model: "Raspberry Pi scale", swVersion: version),
+            origin: .init(name: "plumscale-mqtt", swVersion: version),
+            qos: qos)
+    }
+
+    private static let names: [PanEntity: String] = [
+        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .tare: "tare", .zero: "zero"
+    ]
+}

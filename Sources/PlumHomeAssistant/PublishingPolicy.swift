@@ -1,0 +1,91 @@
+public import PlumProtocol
+
+/// When a pan's readings become MQTT messages: pure, so every rule is tested without a broker.
+///
+/// - The **state** (retained) is published when a stable weight differs from the last published
+///   one by at least `delta`, when a flag changes (stable, overload, underload, calibrated), and
+///   every `heartbeat` seconds even when nothing changed, so a consumer can tell the bridge lives.
+/// - The **live** topic gets the present reading at most `liveRate` times a second.
+public struct PublishingPolicy: Hashable, Sendable {
+    public struct Settings: Hashable, Sendable {
+        public var division: DivisionRounding
+        /// Grams; nil: one division.
+        public var delta: Double?
+        public var heartbeatSeconds: Double
+        /// Messages per second on the live topic; 0: none.
+        public var liveRate: Double
+
+        public init(
+            division: DivisionRounding, delta: Double? = nil, heartbeatSeconds: Double = 300, liveRate: Double = 2
+        ) {
+            self.division = division
+            self.delta = delta
+            self.heartbeatSeconds = heartbeatSeconds
+            self.liveRate = liveRate
+        }
+
+        public var effectiveDelta: Double { delta ?? division.grams }
+    }
+
+    /// What to publish for one reading.
+    public struct Decision: Hashable, Sendable {
+        public var state: PanState?
+        public var live: PanState?
+    }
+
+    public let settings: Settings
+    /// The state last published, and when (the caller's clock, seconds).
+    public private(set) var lastState: PanState?
+    private var lastStateAt: Double?
+    private var lastLiveAt: Double?
+    /// The newest state, published or not, for the heartbeat.
+    private var current: PanState?
+
+    public init(_ settings: Settings) { self.settings = settings }
+
+    /// Decides what `report` publishes; `now` is a monotonic time in seconds.
+    public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
+        let present = PanState(
+            grams: report.grams.map(settings.division.round), stable: report.stable, overload: report.overload,
+            underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 },
+            tare: report.tare,
+            calibrated: report.calibrated, time: report.time)
+        var decision = Decision()
+        if settings.liveRate > 0, lastLiveAt.map({ now - $0 >= 1 / settings.liveRate - 1e-9 }) ?? true {
+            decision.live = present
+            lastLiveAt = now
+        }
+        var state = present
+        let newWeight =
+            present.stable && present.grams != nil && present.grams != lastState?.grams
+            && (lastState?.grams).map { abs(present.grams! - $0) >= settings.effectiveDelta - 1e-9 } ?? true
+        if !newWeight {
+            // The state keeps the last published weight until a new stable one differs enough.
+            state.grams = lastState?.grams ?? (present.stable ? present.grams : nil)
+        }
+        current = state
+        let flagsChanged =
+            lastState.map {
+                $0.stable != state.stable || $0.overload != state.overload || $0.underload != state.underload
+                    || $0.calibrated != state.calibrated
+            } ?? true
+        if newWeight || flagsChanged {
+            publish(state, now: now, into: &decision)
+        }
+        return decision
+    }
+
+    /// The state to publish again when `heartbeat` seconds passed without one; nil otherwise.
+    public mutating func heartbeat(now: Double) -> PanState? {
+        guard let current, let lastStateAt, now - lastStateAt >= settings.heartbeatSeconds else { return nil }
+        var decision = Decision()
+        publish(current, now: now, into: &decision)
+        return decision.state
+    }
+
+    private mutating func publish(_ state: PanState, now: Double, into decision: inout Decision) {
+        decision.state = state
+        lastState = state
+        lastStateAt = now
+    }
+}

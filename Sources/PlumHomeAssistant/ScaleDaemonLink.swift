@@ -1,0 +1,21 @@
+public import PlumProtocol
+
+/// The bridge's view of plumscaled: reports in, tare and zero out. The executable implements it
+/// over PlumClient (the one client of the daemon's socket); the bridge knows no sockets.
+public protocol ScaleDaemonLink: Sendable {
+    /// What happens on the daemon side, for as long as the bridge runs: the link reconnects by
+    /// itself when the daemon restarts and says so with ``DaemonEvent``s.
+    func events() -> AsyncStream<DaemonEvent>
+    /// Sends `?TARE` or `?ZERO` for `pan` and returns the daemon's answer.
+    func perform(_ action: ScaleAction, pan: String) async throws -> CommandReply
+}
+
+/// One thing that happened on the daemon side.
+public enum DaemonEvent: Hashable, Sendable {
+    /// Connected and watching; `pans` are the daemon's sensors, in its order.
+    case connected(pans: [String])
+    /// A report the daemon sent while watching.
+    case report(Report)
+    /// The connection is gone (the daemon stopped or restarted); the link is reconnecting.
+    case disconnected(reason: String)
+}

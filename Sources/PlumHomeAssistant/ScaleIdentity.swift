@@ -1,0 +1,36 @@
+/// Who this scale is on the broker: the id in its topics and in Home Assistant's unique ids.
+///
+/// It must stay the same across restarts, or Home Assistant would see a new device each time:
+/// `scale_id` from `[mqtt]` (or `--scale-id`) when set, else the first 12 hex digits of
+/// /etc/machine-id, which systemd keeps for the life of the installation.
+public struct ScaleIdentity: Hashable, Sendable {
+    /// Letters, digits, `_` and `-`: one topic level, safe in a unique id.
+    public let scaleID: String
+
+    /// - Parameters:
+    ///   - configured: `scale_id`, already checked by the configuration.
+    ///   - machineID: the text of /etc/machine-id, or nil when it could not be read.
+    /// - Throws: ``BridgeError`` when neither gives an id.
+    public init(configured: String?, machineID: String?) throws(BridgeError) {
+        if let configured, !configured.isEmpty {
+            scaleID = configured
+            return
+        }
+        let hex = (machineID ?? "").lowercased().filter { $0.isHexDigit }
+        guard hex.count >= 12 else {
+            throw BridgeError(
+                "no scale id: /etc/machine-id is missing or empty; set scale_id in [mqtt] or pass --scale-id, such as \"kitchen\""
+            )
+        }
+        scaleID = String(hex.prefix(12))
+    }
+
+    /// Home Assistant's node id and the device's identifier: `plumscale_<scale id>`.
+    public var nodeID: String { "plumscale_\(scaleID)" }
+
+    /// A pan's name as one topic level and unique-id part: anything but letters, digits, `_` and
+    /// `-` becomes `_`.
+    public static func level(_ pan: String) -> String {
+        String(pan.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+}

@@ -1,0 +1,20 @@
+/// TLS to the broker: libmosquitto's `mosquitto_tls_set`, with OpenSSL underneath.
+public struct MQTTTLS: Hashable, Sendable {
+    /// PEM file of the certificate authorities that signed the broker's certificate.
+    public var caFile: String?
+    /// A directory of CA certificates (`c_rehash` layout), such as /etc/ssl/certs.
+    public var caDirectory: String?
+    /// This client's PEM certificate, for brokers that authenticate clients by certificate.
+    public var certificateFile: String?
+    /// The private key of `certificateFile`, unencrypted PEM.
+    public var keyFile: String?
+
+    public init(
+        caFile: String? = nil, caDirectory: String? = nil, certificateFile: String? = nil, keyFile: String? = nil
+    ) {
+        self.caFile = caFile
+        self.caDirectory = caDirectory
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+    }
+}

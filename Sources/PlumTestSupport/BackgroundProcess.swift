@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// A program running beside the test, whose output the test can watch while it runs: the way
+/// to act at the right moment (place a weight once the CLI says it waits for one) instead of
+/// racing a sleep against it.
+public final class BackgroundProcess: Sendable {
+    public let pid: pid_t
+    private let directory: TemporaryDirectory
+    private let command: String
+    private let reaped = Mutex<Int32?>(nil)
+
+    /// Starts `program` with `arguments`, `input` on its standard input.
+    public init(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
+    ) throws {
+        directory = try TemporaryDirectory(prefix: "plumbg")
+        command = ([program] + arguments).joined(separator: " ")
+        pid = try ChildProcess.spawn(
+            [program] + arguments, environment: environment, input: try directory.write("stdin", input),
+            output: directory.file("stdout"), error: directory.file("stderr"))
+    }
+
+    /// What it has written to standard output so far.
+    public var stdout: String { directory.read("stdout") }
+    /// What it has written to standard error so far.
+    public var stderr: String { directory.read("stderr") }
+
+    /// Waits until it has written `text` to standard error (or, with `standardOutput`, to
+    /// standard output).
+    /// - Throws: ``FixtureError`` with everything it wrote, when it exits first or time runs out.
+    public func waitForOutput(_ text: String, standardOutput: Bool = false, timeout: Duration = .seconds(60)) throws {
+        let stream = standardOutput ? "standard output" : "standard error"
+        try waitUntil(
+            "\"\(text)\" on the \(stream) of \(command)", timeout: timeout,
+            describe: { "stdout: \(stdout)\nstderr: \(stderr)" }
+        ) {
+            if (standardOutput ? stdout : stderr).contains(text) { return true }
+            if let status = exitStatus() {
+                throw FixtureError(
+                    "\(command) exited with status \(status) before writing \"\(text)\"; "
+                        + "stdout: \(stdout)\nstderr: \(stderr)")
+            }
+            return false
+        }
+    }
+
+    /// Waits for it to exit (killing it after `timeout`) and returns what it printed.
+    public func finish(timeout: Duration = .seconds(120)) -> ChildProcess {
+        let exited: Void? = try? waitUntil("\(command) to exit", timeout: timeout, interval: .milliseconds(10)) {
+            exitStatus() != nil
+        }
+        if exited == nil { kill(pid, SIGKILL) }
+        let status = reaped.withLock { status in
+            if status == nil {
+                var raw: Int32 = 0
+                waitpid(pid, &raw, 0)
+                status = ChildProcess.decode(raw)
+            }
+            return status!
+        }
+        return ChildProcess(status: status, stdout: stdout, stderr: stderr)
+    }
+
+    /// The exit status once it has exited, else nil.
+    public func exitStatus() -> Int32? {
+        reaped.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = ChildProcess.decode(raw)
+            return status
+        }
+    }
+
+    deinit {
+        if pid > 0, reaped.withLock({ $0 }) == nil {
+            kill(pid, SIGKILL)
+            var raw: Int32 = 0
+            waitpid(pid, &raw, 0)
+        }
+    }
+}

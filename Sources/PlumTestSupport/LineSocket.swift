@@ -1,0 +1,86 @@
+import Foundation
+import PlumClient
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A raw line socket, for what the client library does not speak: MT-SICS, exact bytes on the
+/// wire, a client that deliberately reads too slowly. JSON-protocol tests use `DaemonClient`.
+///
+/// Every read has a 10 s receive timeout, so no test can hang on it.
+public final class LineSocket: @unchecked Sendable {
+    // @unchecked: used by one thread at a time; the tests hand it across `offPool` only.
+    public let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to the Unix socket at `path`.
+    /// - Parameter receiveBuffer: shrinks SO_RCVBUF, to make a slow reader quickly.
+    public init(path: String, receiveBuffer: Int32? = nil) throws {
+        guard let address = UnixSocketAddress(path: path) else {
+            throw FixtureError("\(path) is too long for a socket")
+        }
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        try configureAndConnect("\(path)") { fd in address.withSockaddr { connect(fd, $0, $1) } }
+    }
+
+    /// Connects to `127.0.0.1:port`.
+    public init(loopbackPort port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        try configureAndConnect("127.0.0.1:\(port)") { fd in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+    }
+
+    private func configureAndConnect(_ name: String, _ connectCall: (Int32) -> Int32) throws {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // deinit closes the descriptor, also when this throws.
+        guard connectCall(descriptor) == 0 else {
+            throw FixtureError("connecting to \(name): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes `line` and a newline.
+    public func send(_ line: String, terminator: String = "\n") {
+        let bytes = Array((line + terminator).utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line without its newline; nil on timeout or end of stream.
+    public func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Reads lines until one satisfies `predicate` (at most `limit` lines); nil when none did.
+    public func readUntil(limit: Int = 2000, _ predicate: (String) -> Bool) -> String? {
+        for _ in 0..<limit {
+            guard let line = readLine() else { return nil }
+            if predicate(line) { return line }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+import FoundationEssentials
+public import HTTPTypes
+public import Hummingbird
+
+/// Who may change the scale through the web: a logged-in browser, on this machine unless the
+/// LAN was given more than the read-only view, whose request comes from our own page.
+///
+/// - LAN: with `lan_read_only`, a peer that is not on this machine may read but never log in
+///   or change anything.
+/// - Origin: a state-changing request must carry an `Origin` (or `Referer`) naming the host it
+///   was sent to, so another site's page cannot make a browser send it.
+/// - CSRF: and an `X-CSRF-Token` equal to the one its login session was given.
+public struct AccessPolicy: Sendable {
+    public let lanReadOnly: Bool
+    public let passwords: PasswordFile
+
+    public init(lanReadOnly: Bool, passwords: PasswordFile) {
+        self.lanReadOnly = lanReadOnly
+        self.passwords = passwords
+    }
+
+    /// Refuses the request unless its peer may change state and it comes from our page.
+    public func checkSameOrigin(_ request: Request, _ context: WebContext) throws(HTTPError) {
+        if lanReadOnly && !context.peerIsLocal {
+            throw HTTPError(
+                .forbidden,
+                message: "this page is read-only from the network ([web] lan_read_only); "
+                    + "open it on the scale itself, or through ssh -L 8385:127.0.0.1:8385")
+        }
+        guard let host = request.head.authority else {
+            throw HTTPError(.forbidden, message: "the request names no Host")
+        }
+        let origin = request.headers[.origin] ?? request.headers[.referer]
+        guard let origin, let url = URL(string: origin), let originHost = url.host else {
+            throw HTTPError(.forbidden, message: "a request that changes the scale must come from its page (no Origin)")
+        }
+        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+        guard originAuthority.lowercased() == host.lowercased() else {
+            throw HTTPError(
+                .forbidden, message: "a request from \(origin) may not change this scale (expected origin \(host))")
+        }
+    }
+
+    /// Refuses the request unless it also comes from a logged-in browser with its token.
+    public func checkAuthorized(_ request: Request, _ context: WebContext) throws(HTTPError) {
+        try checkSameOrigin(request, context)
+        guard let session = context.sessions.session else {
+            throw HTTPError(.unauthorized, message: "log in first: tare, zero and calibration need the password")
+        }
+        guard let token = request.headers[.csrfToken], Self.equal(token, session.csrf) else {
+            throw HTTPError(.forbidden, message: "missing or wrong X-CSRF-Token; reload the page and log in again")
+        }
+    }
+
+    /// A fresh random token for a new session.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+    }
+
+    /// Compares in time independent of where the strings differ.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+extension HTTPField.Name {
+    /// The header that carries a session's CSRF token.
+    public static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+}

@@ -1,0 +1,90 @@
+import Hummingbird
+import HummingbirdAuth
+import PlumProtocol
+
+/// The routes that log in and change the scale: `POST /api/login`, `/api/logout`,
+/// `/api/tare`, `/api/zero`, `/api/calibrate`, and `GET /api/session`.
+///
+/// Each action is the daemon's own request (`?TARE`, `?ZERO`, `?CALIBRATE`), sent through the
+/// client library, so the web and the CLI take the same steps and get the same refusals.
+struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
+    let daemon: Daemon
+    let access: AccessPolicy
+
+    func add(to router: Router<WebContext>) {
+        router.get("/api/session") { request, context in
+            var json = JSONWriter()
+            let session = context.sessions.session
+            json.add("logged_in", session != nil)
+            if let session { json.add("csrf", session.csrf) }
+            json.add("may_log_in", !(access.lanReadOnly && !context.peerIsLocal))
+            return WebService<Daemon>.json(json.finished)
+        }
+        router.post("/api/login") { request, context in
+            try access.checkSameOrigin(request, context)
+            let body = try await request.decode(as: LoginBody.self, context: context)
+            let matches: Bool
+            do {
+                matches = try access.passwords.verify(body.password)
+            } catch let error as WebError {
+                throw HTTPError(.serviceUnavailable, message: error.message)
+            }
+            guard matches else { throw HTTPError(.unauthorized, message: "wrong password") }
+            let token = AccessPolicy.newToken()
+            context.sessions.createSession(WebSession(csrf: token), expiresIn: .seconds(12 * 3600))
+            var json = JSONWriter()
+            json.add("logged_in", true)
+            json.add("csrf", token)
+            return WebService<Daemon>.json(json.finished)
+        }
+        router.post("/api/logout") { request, context in
+            try access.checkSameOrigin(request, context)
+            context.sessions.clearSession()
+            return WebService<Daemon>.json("{\"logged_in\":false}")
+        }
+        router.post("/api/tare") { request, context in
+            try access.checkAuthorized(request, context)
+            let body = try await request.decode(as: SensorBody.self, context: context)
+            return try await command { try await BrowserFrame.command(daemon.tare(sensor: body.sensor)) }
+        }
+        router.post("/api/zero") { request, context in
+            try access.checkAuthorized(request, context)
+            let body = try await request.decode(as: SensorBody.self, context: context)
+            return try await command { try await BrowserFrame.command(daemon.zero(sensor: body.sensor)) }
+        }
+        router.post("/api/calibrate") { request, context in
+            try access.checkAuthorized(request, context)
+            let body = try await request.decode(as: CalibrateBody.self, context: context)
+            guard let step = CalibrationRequest.Step(rawValue: body.step) else {
+                throw HTTPError(
+                    .badRequest, message: "step must be begin, zero, point, fit, commit, cancel or rollback")
+            }
+            if step == .point, !(body.grams.map { $0 > 0 && $0.isFinite } ?? false) {
+                throw HTTPError(.badRequest, message: "a point needs the known weight in grams, more than 0")
+            }
+            let grams = step == .point ? body.grams : nil
+            let request = CalibrationRequest(sensor: body.sensor, step: step, grams: grams)
+            return try await command { try await BrowserFrame.calibration(daemon.calibrate(request)) }
+        }
+    }
+
+    /// Sends a request and passes the daemon's reply on as the page's JSON; a refusal is still
+    /// a 200 with `"ok":false` and the daemon's message, an `ERROR` is a 400.
+    private func command(_ send: () async throws -> String) async throws -> Response {
+        do {
+            return WebService<Daemon>.json(try await send())
+        } catch let refusal as DaemonRefusal {
+            return WebService<Daemon>.json(BrowserFrame.failure(refusal.message), status: .badRequest)
+        } catch {
+            throw HTTPError(.serviceUnavailable, message: "plumscaled is not reachable: \(error)")
+        }
+    }
+
+    private struct LoginBody: Decodable { var password: String }
+    private struct SensorBody: Decodable { var sensor: String }
+    private struct CalibrateBody: Decodable {
+        var sensor: String
+        var step: String
+        var grams: Double?
+    }
+}

@@ -1,0 +1,122 @@
+import PlumProtocol
+
+/// The JSON text frames the page receives over its WebSocket, and the objects `/api/poll` and
+/// `/api/devices` return. One encoder, so the page and scripts see the same fields.
+///
+/// Every frame has a `type`: `weight`, `cue`, `state`, `status` (the link to plumscaled).
+/// The colour (`hue`, `rgb`) is the daemon's ForceHue, passed through, never recomputed.
+package enum BrowserFrame {
+    package static func weight(_ report: WeightReport) -> String {
+        weightObject(report, type: true).finished
+    }
+
+    package static func weightObject(_ report: WeightReport, type: Bool) -> JSONWriter {
+        var json = JSONWriter()
+        if type { json.add("type", "weight") }
+        json.add("sensor", report.sensor)
+        json.add("time", report.time)
+        json.add("grams", optional: report.grams)
+        json.add("display", report.display)
+        json.add("unit", report.unit)
+        json.add("percent", optional: report.percent)
+        json.add("stable", report.stable)
+        json.add("overload", report.overload)
+        json.add("underload", report.underload)
+        json.add("zero", report.zero)
+        json.add("tare", report.tare)
+        json.add("heaviest", report.heaviest)
+        json.add("hue", report.hue)
+        json.add("rgb", report.rgb)
+        json.add("calibrated", report.calibrated)
+        if let reason = report.reason { json.add("reason", reason) }
+        return json
+    }
+
+    package static func cue(_ report: CueReport) -> String {
+        var json = JSONWriter()
+        json.add("type", "cue")
+        json.add("sensor", report.sensor)
+        json.add("cue", report.cue)
+        json.add("grams", optional: report.grams)
+        return json.finished
+    }
+
+    package static func state(_ report: StateReport) -> String {
+        var json = JSONWriter()
+        json.add("type", "state")
+        json.add("sensor", report.sensor)
+        json.add("state", report.state)
+        if let reason = report.reason { json.add("reason", reason) }
+        return json.finished
+    }
+
+    /// Whether the service is connected to plumscaled, and why not.
+    package static func status(connected: Bool, message: String?) -> String {
+        var json = JSONWriter()
+        json.add("type", "status")
+        json.add("connected", connected)
+        if let message { json.add("message", message) }
+        return json.finished
+    }
+
+    package static func device(_ device: DevicesReport.Device) -> JSONWriter {
+        var json = JSONWriter()
+        json.add("sensor", device.sensor)
+        json.add("index", device.index)
+        json.add("kind", device.kind)
+        json.add("wiring", device.wiring)
+        json.add("state", device.state)
+        if let reason = device.reason { json.add("reason", reason) }
+        json.add("rate", device.rate)
+        json.add("nominal_rate", device.nominalRate)
+        json.add("published", device.published)
+        var discarded = JSONWriter()
+        for (reason, count) in device.discarded.sorted(by: { $0.key < $1.key }) { discarded.add(reason, count) }
+        json.add("discarded", object: discarded)
+        json.add("not_ready", device.notReady)
+        json.add("faults", device.faults)
+        json.add("notices", strings: device.notices)
+        json.add("calibrated", device.calibrated)
+        if let date = device.calibrationDate { json.add("calibration_date", date) }
+        if let quality = device.calibrationQuality { json.add("calibration_quality", quality) }
+        if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
+        return json
+    }
+
+    /// The reply to a tare or zero, for the page and scripts.
+    package static func command(_ reply: CommandReply) -> String {
+        var json = JSONWriter()
+        json.add("command", reply.command)
+        json.add("sensor", reply.sensor)
+        json.add("ok", reply.ok)
+        json.add("tare", optional: reply.tare)
+        json.add("offset", optional: reply.offset)
+        if let reason = reply.reason { json.add("reason", reason) }
+        if let message = reply.message { json.add("message", message) }
+        return json.finished
+    }
+
+    /// The reply to one calibration step, with the fit's residuals when there is one.
+    package static func calibration(_ reply: CalibrationReply) -> String {
+        var json = JSONWriter()
+        json.add("sensor", reply.sensor)
+        json.add("step", reply.step)
+        json.add("ok", reply.ok)
+        if let points = reply.points { json.add("points", points) }
+        if let message = reply.message { json.add("message", message) }
+        if let grams = reply.grams { json.add("grams", numbers: grams) }
+        if let residuals = reply.residuals { json.add("residuals", numbers: residuals) }
+        if let quality = reply.quality { json.add("quality", quality) }
+        if let notice = reply.notice { json.add("notice", notice) }
+        if let saved = reply.saved { json.add("saved", saved) }
+        return json.finished
+    }
+
+    /// An error for the page: `{"ok":false,"message":…}`.
+    package static func failure(_ message: String) -> String {
+        var json = JSONWriter()
+        json.add("ok", false)
+        json.add("message", message)
+        return json.finished
+    }
+}

@@ -1,0 +1,53 @@
+public import PlumHistory
+public import PlumProtocol
+
+/// Records the readings plumscale-web receives into the history store, and deletes what is
+/// older than the retention. plumscale-web, not plumscaled, keeps the history: the daemon stays
+/// free of SQLite and of disk writes the scale does not need, and a history that cannot be
+/// written never disturbs weighing.
+public actor HistoryKeeper {
+    public let store: HistoryStore
+    public let retentionSeconds: Double
+    private var recorder: HistoryRecorder
+    private var lastPurge = -Double.infinity
+    private var failure: String?
+
+    public init(store: HistoryStore, retentionDays: Int, division: Double = 0.1) {
+        self.store = store
+        retentionSeconds = Double(retentionDays) * 86_400
+        recorder = HistoryRecorder(division: division)
+    }
+
+    /// Takes one WEIGHT report; writes what it completes.
+    public func record(_ weight: WeightReport) {
+        let output = recorder.record(HistorySample(
+            sensor: weight.sensor, time: weight.time, grams: weight.grams, stable: weight.stable,
+            outOfRange: weight.overload || weight.underload))
+        write(stable: output.stable.map { [$0] } ?? [], minutes: output.minute.map { [$0] } ?? [])
+        if weight.time - lastPurge > 3600 {
+            lastPurge = weight.time
+            do {
+                try store.purge(before: weight.time - retentionSeconds)
+            } catch {
+                failure = error.message
+            }
+        }
+    }
+
+    /// Writes the minutes still open: on shutdown, so the last partial minute is kept.
+    public func flush() {
+        write(stable: [], minutes: recorder.flush())
+    }
+
+    /// The last write error, if writing failed; cleared by the next good write.
+    public var lastFailure: String? { failure }
+
+    private func write(stable: [StableReading], minutes: [MinuteSummary]) {
+        do {
+            try store.append(stable: stable, minutes: minutes)
+            failure = nil
+        } catch {
+            failure = error.message
+        }
+    }
+}

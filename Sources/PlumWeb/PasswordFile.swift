@@ -1,0 +1,41 @@
+import FoundationEssentials
+import HummingbirdBcrypt
+
+/// The file holding the bcrypt hash of the web password: one line, `$2b$12$…`, made by
+/// `plumscale-web hash-password`. It is read at each login, so a new password needs no restart.
+public struct PasswordFile: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// Whether `password` matches the hash in the file.
+    /// - Throws: ``WebError`` when the file is missing, unreadable or holds no bcrypt hash.
+    public func verify(_ password: String) throws(WebError) -> Bool {
+        Bcrypt.verify(password, hash: try hash())
+    }
+
+    /// The hash in the file.
+    public func hash() throws(WebError) -> String {
+        let text: String
+        do {
+            text = String(decoding: try Data(contentsOf: URL(filePath: path)), as: UTF8.self)
+        } catch {
+            throw WebError(
+                "no password is set: cannot read \(path) (\(error.localizedDescription)); create it with "
+                    + "'plumscale-web hash-password > \(path)', or set [web] auth_file")
+        }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let hash = line.split(separator: ":").last.map(String.init) ?? ""
+        guard hash.hasPrefix("$2"), hash.count >= 59 else {
+            throw WebError(
+                "\(path) holds no bcrypt hash (expected one line such as $2b$12$…); "
+                    + "make it with 'plumscale-web hash-password > \(path)'")
+        }
+        return hash
+    }
+
+    /// A bcrypt hash of `password` for the file.
+    public static func makeHash(_ password: String, cost: UInt8 = 12) -> String {
+        Bcrypt.hash(password, cost: cost)
+    }
+}

@@ -1,0 +1,132 @@
+import FoundationEssentials
+public import Hummingbird
+import HummingbirdAuth
+import HummingbirdWebSocket
+public import Logging
+public import PlumHistory
+import PlumProtocol
+public import ServiceLifecycle
+
+/// plumscale-web's HTTP side: the page, its WebSocket, the JSON API, the history, the
+/// metrics and the actions, over any ``ScaleDaemon``.
+public struct WebService<Daemon: ScaleDaemon>: Sendable {
+    public let daemon: Daemon
+    public let board: PanBoard
+    public let metrics: WebMetrics
+    public let history: HistoryStore?
+    public let access: AccessPolicy
+    /// Replaces the wall clock in tests.
+    public let now: @Sendable () -> Double
+
+    public init(daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
+                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.daemon = daemon
+        self.board = board
+        self.metrics = metrics
+        self.history = history
+        self.access = access
+        self.now = now
+    }
+
+    /// Every route; the same router answers HTTP requests and WebSocket upgrades.
+    public func makeRouter() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        // SameSite=Strict: another site's page cannot even send the cookie along.
+        let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
+        router.middlewares.add(SessionMiddleware(
+            storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
+        router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
+        router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
+        router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
+        router.get("/api/history") { request, _ in try historyResponse(request) }
+        router.get("/metrics") { _, _ in
+            Self.text(metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.ws("/ws") { inbound, outbound, _ in
+            let (snapshot, frames, id) = await board.subscribe()
+            defer { Task { await board.unsubscribe(id) } }
+            for frame in snapshot { try await outbound.write(.text(frame)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The page sends nothing; reading notices when it goes away.
+                group.addTask { for try await _ in inbound {} }
+                group.addTask { for await frame in frames { try await outbound.write(.text(frame)) } }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        ActionRoutes(daemon: daemon, access: access).add(to: router)
+        return router
+    }
+
+    /// The HTTP server with WebSocket upgrades, and the link to the daemon as a service.
+    public func makeApplication(listen host: String, port: Int, services: [any Service],
+                                logger: Logger) -> some ApplicationProtocol {
+        let router = makeRouter()
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
+            services: services,
+            logger: logger)
+    }
+
+    private func historyResponse(_ request: Request) throws -> Response {
+        guard let history else {
+            throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
+        }
+        let query = request.uri.queryParameters
+        let format = try Self.choice(query.get("format") ?? "csv", HistoryExport.Format.self, name: "format")
+        let series = try Self.choice(query.get("series") ?? "minutes", HistoryExport.Series.self, name: "series")
+        let window: HistoryWindow
+        do {
+            window = try HistoryWindow.parse(since: query.get("since"), until: query.get("until"), now: now())
+        } catch {
+            throw HTTPError(.badRequest, message: error.message)
+        }
+        let sensor = query.get("sensor").flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            let csv = "text/csv; charset=utf-8"
+            switch (series, format) {
+            case (.minutes, .csv):
+                return Self.text(HistoryExport.csv(try history.minutes(sensor: sensor, in: window)), type: csv)
+            case (.minutes, .json):
+                return Self.json(HistoryExport.json(try history.minutes(sensor: sensor, in: window)))
+            case (.stable, .csv):
+                return Self.text(HistoryExport.csv(try history.stableReadings(sensor: sensor, in: window)), type: csv)
+            case (.stable, .json):
+                return Self.json(HistoryExport.json(try history.stableReadings(sensor: sensor, in: window)))
+            }
+        } catch {
+            throw HTTPError(.internalServerError, message: error.message)
+        }
+    }
+
+    private static func choice<T: RawRepresentable & CaseIterable>(
+        _ text: String, _: T.Type, name: String
+    ) throws -> T where T.RawValue == String {
+        guard let value = T(rawValue: text) else {
+            let allowed = T.allCases.map(\.rawValue).joined(separator: " or ")
+            throw HTTPError(.badRequest, message: "\(name)=\(text) is not known; use \(allowed)")
+        }
+        return value
+    }
+
+    static func asset(_ body: String, type: String) -> Response {
+        var response = text(body, type: type)
+        response.headers[.cacheControl] = "no-cache"
+        // The page loads nothing from elsewhere; say so, so an injected script cannot either.
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+        return response
+    }
+
+    static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        text(body, type: "application/json", status: status)
+    }
+
+    static func text(_ body: String, type: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

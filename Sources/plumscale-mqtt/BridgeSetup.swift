@@ -1,0 +1,98 @@
+import PlumConfig
+import PlumHomeAssistant
+import PlumMQTT
+
+/// From the configuration file and the command line to the MQTT client's and the bridge's
+/// settings: the flags override `[mqtt]`.
+struct BridgeSetup {
+    var mqtt: MQTTConfiguration
+    var bridge: BridgeSettings
+
+    struct Overrides {
+        var broker: String?
+        var scaleID: String?
+    }
+
+    /// - Parameters:
+    ///   - readFile: reads the password file and /etc/machine-id (a parameter, so tests need no files).
+    static func make(
+        _ file: MQTTBridgeConfiguration, overrides: Overrides, version: String,
+        readFile: (String) throws -> String
+    ) throws(BridgeError) -> BridgeSetup {
+        let settings = file.mqtt
+        var host = settings.host
+        var port = settings.effectivePort
+        if let broker = overrides.broker { (host, port) = try parseBroker(broker, defaultPort: port) }
+        let scaleID = overrides.scaleID ?? settings.scaleID
+        if let scaleID, scaleID.isEmpty || scaleID != ScaleIdentity.level(scaleID) {
+            throw BridgeError("--scale-id \(scaleID): use letters, digits, _ or -, such as kitchen")
+        }
+        let machineID = scaleID == nil ? try? readFile("/etc/machine-id") : nil
+        let identity = try ScaleIdentity(configured: scaleID, machineID: machineID)
+        var password: String?
+        if let path = settings.passwordFile {
+            do {
+                let text = try readFile(path)
+                password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+            } catch {
+                throw BridgeError(
+                    "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)"
+                )
+            }
+            if password?.isEmpty == true {
+                throw BridgeError(
+                    "\(file.source): [mqtt] password_file \(path) is empty; put the password on its first line")
+            }
+        }
+        let tls =
+            settings.usesTLS
+            ? MQTTTLS(
+                caFile: settings.caFile, caDirectory: settings.caDirectory, certificateFile: settings.certFile,
+                keyFile: settings.keyFile)
+            : nil
+        let qos = MQTTQoS(rawValue: settings.qos) ?? .atLeastOnce
+        let topics = BridgeTopics(
+            prefix: settings.topicPrefix, discoveryPrefix: settings.discoveryPrefix, identity: identity)
+        let bridge = BridgeSettings(
+            topics: topics,
+            policy: .init(
+                division: DivisionRounding(grams: file.scale.divisionGrams), delta: settings.deltaGrams,
+                heartbeatSeconds: settings.heartbeatSeconds, liveRate: settings.liveRate),
+            qos: qos, retain: settings.retain, version: version)
+        let mqtt = MQTTConfiguration(
+            host: host, port: port, clientID: settings.clientID ?? "plumscale-\(identity.scaleID)",
+            protocolVersion: settings.protocolVersion == "5" ? .v5 : .v311, username: settings.username,
+            password: password, tls: tls, will: bridge.will)
+        return BridgeSetup(mqtt: mqtt, bridge: bridge)
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`.
+    static func parseBroker(_ text: String, defaultPort: Int) throws(BridgeError) -> (String, Int) {
+        var host = Substring(text)
+        var port = defaultPort
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else {
+                throw BridgeError("--broker \(text): missing ] after the IPv6 address")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()) else {
+                    throw BridgeError("--broker \(text): expected [address]:port, such as [::1]:1883")
+                }
+                port = number
+            }
+        } else if let colon = text.lastIndex(of: ":") {
+            guard let number = Int(text[text.index(after: colon)...]) else {
+                throw BridgeError("--broker \(text): the port must be a number, such as broker.local:1883")
+            }
+            host = text[..<colon]
+            port = number
+        }
+        guard !host.isEmpty, (1...65_535).contains(port) else {
+            throw BridgeError(
+                "--broker \(text): expected HOST:PORT with a port from 1 to 65535, such as broker.local:1883")
+        }
+        return (String(host), port)
+    }
+}

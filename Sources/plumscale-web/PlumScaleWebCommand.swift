@@ -1,0 +1,132 @@
+import ArgumentParser
+import FoundationEssentials
+import Logging
+import PlumConfig
+import PlumHistory
+import PlumWeb
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscale-web`: the scale in a browser, its history and its metrics; a client of plumscaled.
+@main
+struct PlumScaleWebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plumscale-web",
+        abstract: "The scale in a browser: live pans, tare, calibration, history and Prometheus metrics.",
+        discussion: """
+            A client of plumscaled over its socket; it reconnects when the daemon restarts. It \
+            listens on 127.0.0.1:8385 unless [web] listen or --listen says otherwise, records the \
+            history in the state directory, and serves /metrics for Prometheus.
+
+            Exit codes: 0 stopped; 1 configuration error; 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [Serve.self, HashPassword.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Runs the web service (the default).
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the page, the API and the metrics (the default).")
+
+    @Option(help: ArgumentHelp("The configuration file; its [web] table is read.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("plumscaled's socket (default: as the client library finds it).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Listen on this address instead of [web] listen.", valueName: "host:port"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp(
+        "Where the history lives unless [web] history says (default: $STATE_DIRECTORY, else /var/lib/plumscale-web).",
+        valueName: "dir"))
+    var stateDirectory: String?
+
+    func validate() throws {
+        if let listen, WebListenAddress(listen) == nil {
+            throw ValidationError("--listen \(listen) is not HOST:PORT, such as 127.0.0.1:8385 or [::1]:8385.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "plumscale-web")
+        logger.logLevel = .info
+        let settings = try loadSettings()
+        let address = bindAddress(settings)
+        let metrics = WebMetrics()
+        let board = PanBoard(metrics: metrics)
+        let directory = stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?
+            .split(separator: ":").first.map(String.init) ?? "/var/lib/plumscale-web"
+        let historyPath = settings.historyPath ?? directory + "/history.sqlite"
+        let store: HistoryStore
+        do {
+            store = try HistoryStore(path: historyPath)
+        } catch {
+            complain(error.message)
+            throw ExitCode(1)
+        }
+        let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
+        let daemon = PlumClientDaemon(socketPath: socket)
+        let service = WebService(
+            daemon: daemon, board: board, metrics: metrics, history: store,
+            access: AccessPolicy(lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile)))
+        let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
+        let application = service.makeApplication(
+            listen: address.host, port: address.port, services: [feed], logger: logger)
+        logger.info("plumscale-web on http://\(address) (history \(historyPath))")
+        try await application.runService()
+    }
+
+    private func loadSettings() throws -> WebSettings {
+        let path = config ?? "/etc/plumscale/plumscale.toml"
+        do {
+            // The default file may be absent on a machine that runs only the web service.
+            if config == nil, access(path, F_OK) != 0 { return WebSettings() }
+            return try WebSettings.load(path: path)
+        } catch {
+            complain("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--listen` wins over `[web] listen`; `lan_read_only` with a loopback address listens on
+    /// every address of the same port, so the LAN can read.
+    private func bindAddress(_ settings: WebSettings) -> WebListenAddress {
+        let chosen = listen.flatMap(WebListenAddress.init) ?? settings.listen
+        guard settings.lanReadOnly, chosen.isLoopback else { return chosen }
+        return WebListenAddress(host: chosen.host.contains(":") ? "::" : "0.0.0.0", port: chosen.port)
+    }
+}
+
+/// Prints the bcrypt hash of a password read from standard input, for `[web] auth_file`.
+struct HashPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hash-password",
+        abstract: "Read a password on standard input and print its bcrypt hash for [web] auth_file.",
+        discussion: "plumscale-web hash-password | sudo tee /etc/plumscale/web-password")
+
+    @Option(help: "The bcrypt cost (4 ... 31); each step doubles the time a guess takes.")
+    var cost: UInt8 = 12
+
+    func validate() throws {
+        guard (4...31).contains(cost) else { throw ValidationError("--cost must be 4 to 31.") }
+    }
+
+    func run() throws {
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw ValidationError("type the password on standard input (an empty password is not allowed).")
+        }
+        print(PasswordFile.makeHash(password, cost: cost))
+    }
+}
+
+/// One line on standard error.
+func complain(_ message: String) {
+    let line = "plumscale-web: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import FoundationEssentials
+import PlumConfig
+import PlumHistory
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `plumscale history`: what plumscale-web recorded, as CSV or JSON, read straight from its
+/// store (read-only, so it works while the service writes and while it is stopped).
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Print the recorded history (per-minute min/mean/max, or stable readings) as CSV or JSON.",
+        discussion: """
+            plumscale-web records the history; this reads the same SQLite file, found from \
+            [web] history in the configuration, else /var/lib/plumscale-web/history.sqlite. \
+            Times: a span back from now (30m, 12h, 7d), seconds since the epoch, or ISO 8601 UTC.
+
+            Exit codes: 0 printed; 1 configuration error or no history file; 64 usage error.
+            """)
+
+    @Option(help: ArgumentHelp("From this time (default: 1d ago).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Up to this time (default: now).", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Only this pan.", valueName: "name"))
+    var sensor: String?
+
+    @Flag(help: "CSV (the default).")
+    var csv = false
+
+    @Flag(help: "JSON instead of CSV.")
+    var json = false
+
+    @Flag(help: "The stable readings instead of the per-minute summaries.")
+    var stable = false
+
+    @Option(help: ArgumentHelp("The configuration file whose [web] history names the store.", valueName: "file"))
+    var config: String = "/etc/plumscale/plumscale.toml"
+
+    @Option(help: ArgumentHelp("The history file itself (overrides the configuration).", valueName: "path"))
+    var database: String?
+
+    func validate() throws {
+        if csv && json { throw ValidationError("--csv and --json: choose one.") }
+    }
+
+    func run() throws {
+        do {
+            let path = try database ?? storePath()
+            let store = try HistoryStore(path: path, readOnly: true)
+            let window = try HistoryWindow.parse(
+                since: since, until: until, now: Date().timeIntervalSince1970)
+            let name = sensor.flatMap { $0.isEmpty ? nil : $0 }
+            if stable {
+                let rows = try store.stableReadings(sensor: name, in: window)
+                print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
+            } else {
+                let rows = try store.minutes(sensor: name, in: window)
+                print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
+            }
+        } catch let error as HistoryError {
+            Self.complain(error.message)
+            throw ExitCode(1)
+        } catch let error as ConfigurationError {
+            Self.complain("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// One line on standard error.
+    private static func complain(_ message: String) {
+        let line = "plumscale history: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    private func storePath() throws -> String {
+        guard access(config, F_OK) == 0 else { return HistoryStore.defaultPath }
+        return try WebSettings.load(path: config).historyPath ?? HistoryStore.defaultPath
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import PlumConfig
+
+/// Found by fuzzing (Tests/fuzz, target fuzz-config): a table header such as `[)` failed an
+/// assertion in the TOML parser inside TOMLKit and aborted the daemon, on start or on reload.
+@Suite("Table headers the TOML parser cannot take")
+struct TOMLHeaderCheckTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int
+        var testDescription: String { text.debugDescription }
+    }
+
+    @Test("a header whose name cannot start a key is refused with its line, not an abort", arguments: [
+        Case(text: "[)", line: 1),
+        Case(text: "[[)]]", line: 1),
+        Case(text: "[ \t)", line: 1),
+        Case(text: "[\n", line: 1),
+        Case(text: "[\u{A0}scale]", line: 1),
+        Case(text: "[scale]\ncapacity_grams = 385\n\n  [#]\n", line: 4),
+        Case(text: "# [)\nname = \"[)\"\n[[sensor]]\n[=sensor]\n", line: 4),
+    ])
+    func refused(_ example: Case) {
+        #expect {
+            try PlumConfiguration.parse(example.text, file: "fuzz.toml")
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.line == example.line && error.description.contains("fuzz.toml:\(example.line)")
+                && error.message.contains("not valid TOML")
+        }
+    }
+
+    @Test(
+        "brackets in strings, comments, quoted names and multi-line arrays are not taken for headers",
+        arguments: [
+            "[scale]\n[[sensor]]\n[ \"quoted name\" ]\n['literal']\n[ a . b ]\n[-_9]\n",
+            "a = [\n  [{ x = 1 }],\n  [\n    +1,\n  ],\n]\n",
+            "a = \"\"\"\n[)\n\\\"\"\"\n[)\n\"\"\"\n",
+            "a = '''\n[)\n'''\nb = \"\\\"[)\"\n",
+            "a = \"\"\"x\"\"\"\"\"\n",
+            "a = { b = [ 1 ] } # [)\n",
+        ])
+    func notHeaders(_ text: String) {
+        #expect(TOMLHeaderCheck.firstUnsafeHeader(in: text) == nil, "a line of this valid TOML was taken for a bad header")
+        // TOMLKit takes it too: what is left to refuse is only the keys PlumScale does not know.
+        do {
+            _ = try PlumConfiguration.parse(text, file: "valid.toml")
+        } catch {
+            #expect(!error.message.contains("not valid TOML"), "refused as TOML: \(error)")
+        }
+    }
+
+    @Test("the next header after a multi-line array is still checked")
+    func afterArray() {
+        #expect(TOMLHeaderCheck.firstUnsafeHeader(in: "a = [\n  1,\n]\n[)\n") == 4, "the header on line 4 was missed")
+    }
+}

@@ -1,0 +1,88 @@
+import PlumConfig
+import PlumHomeAssistant
+import PlumMQTT
+import Testing
+
+@testable import plumscale_mqtt
+
+@Suite("plumscale-mqtt setup: [mqtt] and the command line")
+struct BridgeSetupTests {
+    struct NoFile: Error {}
+
+    static func setup(
+        _ text: String, broker: String? = nil, scaleID: String? = nil,
+        files: [String: String] = [:]
+    ) throws -> BridgeSetup {
+        let file = try MQTTBridgeConfiguration.parse(text, file: "/etc/plumscale/plumscale.toml")
+        return try BridgeSetup.make(file, overrides: .init(broker: broker, scaleID: scaleID), version: "0.1.0") {
+            path in
+            guard let text = files[path] else { throw NoFile() }
+            return text
+        }
+    }
+
+    @Test("--broker and --scale-id override [mqtt]; the client id, will and topics follow the scale id")
+    func flagsOverride() throws {
+        let setup = try Self.setup(
+            "[mqtt]\nhost = \"a.local\"\nport = 1884\nscale_id = \"file\"\n",
+            broker: "b.local:1999", scaleID: "flag")
+        #expect(setup.mqtt.host == "b.local" && setup.mqtt.port == 1999, "--broker wins over host and port")
+        #expect(setup.bridge.topics.identity.scaleID == "flag", "--scale-id wins over scale_id")
+        #expect(setup.mqtt.clientID == "plumscale-flag", "the default client id names the scale")
+        #expect(
+            setup.mqtt.will
+                == MQTTMessage(topic: "plumscale/flag/status", text: "offline", qos: .atLeastOnce, retain: true),
+            "the last will is offline, retained, on the availability topic")
+    }
+
+    @Test(
+        "--broker forms: host, host:port, [v6]:port; bad ones say what to write",
+        arguments: [
+            ("broker.local", "broker.local", 1883), ("10.0.0.2:1884", "10.0.0.2", 1884), ("[::1]:1885", "::1", 1885)
+        ])
+    func brokerForms(text: String, host: String, port: Int) throws {
+        let (parsedHost, parsedPort) = try BridgeSetup.parseBroker(text, defaultPort: 1883)
+        #expect(parsedHost == host && parsedPort == port, "\(text) → \(parsedHost):\(parsedPort)")
+    }
+
+    @Test("a bad --broker is refused with an example")
+    func badBroker() {
+        for text in ["host:port", "host:70000", "[::1", ":1883"] {
+            let error = #expect(throws: BridgeError.self) { try BridgeSetup.parseBroker(text, defaultPort: 1883) }
+            #expect(
+                error?.message.contains("--broker \(text)") == true,
+                "the error quotes the flag: \(String(describing: error))")
+        }
+    }
+
+    @Test("the password is the first line of password_file; an empty or unreadable file is refused naming it")
+    func passwordFile() throws {
+        let text = "[mqtt]\nusername = \"u\"\npassword_file = \"/etc/plumscale/mqtt-password\"\n"
+        let setup = try Self.setup(text, scaleID: "x", files: ["/etc/plumscale/mqtt-password": "s3cret\n"])
+        #expect(setup.mqtt.username == "u" && setup.mqtt.password == "s3cret", "first line, without its newline")
+        let empty = #expect(throws: BridgeError.self) {
+            try Self.setup(text, scaleID: "x", files: ["/etc/plumscale/mqtt-password": "\n"])
+        }
+        #expect(empty?.message.contains("is empty") == true, "\(String(describing: empty))")
+        let missing = #expect(throws: BridgeError.self) { try Self.setup(text, scaleID: "x") }
+        #expect(missing?.message.contains("password_file") == true, "\(String(describing: missing))")
+    }
+
+    @Test("without scale_id the id comes from /etc/machine-id; with neither the error says to set one")
+    func machineID() throws {
+        let setup = try Self.setup("", files: ["/etc/machine-id": "c0ffee0123456789abcdef0123456789\n"])
+        #expect(setup.bridge.topics.identity.scaleID == "c0ffee012345", "the first 12 hex digits of the machine id")
+        let error = #expect(throws: BridgeError.self) { try Self.setup("") }
+        #expect(error?.message.contains("--scale-id") == true, "\(String(describing: error))")
+    }
+
+    @Test("TLS settings reach the client, and the delta default is one division from [scale]")
+    func tlsAndDivision() throws {
+        let setup = try Self.setup(
+            "[scale]\ndivision_grams = 2\n[mqtt]\nca_file = \"/ca.pem\"\nprotocol = \"5\"\n", scaleID: "x")
+        #expect(
+            setup.mqtt.tls == MQTTTLS(caFile: "/ca.pem") && setup.mqtt.port == 8883 && setup.mqtt.protocolVersion == .v5
+        )
+        #expect(setup.bridge.policy.effectiveDelta == 2 && setup.bridge.policy.division.decimals == 0, "d = 2 g")
+    }
+}

@@ -1,0 +1,120 @@
+import PlumHomeAssistant
+import Testing
+
+/// The discovery payloads, field by field, against Home Assistant's MQTT documentation
+/// (integrations/mqtt "MQTT Discovery", sensor.mqtt, binary_sensor.mqtt, button.mqtt).
+@Suite("Home Assistant discovery")
+struct HomeAssistantDiscoveryTests {
+    static let identity = try! ScaleIdentity(configured: "kitchen", machineID: nil)
+    static let topics = BridgeTopics(prefix: "plumscale", discoveryPrefix: "homeassistant", identity: identity)
+    static let discovery = HomeAssistantDiscovery(
+        topics: topics, division: DivisionRounding(grams: 0.1), qos: 1, version: "0.1.0")
+
+    static func payload(_ topic: String, pans: [String] = ["left", "right"]) throws -> JSONValue {
+        let config = try #require(discovery.configs(pans: pans).first { $0.topic == topic }, "no config on \(topic)")
+        return try #require(JSONValue.parse(HomeAssistantDiscovery.encode(config.payload)), "config is not JSON")
+    }
+
+    @Test("topics follow <discovery_prefix>/<component>/<node_id>/<object_id>/config, one of each entity per pan")
+    func topicsPerPan() {
+        let topics = Set(Self.discovery.configs(pans: ["left", "right"]).map(\.topic))
+        var expected: Set<String> = ["homeassistant/sensor/plumscale_kitchen/heaviest/config"]
+        for pan in ["left", "right"] {
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_weight/config")
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_force/config")
+            expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_stable/config")
+            expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_overload/config")
+            expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_tare/config")
+            expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_zero/config")
+        }
+        #expect(topics == expected, "unexpected or missing config topics: \(topics.symmetricDifference(expected))")
+    }
+
+    @Test(
+        "weight sensor: device_class weight, unit_of_measurement g, state_class measurement, suggested_display_precision from d"
+    )
+    func weightSensor() throws {
+        let config = try Self.payload("homeassistant/sensor/plumscale_kitchen/left_weight/config")
+        #expect(config["device_class"]?.string == "weight", "device_class")
+        #expect(config["unit_of_measurement"]?.string == "g", "unit_of_measurement")
+        #expect(config["state_class"]?.string == "measurement", "state_class")
+        #expect(config["suggested_display_precision"]?.number == 1, "suggested_display_precision for d = 0.1 g")
+        #expect(config["state_topic"]?.string == "plumscale/kitchen/left/state", "state_topic")
+        #expect(config["value_template"]?.string == "{{ value_json.grams }}", "value_template")
+        #expect(config["unique_id"]?.string == "plumscale_kitchen_left_weight", "unique_id")
+        #expect(config["name"]?.string == "left weight", "name")
+    }
+
+    @Test(
+        "every entity: availability_topic with payload_available online and payload_not_available offline, one device")
+    func availabilityAndDevice() throws {
+        var uniqueIDs: [String] = []
+        for (topic, _) in Self.discovery.configs(pans: ["left", "right"]) {
+            let config = try Self.payload(topic)
+            #expect(
+                config["availability_topic"]?.string == "plumscale/kitchen/status", "availability_topic of \(topic)")
+            #expect(config["payload_available"]?.string == "online", "payload_available of \(topic)")
+            #expect(config["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
+            let device = try #require(config["device"], "device of \(topic)")
+            #expect(device["identifiers"]?.array == [.string("plumscale_kitchen")], "device.identifiers of \(topic)")
+            #expect(device["name"]?.string == "PlumScale kitchen", "device.name")
+            #expect(
+                device["manufacturer"]?.string == "PlumScale" && device["sw_version"]?.string == "0.1.0",
+                "device.manufacturer and device.sw_version")
+            #expect(config["origin"]?["name"]?.string == "plumscale-mqtt", "origin.name")
+            uniqueIDs.append(try #require(config["unique_id"]?.string, "unique_id of \(topic)"))
+        }
+        #expect(Set(uniqueIDs).count == uniqueIDs.count, "unique_ids repeat: \(uniqueIDs)")
+    }
+
+    @Test("binary_sensors stable and overload: payload_on ON, payload_off OFF, a template giving exactly those")
+    func binarySensors() throws {
+        let stable = try Self.payload("homeassistant/binary_sensor/plumscale_kitchen/left_stable/config")
+        let overload = try Self.payload("homeassistant/binary_sensor/plumscale_kitchen/left_overload/config")
+        for (config, field) in [(stable, "stable"), (overload, "overload")] {
+            #expect(
+                config["payload_on"]?.string == "ON" && config["payload_off"]?.string == "OFF",
+                "payload_on/off of \(field)")
+            #expect(
+                config["value_template"]?.string == "{{ 'ON' if value_json.\(field) else 'OFF' }}",
+                "value_template of \(field)")
+            #expect(config["state_topic"]?.string == "plumscale/kitchen/left/state", "state_topic of \(field)")
+        }
+        #expect(overload["device_class"]?.string == "problem", "overload is a problem")
+        #expect(stable["device_class"] == nil, "stable has no binary_sensor device class that fits")
+    }
+
+    @Test("force sensor: unit_of_measurement %, state_class measurement, value from percent")
+    func forceSensor() throws {
+        let config = try Self.payload("homeassistant/sensor/plumscale_kitchen/right_force/config")
+        #expect(config["unit_of_measurement"]?.string == "%" && config["state_class"]?.string == "measurement")
+        #expect(config["value_template"]?.string == "{{ value_json.percent }}", "value_template")
+        #expect(
+            config["device_class"] == nil, "no device_class: force in percent of full scale is none of HA's classes")
+    }
+
+    @Test("buttons tare and zero: command_topic and payload_press PRESS, no state_topic")
+    func buttons() throws {
+        for action in ["tare", "zero"] {
+            let config = try Self.payload("homeassistant/button/plumscale_kitchen/left_\(action)/config")
+            #expect(
+                config["command_topic"]?.string == "plumscale/kitchen/left/\(action)/set", "command_topic of \(action)")
+            #expect(config["payload_press"]?.string == "PRESS", "payload_press of \(action)")
+            #expect(config["state_topic"] == nil, "a button has no state_topic")
+            #expect(
+                Self.topics.parseCommand("plumscale/kitchen/left/\(action)/set")?.action.rawValue == action,
+                "the bridge reads its own command topic back")
+        }
+    }
+
+    @Test("unique ids come from scale_id, else from the machine id, and stay the same for the same input")
+    func identity() throws {
+        let machine = "0123456789abcdef0123456789abcdef\n"
+        let first = try ScaleIdentity(configured: nil, machineID: machine)
+        let again = try ScaleIdentity(configured: nil, machineID: machine)
+        #expect(first.scaleID == "0123456789ab" && first == again, "the machine id gives the same id every time")
+        #expect(try ScaleIdentity(configured: "kitchen", machineID: machine).scaleID == "kitchen", "scale_id wins")
+        let error = #expect(throws: BridgeError.self) { try ScaleIdentity(configured: nil, machineID: "") }
+        #expect(error?.message.contains("scale_id") == true, "the error says to set scale_id")
+    }
+}

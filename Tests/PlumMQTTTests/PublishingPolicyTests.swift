@@ -1,0 +1,99 @@
+import PlumHomeAssistant
+import Testing
+
+@Suite("publishing policy")
+struct PublishingPolicyTests {
+    static let tenth = PublishingPolicy.Settings(
+        division: DivisionRounding(grams: 0.1), heartbeatSeconds: 60, liveRate: 2)
+
+    @Test("with the default delta of one division, a stable weight one division away is published, less is not")
+    func deltaOfOneDivision() {
+        var policy = PublishingPolicy(Self.tenth)
+        #expect(
+            policy.decide(weightReport("left", grams: 152.23, stable: true), now: 0).state?.grams == 152.2,
+            "the first stable weight is published, rounded to the division")
+        #expect(
+            policy.decide(weightReport("left", grams: 152.24, stable: true), now: 1).state == nil,
+            "152.24 g still shows 152.2 g: nothing new")
+        #expect(
+            policy.decide(weightReport("left", grams: 152.26, stable: true), now: 2).state?.grams == 152.3,
+            "152.3 g is one division (0.1 g) from 152.2 g: published")
+    }
+
+    @Test("delta compares rounded weights: a change below delta is held back, at delta it is published")
+    func deltaBoundary() {
+        var policy = PublishingPolicy(
+            .init(division: DivisionRounding(grams: 1), delta: 5, heartbeatSeconds: 60, liveRate: 0))
+        #expect(policy.decide(weightReport("left", grams: 100, stable: true), now: 0).state?.grams == 100)
+        #expect(policy.decide(weightReport("left", grams: 104, stable: true), now: 1).state == nil, "4 g < delta 5 g")
+        #expect(policy.decide(weightReport("left", grams: 96, stable: true), now: 2).state == nil, "-4 g < delta 5 g")
+        #expect(
+            policy.decide(weightReport("left", grams: 105, stable: true), now: 3).state?.grams == 105, "5 g = delta")
+        #expect(
+            policy.decide(weightReport("left", grams: 100, stable: true), now: 4).state?.grams == 100, "-5 g = delta")
+    }
+
+    @Test("while the pan moves the state keeps the last stable weight, and the stable flag changes are published")
+    func motion() {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 1), heartbeatSeconds: 60, liveRate: 0))
+        _ = policy.decide(weightReport("left", grams: 100, stable: true), now: 0)
+        let moving = policy.decide(weightReport("left", grams: 180, stable: false), now: 1).state
+        #expect(moving?.stable == false, "losing stability is published")
+        #expect(moving?.grams == 100, "the state does not follow the moving pan: \(String(describing: moving))")
+        #expect(
+            policy.decide(weightReport("left", grams: 190, stable: false), now: 2).state == nil, "still moving: nothing"
+        )
+        let settled = policy.decide(weightReport("left", grams: 250, stable: true), now: 3).state
+        #expect(settled?.grams == 250 && settled?.stable == true, "the new stable weight is published")
+    }
+
+    @Test("overload appearing and going is published at once")
+    func overload() {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 1), heartbeatSeconds: 60, liveRate: 0))
+        _ = policy.decide(weightReport("left", grams: 100, stable: true), now: 0)
+        #expect(
+            policy.decide(weightReport("left", grams: 100, stable: true, overload: true), now: 1).state?.overload
+                == true)
+        #expect(policy.decide(weightReport("left", grams: 100, stable: true), now: 2).state?.overload == false)
+    }
+
+    @Test("the heartbeat republishes an unchanged state after its interval, not before")
+    func heartbeat() {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 1), heartbeatSeconds: 60, liveRate: 0))
+        _ = policy.decide(weightReport("left", grams: 100, stable: true), now: 0)
+        _ = policy.decide(weightReport("left", grams: 100, stable: true), now: 30)
+        #expect(policy.heartbeat(now: 59.9) == nil, "no heartbeat before 60 s")
+        #expect(policy.heartbeat(now: 60)?.grams == 100, "the unchanged state again at 60 s")
+        #expect(policy.heartbeat(now: 61) == nil, "the heartbeat restarts its interval")
+        #expect(policy.heartbeat(now: 120)?.grams == 100)
+    }
+
+    @Test("the live topic gets at most live_rate readings a second", arguments: [1.0, 2.0, 5.0])
+    func liveRate(rate: Double) {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 1), heartbeatSeconds: 60, liveRate: rate))
+        var live = 0
+        for sample in 0..<800 {  // 10 s of readings at 80 SPS
+            if policy.decide(weightReport("left", grams: Double(sample), stable: false), now: Double(sample) / 80).live
+                != nil
+            {
+                live += 1
+            }
+        }
+        #expect(live == Int(10 * rate), "10 s at \(rate) Hz must give \(Int(10 * rate)) live messages, got \(live)")
+    }
+
+    @Test("a weight a hair below zero is published as 0, not -0")
+    func noNegativeZero() {
+        var policy = PublishingPolicy(Self.tenth)
+        let state = policy.decide(weightReport("left", grams: -0.01, stable: true, percent: -0.001), now: 0).state
+        #expect(
+            state?.grams?.sign == .plus && state?.percent?.sign == .plus, "-0 in JSON: \(String(describing: state))")
+    }
+
+    @Test(
+        "decimals of the display precision follow the division",
+        arguments: [(0.01, 2), (0.05, 2), (0.1, 1), (0.2, 1), (0.5, 1), (1.0, 0), (2.0, 0), (10.0, 0)])
+    func precision(division: Double, decimals: Int) {
+        #expect(DivisionRounding(grams: division).decimals == decimals, "d = \(division) g shows \(decimals) decimals")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PlumClient
+import PlumTestSupport
+import Testing
+
+extension Tag {
+    /// Runs plumscaled or plumscale as a child process.
+    @Tag static var process: Self
+}
+
+extension ChildProcess {
+    /// Runs the built `plumscale` with `arguments`, off the concurrency pool.
+    static func plumscale(
+        _ arguments: [String], environment: [String: String] = [:], input: String = ""
+    ) async -> ChildProcess {
+        do {
+            return try await run(BuiltProducts.plumscale, arguments, environment: environment, input: input)
+        } catch {
+            return ChildProcess(status: -1, stdout: "", stderr: "could not run plumscale: \(error)")
+        }
+    }
+}
+
+/// A real `plumscaled` with simulated pans described in TOML, for running `plumscale` commands
+/// against; a pan with no fixed load reads its grams from a file the test writes.
+final class ScaleFixture: Sendable {
+    let daemon: DaemonFixture
+    var directory: String { daemon.directory.path }
+    var socket: String { daemon.socketPath }
+
+    struct SensorLoad: Sendable {
+        var name: String
+        /// Constant grams, or nil for a load file `<directory>/<name>.grams` the test writes.
+        var grams: Double?
+    }
+
+    private init(_ sensors: [SensorLoad], daemonSettings: String, scaleSettings: String) throws {
+        let directory = try TemporaryDirectory(prefix: "plumcli")
+        var toml = scaleSettings.isEmpty ? "" : "[scale]\n\(scaleSettings)\n\n"
+        toml += daemonSettings.isEmpty ? "" : "[daemon]\n\(daemonSettings)\n\n"
+        for (index, sensor) in sensors.enumerated() {
+            toml += "[[sensor]]\nname = \"\(sensor.name)\"\nkind = \"simulated-hx711\"\nseed = \(index + 3)\n"
+            if let grams = sensor.grams {
+                toml += "load_grams = \(grams)\n\n"
+            } else {
+                toml += "load_file = \"\(try directory.write("\(sensor.name).grams", "0\n"))\"\n\n"
+            }
+        }
+        daemon = try DaemonFixture(configuration: toml, directory: directory)
+        try daemon.waitForReadings()
+    }
+
+    /// Starts the daemon off the concurrency pool and waits for every pan's first reading.
+    static func start(
+        _ sensors: [(String, Double?)], daemonSettings: String = "", scaleSettings: String = ""
+    ) async throws -> ScaleFixture {
+        let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
+        return try await offPool {
+            try ScaleFixture(list, daemonSettings: daemonSettings, scaleSettings: scaleSettings)
+        }
+    }
+
+    /// Runs `plumscale` against this daemon, to the end.
+    func plumscale(_ arguments: [String], input: String = "") async -> ChildProcess {
+        await ChildProcess.plumscale(arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
+    }
+
+    /// Starts `plumscale` against this daemon, for a test that acts on what it prints.
+    func start(_ arguments: [String], input: String = "") throws -> BackgroundProcess {
+        try BackgroundProcess(
+            BuiltProducts.plumscale, arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
+    }
+
+    /// Sends SIGHUP and waits until the daemon logs that it reloaded.
+    func reload() async throws {
+        let daemon = self.daemon
+        try await offPool {
+            let before = daemon.log.components(separatedBy: "reloaded:").count
+            daemon.send(SIGHUP)
+            try waitUntil("plumscaled to log that it reloaded", describe: { daemon.log }) {
+                daemon.log.components(separatedBy: "reloaded:").count > before
+            }
+        }
+    }
+
+    /// Puts `grams` on the pan `sensor` (one started with no fixed load).
+    func place(_ grams: Double, on sensor: String) {
+        writeFile("\(directory)/\(sensor).grams", "\(grams)\n")
+    }
+
+    /// Runs `plumscale arguments` and, each time it prints `cue` on standard error, places the next
+    /// of `loads` on `sensor`: the weights go on when the command says it waits for them.
+    func run(
+        _ arguments: [String], input: String = "", placing loads: [(cue: String, grams: Double)], on sensor: String
+    ) async throws -> ChildProcess {
+        let command = try start(arguments, input: input)
+        let steps = loads.map { PlacedLoad(cue: $0.cue, grams: $0.grams) }
+        return try await offPool {
+            for step in steps {
+                try command.waitForOutput(step.cue)
+                self.place(step.grams, on: sensor)
+            }
+            return command.finish()
+        }
+    }
+
+    private struct PlacedLoad: Sendable {
+        var cue: String
+        var grams: Double
+    }
+}

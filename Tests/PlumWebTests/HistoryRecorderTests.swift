@@ -1,0 +1,56 @@
+import PlumHistory
+import Testing
+
+@Suite("History recorder")
+struct HistoryRecorderTests {
+    @Test("a minute is summarised when the next minute's first reading arrives, with min, mean and max")
+    func minuteSummary() {
+        var recorder = HistoryRecorder(division: 0.1)
+        let base = 1_795_388_100.0  // a whole minute
+        var outputs: [HistoryRecorder.Output] = []
+        for (offset, grams) in [(0.0, 10.0), (20, 14), (40, 12)] {
+            let sample = HistorySample(sensor: "left", time: base + offset, grams: grams, stable: false)
+            outputs.append(recorder.record(sample))
+        }
+        #expect(outputs.allSatisfy { $0.minute == nil }, "no minute may close before it has ended")
+        let next = recorder.record(HistorySample(sensor: "left", time: base + 61, grams: 50, stable: false))
+        #expect(next.minute != nil, "the first reading of the next minute closes the previous one")
+        let expected = MinuteSummary(sensor: "left", minute: 1_795_388_100, min: 10, mean: 12, max: 14, samples: 3)
+        #expect(next.minute == expected, "min 10, mean 12, max 14 over the three readings")
+    }
+
+    @Test("a stable weight is stored once, and again only when it moves by a division")
+    func stableOnce() {
+        var recorder = HistoryRecorder(division: 0.1)
+        let grams = [100.0, 100.04, 100.02, 100.2, 100.2]
+        let stored = grams.enumerated().compactMap { index, value in
+            recorder.record(HistorySample(sensor: "p", time: Double(index), grams: value, stable: true)).stable?.grams
+        }
+        #expect(stored == [100.0, 100.2], "changes below one division are the same stable weight")
+        _ = recorder.record(HistorySample(sensor: "p", time: 10, grams: 150, stable: false))
+        let again = recorder.record(HistorySample(sensor: "p", time: 11, grams: 100.2, stable: true))
+        #expect(again.stable != nil, "settling again after moving is a new stable reading")
+    }
+
+    @Test("overloaded readings and readings without grams are left out of the summary")
+    func outOfRangeLeftOut() {
+        var recorder = HistoryRecorder()
+        _ = recorder.record(HistorySample(sensor: "p", time: 0, grams: 5, stable: false))
+        _ = recorder.record(HistorySample(sensor: "p", time: 1, grams: 900, stable: false, outOfRange: true))
+        _ = recorder.record(HistorySample(sensor: "p", time: 2, grams: nil, stable: false))
+        let summaries = recorder.flush()
+        #expect(summaries.map(\.max) == [5], "only the trustworthy reading counts: \(summaries)")
+    }
+
+    @Test("since and until accept spans, epoch seconds and ISO 8601, and refuse anything else")
+    func windows() throws {
+        let now = 1_000_000.0
+        let window = try HistoryWindow.parse(since: "7d", until: "1h", now: now)
+        #expect(window.since == now - 7 * 86_400 && window.until == now - 3600)
+        #expect(try HistoryWindow.parse(since: "2026-11-23", until: nil, now: 1_800_000_000).since == 1_795_392_000)
+        #expect(try HistoryWindow.parse(since: "1795388100", until: nil, now: 1_800_000_000).since == 1_795_388_100)
+        #expect(throws: HistoryError.self, "a word is not a time") {
+            try HistoryWindow.parse(since: "yesterday", until: nil, now: now)
+        }
+    }
+}

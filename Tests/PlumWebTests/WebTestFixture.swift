@@ -1,0 +1,76 @@
+import FoundationEssentials
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlumHistory
+import PlumTestSupport
+import PlumWeb
+
+/// A web service over a ``ScriptedDaemon``, with a password file and a history in a fresh
+/// temporary directory.
+struct WebTestFixture {
+    static let password = "plum-secret"
+    /// One hash for every test: bcrypt is slow by design.
+    static let passwordHash = PasswordFile.makeHash(password, cost: 4)
+
+    let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
+    let daemon = ScriptedDaemon()
+    let metrics = WebMetrics()
+    let board: PanBoard
+    let history: HistoryStore
+    let service: WebService<ScriptedDaemon>
+    let now: Double
+
+    init(lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true) throws {
+        // A fresh directory that goes away with the fixture.
+        temporary = try TemporaryDirectory(prefix: "plumweb")
+        let directory = temporary.path
+        if passwordFile { try temporary.write("web-password", Self.passwordHash + "\n") }
+        board = PanBoard(metrics: metrics)
+        history = try HistoryStore(path: directory + "/history.sqlite")
+        self.now = now
+        service = WebService(
+            daemon: daemon, board: board, metrics: metrics, history: history,
+            access: AccessPolicy(
+                lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password")),
+            now: { now })
+    }
+
+    func application() -> some ApplicationProtocol {
+        service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: Logger(label: "test"))
+    }
+
+    /// The headers a request from our own page carries.
+    static let sameOrigin: HTTPFields = [.origin: "http://localhost", .contentType: "application/json"]
+
+    /// Logs in; returns the headers (cookie, token, origin) that authorize later requests.
+    static func logIn(_ client: some TestClientProtocol) async throws -> HTTPFields {
+        try await client.execute(
+            uri: "/api/login", method: .post, headers: sameOrigin,
+            body: ByteBuffer(string: #"{"password":"\#(password)"}"#)
+        ) { response in
+            guard response.status == .ok, let cookie = response.headers[.setCookie]?.split(separator: ";").first,
+                  let token = try? JSONDecoder().decode(
+                      [String: TokenField].self, from: Data(buffer: response.body))["csrf"]
+            else { throw LoginFailed(status: "\(response.status)", body: String(buffer: response.body)) }
+            var headers = sameOrigin
+            headers[.cookie] = String(cookie)
+            headers[.csrfToken] = token.text
+            return headers
+        }
+    }
+
+    struct LoginFailed: Error {
+        var status: String
+        var body: String
+    }
+
+    /// `csrf` is a string; `logged_in` is not, and is skipped.
+    struct TokenField: Decodable {
+        var text = ""
+        init(from decoder: any Decoder) throws {
+            text = (try? decoder.singleValueContainer().decode(String.self)) ?? ""
+        }
+    }
+}
