@@ -72,7 +72,8 @@ struct TraceReplayTests {
         "1e300", "1.8446744073709552e10", "3155760001",
     ])
     func timeBeyondTheClock(_ time: String) throws {
-        let path = temporaryPath("far.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("far.csv")
         writeFile(path, "time_s,sensor,raw\n0,left,1\n\(time),left,2\n")
         let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
         #expect(try replay.next().raw == 1)
@@ -85,7 +86,8 @@ struct TraceReplayTests {
 
     @Test("a time just under 100 years after the first sample still replays, at its offset")
     func timeWithinTheClock() throws {
-        let path = temporaryPath("long.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("long.csv")
         let seconds: UInt64 = 3_155_759_999
         writeFile(path, "time_s,sensor,raw\n0,left,1\n\(seconds),left,2\n")
         let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
