@@ -170,7 +170,10 @@ let package = Package(
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
-        .target(name: "PlumTestSupport", dependencies: ["PlumClient", "PlumProtocol"]),
+        .target(
+            name: "PlumTestSupport",
+            dependencies: ["PlumClient", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
         // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
@@ -189,14 +192,19 @@ let package = Package(
             name: "PlumHistory",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore"]),
-        .testTarget(name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        .testTarget(
+            name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
+        ),
+        .testTarget(
+            name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
+        ),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
             dependencies: [
-                "PlumCore", "plumcore-state-writer", .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlumCore", "plumcore-state-writer", "PlumTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

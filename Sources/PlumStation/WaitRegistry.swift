@@ -21,6 +21,8 @@ struct WaitRegistry {
 
     /// Some command waits for a stable reading.
     var isWaitingForStable: Bool { !stable.isEmpty }
+    /// True while a request waits for the next reading (the tests' signal that it has begun).
+    var isWaitingForNext: Bool { !next.isEmpty }
 
     /// A fresh token for a wait or a capture.
     mutating func newToken() -> UInt64 {

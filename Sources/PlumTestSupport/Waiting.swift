@@ -8,6 +8,7 @@ import Foundation
 /// - Parameter what: the signal awaited, for the error: "the CLI to say it is waiting".
 /// - Throws: ``FixtureError`` naming what never happened, and `describe()`'s account of what
 ///   was seen instead.
+@available(*, noasync, message: "it blocks a thread of the concurrency pool: use waitFor, or call it inside offPool")
 public func waitUntil(
     _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(20),
     describe: () -> String = { "" }, _ condition: () throws -> Bool
@@ -25,13 +26,38 @@ public func waitUntil(
     }
 }
 
-/// Runs blocking work (a child process, a wait on a socket) on a Dispatch thread, off the Swift
-/// concurrency pool.
+/// Waits until `condition` holds, checking it every `interval`, for at most `timeout`, from an
+/// async test: between checks the task is suspended, so no thread of the concurrency pool waits.
+/// (``waitUntil(_:timeout:interval:describe:_:)`` is its blocking twin, for use off the pool.)
+/// - Throws: ``FixtureError`` naming what never happened and `describe()`'s account of what was
+///   seen instead.
+public func waitFor(
+    _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(10),
+    describe: () -> String = { "" }, _ condition: () async throws -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while true {
+        if try await condition() { return }
+        guard clock.now < deadline else {
+            let seen = describe()
+            throw FixtureError("waited \(timeout) for \(what), in vain" + (seen.isEmpty ? "" : "; saw: \(seen)"))
+        }
+        try await Task.sleep(for: interval)
+    }
+}
+
+/// Runs blocking work (a child process, a read or `recv` on a socket, a sleep) on a thread of its
+/// own, off the Swift concurrency pool.
 ///
 /// Tests run on that pool, which has as many threads as cores (two on a small CI machine): a
-/// test blocking them for seconds starves the async tests running beside it.
+/// test blocking one of them starves the code under test. Dispatch's global queues are no way
+/// out either: on Linux they too start with one thread per core and add one only after a
+/// blocked worker has been noticed, so a dedicated thread it is, one per call.
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.name = "plum-test-blocking"
+        thread.start()
     }
 }

@@ -1,16 +1,10 @@
 import Foundation
 import Testing
+import PlumTestSupport
 @testable import PlumCore
 
 @Suite("Calibration store")
 struct CalibrationStoreTests {
-    /// A fresh directory under the system's temporary directory.
-    static func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plumcore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
     static func calibration(scale: Double, date: String) -> Calibration {
         var calibration = Fixtures.linearCalibration(createdAt: date)
         calibration.model = .polynomial(offset: 8_000, scale: scale, curvature: 0)
@@ -22,7 +16,8 @@ struct CalibrationStoreTests {
 
     @Test("a saved calibration loads back identical, with its history")
     func roundTrip() throws {
-        let store = CalibrationStore(directory: try Self.temporaryDirectory())
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = CalibrationStore(directory: temporary.path)
         #expect(try store.load(Fixtures.sensor).get() == nil)
         try store.save(Self.old).get()
         try store.save(Self.new).get()
@@ -36,7 +31,8 @@ struct CalibrationStoreTests {
         // Enough crash points to cover every step of a save, and one beyond (no crash at all).
         var outcomes: Set<String> = []
         for crashAfter in 0...12 {
-            let directory = try Self.temporaryDirectory()
+            let temporary = try TemporaryDirectory(prefix: "plumcore")
+            let directory = temporary.path
             try CalibrationStore(directory: directory).save(Self.old).get()
             let crashing = CrashingFileSteps(crashAfter: crashAfter)
             _ = CalibrationStore(directory: directory, historyLimit: 5, files: crashing).save(Self.new)
@@ -57,7 +53,8 @@ struct CalibrationStoreTests {
 
     /// Saves two calibrations and returns the store and the file's text.
     static func savedTwice() throws -> (CalibrationStore, String) {
-        let store = CalibrationStore(directory: try temporaryDirectory())
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = CalibrationStore(directory: temporary.path)
         try store.save(old).get()
         try store.save(new).get()
         return (store, try String(contentsOfFile: store.path(for: Fixtures.sensor), encoding: .utf8))
@@ -121,7 +118,8 @@ struct CalibrationStoreTests {
 
     @Test("rollback steps back through the history, then says there is nothing left")
     func rollback() throws {
-        let store = CalibrationStore(directory: try Self.temporaryDirectory())
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = CalibrationStore(directory: temporary.path)
         let third = Self.calibration(scale: 423, date: "2026-05-04T09:30:00Z")
         for calibration in [Self.old, Self.new, third] { try store.save(calibration).get() }
         #expect(try store.rollback(Fixtures.sensor).get() == Self.new)
@@ -141,7 +139,8 @@ struct CalibrationStoreTests {
 
     @Test("history keeps only the configured number of earlier calibrations")
     func historyLimit() throws {
-        let store = CalibrationStore(directory: try Self.temporaryDirectory(), historyLimit: 3)
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = CalibrationStore(directory: temporary.path, historyLimit: 3)
         for step in 0..<8 { try store.save(Self.calibration(scale: 400 + Double(step), date: "2026-05-0\(step + 1)")).get() }
         let all = try store.loadAll(Fixtures.sensor).get()
         #expect(all.count == 4)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlumTestSupport
 
 @testable import PlumCore
 
@@ -63,13 +64,14 @@ struct KillDuringSaveTests {
 
     @Test("killed at 12 moments while saving, it always leaves a whole state it wrote", .timeLimit(.minutes(2)))
     func killedMidSave() async throws {
-        let directory = try CalibrationStoreTests.temporaryDirectory()
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let directory = temporary.path
         let sensor = SensorIdentity(id: "left", model: "hx711", gain: 128)
         let store = ZeroTareStore(directory: directory)
         var seen: Set<Int> = []
         for round in 0..<12 {
             // A different number of saves each round, so the kill lands at different steps.
-            let printed = try await Self.offPool { Self.killWriter(directory: directory, after: 3 + 11 * round) }.get()
+            let printed = try await offPool { Self.killWriter(directory: directory, after: 3 + 11 * round) }.get()
             let state = try #require(try store.load(sensor).get(), "round \(round): no state after the kill")
             let number = Int(state.tare)
             // Printed only once its save returned, so that one at least is on disk; the kill
@@ -83,12 +85,5 @@ struct KillDuringSaveTests {
             #expect(try store.load(sensor).get() == state)
         }
         #expect(!seen.isEmpty)
-    }
-
-    /// Runs blocking work on its own thread, off the concurrency pool.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlumTestSupport
 
 @testable import PlumCore
 
@@ -11,7 +12,8 @@ struct StoredPayloadChecksumTests {
 
     @Test("a file whose numbers another toolchain printed (385.0, 8.01323000000001e3, 0.0) verifies and loads")
     func otherToolchainFile() throws {
-        let directory = try CalibrationStoreTests.temporaryDirectory()
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let directory = temporary.path
         let source = Self.examples.appendingPathComponent("other-toolchain/left-gain128.json")
         let text = try String(contentsOf: source, encoding: .utf8)
         #expect(text.contains("385.0") && text.contains("e3"), "the fixture no longer has foreign number formats")
@@ -58,7 +60,8 @@ struct StoredPayloadChecksumTests {
 
     @Test("a file saved now verifies by its own bytes")
     func savedFile() throws {
-        let directory = try CalibrationStoreTests.temporaryDirectory()
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let directory = temporary.path
         let store = CalibrationStore(directory: directory)
         try store.save(Fixtures.linearCalibration()).get()
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: store.path(for: Fixtures.sensor))))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlumTestSupport
 
 @testable import PlumCore
 
@@ -15,7 +16,8 @@ struct ZeroTareStoreTests {
 
     @Test("a saved zero and tare load back identical; a sensor never saved has none")
     func roundTrip() throws {
-        let store = ZeroTareStore(directory: try CalibrationStoreTests.temporaryDirectory())
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = ZeroTareStore(directory: temporary.path)
         #expect(try store.load(Fixtures.sensor).get() == nil)
         try store.save(Self.state(zero: 1.25, tare: 87.3), for: Fixtures.sensor).get()
         #expect(try store.load(Fixtures.sensor).get() == Self.state(zero: 1.25, tare: 87.3))
@@ -27,7 +29,8 @@ struct ZeroTareStoreTests {
         let old = Self.state(zero: 0.5, tare: 20)
         let new = Self.state(zero: -0.75, tare: 153.1)
         for crashAfter in 0...4 {
-            let directory = try CalibrationStoreTests.temporaryDirectory()
+            let temporary = try TemporaryDirectory(prefix: "plumcore")
+            let directory = temporary.path
             try ZeroTareStore(directory: directory).save(old, for: Fixtures.sensor).get()
             let crashing = ZeroTareStore(directory: directory, files: CrashingFileSteps(crashAfter: crashAfter))
             let saved = crashing.save(new, for: Fixtures.sensor)
@@ -43,7 +46,8 @@ struct ZeroTareStoreTests {
 
     @Test("a changed value, a truncated file or another sensor's file is refused, saying zero and tare start afresh")
     func damagedFiles() throws {
-        let directory = try CalibrationStoreTests.temporaryDirectory()
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let directory = temporary.path
         let store = ZeroTareStore(directory: directory)
         try store.save(Self.state(zero: 0.5, tare: 87.3), for: Fixtures.sensor).get()
         let path = store.path(for: Fixtures.sensor)
@@ -71,7 +75,8 @@ struct ZeroTareStoreTests {
 
     @Test("stale temporary files of both stores are removed at start; nothing else in the directory is")
     func staleTemporaryFiles() throws {
-        let directory = try CalibrationStoreTests.temporaryDirectory()
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let directory = temporary.path
         let stale = ["left-gain128.json.tmp", "left-gain128.json.prev.tmp", "left-gain128.zero-tare.json.tmp"]
         let kept = ["notes.tmp", "left-gain128.json.prev", "readme.txt"]
         for name in stale + kept {

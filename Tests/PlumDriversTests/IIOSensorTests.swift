@@ -1,4 +1,5 @@
 import Testing
+import PlumTestSupport
 import PlumHardware
 import PlumSimulation
 @testable import PlumDrivers
@@ -9,11 +10,11 @@ import Glibc
 
 /// A fake `/sys/bus/iio/devices` tree laid out as the kernel's ti-ads1015 driver makes it.
 struct FakeIIOTree {
-    let root: String
+    let directory: TemporaryDirectory
+    var root: String { directory.path }
 
-    init() {
-        var template = Array("/tmp/plumscale-iio-XXXXXX".utf8CString)
-        root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "plumscale-iio")
         mkdir("\(root)/iio:device0", 0o755)
         write("iio:device0/name", "ads1115\n")
         write("iio:device0/in_voltage0_raw", "1000\n")
@@ -33,7 +34,7 @@ struct FakeIIOTree {
 struct IIOSensorTests {
     @Test("samples are (raw + offset) × scale millivolts, paced on the poll grid")
     func readsAndPaces() throws {
-        let tree = FakeIIOTree()
+        let tree = try FakeIIOTree()
         let clock = VirtualClock()
         let sensor = try IIOSensor(name: "adc", device: "ads1115", channel: 0, root: tree.root, pollRate: 10, clock: clock)
         let first = try sensor.next()
@@ -51,15 +52,15 @@ struct IIOSensorTests {
 
     @Test("an offset file is applied before the scale")
     func offset() throws {
-        let tree = FakeIIOTree()
+        let tree = try FakeIIOTree()
         tree.write("iio:device0/in_voltage1_offset", "4\n")
         let sensor = try IIOSensor(name: "adc", device: "iio:device0", channel: 1, root: tree.root, pollRate: 10, clock: VirtualClock())
         #expect(try sensor.next().signal == (-20 + 4) * 0.125)
     }
 
     @Test("a channel the device does not have is refused when opened, naming the channels there are")
-    func missingChannel() {
-        let tree = FakeIIOTree()
+    func missingChannel() throws {
+        let tree = try FakeIIOTree()
         #expect {
             try IIOSensor(name: "adc", device: "ads1115", channel: 3, root: tree.root, pollRate: 10, clock: VirtualClock())
         } throws: { error in
@@ -69,8 +70,8 @@ struct IIOSensorTests {
     }
 
     @Test("a device that is not there is refused naming the devices there are")
-    func missingDevice() {
-        let tree = FakeIIOTree()
+    func missingDevice() throws {
+        let tree = try FakeIIOTree()
         #expect {
             try IIOSensor(name: "adc", device: "hx711", channel: 0, root: tree.root, pollRate: 10, clock: VirtualClock())
         } throws: { error in

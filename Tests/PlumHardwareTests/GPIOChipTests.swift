@@ -1,6 +1,7 @@
 import PlumTestSupport
 import Foundation
 import Testing
+import PlumTestSupport
 @testable import PlumHardware
 
 /// These open real files through the real libgpiod (1.6 or 2.x, whichever the build links), so

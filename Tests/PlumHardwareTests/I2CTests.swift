@@ -2,6 +2,7 @@ import PlumTestSupport
 import Foundation
 import Glibc
 import Testing
+import PlumTestSupport
 @testable import PlumHardware
 
 @Suite("I2C buses, addresses and devices")

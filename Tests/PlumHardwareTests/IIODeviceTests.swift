@@ -1,5 +1,6 @@
 import PlumTestSupport
 import Testing
+import PlumTestSupport
 import PlumHardware
 
 /// A fake `/sys/bus/iio/devices` laid out as the kernel's ads1015 and hx711 drivers lay it out.

@@ -18,8 +18,7 @@ struct SensorStatusTests {
     @Test("STATUS= names the sensors that are not ok, with the reason, when a state changes")
     func statusOnStateChange() async throws {
         let directory = try TemporaryDirectory()
-        let notifySocket = RawSocket.bound(directory.path + "/notify", type: SOCK_DGRAM)
-        defer { close(notifySocket) }
+        let systemd = DatagramReceiver(path: directory.path + "/notify")
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": directory.path + "/notify"])
         let configuration = try PlumConfiguration.parse(
             "[[sensor]]\nname = \"good\"\nkind = \"simulated-hx711\"\nload_grams = 50\n[[sensor]]\nname = \"broken\"\nkind = \"simulated-hx711\"\n",
@@ -37,17 +36,11 @@ struct SensorStatusTests {
         let running = Task { try await service.run() }
         defer { running.cancel() }
 
-        var statuses: [String] = []
-        while let message = try await offPoolReceive(notifySocket), statuses.count < 20 {
-            statuses.append(message)
-            if message.contains("1 of 2 sensors ok") && message.contains("broken: fault: ") { break }
+        let statuses = try await systemd.next("STATUS= naming the broken sensor") {
+            $0.contains("1 of 2 sensors ok") && $0.contains("broken: fault: ")
         }
-        let last = try #require(statuses.last)
-        #expect(last.hasPrefix("STATUS=1 of 2 sensors ok; broken: fault: "), "\(statuses)")
-        #expect(last.contains("/dev/gpiochip9"), "the reason is in the status: \(last)")
-    }
-
-    private func offPoolReceive(_ socket: Int32) async throws -> String? {
-        try await offPool { RawSocket.receive(socket, timeoutSeconds: 30) }
+        let last = try #require(statuses.last, "systemd heard nothing")
+        #expect(last.hasPrefix("STATUS=1 of 2 sensors ok; broken: fault: "), "systemd got \(statuses)")
+        #expect(last.contains("/dev/gpiochip9"), "the reason is not in the status: \(last)")
     }
 }

@@ -57,14 +57,22 @@ struct BalanceBench {
         }
     }
 
+    /// Returns once a request waits for the next reading, as SI does after a tare.
+    func waitForNextReading() async throws {
+        let station = self.station
+        try await waitFor("SI to wait for the next reading", interval: .milliseconds(1)) {
+            await station.waits.isWaitingForNext
+        }
+    }
+
     /// Starts `command` and returns once it waits for a stable reading.
     func startWaiting(_ command: MTSICSCommand) async throws -> Task<String, Never> {
         let balance = self.balance
         let task = Task { await balance.respond(to: command, from: ClientInfo(id: 1, listener: "test")) }
-        for _ in 0..<1000 where await !station.waits.isWaitingForStable {
-            try await Task.sleep(for: .milliseconds(1))
+        let station = self.station
+        try await waitFor("\(command) to wait for a stable reading", interval: .milliseconds(1)) {
+            await station.waits.isWaitingForStable
         }
-        try #require(await station.waits.isWaitingForStable, "\(command) did not wait")
         return task
     }
 
@@ -101,7 +109,7 @@ struct StationBalanceTests {
         #expect(await bench.respond(.tare) == "T S       25.0 g\r\n", "the tare is the load above the new zero")
         #expect(await bench.respond(.tareQuery) == "TA A       25.0 g\r\n")
         let net = Task { await bench.respond(.immediateWeight) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await bench.waitForNextReading()
         try await bench.feed(30, count: 1)
         #expect(await net.value == "S S        0.0 g\r\n", "SI waited for the reading after the tare")
         #expect(await bench.respond(.tareClear) == "TAC A\r\n")
@@ -112,8 +120,9 @@ struct StationBalanceTests {
         let bench = try await BalanceBench()
         let zero = try await bench.startWaiting(.zero)
         zero.cancel()
-        for _ in 0..<1000 where await bench.station.waits.isWaitingForStable {
-            try await Task.sleep(for: .milliseconds(1))
+        let station = bench.station
+        try await waitFor("the cancelled Z to stop waiting", interval: .milliseconds(1)) {
+            await !station.waits.isWaitingForStable
         }
         try await bench.feed(5)
         #expect(await bench.station.entry("pan")?.engine.zeroOffset == 0)
@@ -150,7 +159,7 @@ struct StationBalanceTests {
         try await bench.feed(100)
         #expect(await bench.respond(.tarePreset(grams: 12.34)) == "TA A       12.3 g\r\n")
         let net = Task { await bench.respond(.immediateWeight) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await bench.waitForNextReading()
         try await bench.feed(100, count: 1)
         #expect(await net.value == "S S       87.7 g\r\n")
         #expect(await bench.respond(.tarePreset(grams: 400)) == "TA L\r\n")

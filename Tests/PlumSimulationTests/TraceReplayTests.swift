@@ -1,4 +1,5 @@
 import Testing
+import PlumTestSupport
 import PlumDrivers
 import PlumHardware
 @testable import PlumSimulation
@@ -7,24 +8,13 @@ import PlumHardware
 import Glibc
 #endif
 
-/// A fresh path in a private temporary directory.
-func temporaryPath(_ name: String) -> String {
-    var template = Array("/tmp/plumscale-test-XXXXXX".utf8CString)
-    let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    return "\(directory)/\(name)"
-}
-
-func writeFile(_ path: String, _ text: String) {
-    let file = fopen(path, "w")!
-    fputs(text, file)
-    fclose(file)
-}
 
 @Suite("Trace record and replay")
 struct TraceReplayTests {
     @Test("a recorded trace replays the same raw codes, spacing and sensor, flagged as replayed")
     func recordThenReplay() throws {
-        let path = temporaryPath("session.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("session.csv")
         let recorder = try TraceRecorder(path: path)
         let start = MonotonicInstant(nanoseconds: 5_000_000_000)
         let codes: [Int32] = [-8_388_608, -1, 0, 1, 123_456, 8_388_607]
@@ -50,8 +40,9 @@ struct TraceReplayTests {
     }
 
     @Test("a file that is not a trace is refused with the file and what a trace looks like")
-    func wrongHeader() {
-        let path = temporaryPath("notes.csv")
+    func wrongHeader() throws {
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("notes.csv")
         writeFile(path, "when,who,value\n1,left,2\n")
         #expect {
             try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
@@ -63,7 +54,8 @@ struct TraceReplayTests {
 
     @Test("a malformed line names its line number and stops the replay")
     func malformedLine() throws {
-        let path = temporaryPath("broken.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("broken.csv")
         writeFile(path, "time_s,sensor,raw\n0.0,left,10\n0.1,left,eleven\n")
         let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
         #expect(try replay.next().raw == 10)
@@ -80,7 +72,8 @@ struct TraceReplayTests {
         "1e300", "1.8446744073709552e10", "3155760001",
     ])
     func timeBeyondTheClock(_ time: String) throws {
-        let path = temporaryPath("far.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("far.csv")
         writeFile(path, "time_s,sensor,raw\n0,left,1\n\(time),left,2\n")
         let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())
         #expect(try replay.next().raw == 1)
@@ -93,7 +86,8 @@ struct TraceReplayTests {
 
     @Test("a time just under 100 years after the first sample still replays, at its offset")
     func timeWithinTheClock() throws {
-        let path = temporaryPath("long.csv")
+        let directory = try TemporaryDirectory(prefix: "plum-trace")
+        let path = directory.file("long.csv")
         let seconds: UInt64 = 3_155_759_999
         writeFile(path, "time_s,sensor,raw\n0,left,1\n\(seconds),left,2\n")
         let replay = try TraceReplay(name: "x", path: path, traceSensor: "left", realTime: false, clock: VirtualClock())

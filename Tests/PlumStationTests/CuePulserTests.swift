@@ -4,6 +4,7 @@ import PlumStation
 import PlumHardware
 import Synchronization
 import Testing
+import PlumTestSupport
 
 /// An output line that records every level it is driven to, with when.
 final class RecordingLine: GPIOOutputLine, Sendable {
@@ -25,21 +26,17 @@ struct FailingLine: GPIOOutputLine, Sendable {
 
 @Suite("The cue output: one pulse per cue on a GPIO line")
 struct CuePulserTests {
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test("a cue drives the line active for the pulse length, then inactive")
     func onePulse() async throws {
         let line = RecordingLine()
         let pulser = CuePulser(line: line, pulse: .milliseconds(40), logger: quietLogger)
         let running = Task { await pulser.run() }
         pulser.cue(.maxForce, sensor: "left")
-        try await Self.waitUntil { pulser.counts.pulses == 1 }
+        try await waitFor("one pulse", describe: { "\(pulser.counts)" }) { pulser.counts.pulses == 1 }
         pulser.finish()
         await running.value
         let changes = line.changes.withLock { $0 }
-        #expect(changes.map(\.active).prefix(2) == [true, false])
+        #expect(changes.map(\.active).prefix(2) == [true, false], "the line went \(changes.map(\.active))")
         if changes.count >= 2 {
             #expect(changes[1].at - changes[0].at >= .milliseconds(40), "the line stays active for the whole pulse")
         }
@@ -52,15 +49,14 @@ struct CuePulserTests {
         let pulser = CuePulser(line: line, pulse: .milliseconds(200), logger: quietLogger)
         let running = Task { await pulser.run() }
         pulser.cue(.maxForce, sensor: "left")
-        try await Self.waitUntil { line.levels.first == true }
+        try await waitFor("the line to go active", describe: { "\(line.levels)" }) { line.levels.first == true }
         for _ in 0..<5 { pulser.cue(.maxForce, sensor: "left") }
-        try await Self.waitUntil { pulser.counts.pulses == 1 && pulser.counts.coalesced == 5 }
-        #expect(pulser.counts.pulses == 1 && pulser.counts.coalesced == 5)
+        try await waitFor("five cues coalesced into the first pulse", describe: { "\(pulser.counts)" }) { pulser.counts.pulses == 1 && pulser.counts.coalesced == 5 }
         pulser.cue(.stableWeight(grams: 120), sensor: "right")
-        try await Self.waitUntil { pulser.counts.pulses == 2 }
+        try await waitFor("a second pulse", describe: { "\(pulser.counts)" }) { pulser.counts.pulses == 2 }
         pulser.finish()
         await running.value
-        #expect(line.levels.prefix(4) == [true, false, true, false])
+        #expect(line.levels.prefix(4) == [true, false, true, false], "the line went \(line.levels)")
     }
 
     @Test("a line that fails is counted and logged, and the pulser keeps going")
@@ -68,10 +64,10 @@ struct CuePulserTests {
         let pulser = CuePulser(line: FailingLine(), pulse: .milliseconds(5), logger: quietLogger)
         let running = Task { await pulser.run() }
         pulser.cue(.maxForce, sensor: "left")
-        try await Self.waitUntil { pulser.counts.failures == 1 }
+        try await waitFor("a first failure counted", describe: { "\(pulser.counts)" }) { pulser.counts.failures == 1 }
         pulser.cue(.maxForce, sensor: "left")
-        try await Self.waitUntil { pulser.counts.failures == 2 }
-        #expect(pulser.counts.failures == 2 && pulser.counts.pulses == 0)
+        try await waitFor("a second failure counted", describe: { "\(pulser.counts)" }) { pulser.counts.failures == 2 }
+        #expect(pulser.counts.pulses == 0, "a failing line pulsed: \(pulser.counts)")
         pulser.finish()
         await running.value
     }

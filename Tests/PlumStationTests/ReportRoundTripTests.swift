@@ -93,10 +93,9 @@ struct RoundTripBench {
         let request = Request.calibrate(
             CalibrationRequest(sensor: "left", step: step, grams: step == .point ? grams : nil))
         let reply = Task { await station.reply(to: request) }
-        // The signal: the step waits for its capture (or was refused at once and waits for nothing).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await !station.isCapturing("left"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(2))
+        // The signal: the step waits for its capture.
+        try await waitFor("the \(step) step to wait for its capture", interval: .milliseconds(2)) {
+            await station.isCapturing("left")
         }
         try await feed(grams, count: 60)
         return await reply.value

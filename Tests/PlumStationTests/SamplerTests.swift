@@ -1,4 +1,5 @@
 import Testing
+import PlumTestSupport
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
@@ -8,11 +9,6 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-
-func temporaryDirectory() -> String {
-    var template = Array("/tmp/plumscale-daemon-XXXXXX".utf8CString)
-    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-}
 
 func writeTrace(_ path: String, sensor: String, codes: [Int32]) {
     var text = "time_s,sensor,raw\n"
@@ -42,7 +38,8 @@ extension Sampler.Event {
 struct SamplerTests {
     @Test("samples arrive in order, then the end of a trace is a state and the stream finishes")
     func deliversInOrder() async throws {
-        let path = temporaryDirectory() + "/t.csv"
+        let directory = try TemporaryDirectory(prefix: "plum-sampler")
+        let path = directory.file("t.csv")
         let codes: [Int32] = (0..<200).map { Int32($0 * 3 - 100) }
         writeTrace(path, sensor: "pan", codes: codes)
         let sampler = Sampler(name: "pan") { () throws(SensorError) -> any SampleSource in
@@ -58,7 +55,8 @@ struct SamplerTests {
 
     @Test("a sensor that cannot be opened is a fault with its reason, retried until it works")
     func recoversFromFault() async throws {
-        let path = temporaryDirectory() + "/late.csv"
+        let directory = try TemporaryDirectory(prefix: "plum-sampler")
+        let path = directory.file("late.csv")
         let opens = Atomic<Int>(0)
         let sampler = Sampler(name: "late", backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40))) {
             () throws(SensorError) -> any SampleSource in
@@ -81,7 +79,8 @@ struct SamplerTests {
 
     @Test("a consumer that does not keep up loses the oldest samples, counted, never the sampler's time")
     func boundedBuffer() async throws {
-        let path = temporaryDirectory() + "/fast.csv"
+        let directory = try TemporaryDirectory(prefix: "plum-sampler")
+        let path = directory.file("fast.csv")
         let codes: [Int32] = Array(0..<500)
         writeTrace(path, sensor: "fast", codes: codes)
         let sampler = Sampler(name: "fast", bufferCapacity: 16) { () throws(SensorError) -> any SampleSource in
@@ -89,7 +88,9 @@ struct SamplerTests {
         }
         sampler.start()
         // Do not read until the thread has produced everything.
-        while sampler.status.state != .ended { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor("the sampler to replay the whole trace", describe: { "\(sampler.status)" }) {
+            sampler.status.state == .ended
+        }
         let events = await collect(sampler)
         let received = events.compactMap(\.raw)
         #expect(events.count == 16)
@@ -104,7 +105,9 @@ struct SamplerTests {
             throw .hardware(sensor: "sim", HardwareError(.notFound, operation: "opening", subject: "/dev/gpiochip9"))
         }
         sampler.start()
-        while sampler.status.faults == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await waitFor("the sampler to count its first fault", describe: { "\(sampler.status)" }) {
+            sampler.status.faults > 0
+        }
         #expect(sampler.isHealthy(stallLimit: .seconds(5)))
         sampler.stop()
         let states = await collect(sampler).compactMap(\.state)

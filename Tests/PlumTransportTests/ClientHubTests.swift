@@ -1,6 +1,7 @@
 import PlumTransport
 import PlumProtocol
 import Testing
+import PlumTestSupport
 
 @Suite("JSON clients over a real Unix socket", .serialized)
 struct ClientHubTests {
@@ -144,7 +145,9 @@ struct ClientHubTests {
 
             first.shutdownWrite()
             #expect(try await first.readToEnd().isEmpty)
-            try await waitUntil { server.hub.clientCount == 1 }
+            try await waitFor("the hub to drop the closed client", describe: { "\(server.hub.clientCount) clients" }) {
+                server.hub.clientCount == 1
+            }
             _ = try await server.connect()
         }
     }
@@ -308,16 +311,9 @@ struct ClientHubTests {
             for number in 100..<200 { server.hub.publish(numberedReport(number, padding: 500)) }
             let lines = try await survivor.readLines { sequenceNumber($0) == 199 }
             #expect(lines.compactMap(sequenceNumber) == Array(0..<200))
-            try await waitUntil { server.hub.clientCount == 1 }
+            try await waitFor("the hub to drop the closed client", describe: { "\(server.hub.clientCount) clients" }) {
+                server.hub.clientCount == 1
+            }
         }
     }
-}
-
-/// Polls `condition` until it holds; fails after a generous bound instead of hanging.
-func waitUntil(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<2000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not reached after 20 s", sourceLocation: sourceLocation)
 }

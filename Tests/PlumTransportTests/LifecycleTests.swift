@@ -24,15 +24,18 @@ struct LifecycleTests {
                 try await server.start()
                 group.addTask { try await server.run() }
                 let client = try TestClient(path: path)
-                #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
+                let version = try await client.readLine()
+                #expect(version?.hasPrefix("{\"class\":\"VERSION\"") == true, "expected VERSION, got \(version.debugDescription)")
                 try await client.send("?WATCH={\"enable\":true};\n")
-                #expect(try await client.readLine()?.hasPrefix("{\"class\":\"WATCH\"") == true)
+                let watch = try await client.readLine()
+                #expect(watch?.hasPrefix("{\"class\":\"WATCH\"") == true, "expected WATCH, got \(watch.debugDescription)")
 
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()
-                #expect(try await client.readToEnd().isEmpty)
-                #expect(RawSocket.mode(of: path) == nil)
-                #expect(server.hub.clientCount == 0)
+                let rest = try await client.readToEnd()
+                #expect(rest.isEmpty, "the client was sent more before being closed: \(rest)")
+                #expect(RawSocket.mode(of: path) == nil, "the socket file \(path) is still there")
+                #expect(server.hub.clientCount == 0, "\(server.hub.clientCount) clients still counted")
             }
         }
     }
@@ -44,8 +47,7 @@ struct ReloadTests {
     func sighup() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
-        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
-        defer { close(socket) }
+        let systemd = DatagramReceiver(path: path)
         // Trap SIGHUP in this process first, so that a signal sent before the service has set
         // up its own trap cannot end the test run.
         let guardSignals = await UnixSignalsSequence(trapping: .sighup)
@@ -57,14 +59,17 @@ struct ReloadTests {
         let running = Task { try await service.run() }
         defer { running.cancel() }
 
-        for _ in 0..<2000 where reloads.load(ordering: .relaxed) == 0 {
+        // The service traps SIGHUP some time after it starts, and says nothing until then: send
+        // SIGHUP until the hook has run.
+        try await waitFor("the reload hook to run on SIGHUP") {
+            if reloads.load(ordering: .relaxed) > 0 { return true }
             kill(getpid(), SIGHUP)
-            try await Task.sleep(for: .milliseconds(10))
+            return false
         }
-        #expect(reloads.load(ordering: .relaxed) >= 1)
-        let reloading = try #require(RawSocket.receive(socket))
-        #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
-        #expect(RawSocket.receive(socket) == "READY=1\nSTATUS=configuration reloaded")
+        let reloading = try await systemd.next("RELOADING=1")
+        #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="), "systemd got \(reloading.debugDescription)")
+        let ready = try await systemd.next("READY=1 after the reload")
+        #expect(ready == "READY=1\nSTATUS=configuration reloaded", "systemd got \(ready.debugDescription)")
         _ = guardSignals
     }
 }

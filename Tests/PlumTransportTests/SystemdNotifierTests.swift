@@ -10,39 +10,43 @@ import PlumTestSupport
 @Suite("sd_notify over a real datagram socket")
 struct SystemdNotifierTests {
     @Test("each notification arrives as one datagram with the assignments systemd expects")
-    func messages() throws {
+    func messages() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
-        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
-        defer { close(socket) }
+        let systemd = DatagramReceiver(path: path)
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
 
         try notifier.ready(status: "2 sensors, 0 clients")
-        #expect(RawSocket.receive(socket) == "READY=1\nSTATUS=2 sensors, 0 clients")
+        let ready = try await systemd.next("READY=1 with its status")
+        #expect(ready == "READY=1\nSTATUS=2 sensors, 0 clients", "systemd got \(ready.debugDescription)")
         try notifier.stopping()
-        #expect(RawSocket.receive(socket) == "STOPPING=1")
+        let stopping = try await systemd.next("STOPPING=1")
+        #expect(stopping == "STOPPING=1", "systemd got \(stopping.debugDescription)")
         try notifier.watchdog()
-        #expect(RawSocket.receive(socket) == "WATCHDOG=1")
+        let ping = try await systemd.next("WATCHDOG=1")
+        #expect(ping == "WATCHDOG=1", "systemd got \(ping.debugDescription)")
         try notifier.status("calibrating left")
-        #expect(RawSocket.receive(socket) == "STATUS=calibrating left")
+        let status = try await systemd.next("STATUS=")
+        #expect(status == "STATUS=calibrating left", "systemd got \(status.debugDescription)")
 
         let before = SystemdNotifier.monotonicMicroseconds()
         try notifier.reloading()
         let after = SystemdNotifier.monotonicMicroseconds()
-        let reloading = try #require(RawSocket.receive(socket)).split(separator: "\n")
-        #expect(reloading.first == "RELOADING=1")
-        let stamp = try #require(reloading.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) })
-        #expect(reloading.last?.hasPrefix("MONOTONIC_USEC=") == true)
-        #expect((before...after).contains(stamp))
+        let reloading = try await systemd.next("RELOADING=1").split(separator: "\n")
+        #expect(reloading.first == "RELOADING=1", "systemd got \(reloading)")
+        let stamp = try #require(
+            reloading.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) }, "no MONOTONIC_USEC in \(reloading)")
+        #expect(reloading.last?.hasPrefix("MONOTONIC_USEC=") == true, "systemd got \(reloading)")
+        #expect((before...after).contains(stamp), "MONOTONIC_USEC=\(stamp) is not between \(before) and \(after)")
     }
 
     @Test("an '@' address is an abstract socket")
-    func abstractSocket() throws {
+    func abstractSocket() async throws {
         let name = "@plumscale-test-\(getpid())"
-        let socket = RawSocket.bound(name, type: SOCK_DGRAM)
-        defer { close(socket) }
+        let systemd = DatagramReceiver(path: name)
         try SystemdNotifier(environment: ["NOTIFY_SOCKET": name]).ready()
-        #expect(RawSocket.receive(socket) == "READY=1")
+        let ready = try await systemd.next("READY=1 on the abstract socket")
+        #expect(ready == "READY=1", "systemd got \(ready.debugDescription)")
     }
 
     @Test("without NOTIFY_SOCKET every notification is a no-op")
@@ -57,12 +61,13 @@ struct SystemdNotifierTests {
     func malformedAssignment() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
-        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
-        defer { close(socket) }
+        let systemd = DatagramReceiver(path: path)
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
         #expect(throws: DaemonError.self) { try notifier.send(["STATUS=two\nlines"]) }
         #expect(throws: DaemonError.self) { try notifier.send(["READY"]) }
-        #expect(RawSocket.receiveNow(socket) == nil)
+        // Sending is synchronous: a datagram sent would be waiting by now.
+        let sent = systemd.receiveNow()
+        #expect(sent == nil, "a refused notification reached systemd: \(sent.debugDescription)")
     }
 
     @Test("a notification socket nobody listens on is an error that names it")
@@ -104,8 +109,7 @@ struct SystemdNotifierTests {
     func pingsOnlyWhenHealthy() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/notify"
-        let socket = RawSocket.bound(path, type: SOCK_DGRAM)
-        defer { close(socket) }
+        let systemd = DatagramReceiver(path: path)
         let healthy = Atomic(true)
         let checks = Atomic(0)
         let pinger = try WatchdogPinger(
@@ -118,17 +122,22 @@ struct SystemdNotifierTests {
         let running = Task { try await pinger.run() }
         defer { running.cancel() }
 
-        let pings = try await TestClient.run { [RawSocket.receive(socket), RawSocket.receive(socket)] }
-        #expect(pings == ["WATCHDOG=1", "WATCHDOG=1"])
+        let pings = [try await systemd.next("a first watchdog ping"), try await systemd.next("a second watchdog ping")]
+        #expect(pings == ["WATCHDOG=1", "WATCHDOG=1"], "systemd got \(pings)")
 
         healthy.store(false, ordering: .relaxed)
         // Wait for two checks that began after the change, then drop what the last healthy
         // check may have sent; after that nothing may arrive.
         let start = checks.load(ordering: .relaxed)
-        try await waitUntil { checks.load(ordering: .relaxed) >= start + 2 }
-        while RawSocket.receiveNow(socket) != nil {}
+        try await waitFor("two health checks after the change", describe: { "\(checks.load(ordering: .relaxed) - start)" }) {
+            checks.load(ordering: .relaxed) >= start + 2
+        }
+        while systemd.receiveNow() != nil {}
         let later = checks.load(ordering: .relaxed)
-        try await waitUntil { checks.load(ordering: .relaxed) >= later + 3 }
-        #expect(RawSocket.receiveNow(socket) == nil)
+        try await waitFor("three more health checks", describe: { "\(checks.load(ordering: .relaxed) - later)" }) {
+            checks.load(ordering: .relaxed) >= later + 3
+        }
+        let unhealthyPing = systemd.receiveNow()
+        #expect(unhealthyPing == nil, "the watchdog pinged while unhealthy: \(unhealthyPing.debugDescription)")
     }
 }

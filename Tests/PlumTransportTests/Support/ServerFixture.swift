@@ -109,6 +109,3 @@ func droppedCount(_ line: String) -> Int? {
     guard line.hasPrefix("{\"class\":\"OVERFLOW\""), let range = line.firstRange(of: "\"dropped\":") else { return nil }
     return Int(line[range.upperBound...].prefix { $0.isNumber })
 }
-
-/// Tests check behaviour, not log lines; keep the test output readable.
-let quietLogger = Logger(label: "plumscale.test", factory: { _ in SwiftLogNoOpLogHandler() })

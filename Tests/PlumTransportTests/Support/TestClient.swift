@@ -1,4 +1,4 @@
-import Dispatch
+import PlumTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +6,8 @@ import Glibc
 /// A plain blocking socket client, as a user's script would be: real `connect(2)`, `read(2)`
 /// and `write(2)` against the daemon's socket.
 ///
-/// Blocking calls run on a Dispatch thread (``TestClient/run(_:)``), never on the Swift
-/// concurrency pool, which the daemon's request handlers need.
+/// Blocking calls run on a thread of their own (``TestClient/run(_:)``, which is `offPool`),
+/// never on the Swift concurrency pool, which the daemon's request handlers need.
 // @unchecked Sendable: a test drives its client from one task, one blocking call at a time, so
 // the descriptor and the read buffer are never touched concurrently.
 final class TestClient: @unchecked Sendable {
@@ -76,11 +76,7 @@ final class TestClient: @unchecked Sendable {
 
     /// Runs a blocking call off the concurrency pool.
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try body() })
-            }
-        }
+        try await offPool(body)
     }
 
     func send(_ text: String) async throws {
