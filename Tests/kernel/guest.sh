@@ -90,6 +90,10 @@ if [[ -n $chip ]]; then
         [[ -z $unmatched ]] || echo "guest: unmatched edge stamps $unmatched; log: $log"
     }
     setp code_a128 1234567; setp code_b32 -765432; setp code_a64 -1
+    # The chip converts at 10 Hz whether read or not, so the word waiting now may predate the new
+    # codes: wait (5 s at most) for a conversion made after them before the probe reads.
+    converted=$(getp conversions)
+    for _ in $(seq 100); do (( $(getp conversions) > converted )) && break; sleep 0.05; done
     clear_stats
     "$HX711_PROBE" "$dev" -n 3 -p 25 >"$RUNS/probe-a128.txt" 2>&1
     match_stamps "$RUNS/probe-a128.txt"; setp ready_log 0
