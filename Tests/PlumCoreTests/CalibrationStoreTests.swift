@@ -51,13 +51,14 @@ struct CalibrationStoreTests {
         #expect(outcomes == ["old", "new"])
     }
 
-    /// Saves two calibrations and returns the store and the file's text.
-    static func savedTwice() throws -> (CalibrationStore, String) {
+    /// Saves two calibrations and returns the store and the file's text, with the directory
+    /// they live in: it is removed when released, so the caller holds it to the end.
+    static func savedTwice() throws -> (TemporaryDirectory, CalibrationStore, String) {
         let temporary = try TemporaryDirectory(prefix: "plumcore")
         let store = CalibrationStore(directory: temporary.path)
         try store.save(old).get()
         try store.save(new).get()
-        return (store, try String(contentsOfFile: store.path(for: Fixtures.sensor), encoding: .utf8))
+        return (temporary, store, try String(contentsOfFile: store.path(for: Fixtures.sensor), encoding: .utf8))
     }
 
     static func overwrite(_ store: CalibrationStore, with text: String) throws {
@@ -66,7 +67,8 @@ struct CalibrationStoreTests {
 
     @Test("a changed value fails the checksum: never used, and the error names the file and the way back")
     func checksumFailure() throws {
-        let (store, text) = try Self.savedTwice()
+        let (temporary, store, text) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         try Self.overwrite(store, with: text.replacingOccurrences(of: "421.5", with: "412.5"))
         guard case .failure(let error) = store.load(Fixtures.sensor) else {
             Issue.record("a damaged file was used")
@@ -80,14 +82,16 @@ struct CalibrationStoreTests {
 
     @Test("a re-indented but unchanged file still verifies: the checksum ignores whitespace between tokens")
     func canonicalChecksum() throws {
-        let (store, text) = try Self.savedTwice()
+        let (temporary, store, text) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         try Self.overwrite(store, with: text.replacingOccurrences(of: "\n", with: "\n  "))
         #expect(try store.load(Fixtures.sensor).get() == Self.new)
     }
 
     @Test("a truncated or empty file is refused as corrupt", arguments: [0.0, 0.3, 0.9])
     func truncated(keeping fraction: Double) throws {
-        let (store, text) = try Self.savedTwice()
+        let (temporary, store, text) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         try Self.overwrite(store, with: String(text.prefix(Int(Double(text.count) * fraction))))
         guard case .failure(let error) = store.load(Fixtures.sensor) else {
             Issue.record("a truncated file was used")
@@ -98,7 +102,8 @@ struct CalibrationStoreTests {
 
     @Test("a file from a future schema version is refused, asking for an update")
     func futureVersion() throws {
-        let (store, text) = try Self.savedTwice()
+        let (temporary, store, text) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         try Self.overwrite(store, with: text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2"))
         guard case .failure(let error) = store.load(Fixtures.sensor) else {
             Issue.record("a future file was used")
@@ -110,7 +115,8 @@ struct CalibrationStoreTests {
 
     @Test("a file copied from another sensor is refused")
     func wrongSensor() throws {
-        let (store, _) = try Self.savedTwice()
+        let (temporary, store, _) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         let right = SensorIdentity(id: "right", model: "HX711 + 5 kg cell", channel: "A", gain: 128)
         try FileManager.default.copyItem(atPath: store.path(for: Fixtures.sensor), toPath: store.path(for: right))
         #expect(store.load(right).storeErrorCode == .wrongSensor)
@@ -131,7 +137,8 @@ struct CalibrationStoreTests {
 
     @Test("rollback of a damaged file restores the copy kept from before the last save")
     func rollbackFromDamage() throws {
-        let (store, text) = try Self.savedTwice()
+        let (temporary, store, text) = try Self.savedTwice()
+        defer { withExtendedLifetime(temporary) {} }
         try Self.overwrite(store, with: String(text.prefix(40)))
         #expect(try store.rollback(Fixtures.sensor).get() == Self.old)
         #expect(try store.load(Fixtures.sensor).get() == Self.old)
