@@ -34,7 +34,7 @@ extension Report {
             Self.write(report, to: &json)
         case .devices(let report):
             json.add("class", "DEVICES")
-            json.add("devices", objects: report.devices.map(Self.object))
+            json.add("devices", objects: report.devices.map(\.object))
         case .command(let reply):
             Self.write(reply, to: &json)
         case .calibrate(let reply):
@@ -95,7 +95,7 @@ extension Report {
     /// The order the daemon has always sent a device's discard counts in; others follow sorted.
     static let discardOrder = ["stretched_clock", "integrity", "settling", "stale", "late_readout", "buffer"]
 
-    private static func object(_ device: DevicesReport.Device) -> JSONWriter {
+    fileprivate static func object(_ device: DevicesReport.Device) -> JSONWriter {
         var json = JSONWriter()
         json.add("sensor", device.sensor)
         json.add("index", device.index)
@@ -151,4 +151,10 @@ extension Report {
         }
         if let message = reply.message { json.add("message", message) }
     }
+}
+
+extension DevicesReport.Device {
+    /// The device as the daemon's `DEVICES` report carries it, for a client that passes it on
+    /// (plumscale-web's `/api/devices`): the one encoder, so no copy of the fields drifts.
+    public var object: JSONWriter { Report.object(self) }
 }

@@ -45,29 +45,8 @@ package enum BrowserFrame {
         return json.finished
     }
 
-    package static func device(_ device: DevicesReport.Device) -> JSONWriter {
-        var json = JSONWriter()
-        json.add("sensor", device.sensor)
-        json.add("index", device.index)
-        json.add("kind", device.kind)
-        json.add("wiring", device.wiring)
-        json.add("state", device.state)
-        if let reason = device.reason { json.add("reason", reason) }
-        json.add("rate", device.rate)
-        json.add("nominal_rate", device.nominalRate)
-        json.add("published", device.published)
-        var discarded = JSONWriter()
-        for (reason, count) in device.discarded.sorted(by: { $0.key < $1.key }) { discarded.add(reason, count) }
-        json.add("discarded", object: discarded)
-        json.add("not_ready", device.notReady)
-        json.add("faults", device.faults)
-        json.add("notices", strings: device.notices)
-        json.add("calibrated", device.calibrated)
-        if let date = device.calibrationDate { json.add("calibration_date", date) }
-        if let quality = device.calibrationQuality { json.add("calibration_quality", quality) }
-        if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
-        return json
-    }
+    /// A device as the daemon reports it (PlumProtocol's one encoder).
+    package static func device(_ device: DevicesReport.Device) -> JSONWriter { device.object }
 
     /// The reply to a tare or zero, for the page and scripts.
     package static func command(_ reply: CommandReply) -> String {
