@@ -19,16 +19,7 @@ public struct MQTTBridgeConfiguration: Hashable, Sendable {
 
     /// Parses configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> MQTTBridgeConfiguration {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                file: file, line: error.source.begin.line, key: "",
-                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
-        } catch {
-            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
-        }
+        let table = try TOMLTable.parse(text, file: file)
         let locator = SourceLocator(text: text)
         let root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
         var result = MQTTBridgeConfiguration(source: file)

@@ -56,21 +56,7 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     /// Parses and validates configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
-        if let line = TOMLHeaderCheck.firstUnsafeHeader(in: text) {
-            throw ConfigurationError(
-                file: file, line: line, key: "",
-                message: "not valid TOML: a table header's name starts with a letter, a digit, '-', '_' or a quote, such as [scale] or [[sensor]]")
-        }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                file: file, line: error.source.begin.line, key: "",
-                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
-        } catch {
-            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
-        }
+        let table = try TOMLTable.parse(text, file: file)
         let locator = SourceLocator(text: text)
         var root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)
 

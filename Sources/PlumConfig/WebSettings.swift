@@ -52,16 +52,7 @@ public struct WebSettings: Hashable, Sendable {
 
     /// Parses the `[web]` table out of configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> WebSettings {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                file: file, line: error.source.begin.line, key: "",
-                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
-        } catch {
-            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
-        }
+        let table = try TOMLTable.parse(text, file: file)
         return try parse(table: table, file: file, locator: SourceLocator(text: text))
     }
 

@@ -1,20 +1,36 @@
-/// Finds the table headers that the TOML parser inside TOMLKit 0.6.0 (toml++ 3.4) cannot
-/// take: one whose name starts with a character no key can start with, such as `[)`, fails
-/// toml++'s `parse_key()` assertion and aborts the process instead of giving a parse error.
-/// Found by fuzzing; such a header is refused here, with its line, before toml++ sees it.
+internal import TOMLKit
+
+/// Finds the mistakes that the TOML parser inside TOMLKit 0.6.0 (toml++ 3.4) cannot take:
+/// instead of a parse error, each fails one of toml++'s assertions and aborts the process.
+/// Both were found by fuzzing (Tests/fuzz, target fuzz-config); each is refused here, with its
+/// line, before toml++ sees the text.
+///
+/// - A table header whose name starts with a character no key can start with, such as `[)`,
+///   fails `parse_key()`'s assertion.
+/// - A `}` where an array expects a value, such as `weights = [1, }`, fails `parse_value()`'s.
 ///
 /// It is a small lexer, not a parser: it follows strings, comments and the brackets of
-/// values only to know where a line really starts a table header, so that a `[` inside a
-/// string or a multi-line array is never taken for one.
-enum TOMLHeaderCheck {
-    /// The 1-based line of the first table header whose name cannot start a key, or nil.
-    static func firstUnsafeHeader(in text: String) -> Int? {
+/// values only to know where a line really starts a table header and which bracket a `}`
+/// would close, so that a `[` or `}` inside a string or a comment is never taken for one.
+enum TOMLPreflight {
+    struct Problem: Equatable {
+        /// 1-based.
+        var line: Int
+        var message: String
+    }
+
+    static let badHeader =
+        "a table header's name starts with a letter, a digit, '-', '_' or a quote, such as [scale] or [[sensor]]"
+    static let braceInArray = "'}' inside an array, which ends with ']'; an inline table starts with '{'"
+
+    /// The first mistake toml++ would abort on, or nil.
+    static func firstProblem(in text: String) -> Problem? {
         let bytes = Array(text.utf8)
         var index = 0
         var line = 1
         var lineStart = true  // only blanks so far on a line outside any value's brackets
         var headerLine = false
-        var depth = 0  // open brackets and braces of values
+        var open: [UInt8] = []  // the open brackets and braces of values, innermost last
         func at(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
         func startsWith(_ quote: UInt8, count: Int) -> Bool { (0..<count).allSatisfy { at($0) == quote } }
 
@@ -24,7 +40,7 @@ enum TOMLHeaderCheck {
             case UInt8(ascii: "\n"):
                 line += 1
                 headerLine = false
-                lineStart = depth == 0
+                lineStart = open.isEmpty
                 index += 1
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 index += 1
@@ -61,14 +77,16 @@ enum TOMLHeaderCheck {
                     _ = skipBlanks(bytes, &index)
                 }
                 guard let first = at(0), !canStartHeaderName(first) else { continue }
-                return line
+                return Problem(line: line, message: badHeader)
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 lineStart = false
-                if !headerLine { depth += 1 }
+                if !headerLine { open.append(byte) }
                 index += 1
+            case UInt8(ascii: "}") where !headerLine && open.last == UInt8(ascii: "["):
+                return Problem(line: line, message: braceInArray)
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 lineStart = false
-                if !headerLine { depth = max(0, depth - 1) }
+                if !headerLine { _ = open.popLast() }
                 index += 1
             default:
                 lineStart = false
@@ -97,6 +115,25 @@ enum TOMLHeaderCheck {
             return true
         default:
             return false
+        }
+    }
+}
+
+extension TOMLTable {
+    /// The one way PlumScale's readers turn configuration text into a table: the pre-flight
+    /// above first, then TOMLKit, every failure a `ConfigurationError` naming file and line.
+    static func parse(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
+        if let problem = TOMLPreflight.firstProblem(in: text) {
+            throw ConfigurationError(file: file, line: problem.line, key: "", message: "not valid TOML: \(problem.message)")
+        }
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                file: file, line: error.source.begin.line, key: "",
+                message: "not valid TOML: \(error.description) (column \(error.source.begin.column))")
+        } catch {
+            throw ConfigurationError(file: file, key: "", message: "not valid TOML: \(error)")
         }
     }
 }

@@ -1,10 +1,11 @@
 import Testing
 @testable import PlumConfig
 
-/// Found by fuzzing (Tests/fuzz, target fuzz-config): a table header such as `[)` failed an
-/// assertion in the TOML parser inside TOMLKit and aborted the daemon, on start or on reload.
-@Suite("Table headers the TOML parser cannot take")
-struct TOMLHeaderCheckTests {
+/// Found by fuzzing (Tests/fuzz, target fuzz-config): a table header such as `[)`, or a `}`
+/// where an array expects a value, failed an assertion in the TOML parser inside TOMLKit and
+/// aborted the daemon, on start or on reload, and the MQTT bridge and web server with it.
+@Suite("Mistakes the TOML parser cannot take")
+struct TOMLPreflightTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var text: String
         var line: Int
@@ -39,9 +40,11 @@ struct TOMLHeaderCheckTests {
             "a = '''\n[)\n'''\nb = \"\\\"[)\"\n",
             "a = \"\"\"x\"\"\"\"\"\n",
             "a = { b = [ 1 ] } # [)\n",
+            "a = [ { b = 1 }, { c = [ 2 ] } ]\nb = [ \"}\", '}' ] # }\n",
+            "a = [\n  { x = \"\"\"\n}\n\"\"\" },\n]\n",
         ])
     func notHeaders(_ text: String) {
-        #expect(TOMLHeaderCheck.firstUnsafeHeader(in: text) == nil, "a line of this valid TOML was taken for a bad header")
+        #expect(TOMLPreflight.firstProblem(in: text) == nil, "a line of this valid TOML was taken for a bad header")
         // TOMLKit takes it too: what is left to refuse is only the keys PlumScale does not know.
         do {
             _ = try PlumConfiguration.parse(text, file: "valid.toml")
@@ -52,6 +55,33 @@ struct TOMLHeaderCheckTests {
 
     @Test("the next header after a multi-line array is still checked")
     func afterArray() {
-        #expect(TOMLHeaderCheck.firstUnsafeHeader(in: "a = [\n  1,\n]\n[)\n") == 4, "the header on line 4 was missed")
+        #expect(TOMLPreflight.firstProblem(in: "a = [\n  1,\n]\n[)\n")?.line == 4, "the header on line 4 was missed")
+    }
+
+    @Test("a '}' where an array expects a value is refused with its line, not an abort", arguments: [
+        Case(text: "yNEsE = [}[[[[[[[[[[[[[i2c-1=gpiochip03", line: 1),
+        Case(text: "[scale]\nweights = [1, }\n", line: 2),
+        Case(text: "a = [\n  1,\n  [ { b = 2 }, }\n]\n", line: 3),
+        Case(text: "a = { b = [ } }\n", line: 1),
+    ])
+    func braceInArray(_ example: Case) {
+        #expect(TOMLPreflight.firstProblem(in: example.text) == .init(line: example.line, message: TOMLPreflight.braceInArray))
+        #expect {
+            try PlumConfiguration.parse(example.text, file: "fuzz.toml")
+        } throws: { error in
+            (error as? ConfigurationError)?.description.contains("fuzz.toml:\(example.line)") == true
+        }
+    }
+
+    @Test("the MQTT bridge and the web server read the same file through the same check", arguments: [
+        "[)\n", "[mqtt]\nport = [ }\n",
+    ])
+    func everyReaderIsGuarded(_ text: String) {
+        #expect(throws: ConfigurationError.self, "the MQTT bridge's reader") {
+            try MQTTBridgeConfiguration.parse(text, file: "bridge.toml")
+        }
+        #expect(throws: ConfigurationError.self, "the web server's reader") {
+            try WebSettings.parse(text, file: "web.toml")
+        }
     }
 }
