@@ -20,6 +20,8 @@ public struct PlumConfiguration: Hashable, Sendable {
     public var cue: CueOutputSettings?
     /// The file it was read from, or "<built-in>".
     public var source: String
+    /// The `[[alert]]` rules, checked against the sensors.
+    public var alerts: [AlertSettings] = []
 
     public init(
         scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration],
@@ -112,14 +114,18 @@ public struct PlumConfiguration: Hashable, Sendable {
                 "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
         }
         _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
-        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt"])  // [mqtt]: MQTTSettings
+        let alerts = try AlertSettings.parseAll(
+            table: table, file: file, locator: locator, sensors: sensors, hasCueOutput: cue != nil)
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert"])  // [mqtt]: MQTTSettings
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
                 file: file, key: "",
                 message: "no sensors configured; add a [[sensor]] table (see the examples in Calibration/examples)")
         }
-        return PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
+        var configuration = PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
+        configuration.alerts = alerts
+        return configuration
     }
 }
 

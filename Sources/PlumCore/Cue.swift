@@ -4,4 +4,6 @@ public enum Cue: Hashable, Sendable {
     case maxForce
     /// A new stable, loaded weight was reached; carries the net grams.
     case stableWeight(grams: Double)
+    /// An `[[alert]]` rule with `cue = true` was raised; carries its name.
+    case alert(name: String)
 }

@@ -28,6 +28,8 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private var heaviestFlags: [String: Bool] = [:]
     private var publishedHeaviest: String?
     private var cleanup = DiscoveryCleanup()
+    /// The daemon's alerts, by name, as last reported (each watcher gets them all at once).
+    private var alerts: [String: AlertReport] = [:]
 
     public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -181,6 +183,9 @@ public actor Bridge<Link: ScaleDaemonLink> {
         case .cue(let cue):
             let payload = CuePayload(cue: cue.cue, grams: cue.grams)
             send(settings.topics.cue(cue.sensor), text: Self.json(payload), retain: false)
+        case .alert(let alert):
+            publishAlert(alert, configure: alerts[alert.name] == nil)
+            alerts[alert.name] = alert
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
         default:
@@ -210,14 +215,32 @@ public actor Bridge<Link: ScaleDaemonLink> {
         }
         publishedHeaviest = nil
         publishHeaviest()
+        for name in alerts.keys.sorted() { publishAlert(alerts[name]!, configure: true) }
         send(settings.topics.availability, text: "online", retain: true)
         removeStaleConfigs()
     }
 
     private func removeStaleConfigs() {
         guard daemonUp, let stale = cleanup.stale(keeping: discovery.configTopics(pans: pans)) else { return }
-        for topic in stale { send(topic, bytes: [], retain: true) }
-        if !stale.isEmpty { logger.info("removed \(stale.count) Home Assistant entities of pans no longer configured") }
+        // Alerts are learnt from ALERT reports after the pans: theirs are not judged stale.
+        let removed = stale.filter { !discovery.isAlertConfig($0) }
+        for topic in removed { send(topic, bytes: [], retain: true) }
+        if !removed.isEmpty {
+            logger.info("removed \(removed.count) Home Assistant entities of pans no longer configured")
+        }
+    }
+
+    /// An alert's state, retained, and first its discovery config when asked.
+    private func publishAlert(_ alert: AlertReport, configure: Bool) {
+        if configure {
+            let (topic, payload) = discovery.alertConfig(alert)
+            send(topic, bytes: HomeAssistantDiscovery.encode(payload), retain: settings.retain)
+        }
+        let state = HomeAssistantDiscovery.alertState(alert)
+        send(settings.topics.alert(alert.name), text: state, retain: settings.retain)
+        if alerts[alert.name]?.active != alert.active {
+            logger.info("alert \(alert.name) on \(alert.sensor): \(state)")
+        }
     }
 
     private func publishHeaviest() {

@@ -7,6 +7,7 @@
 ///     plumscale/kitchen/left/tare/set        Home Assistant's tare button presses here
 ///     plumscale/kitchen/left/result          the daemon's answer to a press
 ///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
+///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
 ///     homeassistant/sensor/plumscale_kitchen/left_weight/config    discovery, retained
 public struct BridgeTopics: Hashable, Sendable {
     public let prefix: String
@@ -26,6 +27,8 @@ public struct BridgeTopics: Hashable, Sendable {
     public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
     public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
     public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
+    /// The state of the daemon's alert `name`.
+    public func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
     public func command(_ pan: String, _ action: ScaleAction) -> String {
         "\(base)/\(ScaleIdentity.level(pan))/\(action.rawValue)/set"
     }

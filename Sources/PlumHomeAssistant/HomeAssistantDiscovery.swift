@@ -90,7 +90,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         return (topics.discovery(component: "sensor", objectID: "heaviest"), payload)
     }
 
-    private func base(name: String, objectID: String) -> DiscoveryPayload {
+    func base(name: String, objectID: String) -> DiscoveryPayload {
         let id = topics.identity
         return DiscoveryPayload(
             name: name, uniqueID: "\(id.nodeID)_\(objectID)", objectID: "\(id.nodeID)_\(objectID)",

@@ -1,5 +1,9 @@
-/// The release string the daemon reports in its `VERSION` line.
+/// The release string and protocol version the daemon reports in its `VERSION` line.
 public enum DaemonVersion {
     /// The PlumScale release; the composer may report its own build instead.
     public static let release = "0.1.0"
+    /// Changes only when a change would break existing clients.
+    public static let protocolMajor = 1
+    /// Grows with each additive change: 1 added the `ALERT` report class.
+    public static let protocolMinor = 1
 }

@@ -17,6 +17,8 @@ public enum Report: Hashable, Sendable {
     case calibrate(CalibrationReply)
     case cue(CueReport)
     case state(StateReport)
+    /// An `[[alert]]` rule raised or cleared (protocol 1.1).
+    case alert(AlertReport)
     /// The daemon dropped this many of the oldest reports queued for a slow client.
     case overflow(dropped: Int)
     case error(message: String)
@@ -47,6 +49,7 @@ public enum Report: Hashable, Sendable {
             case "CALIBRATE": return .calibrate(try decoder.decode(CalibrationReply.self, from: data))
             case "CUE": return .cue(try decoder.decode(CueReport.self, from: data))
             case "STATE": return .state(try decoder.decode(StateReport.self, from: data))
+            case "ALERT": return .alert(try decoder.decode(AlertReport.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)

@@ -49,6 +49,8 @@ extension Report {
             json.add("sensor", report.sensor)
             json.add("state", report.state)
             if let reason = report.reason { json.add("reason", reason) }
+        case .alert(let report):
+            Self.write(report, to: &json)
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
@@ -81,6 +83,18 @@ extension Report {
         if let reason = report.reason { json.add("reason", reason) }
         json.add("signal", optional: report.signal)
         if let division = report.division { json.add("division", division) }
+    }
+
+    private static func write(_ report: AlertReport, to json: inout JSONWriter) {
+        json.add("class", "ALERT")
+        json.add("name", report.name)
+        json.add("sensor", report.sensor)
+        json.add("active", report.active)
+        json.add("grams", optional: report.grams)
+        json.add("time", report.time)
+        json.add("condition", report.condition)
+        json.add("threshold", report.threshold)
+        json.add("hysteresis", report.hysteresis)
     }
 
     private static func write(_ report: PollReport, to json: inout JSONWriter) {

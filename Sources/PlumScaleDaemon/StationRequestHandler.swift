@@ -15,4 +15,8 @@ package struct StationRequestHandler: RequestHandler {
     package func knownSensors() async -> [String]? {
         await station.sensorNames
     }
+
+    package func watchBegan(sensors: [String]) async -> [Report] {
+        await station.alertReports(sensors: sensors)
+    }
 }

@@ -37,12 +37,14 @@ package actor Station {
 
     /// What waits on the readings: MT-SICS `S`, `Z`, `T`, `SI` after a zero, `SIR`.
     var waits = WaitRegistry()
+    /// The `[[alert]]` rules and their states, in the configuration's order.
+    var alerts: [StationAlert] = []
 
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
-    private let publisher: any ReportPublisher
+    let publisher: any ReportPublisher
     /// The buzzer or haptic output, if one is configured.
-    private var cueSink: (any CueSink)?
+    var cueSink: (any CueSink)?
     private let calibrationStore: CalibrationStore
     /// Each sensor's zero and tare, kept beside its calibration over a restart.
     let zeroTareStore: ZeroTareStore
@@ -99,6 +101,7 @@ package actor Station {
                 calibration: CalibrationSession(sensor: sensor.name), restoring: restoring)
             order.append(sensor.name)
         }
+        alerts = configuration.alerts.map(StationAlert.init)
     }
 
     /// The engines' settings from `[scale]` (and `[cue] on_stable`).
@@ -251,6 +254,7 @@ package actor Station {
             entries[name] = entry
             serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)
+            evaluateAlerts(name, reading, sampleTime: sample.time)
             for cue in reading.cues {
                 publishCue(name, cue)
                 cueSink?.cue(cue, sensor: name)
@@ -276,6 +280,7 @@ package actor Station {
         let report = switch cue {
         case .maxForce: CueReport(sensor: name, cue: "max-force")
         case .stableWeight(let grams): CueReport(sensor: name, cue: "stable-weight", grams: grams)
+        case .alert: CueReport(sensor: name, cue: "alert")
         }
         publisher.publishEvent(.cue(report), sensor: name)
     }

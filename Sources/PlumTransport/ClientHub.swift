@@ -135,7 +135,8 @@ package final class ClientHub: Sendable {
 
     /// The `VERSION` line.
     package var versionReport: String {
-        Report.version(VersionReport(release: configuration.release, protoMajor: 1, protoMinor: 0)).line
+        Report.version(VersionReport(release: configuration.release, protoMajor: DaemonVersion.protocolMajor,
+            protoMinor: DaemonVersion.protocolMinor)).line
     }
 
     /// Adds a client, or returns nil when the limit is reached or the hub is closed.

@@ -170,44 +170,53 @@ final class ClientSession: ChannelDuplexHandler {
         authorization: CommandAuthorization, then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
     ) -> Task<Void, Never> {
         Task {
-            let replies: [String]
+            let answer: Answer
             if request.changesState, case .refused(let message) = authorization.decide(client.peer, command: request.name) {
                 // One line that says what to do; the connection stays usable for reading.
-                replies = [ProtocolError(message).report]
+                answer = Answer(replies: [ProtocolError(message).report])
             } else {
-                replies = await answer(request, handler: handler, client: client)
+                answer = await Self.answer(request, handler: handler, client: client)
             }
             guard !Task.isCancelled else { return }
             eventLoop.execute {
-                session.value.finished(request, ticket: ticket, replies: replies)
+                session.value.finished(request, ticket: ticket, answer: answer)
             }
         }
     }
 
+    /// The reply lines to one request; for an accepted `?WATCH`, what follows its acknowledgement.
+    private struct Answer: Sendable {
+        var replies: [String]
+        var watchAccepted = false
+    }
+
     /// Runs off the event loop: the handler may take its time (a tare waits for stability).
-    private static func answer(_ request: Request, handler: any RequestHandler, client: ClientInfo) async -> [String] {
+    private static func answer(_ request: Request, handler: any RequestHandler, client: ClientInfo) async -> Answer {
         if case .watch(let options) = request {
             if let known = await handler.knownSensors() {
                 let unknown = options.sensors.filter { !known.contains($0) }
                 if !unknown.isEmpty {
                     let list = known.isEmpty ? "none are configured" : "known: " + known.joined(separator: ", ")
-                    return [ProtocolError("?WATCH: unknown sensor \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); \(list)").report]
+                    let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                    return Answer(replies: [ProtocolError("?WATCH: unknown sensor \(names); \(list)").report])
                 }
             }
-            return []
+            guard options.enable else { return Answer(replies: [], watchAccepted: true) }
+            let current = await handler.watchBegan(sensors: options.sensors).map(\.line)
+            return Answer(replies: current, watchAccepted: true)
         }
         // Encoded here, once, by the protocol's one encoder.
-        return await handler.reply(to: request, from: client).map(\.line)
+        return Answer(replies: await handler.reply(to: request, from: client).map(\.line))
     }
 
-    private func finished(_ request: Request, ticket: Int, replies: [String]) {
+    private func finished(_ request: Request, ticket: Int, answer: Answer) {
         guard commands.finish(ticket), let outbox else { return }
-        if case .watch(let options) = request, replies.isEmpty {
+        if case .watch(let options) = request, answer.watchAccepted {
             let subscription = Subscription(options)
             outbox.subscribe(subscription)
             queueReply(subscription.report, evenInBinaryMode: true)
         }
-        for reply in replies {
+        for reply in answer.replies {
             queueReply(reply.hasSuffix("\n") ? reply : reply + "\n")
         }
         processNext()

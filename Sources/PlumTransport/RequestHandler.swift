@@ -13,8 +13,13 @@ package protocol RequestHandler: Sendable {
     /// The configured sensor names, to refuse a `?WATCH` of one that does not exist; nil
     /// accepts any name.
     func knownSensors() async -> [String]?
+
+    /// What a client that has just begun to watch `sensors` (all when empty) is sent after the
+    /// `WATCH` acknowledgement: the current state of every alert, as gpsd sends `DEVICES`.
+    func watchBegan(sensors: [String]) async -> [Report]
 }
 
 extension RequestHandler {
     package func knownSensors() async -> [String]? { nil }
+    package func watchBegan(sensors: [String]) async -> [Report] { [] }
 }

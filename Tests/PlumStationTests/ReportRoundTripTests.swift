@@ -66,6 +66,12 @@ struct RoundTripBench {
             [[sensor]]
             name = "fsr"
             kind = "simulated-fsr"
+            [[alert]]
+            name = "left-low"
+            sensor = "left"
+            below = 100
+            hysteresis = 20
+            cue = true
             """, file: "roundtrip.toml")
         station = try Station(
             configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: publisher,
@@ -144,6 +150,7 @@ struct ReportRoundTripTests {
         try await bench.feed(0, count: 4)
         try await bench.feed(0)
         replies += await station.reply(to: .poll)
+        replies += await station.alertReports(sensors: [])
 
         let published = bench.publisher.reports.withLock { $0 }
         let all = published + replies
@@ -167,10 +174,13 @@ struct ReportRoundTripTests {
 
         // The run must have produced every class the station can send, and each variant of it.
         let classes = Set(all.map { String($0.line.dropFirst(10).prefix { $0 != "\"" }) })
-        #expect(classes == ["WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR"],
+        #expect(classes == ["WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
+                            "ALERT"],
                 "classes produced: \(classes.sorted())")
         let cues = Set(all.compactMap { if case .cue(let cue) = $0 { cue.cue } else { nil } })
         #expect(cues == ["max-force", "stable-weight"], "both cues: \(cues)")
+        let alerts = Set(all.compactMap { if case .alert(let alert) = $0 { alert.active } else { nil } })
+        #expect(alerts == [true, false], "the alert both raised and cleared: \(alerts)")
         let weights = all.compactMap { if case .weight(let weight) = $0 { weight } else { nil } }
         #expect(weights.contains { $0.grams == nil && $0.reason != nil }, "an uncalibrated weight, without grams")
         #expect(weights.contains { $0.overload }, "an overloaded weight")

@@ -1,0 +1,29 @@
+public import PlumProtocol
+
+/// The Home Assistant side of plumscaled's `[[alert]]` rules: one `binary_sensor` per alert,
+/// device class `problem` (on means a problem: the fruit bowl is nearly empty), its state `ON`
+/// or `OFF` retained on `<base>/alert/<name>/state`.
+extension HomeAssistantDiscovery {
+    /// The discovery config of one alert, named after the rule and its sensor.
+    public func alertConfig(_ alert: AlertReport) -> (topic: String, payload: DiscoveryPayload) {
+        let objectID = Self.alertObjectID(alert.name)
+        var payload = base(name: "\(alert.name) alert", objectID: objectID)
+        payload.stateTopic = topics.alert(alert.name)
+        payload.payloadOn = "ON"
+        payload.payloadOff = "OFF"
+        payload.deviceClass = "problem"
+        payload.icon = alert.condition == "below" ? "mdi:basket-off-outline" : "mdi:basket-fill"
+        return (topics.discovery(component: "binary_sensor", objectID: objectID), payload)
+    }
+
+    /// The state payload of an alert: Home Assistant's default `payload_on`/`payload_off`.
+    public static func alertState(_ alert: AlertReport) -> String { alert.active ? "ON" : "OFF" }
+
+    /// `alert_<name>`, so an alert never collides with a pan's entities.
+    static func alertObjectID(_ name: String) -> String { "alert_\(ScaleIdentity.level(name))" }
+
+    /// True for the config topic of an alert, however named.
+    func isAlertConfig(_ topic: String) -> Bool {
+        topic.hasPrefix("\(topics.discoveryPrefix)/binary_sensor/\(topics.identity.nodeID)/alert_")
+    }
+}
