@@ -166,10 +166,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory.
+        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory. It
+        // starts the broker, daemon and bridge with the tests' fixtures (it ships in no package).
         .executableTarget(
             name: "plumscale-mqtt-bench",
-            dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PlumMQTT", "PlumTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
@@ -256,7 +259,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumMQTTTests",
-            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt", "plumscaled"]
+            dependencies: [
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumTestSupport", "plumscale-mqtt",
+                "plumscaled",
+            ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(

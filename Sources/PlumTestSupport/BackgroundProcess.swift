@@ -73,6 +73,23 @@ public final class BackgroundProcess: Sendable {
         }
     }
 
+    /// True until it has exited.
+    public var isRunning: Bool { exitStatus() == nil }
+
+    /// Sends `signal` (unless it has exited already) and waits for it to exit; returns its exit
+    /// status, a signal's number plus 128 when the signal ended it.
+    @discardableResult
+    public func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+        reaped.withLock { status in
+            if let status { return status }
+            kill(pid, signal)
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            status = ChildProcess.decode(raw)
+            return status!
+        }
+    }
+
     deinit {
         if pid > 0, reaped.withLock({ $0 }) == nil {
             kill(pid, SIGKILL)
