@@ -60,24 +60,58 @@ enum DecimalText {
         appendDigits(fraction, minimumWidth: places, to: &out)
     }
 
-    /// Appends `value` rounded to `decimals` places (half away from zero, of `value × 10^decimals`
-    /// as computed in doubles), as ``appendFixed(units:decimals:to:)`` writes it.
+    /// `value` as ``appendFixed(_:decimals:to:)`` writes it: rounded to the grid of 10^-decimals
+    /// below 2^50 units, itself beyond. A report keeps its numbers this way, so that it decodes
+    /// to exactly the values it was made with.
     ///
-    /// Below 2^50 units the product's own rounding and the distance from `value` to its grid
+    /// - Parameter decimals: 0 to 9.
+    static func onGrid(_ value: Double, decimals: Int) -> Double {
+        let scale = power(decimals)
+        let scaled = (value * scale).rounded()
+        return scaled.magnitude < 0x1p50 ? scaled / scale : value
+    }
+
+    /// Appends `value` on the grid of 10^-decimals, exactly as ``JSONWriter/number(_:)`` writes
+    /// ``onGrid(_:decimals:)``: the shortest text that reads back as that double.
+    ///
+    /// Below 2^50 units, `value` is rounded half away from zero (of `value × 10^decimals` as
+    /// computed in doubles): the product's own rounding and the distance from `value` to its grid
     /// point add up to at most a quarter of a unit, so the product rounds to the same unit as the
-    /// exact one would; beyond that the general path prints the rounded double.
+    /// exact one would. From there on the product may land on a neighbouring unit, so `value` is
+    /// written as it is: digit by digit when it is the double nearest to a grid point below 2^52
+    /// units (a report's time in microseconds is, until the year 2112), which the unit and its
+    /// two neighbours are checked for; through the general path otherwise.
     ///
     /// - Parameter decimals: 0 to 9.
     static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         precondition((0...9).contains(decimals), "decimals is 0 to 9")
+        if let units = units(value, decimals: decimals) {
+            appendFixed(units: units, decimals: decimals, to: &out)
+        } else {
+            out.append(contentsOf: JSONWriter.number(value).utf8)
+        }
+    }
+
+    /// The whole units of 10^-decimals `value` is written as (see
+    /// ``appendFixed(_:decimals:to:)``), or nil when it takes the general path.
+    static func units(_ value: Double, decimals: Int) -> Int64? {
+        let scale = power(decimals)
+        let scaled = (value * scale).rounded()
+        // Not finite, or too fine a grid for a double: as it is.
+        guard scaled.magnitude < 0x1p52 else { return nil }
+        let units = Int64(scaled)
+        if scaled.magnitude < 0x1p50 { return units }
+        if Double(units) / scale == value { return units }
+        if Double(units - 1) / scale == value { return units - 1 }
+        if Double(units + 1) / scale == value { return units + 1 }
+        return nil
+    }
+
+    /// 10^decimals, exact for 0 to 22.
+    private static func power(_ decimals: Int) -> Double {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard scaled.magnitude < 0x1p50 else {
-            out.append(contentsOf: JSONWriter.number(scaled / scale).utf8)
-            return
-        }
-        appendFixed(units: Int64(scaled), decimals: decimals, to: &out)
+        return scale
     }
 
     /// Appends `value` in decimal, padded with leading zeros to `minimumWidth` digits.

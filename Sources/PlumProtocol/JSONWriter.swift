@@ -47,9 +47,10 @@ public struct JSONWriter: Sendable {
         appendNumber(value)
     }
 
-    /// A quantity on a fixed grid, rounded to `decimals` places (0 to 9): the same text as
-    /// ``add(_:_:)-(_,Double)`` gives the rounded value, written without printing a double
-    /// (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
+    /// A quantity on a fixed grid of `decimals` places (0 to 9): the same text as
+    /// ``add(_:_:)-(_,Double)`` gives ``DecimalText/onGrid(_:decimals:)`` of it (the value
+    /// rounded to the grid, or past 2^50 units the value itself), written without printing a
+    /// double (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
     public mutating func add(_ name: String, _ value: Double, decimals: Int) {
         key(name)
         if value.isFinite {
@@ -94,6 +95,22 @@ public struct JSONWriter: Sendable {
         for (index, number) in numbers.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             appendNumber(number)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// An array of quantities on a grid of `decimals` places (0 to 9), each written as
+    /// ``add(_:_:decimals:)`` writes one; non-finite ones become `null`.
+    public mutating func add(_ name: String, numbers: [Double], decimals: Int) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if number.isFinite {
+                DecimalText.appendFixed(number, decimals: decimals, to: &bytes)
+            } else {
+                raw("null")
+            }
         }
         bytes.append(UInt8(ascii: "]"))
     }
