@@ -114,23 +114,24 @@ enum DecimalText {
         return scale
     }
 
-    /// Appends `value` in decimal, padded with leading zeros to `minimumWidth` digits.
+    /// Appends `value` in decimal, padded with leading zeros to `minimumWidth` digits (at most
+    /// 20, the digits of `UInt64.max`).
     private static func appendDigits(_ value: UInt64, minimumWidth: Int, to out: inout [UInt8]) {
-        var width = 1
-        var bound: UInt64 = 10
-        while width < 20, value >= bound {
-            width += 1
-            bound = bound.multipliedReportingOverflow(by: 10).partialValue
-        }
-        width = max(width, minimumWidth)
-        let end = out.count + width
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-        var rest = value
-        var index = end
-        while rest != 0 {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        // Digits from the right into a buffer on the stack, then one copy: writing them into the
+        // array in place checked its uniqueness once a digit.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var index = 20
+            var rest = value
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            while 20 - index < minimumWidth {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
         }
     }
 }
