@@ -300,6 +300,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 name: "PlumWebTests",
                 dependencies: [
                     "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
+                    "plumscale-web",  // the LAN test runs the real service
                     .product(name: "HummingbirdTesting", package: "hummingbird"),
                     .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                     .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
