@@ -296,6 +296,16 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 ]
             ),
 
+            // The web's benchmark: WebSocket fan-out from a real plumscaled, plumscale-web's CPU and memory.
+            .executableTarget(
+                name: "plumscale-web-bench",
+                dependencies: [
+                    "PlumTestSupport",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                    .product(name: "Logging", package: "swift-log"),
+                ]
+            ),
             .testTarget(
                 name: "PlumWebTests",
                 dependencies: [
