@@ -311,10 +311,21 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 ]
             ),
 
+            // The web's benchmark: WebSocket fan-out from a real plumscaled, plumscale-web's CPU and memory.
+            .executableTarget(
+                name: "plumscale-web-bench",
+                dependencies: [
+                    "PlumTestSupport",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                    .product(name: "Logging", package: "swift-log"),
+                ]
+            ),
             .testTarget(
                 name: "PlumWebTests",
                 dependencies: [
                     "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
+                    "plumscale-web",  // the LAN test runs the real service
                     .product(name: "HummingbirdTesting", package: "hummingbird"),
                     .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                     .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
