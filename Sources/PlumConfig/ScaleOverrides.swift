@@ -62,14 +62,16 @@ public struct ScaleOverrides: Hashable, Sendable {
             guard ScaleSettings.isValidDivision(division) else {
                 throw reader.error(
                     "division_grams",
-                    "division_grams = \(division) is not allowed; use 1, 2 or 5 × 10^k g, such as 0.1, 0.2, 0.5, 1 or 2")
+                    "division_grams = \(division) is not allowed; use 1, 2 or 5 × 10^k g, "
+                        + "such as 0.1, 0.2, 0.5, 1 or 2")
             }
             divisionGrams = division
         }
         zeroTracking = try reader.bool("zero_tracking")
         initialZero = try reader.bool("initial_zero")
         // The engine's own limits: τ from 1 ms to 60 s; the band and threshold are positive.
-        averagingMilliseconds = try reader.double("averaging_ms", in: 1...60_000, unit: "ms (the average's time constant)")
+        averagingMilliseconds = try reader.double(
+            "averaging_ms", in: 1...60_000, unit: "ms (the average's time constant)")
         stabilityWindowMilliseconds = try reader.double(
             "stability_window_ms", in: 10...60_000, unit: "ms (how long the reading must hold still)")
         stabilityBandDivisions = try reader.double(

@@ -3,9 +3,9 @@ internal import PlumStation
 internal import Synchronization
 
 /// Re-reads the configuration on SIGHUP and puts into use what can change while running:
-/// `[scale]` and each sensor's profile and scale keys. Sensors, listeners and the cue line are opened at start, so a change to them is
-/// reported as needing a restart rather than half applied; a file that no longer parses leaves
-/// everything as it was.
+/// `[scale]` and each sensor's profile and scale keys. Sensors' wiring, listeners and the cue
+/// line are opened at start, so a change to them is reported as needing a restart rather than
+/// half applied; a file that no longer parses leaves everything as it was.
 func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Station) async -> [String] {
     let fresh: PlumConfiguration
     do {

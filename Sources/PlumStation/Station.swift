@@ -150,8 +150,9 @@ package actor Station {
         let base = configuration.scale
         let tracking = base.zeroTracking ? "on" : "off"
         let zeroTare = base.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
-        var summary = "[scale] applied: capacity \(Self.grams(base.capacityGrams)), division "
-            + "\((try? Division(grams: base.divisionGrams)).map { "\($0)" } ?? "\(base.divisionGrams) g"), zero tracking \(tracking); \(zeroTare)"
+        let division = (try? Division(grams: base.divisionGrams)).map { "\($0)" } ?? "\(base.divisionGrams) g"
+        var summary = "[scale] applied: capacity \(Self.grams(base.capacityGrams)), division \(division), "
+            + "zero tracking \(tracking); \(zeroTare)"
         for name in order {
             guard let scale = settings[name], let sensor = configuration.sensors.first(where: { $0.name == name }),
                   sensor.profile != nil || !sensor.scale.isEmpty else { continue }

@@ -45,7 +45,8 @@ struct SensorProfileTests {
             division: 1, zeroTracking: false, averagingMilliseconds: 125),
         Layering(
             testDescription: "the sensor's own keys over its profile", scale: "division_grams = 0.1",
-            sensor: fsr + "\nprofile = \"fsr402-10k-3v3\"\ndivision_grams = 2\nzero_tracking = true\naveraging_ms = 250",
+            sensor: fsr + "\nprofile = \"fsr402-10k-3v3\"\ndivision_grams = 2\nzero_tracking = true"
+                + "\naveraging_ms = 250",
             division: 2, zeroTracking: true, averagingMilliseconds: 250),
         Layering(
             testDescription: "the sensor's own keys without a profile", scale: "division_grams = 0.5",
@@ -56,7 +57,8 @@ struct SensorProfileTests {
         #expect(settings.divisionGrams == layering.division, "the division came from the wrong layer")
         #expect(settings.zeroTracking == layering.zeroTracking, "zero-tracking came from the wrong layer")
         #expect(
-            settings.averagingMilliseconds == layering.averagingMilliseconds, "the averaging time came from the wrong layer")
+            settings.averagingMilliseconds == layering.averagingMilliseconds,
+            "the averaging time came from the wrong layer")
     }
 
     @Test("the FSR profile fills in the divider an ADS1115 table leaves out, and the table's own keys win")
@@ -114,12 +116,17 @@ struct SensorProfileTests {
 
     @Test("a profile that cannot be used is refused with the file, the line and what to write instead", arguments: [
         BadProfile(
-            testDescription: "an unknown name", table: "kind = \"hx711\"\nchip = \"c\"\ndout = 5\nsck = 6\nprofile = \"hx711-2kg\"",
+            testDescription: "an unknown name",
+            table: "kind = \"hx711\"\nchip = \"c\"\ndout = 5\nsck = 6\nprofile = \"hx711-2kg\"",
             line: 8,
-            says: ["profile = \"hx711-2kg\" is not a known profile", "hx711-1kg-gain128", "fsr402-10k-3v3", "iio-hx711-1kg"]),
+            says: [
+                "profile = \"hx711-2kg\" is not a known profile", "hx711-1kg-gain128", "fsr402-10k-3v3",
+                "iio-hx711-1kg",
+            ]),
         BadProfile(
-            testDescription: "an FSR profile on a load cell", table: "kind = \"simulated-hx711\"\nprofile = \"fsr402-10k-3v3\"",
-            line: 5, says: ["made for kind \"ads1115\" or \"simulated-fsr\", not \"simulated-hx711\"", "hx711-5kg-gain64"]),
+            testDescription: "an FSR profile on a load cell",
+            table: "kind = \"simulated-hx711\"\nprofile = \"fsr402-10k-3v3\"", line: 5,
+            says: ["made for kind \"ads1115\" or \"simulated-fsr\", not \"simulated-hx711\"", "hx711-5kg-gain64"]),
         BadProfile(
             testDescription: "a load-cell profile on an IIO channel",
             table: "kind = \"iio\"\ndevice = \"hx711\"\nprofile = \"hx711-1kg-gain128\"",
@@ -186,7 +193,8 @@ struct SensorProfileTests {
 
     @Test("the four-FSR example uses the FSR profile and none of its sensors zero-tracks")
     func fsrExampleDoesNotTrack() throws {
-        let configuration = try PlumConfiguration.load(path: "\(repositoryRoot)/Calibration/examples/ads1115-four-fsr.toml")
+        let path = "\(repositoryRoot)/Calibration/examples/ads1115-four-fsr.toml"
+        let configuration = try PlumConfiguration.load(path: path)
         for sensor in configuration.sensors {
             #expect(sensor.profile?.name == "fsr402-10k-3v3", "\(sensor.name) does not use the FSR profile")
             #expect(configuration.scaleSettings(for: sensor).zeroTracking == false,

@@ -40,7 +40,8 @@ struct ProfileReloadTests {
         #expect(!fsr.zeroTracking, "the FSR's engine zero-tracks: its profile did not reach it")
         #expect(fsr.filter.averagingTime == 125_000_000 && fsr.stabilityBand == 2)
 
-        try directory.write("plumscale.toml", Self.file(panProfile: "hx711-5kg-gain128", fsrExtra: "zero_tracking = true"))
+        try directory.write(
+            "plumscale.toml", Self.file(panProfile: "hx711-5kg-gain128", fsrExtra: "zero_tracking = true"))
         let inUse = ConfigurationInUse(configuration)
         let notes = await reloadConfiguration(path, inUse: inUse, station: station)
         #expect(!notes.joined().contains("restart"), "a profile change asked for a restart: \(notes)")
@@ -50,7 +51,8 @@ struct ProfileReloadTests {
                 "the sensor's own zero_tracking = true was not applied by the reload")
 
         // The divider is wiring, opened at start: that change is named as needing a restart.
-        try directory.write("plumscale.toml", Self.file(panProfile: "hx711-5kg-gain128", fsrExtra: "divider_ohms = 4700"))
+        try directory.write(
+            "plumscale.toml", Self.file(panProfile: "hx711-5kg-gain128", fsrExtra: "divider_ohms = 4700"))
         let wiring = await reloadConfiguration(path, inUse: inUse, station: station)
         #expect(wiring.contains { $0.contains("[[sensor]] changes") && $0.contains("restart") },
                 "a wiring change was not reported as needing a restart: \(wiring)")

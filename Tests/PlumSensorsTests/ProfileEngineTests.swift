@@ -55,10 +55,10 @@ struct ProfileEngineTests {
             outcomes[sensor.name] = (engine.zeroOffset, readings.last?.net)
         }
         let fsr = try #require(outcomes["fsr"]), tracking = try #require(outcomes["tracking"])
-        #expect(fsr.offset == 0, "the FSR profile's engine moved its zero by \(fsr.offset) g: it tracked creep as drift")
+        #expect(fsr.offset == 0, "the FSR profile's engine moved its zero by \(fsr.offset) g: it tracked creep")
         #expect(abs((fsr.net ?? 0) - 2) < 0.2, "the 2 g of creep should still show, the net is \(fsr.net ?? .nan) g")
         // The same engine with zero-tracking on swallows it: the profile's setting is what matters.
-        #expect(tracking.offset > 1.5, "with zero_tracking = true the drift should be tracked, offset \(tracking.offset)")
+        #expect(tracking.offset > 1.5, "with zero_tracking = true the drift should be tracked: \(tracking.offset)")
         #expect(abs(tracking.net ?? 9) < 0.5, "tracked zero should read about 0 g, reads \(tracking.net ?? .nan)")
     }
 
@@ -93,8 +93,9 @@ struct ProfileEngineTests {
             let final = try #require(readings.last?.net)
             let after = readings.filter { $0.time >= 3_000_000_000 }
             for reading in after where reading.isStable {
-                #expect(abs((reading.net ?? 0) - final) <= scale.division.grams * 1.0001,
-                        "\(sensor.name): stable at \(reading.net ?? .nan) g, more than 1 d from the \(final) g it settles to")
+                let net = reading.net ?? 0
+                #expect(abs(net - final) <= scale.division.grams * 1.0001,
+                        "\(sensor.name): stable at \(net) g, over 1 d from the \(final) g it settles to")
             }
             let firstStable = try #require(after.first { $0.isStable }, "\(sensor.name) never became stable")
             settled[sensor.name] = Double(firstStable.time) / 1e9 - 3
