@@ -8,6 +8,9 @@ internal import TOMLKit
 /// - A table header whose name starts with a character no key can start with, such as `[)`,
 ///   fails `parse_key()`'s assertion.
 /// - A `}` where an array expects a value, such as `weights = [1, }`, fails `parse_value()`'s.
+/// - A number or date followed by one space, one digit and the end of the value, such as
+///   `since = 2024-01-01 1`, fails the assertion in `parse_value()`'s scan: toml++ reads on
+///   past the space, looking for a date-time's time, and finds the value's end instead.
 ///
 /// It is a small lexer, not a parser: it follows strings, comments and the brackets of
 /// values only to know where a line really starts a table header and which bracket a `}`
@@ -22,11 +25,14 @@ enum TOMLPreflight {
     static let badHeader =
         "a table header's name starts with a letter, a digit, '-', '_' or a quote, such as [scale] or [[sensor]]"
     static let braceInArray = "'}' inside an array, which ends with ']'; an inline table starts with '{'"
+    static let strayDigit =
+        "a value followed by a space and one digit, such as 2024-01-01 1; "
+        + "a date-time's time is written in full (2024-01-01 07:30:00), and text goes in quotes"
 
     /// The first mistake toml++ would abort on, or nil.
     static func firstProblem(in text: String) -> Problem? {
         let bytes = Array(text.utf8)
-        var index = 0
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0  // toml++ skips a byte-order mark
         var line = 1
         var lineStart = true  // only blanks so far on a line outside any value's brackets
         var headerLine = false
@@ -88,12 +94,38 @@ enum TOMLPreflight {
                 lineStart = false
                 if !headerLine { _ = open.popLast() }
                 index += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                lineStart = false
+                while let next = at(0), !endsBareValue(next) { index += 1 }
+                // The run is a number, a date or a key: one space, one digit and an end after it
+                // are never valid TOML, and are what toml++ aborts on.
+                if at(0) == UInt8(ascii: " "), let digit = at(1), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit),
+                   let end = at(2), endsBareValue(end) || end >= 0x80, !isQuoteOrOpening(end) {
+                    return Problem(line: line, message: strayDigit)
+                }
             default:
                 lineStart = false
                 index += 1
             }
         }
         return nil
+    }
+
+    /// Ends a run of bare characters: blanks, line ends and TOML's punctuation.
+    private static func endsBareValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), 0x0B, 0x0C,
+             UInt8(ascii: ","), UInt8(ascii: "#"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isQuoteOrOpening(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "[")
+            || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "=")
     }
 
     /// Skips spaces and tabs; true when there were any.

@@ -20,6 +20,7 @@ struct TOMLPreflightTests {
         Case(text: "[\u{A0}scale]", line: 1),
         Case(text: "[scale]\ncapacity_grams = 385\n\n  [#]\n", line: 4),
         Case(text: "# [)\nname = \"[)\"\n[[sensor]]\n[=sensor]\n", line: 4),
+        Case(text: "\u{FEFF}[:[\"scufsr_sideme [= \"left@\"\nkk = \"simulated-r\"\n", line: 1),
     ])
     func refused(_ example: Case) {
         #expect {
@@ -42,6 +43,7 @@ struct TOMLPreflightTests {
             "a = { b = [ 1 ] } # [)\n",
             "a = [ { b = 1 }, { c = [ 2 ] } ]\nb = [ \"}\", '}' ] # }\n",
             "a = [\n  { x = \"\"\"\n}\n\"\"\" },\n]\n",
+            "a = 1979-05-27 07:32:00\nb = [ 1, 2, -3 ]\nc = { d = 1, e = 2 }\nf = 1 # 2 3\n1 = 2\n",
         ])
     func notHeaders(_ text: String) {
         #expect(TOMLPreflight.firstProblem(in: text) == nil, "a line of this valid TOML was taken for a bad header")
@@ -70,6 +72,23 @@ struct TOMLPreflightTests {
             try PlumConfiguration.parse(example.text, file: "fuzz.toml")
         } throws: { error in
             (error as? ConfigurationError)?.description.contains("fuzz.toml:\(example.line)") == true
+        }
+    }
+
+    @Test("a date or number followed by a space and one digit is refused with its line, not an abort", arguments: [
+        Case(text: "since = 2024-01-01 1\n", line: 1),
+        Case(text: "[daemon]\ncN=06\u{13}2-d--!2 1 \"left\"\n", line: 2),
+        Case(text: "a = [2024-01-01 1, 2]\n", line: 1),
+    ])
+    func strayDigit(_ example: Case) {
+        #expect(TOMLPreflight.firstProblem(in: example.text) == .init(line: example.line, message: TOMLPreflight.strayDigit))
+    }
+
+    @Test("at the very end of the file the same mistake is toml++'s own error, which it reports without aborting")
+    func strayDigitAtEnd() {
+        #expect(TOMLPreflight.firstProblem(in: "a = 2024-01-01 1") == nil, "the pre-flight refused what toml++ reports itself")
+        #expect(throws: ConfigurationError.self, "toml++ took a date followed by a stray digit") {
+            try PlumConfiguration.parse("a = 2024-01-01 1", file: "end.toml")
         }
     }
 

@@ -14,6 +14,12 @@
 # owns that name in a scratch path and empties it on every build) and its path is printed,
 # with the command that replays it in a normal build. Inputs the fuzzer found interesting are
 # kept in .build-fuzz/corpus/<target>/ for the next run; the committed seeds are never changed.
+#
+# FUZZ_SEED=N fixes libFuzzer's random seed and starts from the committed seeds alone (what
+# the run finds is kept in a temporary directory, not .build-fuzz/corpus). With a number of
+# executions as the LIMIT, the same inputs are then tried on every machine, fast or slow: CI
+# runs that way, so its verdict never depends on luck, load or an earlier run. Searching for new crashes
+# is a longer run without a seed; what it finds becomes a seed and a unit test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -90,12 +96,15 @@ failed=()
 printf '\n%-12s %12s %8s  %s\n' target executions seconds result
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target"
+    [[ -n "${FUZZ_SEED:-}" ]] && corpus="$TMPDIR/corpus/$target"
     artifacts="$scratch/reproducers/$target"
     log="$scratch/logs/$target.log"
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     : >"$log"
     dict=()
     [[ -f "Tests/fuzz/$target.dict" ]] && dict=("-dict=Tests/fuzz/$target.dict")
+    seed=()
+    [[ -n "${FUZZ_SEED:-}" ]] && seed=("-seed=$FUZZ_SEED")
     status=0 executions=0 started=$SECONDS
     while :; do
         left_seconds=$(( seconds - (SECONDS - started) ))
@@ -107,7 +116,7 @@ for target in "${targets[@]}"; do
         ASAN_OPTIONS="detect_leaks=$(detect_leaks "$target"):allocator_release_to_os_interval_ms=-1" nice -n 19 "$scratch/release/fuzz-$target" \
             -max_total_time="$left_seconds" -runs="$left_runs" -timeout="${FUZZ_TIMEOUT:-30}" \
             -max_len="$(max_len "$target")" -detect_leaks="$(detect_leaks "$target")" \
-            -artifact_prefix="$artifacts/" -print_final_stats=1 "${dict[@]}" \
+            -artifact_prefix="$artifacts/" -print_final_stats=1 "${dict[@]}" "${seed[@]}" \
             "$corpus" "Tests/fuzz/corpus/$target" >"$log.round" 2>&1 || status=$?
         cat "$log.round" >>"$log"
         done=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log.round" | tail -1)
