@@ -133,7 +133,10 @@ struct LifecycleProcessTests {
         #expect(!watcherOverflowed, "the watcher that keeps up loses nothing, but was told of an OVERFLOW")
         for sensor in ["left", "right"] {
             let times = result.times[sensor] ?? []
-            #expect(times.count >= 300, "\(sensor): \(times.count) raw samples in 5 s at 80 SPS")
+            // The stream flowed the whole window: a busy machine makes the driver discard more
+            // (each one counted, and checked below), so the count of samples alone proves little.
+            let periods = ((times.last ?? 0) - (times.first ?? 0)) / 0.0125
+            #expect(periods >= 300, "\(sensor): \(times.count) raw samples over \(periods) periods of 5 s at 80 SPS")
             #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(sensor): raw samples in order, none twice")
             // A conversion every 12.5 ms. One missing from the stream must be one the driver
             // discarded and counted (a clock pulse stretched by the busy machine, and the
@@ -152,6 +155,8 @@ struct LifecycleProcessTests {
             let discarded = device?.discarded.values.reduce(0, +) ?? 0
             let reasons = device?.discarded.filter { $0.value > 0 } ?? [:]
             let resets = max(0, ((device?.discarded["settling"] ?? 0) + 3) / 4 - 1)
+            // A watcher told of an OVERFLOW lost reports on the way, already reported above.
+            guard !watcherOverflowed else { continue }
             #expect(missing <= discarded + 2 * resets,
                     "\(sensor): \(missing) conversions missing from the stream, \(discarded) discarded: \(reasons)")
         }
