@@ -1,5 +1,5 @@
 public import PlumHardware
-public import PlumDrivers
+internal import PlumDrivers
 
 // The ALERT/RDY pin (SBAS444 §9.3.7, §9.3.8): conversion-ready pulses, the digital comparator
 // and the pin seen through a GPIO line request with edge events. The registers, the bus and
