@@ -63,7 +63,10 @@ let package = Package(
         .target(name: "PlumProtocol"),
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
         // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
-        .target(name: "PlumClient", dependencies: ["PlumProtocol"]),
+        .target(name: "PlumClient", dependencies: ["PlumProtocol", "PlumSocketAddress"]),
+        // The one builder of Unix socket addresses (paths and '@' abstract names) for clients,
+        // the transport and the tests. Depends on nothing.
+        .target(name: "PlumSocketAddress"),
         // plumscale.toml parsed into typed values that carry file and line; opens nothing.
         .target(
             name: "PlumConfig",
@@ -93,7 +96,7 @@ let package = Package(
         .target(
             name: "PlumTransport",
             dependencies: [
-                "PlumProtocol", "PlumHardware",
+                "PlumProtocol", "PlumHardware", "PlumSocketAddress",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +132,7 @@ let package = Package(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
-                "PlumClient",
+                "PlumClient", "PlumSocketAddress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -163,16 +166,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory.
+        // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory. It
+        // starts the broker, daemon and bridge with the tests' fixtures (it ships in no package).
         .executableTarget(
             name: "plumscale-mqtt-bench",
-            dependencies: ["PlumMQTT", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "PlumMQTT", "PlumTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
         .target(
             name: "PlumTestSupport",
-            dependencies: ["PlumClient", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PlumClient", "PlumProtocol", "PlumSocketAddress", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
@@ -211,7 +219,11 @@ let package = Package(
             name: "PlumProtocolTests",
             dependencies: ["PlumProtocol", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PlumClientTests", dependencies: ["PlumClient", "PlumProtocol", "PlumTestSupport", "plumscaled"]),
+        .testTarget(
+            name: "PlumClientTests",
+            dependencies: ["PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "plumscaled"]
+        ),
+        .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
@@ -228,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "PlumTransportTests",
             dependencies: [
-                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumTestSupport",
+                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumSocketAddress", "PlumTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -247,7 +259,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumMQTTTests",
-            dependencies: ["PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "plumscale-mqtt", "plumscaled"]
+            dependencies: [
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumTestSupport", "plumscale-mqtt",
+                "plumscaled",
+            ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(
@@ -296,10 +311,21 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 ]
             ),
 
+            // The web's benchmark: WebSocket fan-out from a real plumscaled, plumscale-web's CPU and memory.
+            .executableTarget(
+                name: "plumscale-web-bench",
+                dependencies: [
+                    "PlumTestSupport",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                    .product(name: "Logging", package: "swift-log"),
+                ]
+            ),
             .testTarget(
                 name: "PlumWebTests",
                 dependencies: [
                     "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
+                    "plumscale-web",  // the LAN test runs the real service
                     .product(name: "HummingbirdTesting", package: "hummingbird"),
                     .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                     .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+internal import PlumSocketAddress
 
 /// A connected Unix stream socket read and written in lines, with deadlines: blocking
 /// `poll(2)`, `recv(2)` and `send(2)`, which is all a client that does one thing at a time needs.
@@ -18,13 +19,15 @@ final class LineChannel {
     ///   socket is not ours to open.
     init(connectingTo path: String) throws(ClientError) {
         self.path = path
-        guard let address = UnixSocketAddress(path: path) else {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
             throw ClientError(
                 .invalidPath, socketPath: path,
                 path.isEmpty
                     ? "the socket path is empty; pass --socket PATH or set \(DaemonSocket.environmentVariable)"
-                    : "socket path \(path) is longer than a Unix socket address allows "
-                        + "(\(UnixSocketAddress.maximumPathLength - 1) bytes); use a shorter path")
+                    : error.description)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {

@@ -45,6 +45,12 @@ public struct PlumConfiguration: Hashable, Sendable {
         return sensor
     }
 
+    /// The settings `sensor`'s engine runs with: the defaults, then `[scale]`, then the sensor's
+    /// profile, then the keys of its own table, each layer changing only what it names.
+    public func scaleSettings(for sensor: SensorConfiguration) -> ScaleSettings {
+        sensor.sensorSettings(over: scale)
+    }
+
     /// Reads and validates a configuration file.
     public static func load(path: String) throws(ConfigurationError) -> PlumConfiguration {
         let text: String
@@ -96,7 +102,7 @@ public struct PlumConfiguration: Hashable, Sendable {
                                              message: "expected a [[sensor]] table")
                 }
                 let sensor = try SensorConfiguration.parse(
-                    sensorTable, index: index, file: file, locator: locator, section: section)
+                    sensorTable, index: index, file: file, locator: locator, section: section, scale: scale)
                 if let earlier = sensors.first(where: { $0.name == sensor.name }) {
                     throw ConfigurationError(
                         file: file, line: sensor.line, key: "sensor \"\(sensor.name)\"",
@@ -168,6 +174,14 @@ public struct ScaleSettings: Hashable, Sendable {
     /// Restore each sensor's saved zero and tare at start, when they still apply (same
     /// calibration, load in range); they then replace initial zero-setting.
     public var restoreTare: Bool = true
+    /// The average's time constant τ in milliseconds; nil for the engine's (200 ms).
+    public var averagingMilliseconds: Double?
+    /// The stability window in milliseconds; nil for the engine's (300 ms, at least 1.5 τ).
+    public var stabilityWindowMilliseconds: Double?
+    /// How far a stable reading may move, in divisions; nil for the engine's (1 d).
+    public var stabilityBandDivisions: Double?
+    /// A jump that restarts the average, in divisions; nil for the engine's (4 d).
+    public var stepThresholdDivisions: Double?
 
     public init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
@@ -180,21 +194,10 @@ public struct ScaleSettings: Hashable, Sendable {
         self.restoreTare = restoreTare
     }
 
+    /// Reads `[scale]`: one layer over the defaults, plus what only the whole scale has.
     init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
-        if let capacity = try reader.double("capacity_grams", in: 1...1_000_000, unit: "g") {
-            capacityGrams = capacity
-        }
-        if let division = try reader.double("division_grams") {
-            guard Self.isValidDivision(division) else {
-                throw reader.error(
-                    "division_grams",
-                    "division_grams = \(division) is not allowed; use 1, 2 or 5 × 10^k g, such as 0.1, 0.2, 0.5, 1 or 2")
-            }
-            divisionGrams = division
-        }
-        zeroTracking = try reader.bool("zero_tracking") ?? zeroTracking
-        initialZero = try reader.bool("initial_zero") ?? initialZero
+        self = try ScaleOverrides(&reader).applied(to: ScaleSettings())
         restoreTare = try reader.bool("restore_tare") ?? restoreTare
         try reader.rejectUnknownKeys()
     }

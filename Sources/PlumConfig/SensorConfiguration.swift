@@ -7,11 +7,29 @@ public struct SensorConfiguration: Hashable, Sendable {
     public var wiring: SensorWiring
     /// The line of its `[[sensor]]` header, for later messages.
     public var line: Int?
+    /// The hardware profile it names (`profile = "…"`), if any.
+    public var profile: HardwareProfile?
+    /// The scale settings the table itself sets, over `[scale]` and the profile.
+    public var scale: ScaleOverrides
 
-    public init(name: String, wiring: SensorWiring, line: Int? = nil) {
+    public init(
+        name: String, wiring: SensorWiring, line: Int? = nil, profile: HardwareProfile? = nil,
+        scale: ScaleOverrides = ScaleOverrides()
+    ) {
         self.name = name
         self.wiring = wiring
         self.line = line
+        self.profile = profile
+        self.scale = scale
+    }
+
+    /// What must stay as it is while the daemon runs: the sensor less its scale settings,
+    /// which a reload puts into use.
+    public var hardware: SensorConfiguration {
+        var hardware = self
+        hardware.profile = nil
+        hardware.scale = ScaleOverrides()
+        return hardware
     }
 
     /// The `kind` key's value.

@@ -3,8 +3,10 @@ import PlumDrivers
 
 /// Parsing of one `[[sensor]]` table, per kind.
 extension SensorConfiguration {
+    /// - Parameter scale: the file's `[scale]`, under the sensor's profile and own keys.
     static func parse(
-        _ table: TOMLTable, index: Int, file: String, locator: SourceLocator, section: SourceLocator.Section
+        _ table: TOMLTable, index: Int, file: String, locator: SourceLocator, section: SourceLocator.Section,
+        scale: ScaleSettings = ScaleSettings()
     ) throws(ConfigurationError) -> SensorConfiguration {
         var reader = TOMLReader(table: table, file: file, path: "sensor[\(index)]", locator: locator, section: section)
         let name = try reader.requiredString("name", example: "\"left\"")
@@ -17,6 +19,7 @@ extension SensorConfiguration {
         guard let kind = try reader.choice("kind", kinds) else {
             throw reader.error(nil, "missing key kind; use \(TOMLReader.list(kinds.map { $0.0 }))")
         }
+        let profile = try Self.profile(&reader, kind: kind)
         let wiring: SensorWiring
         switch kind {
         case .hx711: wiring = .hx711(try HX711Wiring(&reader))
@@ -26,8 +29,13 @@ extension SensorConfiguration {
         case .simulatedFSR: wiring = .simulatedFSR(try SimulatedFSRWiring(&reader))
         case .replay: wiring = .replay(try ReplayWiring(&reader, sensorName: name))
         }
+        try Self.checkGain(of: wiring, fits: profile, reader)
+        let own = try ScaleOverrides(&reader)
         try reader.rejectUnknownKeys()
-        return SensorConfiguration(name: name, wiring: wiring, line: locator.line(of: section))
+        let sensor = SensorConfiguration(
+            name: name, wiring: wiring, line: locator.line(of: section), profile: profile, scale: own)
+        try sensor.checkDivisions(over: scale, reader)
+        return sensor
     }
 
     /// Names go into socket messages, file names and command lines: keep them plain.

@@ -14,6 +14,8 @@ struct TOMLReader {
     /// Index of the table in the source for line lookup (the n-th `[[sensor]]`), if any.
     let section: SourceLocator.Section
     private(set) var readKeys: Set<String> = []
+    /// Values for keys the table leaves out: a sensor profile's wiring defaults.
+    var defaults: [String: any TOMLValueConvertible] = [:]
 
     init(table: TOMLTable, file: String, path: String, locator: SourceLocator, section: SourceLocator.Section) {
         self.table = table
@@ -36,12 +38,15 @@ struct TOMLReader {
 
     func has(_ key: String) -> Bool { table[key] != nil }
 
+    /// The table's value for `key`, else the default for it.
+    private func value(_ key: String) -> (any TOMLValueConvertible)? { table[key] ?? defaults[key] }
+
     /// Marks keys handled by the caller itself (nested tables) as known.
     mutating func markKnown(_ keys: [String]) { readKeys.formUnion(keys) }
 
     mutating func string(_ key: String) throws(ConfigurationError) -> String? {
         readKeys.insert(key)
-        guard let value = table[key] else { return nil }
+        guard let value = value(key) else { return nil }
         guard let text = value.string else {
             throw error(key, "expected a string in quotes, found \(describe(value))")
         }
@@ -57,7 +62,7 @@ struct TOMLReader {
 
     mutating func int(_ key: String) throws(ConfigurationError) -> Int? {
         readKeys.insert(key)
-        guard let value = table[key] else { return nil }
+        guard let value = value(key) else { return nil }
         guard let number = value.int else {
             throw error(key, "expected a whole number, found \(describe(value))")
         }
@@ -66,7 +71,7 @@ struct TOMLReader {
 
     mutating func double(_ key: String) throws(ConfigurationError) -> Double? {
         readKeys.insert(key)
-        guard let value = table[key] else { return nil }
+        guard let value = value(key) else { return nil }
         if let number = value.double { return number }
         if let number = value.int { return Double(number) }
         throw error(key, "expected a number, found \(describe(value))")
@@ -74,7 +79,7 @@ struct TOMLReader {
 
     mutating func bool(_ key: String) throws(ConfigurationError) -> Bool? {
         readKeys.insert(key)
-        guard let value = table[key] else { return nil }
+        guard let value = value(key) else { return nil }
         guard let flag = value.bool else {
             throw error(key, "expected true or false, found \(describe(value))")
         }
@@ -85,7 +90,7 @@ struct TOMLReader {
     /// (`dout = "GPIO5"` or `dout = 5`) or an I2C bus (`bus = 1` or `bus = "i2c-1"`).
     mutating func stringOrInt(_ key: String) throws(ConfigurationError) -> String? {
         readKeys.insert(key)
-        guard let value = table[key] else { return nil }
+        guard let value = value(key) else { return nil }
         if let text = value.string { return text }
         if let number = value.int { return String(number) }
         throw error(key, "expected a name in quotes or a whole number, found \(describe(value))")

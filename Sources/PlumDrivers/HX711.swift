@@ -25,6 +25,10 @@ public import PlumHardware
 ///   cannot see that either). The chip is reset only when its state is unknown: the DOUT check
 ///   failed, or at gain 32 or 64, where a split read-out can select another gain (see
 ///   `lateReadoutKeepsGain`). Otherwise only the word is lost, as with a bit mismatch.
+/// - It counts the conversions the chip overwrote before they were read (the sampler was away
+///   for more than a period) from the kernel's timestamps of the ready edges and the conversion
+///   period, as `missedConversion` (see `HX711ConversionTracker`): every conversion the chip
+///   completed is then published or counted once, under one reason.
 /// - Conversions after power-up, reset or a gain change are settling and discarded.
 ///
 /// The type is generic over its lines and clock, never `any`, and its read path is
@@ -63,6 +67,8 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     @usableFromInline var lastReadEnd: MonotonicInstant?
     /// The chip's state is unknown (first read, after a timeout or power-down): reset first.
     @usableFromInline var needsReset = true
+    /// Counts the conversions the chip overwrote before they were read.
+    @usableFromInline var conversions: HX711ConversionTracker
 
     /// Creates a driver; nothing is sent to the chip until the first ``read()``.
     /// - Throws: ``HX711ConfigurationError`` when the configuration is not usable.
@@ -75,6 +81,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         self.dataLine = dataLine
         self.time = time
         settings = try configuration.validated()
+        conversions = HX711ConversionTracker(nominalPeriod: Self.nanoseconds(settings.rate.period))
         // Enough for every edge of a read (24 bits make at most 24 falling edges) and the
         // ready edge, so steady-state reads never grow it.
         events.reserveCapacity(64)
@@ -90,7 +97,14 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         if needsReset { try reset() }
         var failuresInARow = 0
         while true {
-            let edgeTime = try waitForReady()
+            let edge = try waitForReady()
+            let readyAt = time.now()
+            // A later conversion may have replaced the one a stale edge announced.
+            let edgeTime = edge.flatMap {
+                readyAt.nanoseconds(since: $0) > Self.nanoseconds(settings.rate.period) ? nil : $0
+            }
+            let missed = conversions.account(edge: edge, fresh: edgeTime != nil, readyAt: readyAt)
+            if missed > 0 { discard(.missedConversion, count: missed) }
             // If a line operation fails mid-read, PD_SCK may be left high: reset next time.
             needsReset = true
             let outcome = try shiftConversion()
@@ -105,7 +119,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 if lateReadoutKeepsGain(outcome) {
                     _ = advanceGainState()
                 } else {
-                    try reset()
+                    try resetAfterFailedReadout()
                 }
                 continue
             }
@@ -116,7 +130,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 try giveUpIfPersistent(failuresInARow, reason: .stretchedClock)
                 // Over 60 µs the chip powers down and restarts at channel A gain 128; under
                 // it, it may have seen a pulse too few. Either way only a reset makes its
-                // state known again.
+                // state known again. Powered down, it made no conversions to count as missed.
                 try reset()
             case .doutNotHigh:
                 discard(.integrity)
@@ -124,7 +138,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
                 try giveUpIfPersistent(failuresInARow, reason: .integrity)
                 // The chip counted a different number of pulses: its gain selection and its
                 // shift position are unknown, and DOUT may still hold a data bit.
-                try reset()
+                try resetAfterFailedReadout()
             case .bitMismatch:
                 discard(.integrity)
                 failuresInARow += 1
@@ -185,6 +199,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         settlingRemaining = settings.settlingConversions
         needsReset = false
         lastReadEnd = time.now()
+        conversions.forget()
     }
 
     // MARK: - The read
@@ -206,7 +221,8 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
     }
 
     /// Waits until DOUT is low: the conversion is ready.
-    /// - Returns: the kernel's timestamp of the ready edge, when one was seen for this conversion.
+    /// - Returns: the kernel's timestamp of the latest ready edge since the previous read-out,
+    ///   when one was seen; more than a period old, it may announce a conversion since replaced.
     @inlinable
     mutating func waitForReady() throws(SensorError) -> MonotonicInstant? {
         let timeout = settings.effectiveReadyTimeout
@@ -221,13 +237,7 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         while true {
             // The level, not the events, says whether the chip is ready: events only wake us
             // and carry the time.
-            if try !get() {
-                if let edge = edgeTime, time.now().nanoseconds(since: edge) > Self.nanoseconds(settings.rate.period) {
-                    // A later conversion may have replaced the one that edge announced.
-                    return nil
-                }
-                return edgeTime
-            }
+            if try !get() { return edgeTime }
             let now = time.now()
             guard now < deadline else {
                 totals.notReady &+= 1
@@ -306,33 +316,6 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         return .value(Int32(bitPattern: code << 8) >> 8)
     }
 
-    /// Whether a late read-out left the chip at the gain the driver believes, so that only its
-    /// word is lost (as with ``ShiftOutcome/bitMismatch``) and no reset is needed.
-    ///
-    /// A conversion that completes after k of the read-out's n pulses replaces the word (the
-    /// shift restarts at the new MSB): the chip counts k pulses for the old conversion and n − k
-    /// for the new one. The datasheet calls fewer than 25 or more than 27 pulses within a
-    /// conversion period a serial error and leaves its effect open; our chip model (and the
-    /// kernel tests' emulated chip) latch no selection then, so the previous input and gain stay.
-    /// At channel A gain 128 (n = 25) both counts are serial errors for 1 ≤ k ≤ 24, so the chip
-    /// keeps the gain the last whole read-out selected: the model honours that pulse count. DOUT
-    /// then shows a data bit of the new word: 0 fails the DOUT check (`doutNotHigh`), 1 stays
-    /// high until the next conversion pulls it low. With k = 25 the count latched is the right
-    /// one; DOUT is low at the check (`doutNotHigh`), or the conversion came after the check and
-    /// its ready edge fell inside this read-out, so its own read-out is late too. At channel B
-    /// gain 32 or channel A gain 64
-    /// (n = 26, 27) a split can make the chip count a valid but wrong 25–27 pulses (k ≤ n − 25,
-    /// or k ≥ 25 within the gain pulses) with DOUT high after them: the chip may have switched
-    /// input or gain while the check passes, so only a reset makes its state known.
-    /// `stretched` and `doutNotHigh` mean the pulse count itself is unknown: reset.
-    @inlinable
-    func lateReadoutKeepsGain(_ outcome: ShiftOutcome) -> Bool {
-        switch outcome {
-        case .stretched, .doutNotHigh: false
-        case .bitMismatch, .value: settings.gain == .channelA128
-        }
-    }
-
     /// Moves the gain bookkeeping past one conversion that was read with correct pulses.
     /// - Returns: whether that conversion was taken at the configured gain and had settled.
     @inlinable
@@ -346,65 +329,6 @@ public struct HX711<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: MonotonicCl
         }
         conversionGain = settings.gain
         return trusted
-    }
-
-    @usableFromInline
-    enum DiscardReason {
-        case stretchedClock
-        case integrity
-        case settling
-        case lateReadout
-    }
-
-    @inlinable
-    mutating func discard(_ reason: DiscardReason) {
-        switch reason {
-        case .stretchedClock:
-            pendingDiscards.stretchedClock &+= 1
-            totals.discarded.stretchedClock &+= 1
-        case .integrity:
-            pendingDiscards.integrity &+= 1
-            totals.discarded.integrity &+= 1
-        case .settling:
-            pendingDiscards.settling &+= 1
-            totals.discarded.settling &+= 1
-        case .lateReadout:
-            pendingDiscards.lateReadout &+= 1
-            totals.discarded.lateReadout &+= 1
-        }
-    }
-
-    /// Cold: called only after repeated failures, so it stays out of line.
-    ///
-    /// The chip's state is unknown after the last failure, so the next ``read()`` resets it
-    /// before anything else.
-    @usableFromInline
-    mutating func giveUpIfPersistent(_ failures: Int, reason: DiscardReason) throws(SensorError) {
-        guard failures >= Self.consecutiveFailureLimit else { return }
-        needsReset = true
-        switch reason {
-        case .lateReadout:
-            throw .hardware(sensor: name, HardwareError(
-                .timedOut, operation: "reading", subject: "HX711 DOUT",
-                detail: "\(failures) read-outs in a row lasted longer than "
-                    + "\(settings.readoutLimit.formattedMilliseconds) after their ready edge "
-                    + "(conversion period \(settings.rate.period.formattedMilliseconds))",
-                hint: "the sampler is preempted in the middle of read-outs; run it with real-time priority "
-                    + "(realtime_priority) and locked memory (lock_memory)"))
-        case .stretchedClock:
-            throw .hardware(sensor: name, HardwareError(
-                .timedOut, operation: "clocking", subject: "HX711 PD_SCK",
-                detail: "\(failures) reads in a row had a PD_SCK high period over \(settings.clockHighLimit.formattedMicroseconds)",
-                hint: "the system is too busy to bit-bang in time; run the sampler with real-time priority, "
-                    + "or raise clock-high-limit only for an emulated bus"))
-        case .integrity, .settling:
-            break
-        }
-        throw .hardware(sensor: name, HardwareError(
-            .malformed, operation: "reading", subject: "HX711 DOUT",
-            detail: "\(failures) conversions in a row failed the DOUT checks",
-            hint: "check that DOUT is not shorted to ground or floating, that the wires are short, "
-                + "and that the configured lines are the HX711's DOUT and PD_SCK"))
     }
 
     // MARK: - Counted line operations

@@ -80,19 +80,26 @@ public struct DiscardCounts: Hashable, Sendable {
     /// timestamp of its ready edge, or that edge was not seen (HX711): the next conversion may
     /// have replaced the word while it was being clocked out.
     public var lateReadout: UInt32 = 0
+    /// Conversions the chip completed and overwrote with the next before the driver read them
+    /// (HX711: the sampler was away for more than a conversion period), counted from the time
+    /// between the ready edges' kernel timestamps; see `HX711ConversionTracker`.
+    public var missedConversion: UInt32 = 0
 
     public init(
         stretchedClock: UInt32 = 0, integrity: UInt32 = 0, settling: UInt32 = 0, stale: UInt32 = 0,
-        lateReadout: UInt32 = 0
+        lateReadout: UInt32 = 0, missedConversion: UInt32 = 0
     ) {
         self.stretchedClock = stretchedClock
         self.integrity = integrity
         self.settling = settling
         self.stale = stale
         self.lateReadout = lateReadout
+        self.missedConversion = missedConversion
     }
 
-    public var total: UInt32 { stretchedClock &+ integrity &+ settling &+ stale &+ lateReadout }
+    public var total: UInt32 {
+        stretchedClock &+ integrity &+ settling &+ stale &+ lateReadout &+ missedConversion
+    }
     public var isEmpty: Bool { total == 0 }
 
     public static func += (a: inout DiscardCounts, b: DiscardCounts) {
@@ -101,20 +108,23 @@ public struct DiscardCounts: Hashable, Sendable {
         a.settling &+= b.settling
         a.stale &+= b.stale
         a.lateReadout &+= b.lateReadout
+        a.missedConversion &+= b.missedConversion
     }
 
     /// Every reason under the key reports use, zeros included, in a fixed order:
-    /// `stretched_clock`, `integrity`, `settling`, `stale`, `late_readout`. Encoders iterate
-    /// this, so a new reason reaches `raw --json` and `?DEVICES` without changing them.
+    /// `stretched_clock`, `integrity`, `settling`, `stale`, `late_readout`, `missed_conversion`.
+    /// Encoders iterate this, so a new reason reaches `raw --json` and `?DEVICES` without
+    /// changing them.
     public var byKey: [(key: String, count: UInt32)] {
         [("stretched_clock", stretchedClock), ("integrity", integrity), ("settling", settling),
-         ("stale", stale), ("late_readout", lateReadout)]
+         ("stale", stale), ("late_readout", lateReadout), ("missed_conversion", missedConversion)]
     }
 
     /// Reasons with non-zero counts, for summaries: `[("stretched clock", 3)]`.
     public var reasons: [(reason: String, count: UInt32)] {
         [("stretched clock", stretchedClock), ("integrity check", integrity),
-         ("settling", settling), ("stale", stale), ("late read-out", lateReadout)].filter { $0.1 > 0 }
+         ("settling", settling), ("stale", stale), ("late read-out", lateReadout),
+         ("missed conversion", missedConversion)].filter { $0.1 > 0 }
     }
 }
 

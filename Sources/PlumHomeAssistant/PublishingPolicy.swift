@@ -8,6 +8,7 @@ public import PlumProtocol
 /// - The **live** topic gets the present reading at most `liveRate` times a second.
 public struct PublishingPolicy: Hashable, Sendable {
     public struct Settings: Hashable, Sendable {
+        /// The division of `[scale]`, for reports of a daemon too old to send each pan's own.
         public var division: DivisionRounding
         /// Grams; nil: one division.
         public var delta: Double?
@@ -25,6 +26,12 @@ public struct PublishingPolicy: Hashable, Sendable {
         }
 
         public var effectiveDelta: Double { delta ?? division.grams }
+
+        /// The division a pan's report is rounded to: its own (a sensor profile or the sensor's
+        /// keys may set one other than `[scale]`'s, such as 1 g for an FSR), else `[scale]`'s.
+        func division(of report: WeightReport) -> DivisionRounding {
+            report.division.flatMap { $0 > 0 && $0.isFinite ? DivisionRounding(grams: $0) : nil } ?? division
+        }
     }
 
     /// What to publish for one reading.
@@ -45,8 +52,9 @@ public struct PublishingPolicy: Hashable, Sendable {
 
     /// Decides what `report` publishes; `now` is a monotonic time in seconds.
     public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
+        let division = settings.division(of: report)
         let present = PanState(
-            grams: report.grams.map(settings.division.round), stable: report.stable, overload: report.overload,
+            grams: report.grams.map(division.round), stable: report.stable, overload: report.overload,
             underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 },
             tare: report.tare,
             calibrated: report.calibrated, time: report.time)
@@ -58,7 +66,7 @@ public struct PublishingPolicy: Hashable, Sendable {
         var state = present
         let newWeight =
             present.stable && present.grams != nil && present.grams != lastState?.grams
-            && (lastState?.grams).map { abs(present.grams! - $0) >= settings.effectiveDelta - 1e-9 } ?? true
+            && (lastState?.grams).map { abs(present.grams! - $0) >= (settings.delta ?? division.grams) - 1e-9 } ?? true
         if !newWeight {
             // The state keeps the last published weight until a new stable one differs enough.
             state.grams = lastState?.grams ?? (present.stable ? present.grams : nil)

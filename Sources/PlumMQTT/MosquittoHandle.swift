@@ -3,7 +3,8 @@ internal import CMosquitto
 /// Owns one `struct mosquitto *` and the ``EventSink`` its callbacks write to.
 ///
 /// `@unchecked Sendable` is sound because:
-/// - the pointer is a `let`, created in `init` and destroyed once, in `deinit`;
+/// - the pointer is a `let`, created in `init` and destroyed once, in `deinit` (which also
+///   runs when `init` throws after creating it);
 /// - everything that is not thread-safe in libmosquitto (options, credentials, TLS, will,
 ///   callbacks) is done in `init`, before `mosquitto_loop_start` creates the network thread;
 /// - what is called afterwards from any thread (`mosquitto_publish`, `_subscribe`,
@@ -27,12 +28,9 @@ final class MosquittoHandle: @unchecked Sendable {
                 codeName: "MOSQ_ERR_INVAL", message: "libmosquitto refused the settings", hint: hint)
         }
         self.mosq = mosq
-        do {
-            try configure(configuration).get()
-        } catch {
-            mosquitto_destroy(mosq)
-            throw error
-        }
+        // Every stored property is set, so a throw from here on runs `deinit`, which destroys
+        // the handle: destroying it here as well was a double free.
+        try configure(configuration).get()
         sink.install(on: mosq)
     }
 

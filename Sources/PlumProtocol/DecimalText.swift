@@ -60,43 +60,78 @@ enum DecimalText {
         appendDigits(fraction, minimumWidth: places, to: &out)
     }
 
-    /// Appends `value` rounded to `decimals` places (half away from zero, of `value × 10^decimals`
-    /// as computed in doubles), as ``appendFixed(units:decimals:to:)`` writes it.
+    /// `value` as ``appendFixed(_:decimals:to:)`` writes it: rounded to the grid of 10^-decimals
+    /// below 2^50 units, itself beyond. A report keeps its numbers this way, so that it decodes
+    /// to exactly the values it was made with.
     ///
-    /// Below 2^50 units the product's own rounding and the distance from `value` to its grid
+    /// - Parameter decimals: 0 to 9.
+    static func onGrid(_ value: Double, decimals: Int) -> Double {
+        let scale = power(decimals)
+        let scaled = (value * scale).rounded()
+        return scaled.magnitude < 0x1p50 ? scaled / scale : value
+    }
+
+    /// Appends `value` on the grid of 10^-decimals, exactly as ``JSONWriter/number(_:)`` writes
+    /// ``onGrid(_:decimals:)``: the shortest text that reads back as that double.
+    ///
+    /// Below 2^50 units, `value` is rounded half away from zero (of `value × 10^decimals` as
+    /// computed in doubles): the product's own rounding and the distance from `value` to its grid
     /// point add up to at most a quarter of a unit, so the product rounds to the same unit as the
-    /// exact one would; beyond that the general path prints the rounded double.
+    /// exact one would. From there on the product may land on a neighbouring unit, so `value` is
+    /// written as it is: digit by digit when it is the double nearest to a grid point below 2^52
+    /// units (a report's time in microseconds is, until the year 2112), which the unit and its
+    /// two neighbours are checked for; through the general path otherwise.
     ///
     /// - Parameter decimals: 0 to 9.
     static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
         precondition((0...9).contains(decimals), "decimals is 0 to 9")
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard scaled.magnitude < 0x1p50 else {
-            out.append(contentsOf: JSONWriter.number(scaled / scale).utf8)
-            return
+        if let units = units(value, decimals: decimals) {
+            appendFixed(units: units, decimals: decimals, to: &out)
+        } else {
+            out.append(contentsOf: JSONWriter.number(value).utf8)
         }
-        appendFixed(units: Int64(scaled), decimals: decimals, to: &out)
     }
 
-    /// Appends `value` in decimal, padded with leading zeros to `minimumWidth` digits.
+    /// The whole units of 10^-decimals `value` is written as (see
+    /// ``appendFixed(_:decimals:to:)``), or nil when it takes the general path.
+    static func units(_ value: Double, decimals: Int) -> Int64? {
+        let scale = power(decimals)
+        let scaled = (value * scale).rounded()
+        // Not finite, or too fine a grid for a double: as it is.
+        guard scaled.magnitude < 0x1p52 else { return nil }
+        let units = Int64(scaled)
+        if scaled.magnitude < 0x1p50 { return units }
+        if Double(units) / scale == value { return units }
+        if Double(units - 1) / scale == value { return units - 1 }
+        if Double(units + 1) / scale == value { return units + 1 }
+        return nil
+    }
+
+    /// 10^decimals, exact for 0 to 22.
+    private static func power(_ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return scale
+    }
+
+    /// Appends `value` in decimal, padded with leading zeros to `minimumWidth` digits (at most
+    /// 20, the digits of `UInt64.max`).
     private static func appendDigits(_ value: UInt64, minimumWidth: Int, to out: inout [UInt8]) {
-        var width = 1
-        var bound: UInt64 = 10
-        while width < 20, value >= bound {
-            width += 1
-            bound = bound.multipliedReportingOverflow(by: 10).partialValue
-        }
-        width = max(width, minimumWidth)
-        let end = out.count + width
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-        var rest = value
-        var index = end
-        while rest != 0 {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        // Digits from the right into a buffer on the stack, then one copy: writing them into the
+        // array in place checked its uniqueness once a digit.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var index = 20
+            var rest = value
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            while 20 - index < minimumWidth {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
         }
     }
 }

@@ -47,9 +47,10 @@ public struct JSONWriter: Sendable {
         appendNumber(value)
     }
 
-    /// A quantity on a fixed grid, rounded to `decimals` places (0 to 9): the same text as
-    /// ``add(_:_:)-(_,Double)`` gives the rounded value, written without printing a double
-    /// (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
+    /// A quantity on a fixed grid of `decimals` places (0 to 9): the same text as
+    /// ``add(_:_:)-(_,Double)`` gives ``DecimalText/onGrid(_:decimals:)`` of it (the value
+    /// rounded to the grid, or past 2^50 units the value itself), written without printing a
+    /// double (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
     public mutating func add(_ name: String, _ value: Double, decimals: Int) {
         key(name)
         if value.isFinite {
@@ -98,6 +99,22 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An array of quantities on a grid of `decimals` places (0 to 9), each written as
+    /// ``add(_:_:decimals:)`` writes one; non-finite ones become `null`.
+    public mutating func add(_ name: String, numbers: [Double], decimals: Int) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if number.isFinite {
+                DecimalText.appendFixed(number, decimals: decimals, to: &bytes)
+            } else {
+                raw("null")
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     public mutating func add<I: BinaryInteger>(_ name: String, integers: [I]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
@@ -131,10 +148,22 @@ public struct JSONWriter: Sendable {
     }
 
     /// The object's text, without a newline.
-    public var finished: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+    public var finished: String { text(newline: false) }
 
     /// The object's text as one protocol line (with its newline).
-    public var line: String { String(decoding: bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")], as: UTF8.self) }
+    public var line: String { text(newline: true) }
+
+    /// The bytes and the closing brace copied once into the string's own storage, with no
+    /// array in between.
+    private func text(newline: Bool) -> String {
+        let count = bytes.count + (newline ? 2 : 1)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let end = buffer.initialize(fromContentsOf: bytes)
+            buffer[end] = UInt8(ascii: "}")
+            if newline { buffer[end + 1] = UInt8(ascii: "\n") }
+            return count
+        }
+    }
 
     /// A finite double as ``number(_:)`` writes it, `null` otherwise; whole numbers go digit by
     /// digit.
@@ -164,6 +193,21 @@ public struct JSONWriter: Sendable {
     /// whole; a quote, a backslash or a control character is escaped.
     static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Byte by byte, a report's twenty keys and four strings were a third of its cost
+        // (docs/PERFORMANCE.md, 4): a string with nothing to escape goes in one copy.
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+                return false
+            }
+            out.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true { appendEscaped(text, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the bytes of `text` with quotes, backslashes and control characters escaped.
+    private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
@@ -179,6 +223,5 @@ public struct JSONWriter: Sendable {
                 out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -82,6 +82,10 @@ public struct VersionReport: Hashable, Sendable, Decodable {
 }
 
 /// One reading of one sensor.
+///
+/// Its real numbers are kept on the grids the protocol sends them on (``ReportGrid``: the time
+/// to the microsecond, grams and tare to a thousandth of the division, percent and hue far finer
+/// than a division), so a report decodes to exactly the values it was made with.
 public struct WeightReport: Hashable, Sendable, Decodable {
     public var sensor: String
     public var time: Double
@@ -116,24 +120,25 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         stable: Bool, overload: Bool, underload: Bool, zero: Bool, tare: Double, heaviest: Bool, hue: Double,
         rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil, division: Double? = nil
     ) {
+        let gramsGrid = ReportGrid.grams(division: division)
         self.sensor = sensor
-        self.time = time
-        self.grams = grams
+        self.time = DecimalText.onGrid(time, decimals: ReportGrid.time)
+        self.grams = grams.map { ReportGrid.onGrid($0, decimals: gramsGrid) }
         self.display = display
         self.unit = unit
-        self.percent = percent
+        self.percent = percent.map { DecimalText.onGrid($0, decimals: ReportGrid.percent) }
         self.stable = stable
         self.overload = overload
         self.underload = underload
         self.zero = zero
-        self.tare = tare
+        self.tare = ReportGrid.onGrid(tare, decimals: gramsGrid)
         self.heaviest = heaviest
-        self.hue = hue
+        self.hue = DecimalText.onGrid(hue, decimals: ReportGrid.hue)
         self.rgb = rgb
         self.calibrated = calibrated
         self.reason = reason
         self.signal = signal
-        self.division = division
+        self.division = division.map { DecimalText.onGrid($0, decimals: ReportGrid.division) }
     }
 }
 

@@ -28,7 +28,7 @@ extension Report {
         case .raw(let report):
             json.add("class", "RAW")
             json.add("sensor", report.sensor)
-            json.add("times", numbers: report.times)
+            json.add("times", numbers: report.times, decimals: ReportGrid.time)
             json.add("raw", integers: report.raw)
         case .poll(let report):
             Self.write(report, to: &json)
@@ -64,25 +64,36 @@ extension Report {
     }
 
     private static func write(_ report: WeightReport, to json: inout JSONWriter) {
+        // Every real number on its grid, digit by digit (ReportGrid): the report's init put them
+        // there, so this is the text the general printer gives them.
+        let gramsGrid = ReportGrid.grams(division: report.division)
         json.add("class", "WEIGHT")
         json.add("sensor", report.sensor)
-        json.add("time", report.time)
-        json.add("grams", optional: report.grams)
+        json.add("time", report.time, decimals: ReportGrid.time)
+        if let gramsGrid {
+            json.add("grams", optional: report.grams, decimals: gramsGrid)
+        } else {
+            json.add("grams", optional: report.grams)
+        }
         json.add("display", report.display)
         json.add("unit", report.unit)
-        json.add("percent", optional: report.percent)
+        json.add("percent", optional: report.percent, decimals: ReportGrid.percent)
         json.add("stable", report.stable)
         json.add("overload", report.overload)
         json.add("underload", report.underload)
         json.add("zero", report.zero)
-        json.add("tare", report.tare)
+        if let gramsGrid {
+            json.add("tare", report.tare, decimals: gramsGrid)
+        } else {
+            json.add("tare", report.tare)
+        }
         json.add("heaviest", report.heaviest)
-        json.add("hue", report.hue)
+        json.add("hue", report.hue, decimals: ReportGrid.hue)
         json.add("rgb", report.rgb)
         json.add("calibrated", report.calibrated)
         if let reason = report.reason { json.add("reason", reason) }
         json.add("signal", optional: report.signal)
-        if let division = report.division { json.add("division", division) }
+        if let division = report.division { json.add("division", division, decimals: ReportGrid.division) }
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {
@@ -107,7 +118,9 @@ extension Report {
     }
 
     /// The order the daemon has always sent a device's discard counts in; others follow sorted.
-    static let discardOrder = ["stretched_clock", "integrity", "settling", "stale", "late_readout", "buffer"]
+    static let discardOrder = [
+        "stretched_clock", "integrity", "settling", "stale", "late_readout", "missed_conversion", "buffer",
+    ]
 
     fileprivate static func object(_ device: DevicesReport.Device) -> JSONWriter {
         var json = JSONWriter()

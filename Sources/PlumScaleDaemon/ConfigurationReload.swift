@@ -3,9 +3,9 @@ internal import PlumStation
 internal import Synchronization
 
 /// Re-reads the configuration on SIGHUP and puts into use what can change while running:
-/// `[scale]`. Sensors, listeners and the cue line are opened at start, so a change to them is
-/// reported as needing a restart rather than half applied; a file that no longer parses leaves
-/// everything as it was.
+/// `[scale]` and each sensor's profile and scale keys. Sensors' wiring, listeners and the cue
+/// line are opened at start, so a change to them is reported as needing a restart rather than
+/// half applied; a file that no longer parses leaves everything as it was.
 func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Station) async -> [String] {
     let fresh: PlumConfiguration
     do {
@@ -15,7 +15,9 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
     }
     let old = inUse.current.withLock { $0 }
     var notes: [String] = []
-    if fresh.sensors != old.sensors {
+    // A sensor's profile and scale keys are engine settings, put into use below; the rest of
+    // its table (the wiring) is opened at start.
+    if fresh.sensors.map(\.hardware) != old.sensors.map(\.hardware) {
         notes.append("[[sensor]] changes in \(path) need a restart (systemctl restart plumscaled)")
     }
     if fresh.daemon != old.daemon { notes.append("[daemon] changes need a restart") }
@@ -23,9 +25,14 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
         || fresh.cue?.pulseMilliseconds != old.cue?.pulseMilliseconds {
         notes.append("[cue] line changes need a restart")
     }
-    if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable {
+    if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable || fresh.sensors != old.sensors {
         var applied = old
         applied.scale = fresh.scale
+        for index in applied.sensors.indices {
+            guard let sensor = fresh.sensors.first(where: { $0.name == applied.sensors[index].name }) else { continue }
+            applied.sensors[index].profile = sensor.profile
+            applied.sensors[index].scale = sensor.scale
+        }
         applied.cue?.onStable = fresh.cue?.onStable ?? false
         notes.append(await station.applyScaleSettings(of: applied))
         inUse.current.withLock { $0 = applied }

@@ -157,7 +157,7 @@ package enum Daemon {
     static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async {
         for sensor in configuration.sensors where await !station.isCalibrated(sensor.name) {
             do {
-                let scale = try scaleConfiguration(of: configuration)
+                let scale = try Station.scaleConfiguration(of: configuration, sensor: sensor)
                 guard let calibration = try SimulatedCalibration.exact(for: sensor, scale: scale) else { continue }
                 _ = await station.install(calibration, on: sensor.name)
             } catch {
@@ -166,9 +166,9 @@ package enum Daemon {
         }
     }
 
-    /// The engines' settings from `[scale]`, which the simulated calibrations are fitted with:
-    /// the station's one conversion, so no setting is lost on the way (zero tracking and
-    /// initial zero once were).
+    /// The engines' settings from `[scale]`: the station's one conversion, which the simulated
+    /// calibrations are fitted with (with each sensor's profile and own keys on top), so no
+    /// setting is lost on the way (zero tracking and initial zero once were).
     static func scaleConfiguration(of configuration: PlumConfiguration) throws -> ScaleConfiguration {
         try Station.scaleConfiguration(of: configuration)
     }
@@ -205,10 +205,12 @@ package enum Daemon {
         } else {
             return nil
         }
-        guard let sensor = configuration.daemon.mtsicsSensor ?? configuration.sensors.first?.name else { return nil }
+        guard let name = configuration.daemon.mtsicsSensor ?? configuration.sensors.first?.name else { return nil }
+        // The balance shows that sensor's own division and capacity (its profile may set them).
+        let settings = configuration.scaleSettings(for: try configuration.sensor(named: name))
         let balance = StationBalance(
-            station: station, sensor: sensor, division: try Division(grams: configuration.scale.divisionGrams),
-            capacityGrams: configuration.scale.capacityGrams)
+            station: station, sensor: name, division: try Division(grams: settings.divisionGrams),
+            capacityGrams: settings.capacityGrams)
         return SocketServer.MTSICS(endpoints: [endpoint], handler: balance)
     }
 

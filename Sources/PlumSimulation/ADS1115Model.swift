@@ -85,25 +85,27 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
     /// The bus faults in force.
     public private(set) var faults: I2CFault.Injector
 
+    // The state below that is not private is internal only for the ALERT/RDY side of the model
+    // in ADS1115Model+AlertPin.swift; nothing outside the model uses it.
     private var inputs: [any AnalogSignal]
     private var random: SeededRandom
     private var completed: UInt64 = 0
     private var pointer: UInt8 = 0
-    private var configBits: UInt16 = 0x0583
+    var configBits: UInt16 = 0x0583
     private var conversionRegister: UInt16 = 0x0000
-    private var loThresh: UInt16 = 0x8000
-    private var hiThresh: UInt16 = 0x7FFF
-    private var inFlight: Conversion?
+    var loThresh: UInt16 = 0x8000
+    var hiThresh: UInt16 = 0x7FFF
+    var inFlight: Conversion?
     private var powerDownAfterCurrent = false
     private var updatedTo: MonotonicInstant
-    private var pinHigh = true
-    private var pulseEnd: MonotonicInstant?
-    private var pendingEdges: [EdgeEvent] = []
+    var pinHigh = true
+    var pulseEnd: MonotonicInstant?
+    var pendingEdges: [EdgeEvent] = []
     /// The digital comparator: conversions in a row beyond the thresholds, and its output.
-    private var beyondCount = 0
-    private var comparatorAsserted = false
+    var beyondCount = 0
+    var comparatorAsserted = false
 
-    private struct Conversion {
+    struct Conversion {
         var start: MonotonicInstant
         var end: MonotonicInstant
         var config: ADS1115Config
@@ -306,7 +308,7 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
     }
 
     /// Brings the chip's state up to `now`: finished conversions, RDY pulses.
-    private func advance(to now: MonotonicInstant) {
+    func advance(to now: MonotonicInstant) {
         guard now >= updatedTo else { return }
         while true {
             let nextEnd = conversionStuck ? nil : inFlight.map(\.end)
@@ -365,7 +367,9 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
 
     /// Peak-to-peak noise in µV at VDD = 3.3 V (SBAS444 §8.1, Table 1), by data rate and range.
     /// Up to 128 SPS the noise is below one code, so the table lists one LSB.
-    public static func noisePeakToPeakMicrovolts(_ rate: ADS1115Config.DataRate, _ gain: ADS1115Config.ProgrammableGain) -> Double {
+    public static func noisePeakToPeakMicrovolts(
+        _ rate: ADS1115Config.DataRate, _ gain: ADS1115Config.ProgrammableGain
+    ) -> Double {
         let column = Int(gain.rawValue)
         switch rate {
         case .sps8, .sps16, .sps32, .sps64, .sps128:
@@ -377,128 +381,5 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
         case .sps860:
             return [433.44, 347.41, 223.46, 123.26, 74.28, 36.35][column]
         }
-    }
-
-    // MARK: ALERT/RDY
-
-    /// The conversion-ready pulse width in continuous mode (SBAS444 §9.3.8: about 8 µs).
-    public static var readyPulseNanoseconds: UInt64 { 8_000 }
-    /// Edge events kept until read, as the kernel's line-request buffer keeps 16 per line and
-    /// drops the oldest when full.
-    public static var edgeBufferSize: Int { 16 }
-
-    private var readyFunctionEnabled: Bool {
-        hiThresh & 0x8000 != 0 && loThresh & 0x8000 == 0 && configBits & 0x3 != 0x3
-    }
-
-    private var assertedHigh: Bool { configBits & 0x8 != 0 }
-
-    /// The digital comparator after a conversion (SBAS444 §9.3.7, Figure 8): traditional mode
-    /// asserts after COMP_QUE conversions above Hi_thresh and releases below Lo_thresh; window
-    /// mode asserts after COMP_QUE conversions outside [Lo_thresh, Hi_thresh] and releases
-    /// inside it; a latching comparator holds until Conversion is read.
-    private func compare(_ code: Int16, at time: MonotonicInstant) {
-        let queue = configBits & 0x3
-        guard queue != 0x3 else { return }
-        let high = Int16(bitPattern: hiThresh)
-        let low = Int16(bitPattern: loThresh)
-        let window = configBits & 0x10 != 0
-        let beyond = window ? (code > high || code < low) : code > high
-        beyondCount = beyond ? beyondCount + 1 : 0
-        let needed = [1, 2, 4][Int(queue)]
-        if beyondCount >= needed {
-            comparatorAsserted = true
-        } else if configBits & 0x4 == 0 {
-            let release = window ? !beyond : code < low
-            if release { comparatorAsserted = false }
-        }
-        refreshPin(at: time)
-    }
-
-    /// Sets the pin's level for the current settings when no edge is due.
-    private func refreshPin(at time: MonotonicInstant) {
-        guard readyFunctionEnabled else {
-            if configBits & 0x3 == 0x3 {
-                // Comparator disabled: the pin is high-impedance, held high by its pull-up.
-                beyondCount = 0
-                comparatorAsserted = false
-                setPin(high: true, at: time)
-            } else {
-                setPin(high: comparatorAsserted ? assertedHigh : !assertedHigh, at: time)
-            }
-            return
-        }
-        let idle = inFlight == nil
-        let mode = ADS1115Config(registerValue: configBits).mode
-        setPin(high: (mode == .singleShot && idle) ? assertedHigh : !assertedHigh, at: time)
-    }
-
-    private func setPin(high: Bool, at time: MonotonicInstant) {
-        guard high != pinHigh else { return }
-        pinHigh = high
-        let kind: EdgeKind = high ? .rising : .falling
-        let wanted: Bool
-        switch alertEdgeDetection {
-        case .none: wanted = false
-        case .rising: wanted = kind == .rising
-        case .falling: wanted = kind == .falling
-        case .both: wanted = true
-        }
-        guard wanted else { return }
-        if pendingEdges.count == Self.edgeBufferSize { pendingEdges.removeFirst() }
-        pendingEdges.append(EdgeEvent(kind: kind, timestamp: time, offset: alertLineOffset))
-    }
-
-    /// The instant the pin may next change, if any.
-    private var nextPinChange: MonotonicInstant? {
-        let end = conversionStuck ? nil : inFlight?.end
-        switch (pulseEnd, end) {
-        case let (pulse?, end?): return min(pulse, end)
-        case let (pulse?, nil): return pulse
-        case let (nil, end?): return end
-        case (nil, nil): return nil
-        }
-    }
-
-    /// The ALERT/RDY pin as a GPIO input with edge events, for the driver to wait on.
-    public var alertPin: AlertPin { AlertPin(model: self) }
-
-    /// ALERT/RDY seen through a GPIO line request: level reads and kernel-style edge events.
-    public struct AlertPin: GPIOEdgeLine {
-        let model: ADS1115Model
-
-        public func value() throws(HardwareError) -> Bool {
-            model.advance(to: model.clock.now())
-            return model.pinHigh
-        }
-
-        public func waitForEdgeEvents(timeout: Duration) throws(HardwareError) -> Bool {
-            model.waitForEdges(timeout: timeout)
-        }
-
-        @discardableResult
-        public func readEdgeEvents(into events: inout [EdgeEvent]) throws(HardwareError) -> Int {
-            model.advance(to: model.clock.now())
-            let count = model.pendingEdges.count
-            events.append(contentsOf: model.pendingEdges)
-            model.pendingEdges.removeAll(keepingCapacity: true)
-            return count
-        }
-    }
-
-    private func waitForEdges(timeout: Duration) -> Bool {
-        advance(to: clock.now())
-        if !pendingEdges.isEmpty { return true }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds < 0 ? 0 : UInt64(seconds) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
-        let deadline = clock.now().advanced(byNanoseconds: nanoseconds)
-        while let next = nextPinChange, next <= deadline {
-            clock.sleep(until: next)
-            advance(to: clock.now())
-            if !pendingEdges.isEmpty { return true }
-        }
-        clock.sleep(until: deadline)
-        advance(to: clock.now())
-        return !pendingEdges.isEmpty
     }
 }

@@ -42,36 +42,6 @@ public import PlumDrivers
 ///
 /// The model is used from one thread, the sampler's, like the lines of a real chip.
 public final class HX711Model<Clock: MonotonicClock> {
-    /// The chip, its input and its wiring.
-    public struct Configuration: Sendable {
-        /// The RATE pin.
-        public var rate: HX711Rate = .sps10
-        /// Analog supply, which also excites the bridge, in volts (3.3 V on a Pi-powered board).
-        public var avdd: Double = 3.3
-        public var loadCell = LoadCell()
-        /// Channel B's differential input, in volts.
-        public var channelBVolts: Double = 0.5e-3
-        /// Input-referred noise at gain 128 in volts rms; `nil` is the datasheet's figure for
-        /// the rate. Not specified at other gains: assumed constant in counts (scaled by
-        /// 128/gain at the input), the pessimistic reading.
-        public var inputNoise: Double?
-        public var settlingConversions: Int = 4
-        /// PD_SCK high time after which the chip powers down: 60 µs on a real HX711; raise it
-        /// only to emulate a slow bus.
-        public var powerDownThreshold: Duration = .microseconds(60)
-        /// Virtual time each line operation takes; use zero with a real-time clock.
-        public var operationCost: Duration = .microseconds(1)
-        public var seed: UInt64 = 0x5EED_0711
-        /// Which DOUT edges become events (the driver needs falling).
-        public var edgeDetection: EdgeDetection = .falling
-        /// The DOUT line offset events carry.
-        public var doutOffset: UInt32 = 5
-        /// How many recent conversions ``conversionLog`` keeps (0: none).
-        public var conversionLogLimit: Int = 0
-
-        public init() {}
-    }
-
     /// One conversion the chip completed.
     public struct Conversion: Hashable, Sendable {
         /// Counts every conversion since the model was created, from 1.
@@ -84,6 +54,10 @@ public final class HX711Model<Clock: MonotonicClock> {
         public var settled: Bool
         /// The differential input before noise, in volts.
         public var inputVolts: Double
+        /// PD_SCK pulses the chip counted while this was its newest conversion (until the next one
+        /// completed, or up to now): 0 for a conversion nobody began to clock out before the next
+        /// overwrote it.
+        public var pulses: Int = 0
     }
 
     /// What the chip has seen, for tests.
@@ -106,19 +80,21 @@ public final class HX711Model<Clock: MonotonicClock> {
     /// asked once per conversion, never inside the bit loop.
     public var load: any LoadProfile
     public private(set) var loadCell: LoadCell
-    public private(set) var counters = Counters()
+    public internal(set) var counters = Counters()
     public private(set) var lastConversion: Conversion?
     /// The most recent conversions, oldest first, up to ``Configuration/conversionLogLimit``.
     public private(set) var conversionLog: [Conversion] = []
 
     private var random: SeededRandom
-    private var faults: [(fault: HX711Fault, window: HX711FaultWindow)] = []
-    private var events: [EdgeEvent] = []
+    // The state below is internal, not private, only for the pins' side of the model in
+    // HX711Model+Pins.swift; nothing outside the model uses it.
+    var faults: [(fault: HX711Fault, window: HX711FaultWindow)] = []
+    var events: [EdgeEvent] = []
 
     // Chip state.
-    private var sckHigh = false
-    private var sckRise = MonotonicInstant(nanoseconds: 0)
-    private var powered = true
+    var sckHigh = false
+    var sckRise = MonotonicInstant(nanoseconds: 0)
+    var powered = true
     private var nextReady: MonotonicInstant
     private var serial: UInt64 = 0
     private var outputCode: Int32 = 0
@@ -127,14 +103,14 @@ public final class HX711Model<Clock: MonotonicClock> {
     /// Pulses the chip counted since the last conversion completed.
     private var pulses = 0
     /// Pulses the driver gave since the last conversion completed (fault numbering).
-    private var driverPulses = 0
+    var driverPulses = 0
     /// What the chip drives on DOUT.
     private var doutLevel = true
     /// What the line shows: high while a stuck-high fault holds it.
-    private var lineLevel = true
-    private var stuckHigh = false
-    private var glitchUsed = false
-    private var preemptionUsed = false
+    var lineLevel = true
+    var stuckHigh = false
+    var glitchUsed = false
+    var preemptionUsed = false
     private var activeGain: HX711Gain = .channelA128
     private var settlingDone = 0
     private var rampStart: Double = 0
@@ -187,102 +163,9 @@ public final class HX711Model<Clock: MonotonicClock> {
         (configuration.inputNoise ?? configuration.rate.datasheetInputNoise) * 128 / Double(gain.gain)
     }
 
-    // MARK: - Pin behaviour
-
-    fileprivate func setClock(_ high: Bool) {
-        spend()
-        catchUp()
-        let now = clock.now()
-        if high {
-            guard !sckHigh else { return }
-            sckHigh = true
-            sckRise = now
-            guard powered else { return }
-            counters.risingEdges &+= 1
-            driverPulses += 1
-            var count = 1
-            for (fault, window) in faults where isActive(window) {
-                switch fault {
-                case .missedClockPulse(let pulse) where pulse == driverPulses:
-                    count = 0
-                    counters.faultsApplied &+= 1
-                case .extraClockPulse(let pulse) where pulse == driverPulses:
-                    count = 2
-                    counters.faultsApplied &+= 1
-                default: break
-                }
-            }
-            for _ in 0..<count { countPulse(at: now) }
-            for (fault, window) in faults where isActive(window) {
-                if case let .stretchedClock(pulse, by) = fault, pulse == driverPulses {
-                    counters.faultsApplied &+= 1
-                    // Preemption: time passes while PD_SCK is high.
-                    clock.sleep(until: clock.now().advanced(byNanoseconds: by.nanoseconds))
-                }
-            }
-        } else {
-            guard sckHigh else { return }
-            sckHigh = false
-            if !powered { powerUp(at: now) }
-        }
-    }
-
-    fileprivate func readData() -> Bool {
-        spend()
-        catchUp()
-        let level = lineLevel
-        if sckHigh, !glitchUsed, !stuckHigh {
-            for (fault, window) in faults where isActive(window) {
-                if case .doutGlitch(let bit) = fault, bit == driverPulses {
-                    glitchUsed = true
-                    counters.faultsApplied &+= 1
-                    return !level
-                }
-            }
-        }
-        if !sckHigh, !preemptionUsed {
-            for (fault, window) in faults where isActive(window) {
-                if case let .preemptedLowPhase(pulse, by) = fault, pulse == driverPulses {
-                    preemptionUsed = true
-                    counters.faultsApplied &+= 1
-                    // The sampler loses the CPU after this read returns, with PD_SCK low: no
-                    // clock-high timing sees it. A conversion due meanwhile completes at the
-                    // next operation's catch-up.
-                    clock.sleep(until: clock.now().advanced(byNanoseconds: by.nanoseconds))
-                }
-            }
-        }
-        return level
-    }
-
-    fileprivate func waitForEvents(timeout: Duration) -> Bool {
-        spend()
-        catchUp()
-        let deadline = clock.now().advanced(byNanoseconds: timeout.nanoseconds)
-        while events.isEmpty {
-            guard let next = nextChange(), next <= deadline else {
-                clock.sleep(until: deadline)
-                catchUp()
-                break
-            }
-            clock.sleep(until: next)
-            catchUp()
-        }
-        return !events.isEmpty
-    }
-
-    fileprivate func takeEvents(into buffer: inout [EdgeEvent]) -> Int {
-        spend()
-        catchUp()
-        let count = events.count
-        buffer.append(contentsOf: events)
-        events.removeAll(keepingCapacity: true)
-        return count
-    }
-
     // MARK: - Chip state machine
 
-    private func spend() {
+    func spend() {
         let cost = configuration.operationCost.nanoseconds
         if cost > 0 { clock.sleep(until: clock.now().advanced(byNanoseconds: cost)) }
     }
@@ -290,7 +173,7 @@ public final class HX711Model<Clock: MonotonicClock> {
     private var period: UInt64 { configuration.rate.period.nanoseconds }
 
     /// The next instant the chip changes by itself: a conversion, or powering down.
-    private func nextChange() -> MonotonicInstant? {
+    func nextChange() -> MonotonicInstant? {
         guard powered else { return nil }
         if sckHigh { return min(nextReady, powerDownInstant) }
         return nextReady
@@ -302,7 +185,7 @@ public final class HX711Model<Clock: MonotonicClock> {
     }
 
     /// Brings the chip up to the clock's present: conversions that completed, a power-down.
-    private func catchUp() {
+    func catchUp() {
         guard powered else { return }
         let now = clock.now()
         var limit = now
@@ -313,7 +196,7 @@ public final class HX711Model<Clock: MonotonicClock> {
         }
         // Nobody can have seen conversions older than the last few: skip them (a real-time
         // simulation left idle for an hour does not replay it).
-        let backlog = limit.nanoseconds >= nextReady.nanoseconds ? (limit.nanoseconds - nextReady.nanoseconds) / period : 0
+        let backlog = limit.nanoseconds(since: nextReady) / period
         if backlog > 8 {
             // The first one still latches a pending read's gain selection.
             completeConversion(at: nextReady)
@@ -330,9 +213,11 @@ public final class HX711Model<Clock: MonotonicClock> {
         if let downAt { powerDown(at: downAt) }
     }
 
-    private func countPulse(at time: MonotonicInstant) {
+    func countPulse(at time: MonotonicInstant) {
         pulses += 1
         guard haveConversion else { return }
+        lastConversion?.pulses = pulses
+        if !conversionLog.isEmpty { conversionLog[conversionLog.count - 1].pulses = pulses }
         if pulses <= 24 {
             setDout((UInt32(bitPattern: outputCode) >> UInt32(24 - pulses)) & 1 == 1, at: time)
         } else if pulses == 25 {
@@ -381,7 +266,8 @@ public final class HX711Model<Clock: MonotonicClock> {
         let settled = settlingDone >= configuration.settlingConversions
         if !settled {
             settlingDone += 1
-            exact = rampStart + (exact - rampStart) * Double(settlingDone) / Double(configuration.settlingConversions + 1)
+            let fraction = Double(settlingDone) / Double(configuration.settlingConversions + 1)
+            exact = rampStart + (exact - rampStart) * fraction
         }
         outputCode = Self.clampedCode(exact)
         haveConversion = true
@@ -413,7 +299,7 @@ public final class HX711Model<Clock: MonotonicClock> {
         counters.powerDowns &+= 1
     }
 
-    private func powerUp(at time: MonotonicInstant) {
+    func powerUp(at time: MonotonicInstant) {
         powered = true
         activeGain = .channelA128
         outputCode = 0
@@ -445,7 +331,7 @@ public final class HX711Model<Clock: MonotonicClock> {
         events.append(EdgeEvent(kind: kind, timestamp: time, offset: configuration.doutOffset))
     }
 
-    private func isActive(_ window: HX711FaultWindow) -> Bool {
+    func isActive(_ window: HX711FaultWindow) -> Bool {
         isActive(window, serial: serial, time: lastConversion?.time ?? MonotonicInstant(nanoseconds: 0))
     }
 
@@ -469,34 +355,9 @@ public final class HX711Model<Clock: MonotonicClock> {
     }
 }
 
-extension HX711Model {
-    /// The model's PD_SCK pin as a `GPIOOutputLine`.
-    public struct ClockLine: GPIOOutputLine {
-        let model: HX711Model
-
-        public func setValue(_ active: Bool) throws(HardwareError) { model.setClock(active) }
-    }
-
-    /// The model's DOUT pin as a `GPIOEdgeLine`.
-    public struct DataLine: GPIOEdgeLine {
-        let model: HX711Model
-
-        public func value() throws(HardwareError) -> Bool { model.readData() }
-
-        public func waitForEdgeEvents(timeout: Duration) throws(HardwareError) -> Bool {
-            model.waitForEvents(timeout: timeout)
-        }
-
-        @discardableResult
-        public func readEdgeEvents(into events: inout [EdgeEvent]) throws(HardwareError) -> Int {
-            model.takeEvents(into: &events)
-        }
-    }
-}
-
 /// When a scheduled fault applies, resolved to instants or conversion serials. Outside the
 /// generic model, so reading the fault list in the bit loop needs no generic metadata lookup.
-private enum HX711FaultWindow {
+enum HX711FaultWindow {
     case time(MonotonicInstant, MonotonicInstant?)
     case serials(ClosedRange<UInt64>)
 }

@@ -65,8 +65,9 @@ package actor Station {
         self.logger = logger
         let zeroTareStore = ZeroTareStore(directory: store.directory)
         self.zeroTareStore = zeroTareStore
-        let scale = try Self.scaleConfiguration(of: configuration)
         for (index, sensor) in configuration.sensors.enumerated() {
+            let scale = try Self.scaleConfiguration(of: configuration, sensor: sensor)
+            if sensor.profile != nil || !sensor.scale.isEmpty { logger.info("\(Self.describe(sensor, scale))") }
             let identity = sensor.identity
             let kind = sensor.sensorKind
             var calibration: Calibration?
@@ -104,17 +105,17 @@ package actor Station {
         alerts = configuration.alerts.map(StationAlert.init)
     }
 
-    /// The engines' settings from `[scale]` (and `[cue] on_stable`).
+    /// The engines' settings from `[scale]` (and `[cue] on_stable`), before any sensor's
+    /// profile or own keys.
     package static func scaleConfiguration(of configuration: PlumConfiguration) throws(Refusal) -> ScaleConfiguration {
-        var scale = ScaleConfiguration()
-        scale.capacity = configuration.scale.capacityGrams
-        scale.division = try Division(grams: configuration.scale.divisionGrams)
-        scale.zeroTracking = configuration.scale.zeroTracking
-        scale.initialZeroSetting = configuration.scale.initialZero
-        scale.restoreTare = configuration.scale.restoreTare
-        scale.cue.stableWeightCue = configuration.cue?.onStable ?? false
-        if case .failure(let refusal) = scale.validate() { throw refusal }
-        return scale
+        try ScaleConfiguration(configuration.scale, stableWeightCue: configuration.cue?.onStable ?? false)
+    }
+
+    /// One sensor's engine settings: `[scale]`, then its profile, then its own keys.
+    package static func scaleConfiguration(
+        of configuration: PlumConfiguration, sensor: SensorConfiguration
+    ) throws(Refusal) -> ScaleConfiguration {
+        try configuration.engineConfiguration(for: sensor)
     }
 
     /// Puts new `[scale]` settings into use (a reload): each engine is rebuilt with them and
@@ -123,14 +124,18 @@ package actor Station {
     /// waiting is ended, since its points were taken on the old settings.
     /// - Returns: what happened, for the log and systemd's STATUS=.
     package func applyScaleSettings(of configuration: PlumConfiguration) -> String {
-        let scale: ScaleConfiguration
-        do {
-            scale = try Self.scaleConfiguration(of: configuration)
-        } catch {
-            return "[scale] not applied: \(error); the old settings stay"
+        var settings: [String: ScaleConfiguration] = [:]
+        for name in order {
+            let sensor = configuration.sensors.first { $0.name == name } ?? entries[name]?.configuration
+            guard let sensor else { continue }
+            do {
+                settings[name] = try Self.scaleConfiguration(of: configuration, sensor: sensor)
+            } catch {
+                return "[scale] not applied: \(name): \(error); the old settings stay"
+            }
         }
         for name in order {
-            guard var entry = entries[name] else { continue }
+            guard var entry = entries[name], let scale = settings[name] else { continue }
             entry.calibration.abandon("the configuration was reloaded; begin the calibration again", engine: entry.engine)
             let calibration = entry.engine.calibration
             let carried = entry.restoring ?? entry.engine.zeroTareState
@@ -145,10 +150,25 @@ package actor Station {
             entry.latest = nil
             entries[name] = entry
         }
-        let tracking = scale.zeroTracking ? "on" : "off"
-        let zeroTare = scale.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
-        return "[scale] applied: capacity \(Self.grams(scale.capacity)), division \(scale.division), "
+        let base = configuration.scale
+        let tracking = base.zeroTracking ? "on" : "off"
+        let zeroTare = base.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
+        let division = (try? Division(grams: base.divisionGrams)).map { "\($0)" } ?? "\(base.divisionGrams) g"
+        var summary = "[scale] applied: capacity \(Self.grams(base.capacityGrams)), division \(division), "
             + "zero tracking \(tracking); \(zeroTare)"
+        for name in order {
+            guard let scale = settings[name], let sensor = configuration.sensors.first(where: { $0.name == name }),
+                  sensor.profile != nil || !sensor.scale.isEmpty else { continue }
+            summary += "; \(Self.describe(sensor, scale))"
+        }
+        return summary
+    }
+
+    /// `fsr1 (profile fsr402-10k-3v3): division 1 g, zero tracking off`, for logs.
+    static func describe(_ sensor: SensorConfiguration, _ scale: ScaleConfiguration) -> String {
+        let profile = sensor.profile.map { " (profile \($0.name))" } ?? ""
+        return "\(sensor.name)\(profile): capacity \(grams(scale.capacity)), division \(scale.division), "
+            + "zero tracking \(scale.zeroTracking ? "on" : "off")"
     }
 
     /// The configured sensor names, in order.

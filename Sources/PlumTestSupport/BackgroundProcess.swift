@@ -1,14 +1,14 @@
 import Foundation
-import Synchronization
 
 /// A program running beside the test, whose output the test can watch while it runs: the way
 /// to act at the right moment (place a weight once the CLI says it waits for one) instead of
 /// racing a sleep against it.
 public final class BackgroundProcess: Sendable {
-    public let pid: pid_t
+    public var pid: pid_t { child.pid }
     private let directory: TemporaryDirectory
     private let command: String
-    private let reaped = Mutex<Int32?>(nil)
+    /// Killed and reaped when released, so a failed test leaves no process behind.
+    private let child: ChildReaper
 
     /// Starts `program` with `arguments`, `input` on its standard input.
     public init(
@@ -16,9 +16,10 @@ public final class BackgroundProcess: Sendable {
     ) throws {
         directory = try TemporaryDirectory(prefix: "plumbg")
         command = ([program] + arguments).joined(separator: " ")
-        pid = try ChildProcess.spawn(
-            [program] + arguments, environment: environment, input: try directory.write("stdin", input),
-            output: directory.file("stdout"), error: directory.file("stderr"))
+        child = ChildReaper(
+            pid: try ChildProcess.spawn(
+                [program] + arguments, environment: environment, input: try directory.write("stdin", input),
+                output: directory.file("stdout"), error: directory.file("stderr")))
     }
 
     /// What it has written to standard output so far.
@@ -47,37 +48,18 @@ public final class BackgroundProcess: Sendable {
 
     /// Waits for it to exit (killing it after `timeout`) and returns what it printed.
     public func finish(timeout: Duration = .seconds(120)) -> ChildProcess {
-        let exited: Void? = try? waitUntil("\(command) to exit", timeout: timeout, interval: .milliseconds(10)) {
-            exitStatus() != nil
-        }
-        if exited == nil { kill(pid, SIGKILL) }
-        let status = reaped.withLock { status in
-            if status == nil {
-                var raw: Int32 = 0
-                waitpid(pid, &raw, 0)
-                status = ChildProcess.decode(raw)
-            }
-            return status!
-        }
+        let status = child.waitForExit("\(command) to exit", timeout: timeout)
         return ChildProcess(status: status, stdout: stdout, stderr: stderr)
     }
 
     /// The exit status once it has exited, else nil.
-    public func exitStatus() -> Int32? {
-        reaped.withLock { status in
-            if let status { return status }
-            var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-            status = ChildProcess.decode(raw)
-            return status
-        }
-    }
+    public func exitStatus() -> Int32? { child.exitStatus() }
 
-    deinit {
-        if pid > 0, reaped.withLock({ $0 }) == nil {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            waitpid(pid, &raw, 0)
-        }
-    }
+    /// True until it has exited.
+    public var isRunning: Bool { exitStatus() == nil }
+
+    /// Sends `signal` (unless it has exited already) and waits for it to exit; returns its exit
+    /// status, a signal's number plus 128 when the signal ended it.
+    @discardableResult
+    public func stop(_ signal: Int32 = SIGTERM) -> Int32 { child.stop(signal) }
 }

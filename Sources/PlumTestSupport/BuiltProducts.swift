@@ -13,4 +13,6 @@ public enum BuiltProducts {
     public static var plumscale: String { folder + "/plumscale" }
     /// The built `plumscaled` daemon.
     public static var plumscaled: String { folder + "/plumscaled" }
+    /// The built `plumscale-mqtt` bridge.
+    public static var plumscaleMQTT: String { folder + "/plumscale-mqtt" }
 }

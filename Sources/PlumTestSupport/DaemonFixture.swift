@@ -1,6 +1,5 @@
 import Foundation
 import PlumClient
-import Synchronization
 
 /// A real `plumscaled` as a child process on a private socket, for tests to talk to.
 ///
@@ -11,10 +10,11 @@ public final class DaemonFixture: Sendable {
     /// The private directory: the socket, the state directory, the log, any configuration.
     public let directory: TemporaryDirectory
     public let socketPath: String
-    public let pid: pid_t
+    public var pid: pid_t { child.pid }
     /// Where the daemon's standard output and error go.
     public let logPath: String
-    private let reaped = Mutex<Int32?>(nil)
+    /// Killed and reaped when released, so a failed test leaves no daemon behind.
+    private let child: ChildReaper
 
     /// Starts `plumscaled` with `arguments` plus `--socket` and `--state-directory` in a
     /// private directory.
@@ -41,9 +41,10 @@ public final class DaemonFixture: Sendable {
         } else {
             daemonArguments.append("--simulate")
         }
-        pid = try ChildProcess.spawn(
-            command + [BuiltProducts.plumscaled] + daemonArguments + arguments, environment: environment,
-            output: logPath)
+        child = ChildReaper(
+            pid: try ChildProcess.spawn(
+                command + [BuiltProducts.plumscaled] + daemonArguments + arguments, environment: environment,
+                output: logPath))
         if waitForSocket { try waitForGreeting(timeout: timeout) }
     }
 
@@ -95,20 +96,10 @@ public final class DaemonFixture: Sendable {
     public var log: String { readFile(logPath) }
 
     /// Sends `signal` without waiting.
-    public func send(_ signal: Int32) {
-        if reaped.withLock({ $0 }) == nil { kill(pid, signal) }
-    }
+    public func send(_ signal: Int32) { child.send(signal) }
 
     /// The exit status once the daemon has exited (a signal's number plus 128), else nil.
-    public func exitStatus() -> Int32? {
-        reaped.withLock { status in
-            if let status { return status }
-            var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-            status = ChildProcess.decode(raw)
-            return status
-        }
-    }
+    public func exitStatus() -> Int32? { child.exitStatus() }
 
     /// Sends SIGTERM and waits (up to `timeout`, then SIGKILL) for the exit status.
     public func terminate(timeout: Duration = .seconds(30)) -> Int32 {
@@ -118,27 +109,6 @@ public final class DaemonFixture: Sendable {
 
     /// Waits for the daemon to exit by itself; after `timeout` it is killed.
     public func waitForExit(timeout: Duration = .seconds(30)) -> Int32 {
-        let exited: Void? = try? waitUntil("plumscaled to exit", timeout: timeout, interval: .milliseconds(10)) {
-            exitStatus() != nil
-        }
-        if exited == nil {
-            send(SIGKILL)
-        }
-        return reaped.withLock { status in
-            if let status { return status }
-            var raw: Int32 = 0
-            waitpid(pid, &raw, 0)
-            status = ChildProcess.decode(raw)
-            return status!
-        }
-    }
-
-    deinit {
-        // pid 0 would signal the whole process group: the test runner itself.
-        if pid > 0, reaped.withLock({ $0 }) == nil {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            waitpid(pid, &raw, 0)
-        }
+        child.waitForExit("plumscaled to exit", timeout: timeout)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PlumClient
+import PlumSocketAddress
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +17,7 @@ public final class LineSocket: @unchecked Sendable {
     /// Connects to the Unix socket at `path`.
     /// - Parameter receiveBuffer: shrinks SO_RCVBUF, to make a slow reader quickly.
     public init(path: String, receiveBuffer: Int32? = nil) throws {
-        guard let address = UnixSocketAddress(path: path) else {
-            throw FixtureError("\(path) is too long for a socket")
-        }
+        let address = try UnixSocketAddress(path: path)
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlumSocketAddress
 
 /// Direct socket calls for setting up what a test needs: a stale socket file, a listening
 /// socket to pass as systemd would. A datagram socket standing in for `$NOTIFY_SOCKET` is a
@@ -10,18 +11,13 @@ public enum RawSocket {
     public static func bound(_ path: String, type: __socket_type) -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         precondition(descriptor >= 0, "socket: errno \(errno)")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        let abstract = bytes.first == UInt8(ascii: "@")
-        if abstract { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(parsing: path)
+        } catch {
+            preconditionFailure("\(error)")
         }
-        let length = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + bytes.count + (abstract ? 0 : 1)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
-        }
+        let result = address.withSockaddr { bind(descriptor, $0, $1) }
         precondition(result == 0, "bind \(path): errno \(errno)")
         return descriptor
     }

@@ -47,6 +47,15 @@ public func waitFor(
     }
 }
 
+/// Whether `condition` comes to hold within `timeout`, checked as ``waitFor(_:timeout:interval:describe:_:)``
+/// does (a throw counts as false): for `#expect(await eventually(within: .seconds(10)) { … }, "what")`,
+/// where the test goes on after a miss and the expectation's message says what was missed.
+public func eventually(
+    within timeout: Duration, interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
+) async -> Bool {
+    (try? await waitFor("the condition", timeout: timeout, interval: interval, condition)) != nil
+}
+
 /// Runs blocking work (a child process, a read or `recv` on a socket, a sleep) on a thread of its
 /// own, off the Swift concurrency pool.
 ///

@@ -4,6 +4,7 @@ internal import Glibc
 internal import Musl
 #endif
 internal import PlumHardware
+internal import PlumSocketAddress
 
 /// Tells systemd about the daemon's state, as `sd_notify(3)` does: one datagram per message to
 /// the socket in `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with '@').
@@ -54,33 +55,21 @@ package struct SystemdNotifier: Hashable, Sendable {
                 detail: "each notification is one NAME=value without a newline")
         }
         let message = assignments.joined(separator: "\n")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        // '@' names an abstract socket: a leading NUL, and the address length counts exactly
-        // the name's bytes (no terminating NUL).
-        let isAbstract = pathBytes.first == UInt8(ascii: "@")
-        if isAbstract { pathBytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity, socketPath.hasPrefix("/") || isAbstract else {
+        // '@' names an abstract socket (a leading NUL), as systemd writes it.
+        let address = try? UnixSocketAddress(parsing: socketPath)
+        guard let address, address.isAbstract || socketPath.hasPrefix("/") else {
             throw DaemonError(
                 .invalidEnvironment, operation: "reading", subject: "NOTIFY_SOCKET=\"\(socketPath)\"",
-                detail: "an absolute path or an '@' abstract name shorter than \(capacity) bytes was expected")
+                detail: "an absolute path or an '@' abstract name of at most "
+                    + "\(UnixSocketAddress.maximumNameLength) bytes was expected")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
-        }
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
-        let length = socklen_t(pathOffset + pathBytes.count + (isAbstract ? 0 : 1))
 
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .systemCall("creating a socket to notify", socketPath) }
         defer { close(descriptor) }
         let sent = message.utf8CString.withUnsafeBufferPointer { text in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, length)
-                }
+            address.withSockaddr {
+                sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, $1)
             }
         }
         guard sent >= 0 else {

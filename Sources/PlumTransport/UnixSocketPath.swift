@@ -4,6 +4,7 @@ package import Glibc
 package import Musl
 #endif
 internal import PlumHardware
+internal import PlumSocketAddress
 
 /// The rules for the filesystem side of a listening Unix socket: where it goes by default,
 /// what may be removed before binding, and its mode and group after.
@@ -42,10 +43,13 @@ package enum UnixSocketPath {
                 .invalidConfiguration, operation: "binding", subject: path,
                 detail: "a socket path must be absolute", hint: "write it starting with '/'")
         }
-        guard path.utf8.count < maximumPathLength else {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
             throw DaemonError(
                 .invalidConfiguration, operation: "binding", subject: path,
-                detail: "longer than \(maximumPathLength - 1) bytes, the limit of a Unix socket address",
+                detail: "longer than \(UnixSocketAddress.maximumNameLength) bytes, the limit of a Unix socket address",
                 hint: "choose a shorter path")
         }
         try createDirectories(parentOf: path)
@@ -62,7 +66,7 @@ package enum UnixSocketPath {
                 detail: "the path exists and is not a socket, so it is not ours to remove",
                 hint: "move that file away or configure another socket path")
         }
-        switch probe(path) {
+        switch probe(address) {
         case .listening:
             throw DaemonError(
                 .alreadyRunning, operation: "binding", subject: path,
@@ -106,29 +110,17 @@ package enum UnixSocketPath {
         }
     }
 
-    /// `sizeof(sockaddr_un.sun_path)`: 108 on Linux, including the terminating NUL.
-    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
-
     enum Probe: Equatable {
         case listening, stale
         case failed(Errno)
     }
 
-    /// Connects to the socket at `path` to learn whether a process is accepting on it.
-    static func probe(_ path: String) -> Probe {
+    /// Connects to the socket at `address` to learn whether a process is accepting on it.
+    static func probe(_ address: UnixSocketAddress) -> Probe {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failed(.current) }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSockaddr { connect(descriptor, $0, $1) }
         if result == 0 { return .listening }
         let error = Errno.current
         // ECONNREFUSED: the file is there and nobody accepts. EAGAIN: a listener whose backlog

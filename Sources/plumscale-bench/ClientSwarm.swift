@@ -4,6 +4,7 @@ import Glibc
 import CEpoll
 import PlumClient
 import PlumProtocol
+import PlumSocketAddress
 
 /// Many clients of the daemon's socket, read by one thread with epoll. It still makes one
 /// `recv` per client per report, as many system calls as the daemon's writes, so on a slow
@@ -31,9 +32,12 @@ final class ClientSwarm {
         for _ in 0..<count {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))); raise the descriptor limit (ulimit -n)") }
-            guard let address = UnixSocketAddress(path: path) else {
+            let address: UnixSocketAddress
+            do {
+                address = try UnixSocketAddress(path: path)
+            } catch {
                 close(fd)
-                throw BenchError("socket path \(path) is too long for a Unix socket address")
+                throw BenchError(error.description)
             }
             guard address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
                 let reason = String(cString: strerror(errno))

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PlumClient
+import PlumSocketAddress
 
 /// The real `plumscaled`, started by the benchmark as systemd would start it: with a
 /// NOTIFY_SOCKET of the benchmark's, so the time to READY=1 is measured, not guessed.
@@ -42,8 +43,11 @@ final class DaemonUnderTest {
         let notify = socket_(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.notify = notify
         let notifyPath = directory + "/notify"
-        guard let address = UnixSocketAddress(path: notifyPath) else {
-            throw BenchError("notify socket path \(notifyPath) is too long for a Unix socket address")
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: notifyPath)
+        } catch {
+            throw BenchError("notify socket: \(error)")
         }
         _ = address.withSockaddr { bind(notify, $0, $1) }
 

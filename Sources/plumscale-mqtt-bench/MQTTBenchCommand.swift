@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import PlumMQTT
+import PlumTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,9 +17,9 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         abstract: "Latency from a reading in plumscaled to its MQTT message, and the bridge's CPU and memory.",
         discussion: """
             Starts mosquitto on a free loopback port, plumscaled --simulate (two pans at 80 SPS) and \
-            plumscale-mqtt from the same build folder, subscribes to the state and live topics, and \
-            measures each message from the reading's time stamp (the sample's CLOCK_REALTIME) to its \
-            arrival. Build with -c release for figures worth recording.
+            plumscale-mqtt from the same build folder (each waited for with a deadline), subscribes to \
+            the state and live topics, and measures each message from the reading's time stamp (the \
+            sample's CLOCK_REALTIME) to its arrival. Build with -c release for figures worth recording.
             """)
 
     @Option(help: "Seconds to measure.") var seconds = 30
@@ -28,31 +29,20 @@ struct MQTTBenchCommand: AsyncParsableCommand {
     struct Stamp: Decodable { var time: Double }
 
     func run() async throws {
-        let folder = CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            .joined(separator: "/")
-        var template = Array("/tmp/plumscale-mqtt-bench-XXXXXX".utf8CString)
-        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        let port = 20_000 + Int(getpid() % 20_000)
-        write("\(directory)/mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        write("\(directory)/bridge.toml", "[mqtt]\nlive_rate = \(liveRate)\n")
-        let broker = try BenchProcess(
-            ["mosquitto", "-c", "\(directory)/mosquitto.conf"], log: "\(directory)/mosquitto.log")
-        defer { broker.stop() }
-        let daemon = try BenchProcess(
+        // The tests' fixtures: a broker that is listening, a daemon that greets, before any figure.
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await offPool { try DaemonFixture() }
+        defer { _ = daemon.terminate() }
+        let config = try broker.directory.write("bridge.toml", "[mqtt]\nlive_rate = \(liveRate)\n")
+        let bridge = try BackgroundProcess(
+            BuiltProducts.plumscaleMQTT,
             [
-                "\(folder)/plumscaled", "--simulate", "--socket", "\(directory)/d.sock", "--state-directory",
-                "\(directory)/state"
-            ],
-            log: "\(directory)/plumscaled.log")
-        defer { daemon.stop() }
-        try await Task.sleep(for: .seconds(1))
-        let bridge = try BenchProcess(
-            [
-                "\(folder)/plumscale-mqtt", "--config", "\(directory)/bridge.toml", "--socket", "\(directory)/d.sock",
-                "--broker", "127.0.0.1:\(port)", "--scale-id", "bench"
-            ],
-            log: "\(directory)/bridge.log")
+                "--config", config, "--socket", daemon.socketPath, "--broker", "127.0.0.1:\(broker.port)",
+                "--scale-id", "bench"
+            ])
         defer { bridge.stop() }
+        let figures = ProcessFigures(pid: bridge.pid)
+        let port = broker.port
 
         let latencies = Mutex<[String: [Double]]>([:])
         let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: port))
@@ -77,11 +67,11 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         try client.start()
         try await Task.sleep(for: .seconds(3))  // let the bridge connect and settle
         latencies.withLock { $0 = [:] }
-        let cpuBefore = bridge.cpuSeconds
+        let cpuBefore = figures.cpuSeconds
         try await Task.sleep(for: .seconds(seconds))
-        let cpu = (bridge.cpuSeconds - cpuBefore) / Double(seconds) * 100
-        let rss = bridge.memory("VmRSS")
-        let peak = bridge.memory("VmHWM")
+        let cpu = (figures.cpuSeconds - cpuBefore) / Double(seconds) * 100
+        let rss = figures.memory("VmRSS")
+        let peak = figures.memory("VmHWM")
         client.stop()
         reader.cancel()
 
@@ -90,7 +80,7 @@ struct MQTTBenchCommand: AsyncParsableCommand {
         for kind in ["live", "state"] {
             let values = latencies.withLock { $0[kind] ?? [] }.sorted()
             guard !values.isEmpty else {
-                print("\(kind): no messages; see \(directory)/bridge.log")
+                print("\(kind): no messages; the bridge said: \(bridge.stderr.suffix(2000))")
                 continue
             }
             func quantile(_ q: Double) -> Double { values[min(values.count - 1, Int(Double(values.count - 1) * q))] }
@@ -100,12 +90,6 @@ struct MQTTBenchCommand: AsyncParsableCommand {
                     + pad(format(values.last!), 9))
         }
         print("bridge: CPU \(format(cpu)) % of one core, RSS \(format(rss)) MiB (peak \(format(peak)) MiB)")
-    }
-
-    private func write(_ path: String, _ text: String) {
-        let file = fopen(path, "w")!
-        fputs(text, file)
-        fclose(file)
     }
 
     private func format(_ value: Double) -> String {

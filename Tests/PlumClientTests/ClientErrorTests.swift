@@ -1,4 +1,5 @@
 import Foundation
+import PlumSocketAddress
 import PlumTestSupport
 import Testing
 
@@ -70,7 +71,7 @@ final class GreetingListener: Sendable {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         descriptor = fd
-        let address = try #require(UnixSocketAddress(path: path), "\(path) fits a socket address")
+        let address = try UnixSocketAddress(path: path)
         let bound = address.withSockaddr { bind(fd, $0, $1) }
         try #require(bound == 0 && listen(fd, 4) == 0, "binding \(path): \(String(cString: strerror(errno)))")
         Thread.detachNewThread {

@@ -166,7 +166,8 @@ struct HX711DriverTests {
             return
         }
         #expect(hardware.hint?.contains("real-time priority") == true)
-        #expect(sim.sensor.statistics.discarded.stretchedClock == UInt32(SimulatedHX711<VirtualClock>.Sensor.Driver.consecutiveFailureLimit))
+        let limit = SimulatedHX711<VirtualClock>.Sensor.Driver.consecutiveFailureLimit
+        #expect(sim.sensor.statistics.discarded.stretchedClock == UInt32(limit))
         #expect(sim.sensor.statistics.published == 1)
     }
 
@@ -194,7 +195,9 @@ struct HX711DriverTests {
         #expect(UInt32(bitPattern: sample.raw ^ first.raw) & 0xFF_FFFF == 1 << (24 - 5))
     }
 
-    @Test("A missed clock pulse leaves DOUT low after the gain pulses: discarded as integrity, chip reset", arguments: [1, 9, 24])
+    @Test(
+        "A missed clock pulse leaves DOUT low after the gain pulses: discarded as integrity, chip reset",
+        arguments: [1, 9, 24])
     func missedPulseCaught(pulse: Int) throws {
         // 100 g gives an even code, so the chip, one pulse behind, still shows a 0 at the check.
         let sim = try exactHX711Simulation(grams: 100)
@@ -233,13 +236,19 @@ struct HX711DriverTests {
     @Test("A driver that fell a period behind cannot time the read-out: discarded as late, then resynchronised")
     func fellBehindIsLate() throws {
         let sim = try exactHX711Simulation(grams: 77)
-        _ = try sim.sensor.next()
+        let before = try sim.sensor.next()
         sim.clock.advance(by: .milliseconds(350))
         let sample = try sim.sensor.next()
         // The conversion in the chip is not the one whose edge was seen, and its own completion
         // time is unknown: it is read out (so DOUT goes high again) and thrown away. The DOUT
-        // check passed, so the chip's gain is known: no reset and no settling.
-        #expect(sample.discarded == DiscardCounts(lateReadout: 1), "want one late read-out and no reset")
+        // check passed, so the chip's gain is known: no reset and no settling. The ones the chip
+        // overwrote meanwhile, which nobody clocked out, are counted as missed.
+        let (from, to) = (try #require(before.edgeTime), try #require(sample.edgeTime))
+        let between = sim.model.conversionLog.filter { $0.time > from && $0.time < to }
+        let overwritten = between.filter { $0.pulses == 0 }.count
+        #expect(overwritten >= 1 && between.count == overwritten + 1, "the model overwrote conversions: \(between)")
+        #expect(sample.discarded == DiscardCounts(lateReadout: 1, missedConversion: UInt32(overwritten)),
+                "want one late read-out, \(overwritten) missed conversions and no reset")
         #expect(sample.edgeTime == sim.model.lastConversion?.time)
         #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 77), gain: 128))
     }
@@ -286,7 +295,8 @@ struct HX711DriverTests {
         OperationsCase(gain: .channelB32, verify: false),
     ])
     func statistics(_ testCase: OperationsCase) throws {
-        let sim = try exactHX711Simulation(grams: 100, gain: testCase.gain, channelBVolts: 1.7e-3, verifyBits: testCase.verify)
+        let sim = try exactHX711Simulation(
+            grams: 100, gain: testCase.gain, channelBVolts: 1.7e-3, verifyBits: testCase.verify)
         var previous = try sim.sensor.next()
         var discarded = previous.discarded
         for _ in 0..<10 {
@@ -318,7 +328,9 @@ struct HX711DriverTests {
         #expect(info.signal == .loadCellCounts)
         #expect(info.nominalRate == 80)
         #expect(info.wiring.hasSuffix("channel A gain 128, 80 SPS"))
-        #expect(info.notices == ["clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only"])
+        #expect(info.notices == [
+            "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only"
+        ])
         _ = try sim.sensor.next()
     }
 }

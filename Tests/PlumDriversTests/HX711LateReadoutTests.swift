@@ -92,13 +92,16 @@ struct HX711LateReadoutTests {
     }
 
     /// The discards one such preemption costs: the late read-out, plus the four settling
-    /// conversions of a reset when DOUT was low. After pulse 25 the word was whole but the
-    /// next conversion's ready edge fell inside the preempted read-out, so its read-out
-    /// cannot be timed either: two late read-outs and no reset.
+    /// conversions of a reset when DOUT was low. The conversion that replaced the word is
+    /// never read: the late read-out's last pulses shift it part-way, then the reset loses it
+    /// or the next conversion overwrites it; one missed conversion, counted from the time since
+    /// the late read-out's ready edge. After pulse 25 the word was whole but the next
+    /// conversion's ready edge fell inside the preempted read-out, so its read-out cannot be
+    /// timed either: two late read-outs, no reset and nothing missed.
     static func expectedDiscards(preemptedAfterPulse pulse: Int, nextWord: Int32) -> DiscardCounts {
         if pulse == 25 { return DiscardCounts(lateReadout: 2) }
         let reset = forcesReset(preemptedAfterPulse: pulse, nextWord: nextWord)
-        return DiscardCounts(settling: reset ? 4 : 0, lateReadout: 1)
+        return DiscardCounts(settling: reset ? 4 : 0, lateReadout: 1, missedConversion: 1)
     }
 
     @Test(
@@ -125,13 +128,18 @@ struct HX711LateReadoutTests {
         #expect(sim.sensor.statistics.discarded.lateReadout >= UInt32(pulses.count), "a late read-out went uncounted")
     }
 
-    @Test("Every discard reason is reported under its key, late_readout included, and adds up to the total")
+    @Test("Every discard reason is reported under its key, late_readout and missed_conversion included, and adds up")
     func reasonsByKey() {
-        let counts = DiscardCounts(stretchedClock: 1, integrity: 2, settling: 4, stale: 8, lateReadout: 16)
+        let counts = DiscardCounts(
+            stretchedClock: 1, integrity: 2, settling: 4, stale: 8, lateReadout: 16, missedConversion: 32)
         let keys = counts.byKey.map(\.key)
-        #expect(keys == ["stretched_clock", "integrity", "settling", "stale", "late_readout"])
+        #expect(keys == ["stretched_clock", "integrity", "settling", "stale", "late_readout", "missed_conversion"])
         #expect(counts.byKey.reduce(0) { $0 + $1.count } == counts.total, "a reason missing from byKey")
-        #expect(counts.reasons.map(\.reason).last == "late read-out")
-        #expect(counts.total == 31)
+        #expect(counts.reasons.map(\.reason).suffix(2) == ["late read-out", "missed conversion"])
+        #expect(counts.total == 63)
+        var sum = DiscardCounts()
+        sum += counts
+        sum += counts
+        #expect(sum.total == 2 * counts.total, "a reason missing from +=")
     }
 }

@@ -2,6 +2,7 @@ import Logging
 import PlumHomeAssistant
 import PlumMQTT
 import PlumProtocol
+import PlumTestSupport
 import Testing
 
 /// The bridge actor on a real mosquitto broker, with the daemon side scripted.
@@ -32,7 +33,7 @@ struct BridgeBrokerTests {
 
     @Test("configs, availability and states arrive retained; a stable change under delta is held back, at delta sent")
     func statesOnChangeWithDelta() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port, delta: 1)
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
@@ -40,7 +41,9 @@ struct BridgeBrokerTests {
             await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" } != nil,
             "availability online once both the broker and the daemon are there")
         #expect(
-            await waitFor(seconds: 10) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 13 },
+            await eventually(within: .seconds(10)) {
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 13
+            },
             "13 configs (6 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
 
         for grams in [100.0, 100.4, 100.9, 101.0] {  // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
@@ -65,7 +68,7 @@ struct BridgeBrokerTests {
 
     @Test("Home Assistant's tare and zero buttons reach the daemon for that pan; the answer is published")
     func buttonsReachTheDaemon() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#"])
@@ -74,7 +77,9 @@ struct BridgeBrokerTests {
             MQTTMessage(topic: "plumscale/kitchen/right/tare/set", text: "PRESS", qos: .atLeastOnce))
         try watcher.client.publish(
             MQTTMessage(topic: "plumscale/kitchen/left/zero/set", text: "PRESS", qos: .atLeastOnce))
-        #expect(await waitFor(seconds: 10) { bridge.link.performed.count == 2 }, "presses never reached the daemon")
+        #expect(
+            await eventually(within: .seconds(10)) { bridge.link.performed.count == 2 },
+            "presses never reached the daemon")
         #expect(bridge.link.performed == ["tare right", "zero left"], "wrong requests: \(bridge.link.performed)")
         let result = await watcher.first { $0.topic == "plumscale/kitchen/right/result" }
         #expect(JSONValue.parse(result?.text ?? "")?["ok"]?.bool == true, "the daemon's answer is published")
@@ -84,11 +89,11 @@ struct BridgeBrokerTests {
 
     @Test("a pan that left the configuration: the next bridge clears its retained configs with empty messages")
     func panThatLeftIsRemoved() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let first = try Running(port: broker.port)
         first.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
-        #expect(await waitFor(seconds: 10) { watcher.messages.count >= 13 }, "the first bridge's configs")
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 13 }, "the first bridge's configs")
         await first.stop()
 
         let second = try Running(port: broker.port)
@@ -96,14 +101,16 @@ struct BridgeBrokerTests {
         let rightTopics = Set(watcher.messages.map(\.topic).filter { $0.contains("/right_") })
         #expect(rightTopics.count == 6, "six entities of pan right were configured: \(rightTopics)")
         #expect(
-            await waitFor(seconds: 10) {
+            await eventually(within: .seconds(10)) {
                 Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
             },
             "each config of right is cleared with an empty message: \(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))"
         )
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
-        #expect(await waitFor(seconds: 10) { late.messages.count == 7 }, "left's 6 and the heaviest pan stay retained")
+        #expect(
+            await eventually(within: .seconds(10)) { late.messages.count == 7 },
+            "left's 6 and the heaviest pan stay retained")
         #expect(late.messages.allSatisfy { !$0.topic.contains("/right_") }, "no retained config of right is left")
         late.stop()
         watcher.stop()
@@ -112,7 +119,7 @@ struct BridgeBrokerTests {
 
     @Test("the daemon going away makes the entities unavailable; its return makes them available again")
     func daemonAvailability() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/status"])
@@ -120,14 +127,16 @@ struct BridgeBrokerTests {
         bridge.link.send(.disconnected(reason: "connection reset"))
         #expect(await watcher.first { $0.text == "offline" } != nil, "offline when the daemon is gone")
         bridge.link.send(.connected(pans: ["left"]))
-        #expect(await waitFor(seconds: 10) { watcher.messages.map(\.text).suffix(1) == ["online"] }, "online again")
+        #expect(
+            await eventually(within: .seconds(10)) { watcher.messages.map(\.text).suffix(1) == ["online"] },
+            "online again")
         watcher.stop()
         await bridge.stop()
     }
 
     @Test("the heaviest pan is published once per change; cue events go to the pan's cue topic")
     func heaviestAndCue() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(
@@ -139,7 +148,10 @@ struct BridgeBrokerTests {
         bridge.link.send(.report(.weight(weightReport("right", grams: 91, stable: true, heaviest: false))))
         bridge.link.send(.report(try Report.decode(#"{"class":"CUE","sensor":"left","cue":"max-force"}"#)))
         _ = await watcher.first { $0.topic == "plumscale/kitchen/left/cue" }
-        #expect(await waitFor(seconds: 10) { watcher.messages(on: "plumscale/kitchen/heaviest").last?.text == "left" })
+        #expect(
+            await eventually(within: .seconds(10)) {
+                watcher.messages(on: "plumscale/kitchen/heaviest").last?.text == "left"
+            })
         let heaviest = watcher.messages(on: "plumscale/kitchen/heaviest").map(\.text).filter { $0 != "none" }
         #expect(heaviest.suffix(2) == ["right", "left"], "one message per change of the heaviest pan: \(heaviest)")
         let cue = watcher.messages(on: "plumscale/kitchen/left/cue").first
@@ -152,15 +164,15 @@ struct BridgeBrokerTests {
 
     @Test("Home Assistant announcing itself online gets every config again")
     func homeAssistantBirth() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(await waitFor(seconds: 10) { watcher.messages.count >= 7 }, "the first configs")
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 7 }, "the first configs")
         let before = watcher.messages.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await waitFor(seconds: 10) { watcher.messages.count >= before + 7 },
+            await eventually(within: .seconds(10)) { watcher.messages.count >= before + 7 },
             "all 7 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()
         await bridge.stop()

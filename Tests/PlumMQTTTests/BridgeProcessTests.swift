@@ -1,4 +1,5 @@
 import PlumMQTT
+import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,38 +10,34 @@ import Testing
 /// talking to it through PlumClient, and a real mosquitto broker.
 @Suite("plumscale-mqtt with plumscaled and mosquitto", .serialized, .timeLimit(.minutes(3)))
 struct BridgeProcessTests {
-    /// A simulated daemon on its own socket.
-    static func daemon(_ directory: String, name: String) async throws -> (ChildProcess, String) {
-        let socket = "\(directory)/\(name).sock"
-        let process = try ChildProcess(
-            [
-                "\(productsFolder)/plumscaled", "--simulate", "--socket", socket, "--state-directory",
-                "\(directory)/\(name)-state"
-            ],
-            directory: directory, name: name)
-        guard await waitFor(seconds: 30, { access(socket, F_OK) == 0 || !process.isRunning }), process.isRunning else {
-            throw SpawnError(message: "plumscaled \(name) never made \(socket): \(process.stderr)")
-        }
-        return (process, socket)
+    /// A simulated daemon (`plumscaled --simulate`) on its own socket in `directory`, started
+    /// in a directory of its own unless one is given (a restart reuses the socket's path).
+    static func daemon(in directory: TemporaryDirectory? = nil) async throws -> DaemonFixture {
+        try await offPool { try DaemonFixture(directory: directory) }
     }
 
-    static func bridge(_ directory: String, socket: String, port: Int, scaleID: String) throws -> ChildProcess {
-        let config = "\(directory)/\(scaleID).toml"
-        writeFile(config, "[scale]\ndivision_grams = 0.1\n[mqtt]\nheartbeat = 30\nlive_rate = 1\n")
-        return try ChildProcess(
+    /// Stops the daemon (SIGTERM) and waits for it, off the concurrency pool.
+    static func stop(_ daemon: DaemonFixture) async {
+        _ = try? await offPool { daemon.terminate() }
+    }
+
+    /// `plumscale-mqtt` for `daemon`, on the broker, as scale `scaleID`.
+    static func bridge(_ daemon: DaemonFixture, broker: MosquittoBroker, scaleID: String) throws -> BackgroundProcess {
+        let config = try daemon.directory.write(
+            "\(scaleID).toml", "[scale]\ndivision_grams = 0.1\n[mqtt]\nheartbeat = 30\nlive_rate = 1\n")
+        return try BackgroundProcess(
+            BuiltProducts.plumscaleMQTT,
             [
-                "\(productsFolder)/plumscale-mqtt", "--config", config, "--socket", socket,
-                "--broker", "127.0.0.1:\(port)", "--scale-id", scaleID
-            ],
-            directory: directory, name: "bridge-\(scaleID)")
+                "--config", config, "--socket", daemon.socketPath, "--broker", "127.0.0.1:\(broker.port)",
+                "--scale-id", scaleID
+            ])
     }
 
     @Test("kill -9 of the bridge: the broker publishes its last will, offline")
     func willAfterKill() async throws {
-        let directory = temporaryDirectory()
-        let broker = try MosquittoBroker()
-        let (daemon, socket) = try await Self.daemon(directory, name: "d")
-        let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "will")
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "will")
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/will/status"])
         #expect(await watcher.first(within: 30) { $0.text == "online" } != nil, "never online: \(bridge.stderr)")
         let onlineCount = watcher.messages.count
@@ -49,15 +46,14 @@ struct BridgeProcessTests {
         #expect(offline != nil, "no offline after kill -9: \(watcher.messages.map(\.text))")
         #expect(watcher.messages.count == onlineCount + 1, "the will is the one message after online")
         watcher.stop()
-        daemon.stop()
+        await Self.stop(daemon)
     }
 
     @Test("Home Assistant's tare button reaches plumscaled, whose answer comes back on the result topic")
     func tareReachesTheDaemon() async throws {
-        let directory = temporaryDirectory()
-        let broker = try MosquittoBroker()
-        let (daemon, socket) = try await Self.daemon(directory, name: "d")
-        let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "tare")
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "tare")
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/tare/#"])
         #expect(
             await watcher.first(within: 30) { $0.topic == "plumscale/tare/status" && $0.text == "online" } != nil,
@@ -75,26 +71,25 @@ struct BridgeProcessTests {
             "tared, or refused only because the simulated plums moved: \(result.text)")
         watcher.stop()
         bridge.stop()
-        daemon.stop()
+        await Self.stop(daemon)
     }
 
     @Test("the bridge follows plumscaled through a restart: offline while it is gone, online and states after")
     func daemonRestart() async throws {
-        let directory = temporaryDirectory()
-        let broker = try MosquittoBroker()
-        var (daemon, socket) = try await Self.daemon(directory, name: "d")
-        let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "restart")
+        let broker = try await MosquittoBroker.start()
+        var daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "restart")
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/restart/#"])
         #expect(
             await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "online" } != nil)
-        daemon.stop()
+        await Self.stop(daemon)
         #expect(
             await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "offline" } != nil,
             "offline while the daemon is gone: \(bridge.stderr)")
         let before = watcher.messages.count
-        (daemon, socket) = try await Self.daemon(directory, name: "d")
+        daemon = try await Self.daemon(in: daemon.directory)
         #expect(
-            await waitFor(seconds: 30) {
+            await eventually(within: .seconds(30)) {
                 watcher.messages.dropFirst(before).contains {
                     $0.topic == "plumscale/restart/status" && $0.text == "online"
                 }
@@ -102,26 +97,27 @@ struct BridgeProcessTests {
             }, "online and live readings again after the daemon restarted: \(bridge.stderr)")
         watcher.stop()
         bridge.stop()
-        daemon.stop()
+        await Self.stop(daemon)
     }
 
     @Test("the broker restarts: the bridge reconnects and publishes its configs and availability again")
     func brokerRestart() async throws {
-        let directory = temporaryDirectory()
-        let broker = try MosquittoBroker()
-        let (daemon, socket) = try await Self.daemon(directory, name: "d")
-        let bridge = try Self.bridge(directory, socket: socket, port: broker.port, scaleID: "broker")
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "broker")
         var watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/broker/status"])
         #expect(await watcher.first(within: 30) { $0.text == "online" } != nil)
         watcher.stop()
-        try broker.restart()  // persistence off: the restarted broker has nothing retained
+        try await broker.restart()  // persistence off: the restarted broker has nothing retained
         watcher = try await MessageCollector(
             port: broker.port, subscribe: ["plumscale/broker/status", "homeassistant/#"])
         #expect(
             await watcher.first(within: 60) { $0.topic == "plumscale/broker/status" && $0.text == "online" } != nil,
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
-            await waitFor(seconds: 30) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 13 },
+            await eventually(within: .seconds(30)) {
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 13
+            },
             "the 13 discovery configs published again")
         let log = bridge.stderr
         #expect(
@@ -129,24 +125,26 @@ struct BridgeProcessTests {
             "the outage is logged once, not per retry: \(log)")
         watcher.stop()
         bridge.stop()
-        daemon.stop()
+        await Self.stop(daemon)
     }
 
     @Test("a fleet: three daemons and three bridges on one broker; every pan of every scale arrives, ids unique")
     func fleet() async throws {
-        let directory = temporaryDirectory()
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let watcher = try await MessageCollector(
             port: broker.port, subscribe: ["homeassistant/#", "plumscale/+/+/state"])
-        var processes: [ChildProcess] = []
+        var daemons: [DaemonFixture] = []
+        var bridges: [BackgroundProcess] = []
         let scales = ["shop-1", "shop-2", "shop-3"]
         for scale in scales {
-            let (daemon, socket) = try await Self.daemon(directory, name: scale)
-            processes.append(daemon)
-            processes.append(try Self.bridge(directory, socket: socket, port: broker.port, scaleID: scale))
+            let daemon = try await Self.daemon()
+            daemons.append(daemon)
+            bridges.append(try Self.bridge(daemon, broker: broker, scaleID: scale))
         }
         #expect(
-            await waitFor(seconds: 60) { watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 39 },
+            await eventually(within: .seconds(60)) {
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 39
+            },
             "3 scales × (2 pans × 6 entities + heaviest) configs")
         let configs = watcher.messages.filter { $0.topic.hasSuffix("/config") }
         let uniqueIDs = configs.compactMap { JSONValue.parse($0.payload)?["unique_id"]?.string }
@@ -162,13 +160,14 @@ struct BridgeProcessTests {
             }
         }
         #expect(
-            await waitFor(seconds: 60) {
+            await eventually(within: .seconds(60)) {
                 let states = Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") })
                 return states
                     == Set(scales.flatMap { scale in ["left", "right"].map { "plumscale/\(scale)/\($0)/state" } })
             },
             "a state from each of the 6 pans: \(Set(watcher.messages.map(\.topic).filter { $0.hasSuffix("/state") }))")
         watcher.stop()
-        for process in processes.reversed() { process.stop() }
+        for bridge in bridges { bridge.stop() }
+        for daemon in daemons { await Self.stop(daemon) }
     }
 }

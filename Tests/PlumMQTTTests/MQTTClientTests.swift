@@ -1,4 +1,5 @@
 import PlumMQTT
+import PlumTestSupport
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ struct MQTTClientTests {
         var all: [MQTTEvent] { store.events.withLock { $0 } }
         func count(_ match: (MQTTEvent) -> Bool) -> Int { all.filter(match).count }
         func wait(for count: Int = 1, _ match: @escaping (MQTTEvent) -> Bool) async -> Bool {
-            await waitFor(seconds: 15) { self.count(match) >= count }
+            await eventually(within: .seconds(15)) { self.count(match) >= count }
         }
     }
 
@@ -27,7 +28,7 @@ struct MQTTClientTests {
         "a retained QoS 1 message published by one client reaches a subscriber that comes later",
         arguments: MQTTProtocolVersion.allCases)
     func retainedRoundTrip(version: MQTTProtocolVersion) async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let publisher = try MQTTClient(
             MQTTConfiguration(host: "127.0.0.1", port: broker.port, protocolVersion: version))
         let log = EventLog(publisher)
@@ -48,20 +49,20 @@ struct MQTTClientTests {
 
     @Test("after the broker restarts the client says disconnected once, reconnects by itself and can publish again")
     func reconnectsAfterBrokerRestart() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: broker.port, reconnectDelay: 1...2))
         let log = EventLog(client)
         try client.start()
         #expect(await log.wait(Self.isConnected), "never connected: \(log.all)")
 
-        broker.kill()
+        await broker.kill()
         #expect(
             await log.wait { if case .disconnected(let reason) = $0 { reason != nil } else { false } },
             "a broker that died must be reported as an unexpected disconnect: \(log.all)")
         #expect(throws: MQTTError.self, "publishing while the broker is away must fail with an error") {
             try client.publish(MQTTMessage(topic: "test/x", text: "lost"))
         }
-        try broker.restart()
+        try await broker.restart()
         #expect(await log.wait(for: 2, Self.isConnected), "no reconnect after the broker came back: \(log.all)")
         #expect(
             log.count { if case .disconnected = $0 { true } else { false } } == 1,
@@ -76,8 +77,8 @@ struct MQTTClientTests {
 
     @Test("a broker that is down at start is reported unreachable, and the client connects once it comes up")
     func connectsWhenTheBrokerAppears() async throws {
-        let broker = try MosquittoBroker()
-        broker.kill()
+        let broker = try await MosquittoBroker.start()
+        await broker.kill()
         let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: broker.port, reconnectDelay: 1...2))
         let log = EventLog(client)
         try client.start()
@@ -86,14 +87,14 @@ struct MQTTClientTests {
                 if case .unreachable(let reason) = $0 { reason.contains("127.0.0.1:\(broker.port)") } else { false }
             },
             "the first failure must name the broker: \(log.all)")
-        try broker.restart()
+        try await broker.restart()
         #expect(await log.wait(Self.isConnected), "never connected after the broker started: \(log.all)")
         client.stop()
     }
 
     @Test("subscriptions deliver only matching topics, and a message's payload bytes arrive unchanged")
     func subscriptionFilters() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let collector = try await MessageCollector(port: broker.port, subscribe: ["scale/+/tare/set"])
         let publisher = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: broker.port, protocolVersion: .v5))
         let log = EventLog(publisher)

@@ -20,6 +20,20 @@ struct PublishingPolicyTests {
             "152.3 g is one division (0.1 g) from 152.2 g: published")
     }
 
+    @Test("a pan with a division of its own (an FSR profile's 1 g) is rounded and compared at it, not at [scale]'s")
+    func divisionOfThePan() {
+        var policy = PublishingPolicy(Self.tenth)
+        #expect(
+            policy.decide(weightReport("fsr", grams: 152.23, stable: true, division: 1), now: 0).state?.grams == 152,
+            "rounded to the pan's own 1 g")
+        #expect(
+            policy.decide(weightReport("fsr", grams: 152.6, stable: true, division: 1), now: 1).state?.grams == 153,
+            "one of the pan's divisions away: published")
+        #expect(
+            policy.decide(weightReport("fsr", grams: 153.3, stable: true, division: 1), now: 2).state == nil,
+            "still 153 g at the pan's division, though 0.7 g is many of [scale]'s 0.1 g")
+    }
+
     @Test("delta compares rounded weights: a change below delta is held back, at delta it is published")
     func deltaBoundary() {
         var policy = PublishingPolicy(

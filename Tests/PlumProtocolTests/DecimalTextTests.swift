@@ -37,11 +37,11 @@ struct DecimalTextTests {
         }
     }
 
-    /// Past 2^50 units the product itself may round to a neighbouring unit; there only the
-    /// "rounded, then printed as the rounded double prints" property below holds.
-    @Test("a double already on the grid of 10^-k prints as the shortest text does, below 2^50 units")
+    /// Past 2^50 units the product itself may round to a neighbouring unit, which the writer
+    /// corrects by checking the neighbours up to 2^52 units.
+    @Test("a double already on the grid of 10^-k prints as the shortest text does, below 2^52 units")
     func onTheGrid() async {
-        await propertyCheck(input: Gen.int64(in: -(1 << 50 - 1)...(1 << 50 - 1)), Gen.int(in: 0...9)) { units, decimals in
+        await propertyCheck(input: Gen.int64(in: -(1 << 52 - 1)...(1 << 52 - 1)), Gen.int(in: 0...9)) { units, decimals in
             let value = Double(units) / scale(decimals)
             #expect(fixed(value, decimals) == JSONWriter.number(value), "\(units) × 10^-\(decimals)")
         }
@@ -56,25 +56,36 @@ struct DecimalTextTests {
         }
     }
 
-    @Test("edge values: exponent notation below 1e-4, whole numbers from 1e15 on, past 2^52 units, negative zero, report times to the µs",
+    /// The writer's contract: rounded to the grid below 2^50 units, the value itself beyond.
+    private func expected(_ value: Double, _ decimals: Int) -> String {
+        let units = (value * scale(decimals)).rounded()
+        return JSONWriter.number(units.magnitude < 0x1p50 ? units / scale(decimals) : value)
+    }
+
+    @Test("edge values: exponent notation, whole numbers from 1e15, 2^50 and 2^52 units, -0, times to the µs",
           arguments: [
               (0.00009999, 8), (0.0001, 4), (0.00012, 5), (-0.00004, 5), (-0.00004, 4), (-0.0, 3), (0.5, 0), (-2.5, 0),
               (4_503_599_627_370_495.5, 1), (1e15, 1), (-1e15, 0), (999_999_999_999_999, 0), (1e16, 0), (123_456_789_012.345678, 6),
               (1_795_388_111.110488, 6), (33_554_432.00000028, 8), (34_359_738_368.00179, 5), (152.22603693733885, 4), (39.53923037333477, 4), (1e300, 2),
+              (1_795_388_111.1104883, 6), (4_102_444_799.999999, 6), (4_503_599_627.370495, 6),
+              (-2_251_799_813.685249, 6),
           ] as [(Double, Int)])
     func edges(_ value: Double, _ decimals: Int) {
-        let rounded = (value * scale(decimals)).rounded() / scale(decimals)
-        #expect(fixed(value, decimals) == JSONWriter.number(rounded), "\(value) to \(decimals) places")
+        #expect(fixed(value, decimals) == expected(value, decimals), "\(value) to \(decimals) places")
+        #expect(JSONWriter.number(DecimalText.onGrid(value, decimals: decimals)) == expected(value, decimals),
+                "onGrid keeps \(value) at \(decimals) places as it is written")
     }
 
-    @Test("the written text reads back as the rounded double")
+    @Test("the written text reads back as the value on its grid: rounded below 2^50 units, itself beyond")
     func readsBack() async throws {
         struct Decoded: Decodable { var v: Double }
         await propertyCheck(input: Gen.double(in: -5e9...5e9), Gen.int(in: 0...6)) { value, decimals in
             var json = JSONWriter()
             json.add("v", value, decimals: decimals)
             let decoded = try? JSONDecoder().decode(Decoded.self, from: Data(json.finished.utf8))
-            #expect(decoded?.v == (value * scale(decimals)).rounded() / scale(decimals), "\(json.finished)")
+            let units = (value * scale(decimals)).rounded()
+            let onGrid = units.magnitude < 0x1p50 ? units / scale(decimals) : value
+            #expect(decoded?.v == onGrid, "\(json.finished)")
         }
     }
 

@@ -20,7 +20,14 @@ struct SocketActivationTests {
             // dup2 clears FD_CLOEXEC, as an exec from systemd leaves it.
             #expect(fcntl(first + Int32(offset), F_GETFD) & FD_CLOEXEC == 0)
         }
-        defer { close(first); close(first + 1) }
+        // The server adopts `first` (NIO's withBoundSocket owns it from then on and closes it at
+        // shutdown); closing it here too could close a descriptor another test, or NIO's own
+        // event loop, was given the number of meanwhile.
+        var adopted = false
+        defer {
+            if !adopted { close(first) }
+            close(first + 1)
+        }
 
         let activation = try SocketActivation.parse(
             environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2", "LISTEN_FDNAMES": "json:mtsics"],
@@ -35,6 +42,7 @@ struct SocketActivationTests {
         let server = SocketServer(
             hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: [json], logger: quietLogger)
         try await server.start()
+        adopted = true
         let client = try TestClient(path: directory.path + "/json.sock")
         #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
         try await client.send("?POLL;\n")

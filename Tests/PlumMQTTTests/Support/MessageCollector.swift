@@ -1,4 +1,5 @@
 import PlumMQTT
+import PlumTestSupport
 import Synchronization
 
 /// A subscriber on the real broker that keeps every message it receives, so a test can wait for
@@ -30,8 +31,8 @@ final class MessageCollector: Sendable {
             }
         }
         try client.start()
-        guard await waitFor(seconds: 30, { store.connected.withLock { $0 } }) else {
-            throw SpawnError(message: "the collector never subscribed on port \(port)")
+        try await waitFor("the collector to subscribe on 127.0.0.1:\(port)", timeout: .seconds(30)) {
+            store.connected.withLock { $0 }
         }
     }
 
@@ -42,7 +43,7 @@ final class MessageCollector: Sendable {
     /// Waits until a message satisfying `match` has arrived; returns it, or nil at the deadline.
     func first(within seconds: Double = 10, where match: @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
         var found: MQTTMessage?
-        _ = await waitFor(seconds: seconds) {
+        _ = await eventually(within: .milliseconds(Int(seconds * 1000))) {
             found = store.received.withLock { $0.first(where: match) }
             return found != nil
         }
@@ -53,16 +54,4 @@ final class MessageCollector: Sendable {
         client.stop()
         task.cancel()
     }
-}
-
-/// Polls `condition` on the concurrency pool, yielding between polls, until it holds or the
-/// deadline passes.
-func waitFor(seconds: Double, _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }

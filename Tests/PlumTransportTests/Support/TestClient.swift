@@ -1,3 +1,4 @@
+import PlumSocketAddress
 import PlumTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -29,16 +30,7 @@ final class TestClient: @unchecked Sendable {
         // A generous bound so a broken daemon fails the test instead of hanging it.
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = try UnixSocketAddress(path: path).withSockaddr { connect(descriptor, $0, $1) }
         guard result == 0 else {
             // No close here: a class whose stored properties are all set runs deinit when its
             // init fails, and deinit closes it. Closing twice could close a descriptor another

@@ -1,0 +1,82 @@
+/// One layer of scale settings: what `[scale]`, a sensor profile or a `[[sensor]]` table says,
+/// each key optional, so that a layer changes only what it names.
+///
+/// The layers, lowest first: the engine's defaults, `[scale]`, the sensor's `profile`, the
+/// sensor's own keys (``PlumConfiguration/scaleSettings(for:)``).
+public struct ScaleOverrides: Hashable, Sendable {
+    public var capacityGrams: Double?
+    public var divisionGrams: Double?
+    public var zeroTracking: Bool?
+    public var initialZero: Bool?
+    /// The average's time constant τ, in milliseconds.
+    public var averagingMilliseconds: Double?
+    /// The window stability is judged over, in milliseconds (never shorter than 1.5 τ).
+    public var stabilityWindowMilliseconds: Double?
+    /// Stable when the reading moves less than this many divisions over the window.
+    public var stabilityBandDivisions: Double?
+    /// A jump of more than this many divisions restarts the average at the new value.
+    public var stepThresholdDivisions: Double?
+
+    public init(
+        capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
+        initialZero: Bool? = nil, averagingMilliseconds: Double? = nil, stabilityWindowMilliseconds: Double? = nil,
+        stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil
+    ) {
+        self.capacityGrams = capacityGrams
+        self.divisionGrams = divisionGrams
+        self.zeroTracking = zeroTracking
+        self.initialZero = initialZero
+        self.averagingMilliseconds = averagingMilliseconds
+        self.stabilityWindowMilliseconds = stabilityWindowMilliseconds
+        self.stabilityBandDivisions = stabilityBandDivisions
+        self.stepThresholdDivisions = stepThresholdDivisions
+    }
+
+    /// True when the layer changes nothing.
+    public var isEmpty: Bool { self == ScaleOverrides() }
+
+    /// `settings` with every key this layer names replaced.
+    public func applied(to settings: ScaleSettings) -> ScaleSettings {
+        var result = settings
+        if let capacityGrams { result.capacityGrams = capacityGrams }
+        if let divisionGrams { result.divisionGrams = divisionGrams }
+        if let zeroTracking { result.zeroTracking = zeroTracking }
+        if let initialZero { result.initialZero = initialZero }
+        if let averagingMilliseconds { result.averagingMilliseconds = averagingMilliseconds }
+        if let stabilityWindowMilliseconds { result.stabilityWindowMilliseconds = stabilityWindowMilliseconds }
+        if let stabilityBandDivisions { result.stabilityBandDivisions = stabilityBandDivisions }
+        if let stepThresholdDivisions { result.stepThresholdDivisions = stepThresholdDivisions }
+        return result
+    }
+
+    /// The keys a layer may set, as written in the file.
+    static let keys = [
+        "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
+        "stability_band_divisions", "step_threshold_divisions",
+    ]
+
+    /// Reads the keys of this layer from `reader`, each checked for type and range.
+    init(_ reader: inout TOMLReader) throws(ConfigurationError) {
+        capacityGrams = try reader.double("capacity_grams", in: 1...1_000_000, unit: "g")
+        if let division = try reader.double("division_grams") {
+            guard ScaleSettings.isValidDivision(division) else {
+                throw reader.error(
+                    "division_grams",
+                    "division_grams = \(division) is not allowed; use 1, 2 or 5 × 10^k g, "
+                        + "such as 0.1, 0.2, 0.5, 1 or 2")
+            }
+            divisionGrams = division
+        }
+        zeroTracking = try reader.bool("zero_tracking")
+        initialZero = try reader.bool("initial_zero")
+        // The engine's own limits: τ from 1 ms to 60 s; the band and threshold are positive.
+        averagingMilliseconds = try reader.double(
+            "averaging_ms", in: 1...60_000, unit: "ms (the average's time constant)")
+        stabilityWindowMilliseconds = try reader.double(
+            "stability_window_ms", in: 10...60_000, unit: "ms (how long the reading must hold still)")
+        stabilityBandDivisions = try reader.double(
+            "stability_band_divisions", in: 0.1...100, unit: "divisions (how far a stable reading may move)")
+        stepThresholdDivisions = try reader.double(
+            "step_threshold_divisions", in: 0.5...10_000, unit: "divisions (a jump that restarts the average)")
+    }
+}

@@ -1,0 +1,34 @@
+public import PlumConfig
+public import PlumCore
+
+/// The weighing engine's settings from the configuration: the one conversion, so that no
+/// setting is lost on the way from the file to the engine.
+extension ScaleConfiguration {
+    /// The engine's settings for a resolved set of scale settings (`[scale]`, a profile and a
+    /// sensor's own keys, already layered); windows given in milliseconds become times.
+    /// - Throws: ``Refusal`` when the engine cannot work with them.
+    public init(_ settings: ScaleSettings, stableWeightCue: Bool = false) throws(Refusal) {
+        self.init()
+        capacity = settings.capacityGrams
+        division = try Division(grams: settings.divisionGrams)
+        zeroTracking = settings.zeroTracking
+        initialZeroSetting = settings.initialZero
+        restoreTare = settings.restoreTare
+        if let milliseconds = settings.averagingMilliseconds { filter.averagingTime = Self.nanoseconds(milliseconds) }
+        if let milliseconds = settings.stabilityWindowMilliseconds { stabilityWindow = Self.nanoseconds(milliseconds) }
+        if let band = settings.stabilityBandDivisions { stabilityBand = band }
+        if let threshold = settings.stepThresholdDivisions { filter.stepThreshold = threshold }
+        cue.stableWeightCue = stableWeightCue
+        if case .failure(let refusal) = validate() { throw refusal }
+    }
+
+    private static func nanoseconds(_ milliseconds: Double) -> UInt64 { UInt64((milliseconds * 1e6).rounded()) }
+}
+
+extension PlumConfiguration {
+    /// The settings `sensor`'s engine runs with: defaults, `[scale]`, its profile, its own keys,
+    /// and `[cue] on_stable`.
+    public func engineConfiguration(for sensor: SensorConfiguration) throws(Refusal) -> ScaleConfiguration {
+        try ScaleConfiguration(scaleSettings(for: sensor), stableWeightCue: cue?.onStable ?? false)
+    }
+}
