@@ -2,6 +2,7 @@ import Logging
 import PlumHomeAssistant
 import PlumMQTT
 import PlumProtocol
+import PlumTestSupport
 import Testing
 
 /// An ALERT report as plumscaled sends it, decoded by PlumProtocol (the one decoder).
@@ -33,7 +34,7 @@ struct AlertBrokerTests {
         #expect(await watcher.first { $0.topic == stateTopic && $0.text == "ON" } != nil, "ON when raised")
         bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: false, grams: 251.2)))
         #expect(
-            await waitFor(seconds: 10) { watcher.messages(on: stateTopic).map(\.text) == ["OFF", "ON", "OFF"] },
+            await eventually(within: .seconds(10)) { watcher.messages(on: stateTopic).map(\.text) == ["OFF", "ON", "OFF"] },
             "the current state, then ON and OFF: \(watcher.messages(on: stateTopic).map(\.text))")
 
         let configTopic = "homeassistant/binary_sensor/plumscale_kitchen/alert_fruit-low/config"
@@ -64,12 +65,12 @@ struct AlertBrokerTests {
         bridge.link.send(.connected(pans: ["bowl"]))
         bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(await waitFor(seconds: 10) { watcher.messages.contains { $0.topic.contains("alert_fruit-low") } },
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.contains { $0.topic.contains("alert_fruit-low") } },
                 "the alert's config")
         let before = watcher.messages.filter { $0.topic.contains("alert_") }.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await waitFor(seconds: 10) { watcher.messages.filter { $0.topic.contains("alert_") }.count == before + 1 },
+            await eventually(within: .seconds(10)) { watcher.messages.filter { $0.topic.contains("alert_") }.count == before + 1 },
             "the alert's config again after Home Assistant's birth message")
         watcher.stop()
         await bridge.stop()
