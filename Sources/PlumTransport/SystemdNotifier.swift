@@ -67,12 +67,21 @@ package struct SystemdNotifier: Hashable, Sendable {
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .systemCall("creating a socket to notify", socketPath) }
         defer { close(descriptor) }
+        // Never blocking: the callers run on the concurrency pool, and a receiver that stopped
+        // reading (a stalled manager, or a test's socket left behind) would hold a pool thread
+        // for good. A notification that does not fit now is dropped and said; the watchdog's
+        // next ping follows within half its interval.
         let sent = message.utf8CString.withUnsafeBufferPointer { text in
             address.withSockaddr {
-                sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), $0, $1)
+                sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, $1)
             }
         }
         guard sent >= 0 else {
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                throw .systemCall(
+                    "notifying systemd through", socketPath,
+                    hint: "its notification socket is full, so '\(message.prefix(40))' was dropped rather than wait")
+            }
             throw .systemCall("notifying systemd through", socketPath, hint: "is systemd's notification socket reachable?")
         }
     }

@@ -9,6 +9,27 @@ import PlumTestSupport
 
 @Suite("sd_notify over a real datagram socket")
 struct SystemdNotifierTests {
+    @Test(
+        "a notification socket that is never read drops notifications with an error instead of blocking the daemon",
+        .timeLimit(.minutes(1)))
+    func fullSocketNeverBlocks() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/notify"
+        let systemd = DatagramReceiver(path: path)  // bound, and not read until the end
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        // Off the pool: if a send blocked, only this thread would wait, and the time limit ends it.
+        let refused = try await offPool { () -> (sent: Int, error: String)? in
+            for sent in 0..<100_000 {
+                do { try notifier.watchdog() } catch { return (sent, "\(error)") }
+            }
+            return nil
+        }
+        let (sent, error) = try #require(refused, "100,000 pings fitted in a socket nobody reads")
+        #expect(error.contains("full") && error.contains("dropped"), "the error says the ping was dropped: \(error)")
+        #expect(sent > 0, "the first pings fitted before the socket filled")
+        #expect(try await systemd.next("the first ping") == "WATCHDOG=1", "what did fit arrived whole")
+    }
+
     @Test("each notification arrives as one datagram with the assignments systemd expects")
     func messages() async throws {
         let directory = try TemporaryDirectory()
