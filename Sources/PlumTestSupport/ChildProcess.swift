@@ -38,6 +38,14 @@ public struct ChildProcess: Sendable {
         try await offPool { try run(program, arguments, environment: environment, input: input) as ChildProcess }
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc
+    /// module does not import: looked up once by name.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Starts `command` (its first element a path or a name on PATH) with the test's environment
     /// plus `environment`, standard input from `input` (default /dev/null), standard output to
     /// `output` and standard error to `error` (default: the same file as output).
@@ -48,6 +56,11 @@ public struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The child gets its three standard streams and nothing else. Tests run in parallel in one
+        // process, and a descriptor some library opened without close-on-exec (a socket another
+        // test's server accepted) would otherwise live on in a long-running child: that server
+        // closing its end would then never reach its client as an end of file.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
         posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if let error {

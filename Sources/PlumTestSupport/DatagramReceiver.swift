@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,41 +7,51 @@ import Glibc
 /// A Unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: the tests read what the
 /// daemon tells systemd.
 ///
-/// Waiting for a datagram happens on a thread of its own (``offPool(_:)``), never on the Swift
-/// concurrency pool the code under test runs on, and always with a deadline.
+/// Like systemd, it drains its socket at once, on a thread of its own, whether or not a test
+/// is reading yet: a socket left to fill (the kernel queues ten datagrams) would make the
+/// daemon drop notifications that a real manager receives. Tests take the datagrams in order
+/// from that thread's inbox, always with a deadline, suspended between looks, so no thread of
+/// the Swift concurrency pool waits.
 public final class DatagramReceiver: Sendable {
     /// Where the socket is bound: what `NOTIFY_SOCKET` is set to.
     public let path: String
-    private let descriptor: Int32
+    private let inbox = Inbox()
 
-    /// Binds a datagram socket at `path`.
+    /// Binds a datagram socket at `path` and starts draining it.
     public init(path: String) {
         self.path = path
-        descriptor = RawSocket.bound(path, type: SOCK_DGRAM)
+        let descriptor = RawSocket.bound(path, type: SOCK_DGRAM)
+        let inbox = self.inbox
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !inbox.isStopped {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                // EINTR (a signal meant for another test, a child exiting) just goes round again.
+                guard poll(&poller, 1, 50) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes {
+                    recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
+                if count >= 0 { inbox.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+            }
+            close(descriptor)
+        }
+        thread.name = "plum-test-notify"
+        thread.start()
     }
 
-    deinit { close(descriptor) }
+    deinit { inbox.stop() }
 
     /// The next datagram, waiting at most `timeout` for it.
     /// - Throws: ``FixtureError`` naming `what` was awaited when nothing came in time.
     public func next(_ what: String = "a datagram", within timeout: Duration = .seconds(20)) async throws -> String {
-        let descriptor = self.descriptor, path = self.path
-        return try await offPool { () throws -> String in
-            let clock = ContinuousClock()
-            let deadline = clock.now + timeout
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let left = deadline - clock.now
-                guard left > .zero else {
-                    throw FixtureError("waited \(timeout) on \(path) for \(what), in vain")
-                }
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                let milliseconds = max(1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-                // EINTR (a signal meant for another test, a child exiting) just goes round again.
-                guard poll(&poller, 1, milliseconds) > 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                if count >= 0 { return String(decoding: buffer[..<count], as: UTF8.self) }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if let datagram = inbox.removeFirst() { return datagram }
+            guard clock.now < deadline else {
+                throw FixtureError("waited \(timeout) on \(path) for \(what), in vain")
             }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -58,10 +70,22 @@ public final class DatagramReceiver: Sendable {
         }
     }
 
-    /// A datagram if one is already waiting; nil otherwise. Never blocks.
-    public func receiveNow() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        return count >= 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+    /// A datagram if one has come and was not taken yet; nil otherwise. Never blocks.
+    public func receiveNow() -> String? { inbox.removeFirst() }
+
+    /// What the draining thread has received and the tests have not taken yet.
+    private final class Inbox: Sendable {
+        private struct State {
+            var datagrams: [String] = []
+            var stopped = false
+        }
+        private let state = Mutex(State())
+
+        var isStopped: Bool { state.withLock { $0.stopped } }
+        func stop() { state.withLock { $0.stopped = true } }
+        func append(_ datagram: String) { state.withLock { $0.datagrams.append(datagram) } }
+        func removeFirst() -> String? {
+            state.withLock { $0.datagrams.isEmpty ? nil : $0.datagrams.removeFirst() }
+        }
     }
 }
