@@ -85,13 +85,15 @@ package final class SocketServer: Service {
         guard !alreadyStarted else { return }
         var bound: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
         do {
-            for endpoint in endpoints {
-                bound.append((endpoint, try await bind(endpoint, initializer: jsonInitializer(for: endpoint))))
-            }
+            // MT-SICS first: a client greeted on the JSON socket knows every listener is up.
             if let mtsics {
                 for endpoint in mtsics.endpoints {
-                    bound.append((endpoint, try await bind(endpoint, initializer: mtsicsInitializer(for: endpoint, handler: mtsics.handler))))
+                    let initializer = mtsicsInitializer(for: endpoint, handler: mtsics.handler)
+                    bound.append((endpoint, try await bind(endpoint, initializer: initializer)))
                 }
+            }
+            for endpoint in endpoints {
+                bound.append((endpoint, try await bind(endpoint, initializer: jsonInitializer(for: endpoint))))
             }
         } catch {
             for listener in bound { try? await listener.channel.close() }
