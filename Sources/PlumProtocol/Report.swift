@@ -193,12 +193,15 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationReason: String?
         /// Full scale in grams (100 % force); older daemons do not send it.
         public var capacity: Double?
+        /// The `profile =` the sensor's configuration names, such as `hx711-1kg-gain128`; nil when
+        /// it names none (or from an older daemon).
+        public var profile: String?
 
         public init(
             sensor: String, index: Int, kind: String, wiring: String, state: String, reason: String? = nil,
             rate: Double, nominalRate: Double, published: Int, discarded: [String: Int], notReady: Int, faults: Int,
             notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
-            calibrationReason: String? = nil, capacity: Double? = nil
+            calibrationReason: String? = nil, capacity: Double? = nil, profile: String? = nil
         ) {
             self.sensor = sensor
             self.index = index
@@ -218,12 +221,14 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             self.calibrationQuality = calibrationQuality
             self.calibrationReason = calibrationReason
             self.capacity = capacity
+            self.profile = profile
         }
 
         private enum CodingKeys: String, CodingKey {
             case sensor, index, kind, wiring, state, reason, rate, nominalRate = "nominal_rate", published, discarded
             case notReady = "not_ready", faults, notices, calibrated, calibrationDate = "calibration_date"
             case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason", capacity
+            case profile
         }
     }
 }

@@ -146,6 +146,7 @@ extension Report {
         if let quality = device.calibrationQuality { json.add("calibration_quality", quality) }
         if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
         if let capacity = device.capacity { json.add("capacity", capacity) }
+        if let profile = device.profile { json.add("profile", profile) }
         return json
     }
 

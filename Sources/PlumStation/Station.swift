@@ -18,6 +18,8 @@ package actor Station {
         let name: String
         let index: Int
         let configuration: SensorConfiguration
+        /// The hardware profile whose settings the engine has now (a reload may change it).
+        var profile: String?
         var engine: WeighingEngine
         var latest: Reading?
         var raw: RawBatcher
@@ -97,7 +99,7 @@ package actor Station {
                 logger.warning("\(sensor.name): saved zero and tare not used: \(error)")
             }
             entries[sensor.name] = Entry(
-                name: sensor.name, index: index, configuration: sensor, engine: engine,
+                name: sensor.name, index: index, configuration: sensor, profile: sensor.profile?.name, engine: engine,
                 raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow),
                 calibration: CalibrationSession(sensor: sensor.name), restoring: restoring)
             order.append(sensor.name)
@@ -147,6 +149,7 @@ package actor Station {
                 return "[scale] not applied to \(name): \(error); the old settings stay"
             }
             entry.restoring = carried.flatMap { Self.restore($0, into: &entry.engine, sensor: name, logger: logger) }
+            if let sensor = configuration.sensors.first(where: { $0.name == name }) { entry.profile = sensor.profile?.name }
             entry.latest = nil
             entries[name] = entry
         }

@@ -61,7 +61,7 @@ extension Station {
                         + [("buffer", Int(clamping: status?.droppedByBuffer ?? 0))]),
                 notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
                 notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil,
-                capacity: entry.engine.configuration.capacity)
+                capacity: entry.engine.configuration.capacity, profile: entry.profile)
             if let calibration = entry.engine.calibration {
                 device.calibrationDate = calibration.createdAt
                 device.calibrationQuality = calibration.quality.summary

@@ -38,6 +38,7 @@ struct StatusCommand: ParsableCommand {
     static func describe(_ device: DevicesReport.Device) -> String {
         var lines = ["", "\(device.sensor) (\(device.kind)): \(device.state)\(device.reason.map { ": \($0)" } ?? "")"]
         if !device.wiring.isEmpty { lines.append("  wiring       \(device.wiring)") }
+        if let profile = device.profile { lines.append("  profile      \(profile)") }
         let nominal = device.nominalRate > 0 ? " of \(FixedPoint.text(device.nominalRate, decimals: 1))" : ""
         lines.append("  rate         \(FixedPoint.text(device.rate, decimals: 1))\(nominal) samples/s, \(device.published) published")
         let discarded = device.discarded.filter { $0.value > 0 }.sorted { $0.key < $1.key }

@@ -1,5 +1,6 @@
 import PlumConfig
 import PlumCore
+import PlumProtocol
 @testable import PlumScaleDaemon
 @testable import PlumStation
 import PlumTestSupport
@@ -49,6 +50,13 @@ struct ProfileReloadTests {
                 "the new profile's division is not in use after the reload: \(notes)")
         #expect(try #require(await station.entry("fsr")?.engine.configuration).zeroTracking,
                 "the sensor's own zero_tracking = true was not applied by the reload")
+        let devices = await station.reply(to: .devices)
+        guard case .devices(let report)? = devices.first else {
+            Issue.record("?DEVICES answered \(devices)")
+            return
+        }
+        #expect(report.devices.map(\.profile) == ["hx711-5kg-gain128", "fsr402-10k-3v3"],
+                "?DEVICES names the profiles in use after the reload: \(report.devices.map(\.profile))")
 
         // The divider is wiring, opened at start: that change is named as needing a restart.
         try directory.write(

@@ -66,6 +66,7 @@ struct RoundTripBench {
             [[sensor]]
             name = "fsr"
             kind = "simulated-fsr"
+            profile = "fsr402-10k-3v3"
             [[alert]]
             name = "left-low"
             sensor = "left"
@@ -181,6 +182,8 @@ struct ReportRoundTripTests {
         #expect(cues == ["max-force", "stable-weight"], "both cues: \(cues)")
         let alerts = Set(all.compactMap { if case .alert(let alert) = $0 { alert.active } else { nil } })
         #expect(alerts == [true, false], "the alert both raised and cleared: \(alerts)")
+        let devices = all.compactMap { if case .devices(let report) = $0 { report.devices } else { nil } }.flatMap { $0 }
+        #expect(devices.map(\.profile) == [nil, nil, "fsr402-10k-3v3"], "each device's profile: \(devices.map(\.profile))")
         let weights = all.compactMap { if case .weight(let weight) = $0 { weight } else { nil } }
         #expect(weights.contains { $0.grams == nil && $0.reason != nil }, "an uncalibrated weight, without grams")
         #expect(weights.contains { $0.overload }, "an overloaded weight")
