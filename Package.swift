@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig ← PlumConfigFile
+//   PlumConfigFile (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
 //   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
@@ -67,11 +68,19 @@ let package = Package(
         // The one builder of Unix socket addresses (paths and '@' abstract names) for clients,
         // the transport and the tests. Depends on nothing.
         .target(name: "PlumSocketAddress"),
-        // plumscale.toml parsed into typed values that carry file and line; opens nothing.
+        // plumscale.toml as a file, with no hardware in sight: TOML read with file-and-line
+        // errors, and the tables every service reads ([scale], [mqtt], [web]). plumscale-mqtt
+        // and plumscale-web depend on this alone, so they link no GPIO or I2C library.
+        .target(
+            name: "PlumConfigFile",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // plumscaled's configuration parsed into typed values that carry file and line: sensors
+        // in the drivers' own types, the cue, alerts, the daemon's settings. Opens nothing.
         .target(
             name: "PlumConfig",
             dependencies: [
-                "PlumHardware", "PlumDrivers",
+                "PlumConfigFile", "PlumHardware", "PlumDrivers",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -79,14 +88,14 @@ let package = Package(
         // and kind, simulated calibrations. A new source kind is added here.
         .target(
             name: "PlumSensors",
-            dependencies: ["PlumConfig", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
+            dependencies: ["PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
         ),
         // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
         // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
         .target(
             name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware",
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -109,7 +118,7 @@ let package = Package(
         .target(
             name: "PlumScaleDaemon",
             dependencies: [
-                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumProtocol", "PlumCore",
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumProtocol", "PlumCore",
                 "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "plumscaled",
             dependencies: [
-                "PlumScaleDaemon", "PlumConfig",
+                "PlumScaleDaemon", "PlumConfig", "PlumConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -139,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient",
+                "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -161,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumConfig", "PlumProtocol", "PlumClient",
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfigFile", "PlumProtocol", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -189,7 +198,7 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
-        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig"]),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig", "PlumConfigFile"]),
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
@@ -224,15 +233,15 @@ let package = Package(
             dependencies: ["PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "plumscaled"]
         ),
         .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
-        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumDrivers"]),
+        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumConfigFile", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
-            dependencies: ["PlumSensors", "PlumConfig", "PlumCore", "PlumDrivers", "PlumSimulation"]
+            dependencies: ["PlumSensors", "PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumSimulation"]
         ),
         .testTarget(
             name: "PlumStationTests",
             dependencies: [
-                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile",
                 "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -253,14 +262,14 @@ let package = Package(
             name: "PlumScaleDaemonTests",
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumConfig", "PlumSensors", "PlumTestSupport",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumTestSupport", "plumscale-mqtt",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile", "PlumTestSupport", "plumscale-mqtt",
                 "plumscaled",
             ]
         ),
@@ -291,7 +300,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
             .target(
                 name: "PlumWeb",
                 dependencies: [
-                    "PlumProtocol", "PlumCore", "PlumConfig", "PlumHistory", "PlumClient",
+                    "PlumProtocol", "PlumCore", "PlumConfigFile", "PlumHistory", "PlumClient",
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                     .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -305,7 +314,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
             .executableTarget(
                 name: "plumscale-web",
                 dependencies: [
-                    "PlumWeb", "PlumConfig",
+                    "PlumWeb", "PlumConfigFile",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                     .product(name: "Logging", package: "swift-log"),
                 ]
@@ -324,7 +333,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
             .testTarget(
                 name: "PlumWebTests",
                 dependencies: [
-                    "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumTestSupport", "plumscaled",
+                    "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumTestSupport", "plumscaled",
                     "plumscale-web",  // the LAN test runs the real service
                     .product(name: "HummingbirdTesting", package: "hummingbird"),
                     .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,3 +1,4 @@
+public import PlumConfigFile
 public import PlumHardware
 internal import TOMLKit
 

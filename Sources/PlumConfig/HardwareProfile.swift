@@ -1,3 +1,5 @@
+public import PlumConfigFile
+
 /// A ready set of settings for one kind of sensor hardware, chosen with
 /// `[[sensor]] profile = "…"` instead of tuning numbers by hand.
 ///

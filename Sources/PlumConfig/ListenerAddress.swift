@@ -1,3 +1,5 @@
+public import PlumConfigFile
+
 /// Where a listener from `[daemon]` (`tcp`, `mtsics`) accepts clients: a Unix socket or a
 /// loopback TCP port, checked when the file is read.
 ///

@@ -1,8 +1,6 @@
 internal import TOMLKit
+public import PlumConfigFile
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The whole configuration file, `/etc/plumscale/plumscale.toml`.
 ///
@@ -11,7 +9,7 @@ import Glibc
 /// line, the key and what is allowed.
 public struct PlumConfiguration: Hashable, Sendable {
     /// The default location on a Pi.
-    public static let defaultPath = "/etc/plumscale/plumscale.toml"
+    public static let defaultPath = ConfigurationFile.defaultPath
 
     public var scale: ScaleSettings
     public var sensors: [SensorConfiguration]
@@ -53,13 +51,7 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     /// Reads and validates a configuration file.
     public static func load(path: String) throws(ConfigurationError) -> PlumConfiguration {
-        let text: String
-        do {
-            text = try readTextFile(path)
-        } catch {
-            throw ConfigurationError(file: path, key: "", message: error.message)
-        }
-        return try parse(text, file: path)
+        try parse(ConfigurationFile.text(at: path), file: path)
     }
 
     /// Parses and validates configuration text; `file` names it in errors.
@@ -158,94 +150,4 @@ extension PlumConfiguration {
             }
         }
     }
-}
-
-/// Scale-wide settings from `[scale]`.
-public struct ScaleSettings: Hashable, Sendable {
-    /// Full scale in grams: 385 g, where iPhone 3D Touch reads 100 % force.
-    public var capacityGrams: Double = 385
-    /// The division d in grams: 1, 2 or 5 × 10^k.
-    public var divisionGrams: Double = 0.1
-    /// Automatic zero-tracking (at most 0.5 d/s, only while stable within ±0.5 d of zero).
-    public var zeroTracking: Bool = true
-    /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
-    /// capacity, as a scale does when switched on.
-    public var initialZero: Bool = true
-    /// Restore each sensor's saved zero and tare at start, when they still apply (same
-    /// calibration, load in range); they then replace initial zero-setting.
-    public var restoreTare: Bool = true
-    /// The average's time constant τ in milliseconds; nil for the engine's (200 ms).
-    public var averagingMilliseconds: Double?
-    /// The stability window in milliseconds; nil for the engine's (300 ms, at least 1.5 τ).
-    public var stabilityWindowMilliseconds: Double?
-    /// How far a stable reading may move, in divisions; nil for the engine's (1 d).
-    public var stabilityBandDivisions: Double?
-    /// A jump that restarts the average, in divisions; nil for the engine's (4 d).
-    public var stepThresholdDivisions: Double?
-
-    public init(
-        capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
-        restoreTare: Bool = true
-    ) {
-        self.capacityGrams = capacityGrams
-        self.divisionGrams = divisionGrams
-        self.zeroTracking = zeroTracking
-        self.initialZero = initialZero
-        self.restoreTare = restoreTare
-    }
-
-    /// Reads `[scale]`: one layer over the defaults, plus what only the whole scale has.
-    init(_ reader: TOMLReader) throws(ConfigurationError) {
-        var reader = reader
-        self = try ScaleOverrides(&reader).applied(to: ScaleSettings())
-        restoreTare = try reader.bool("restore_tare") ?? restoreTare
-        try reader.rejectUnknownKeys()
-    }
-
-    /// True for 1, 2 or 5 × 10^k (k from −4 to 4).
-    public static func isValidDivision(_ value: Double) -> Bool {
-        guard value > 0, value.isFinite else { return false }
-        for exponent in -4...4 {
-            var power = 1.0
-            if exponent >= 0 { for _ in 0..<exponent { power *= 10 } } else { for _ in 0 ..< -exponent { power /= 10 } }
-            for mantissa in [1.0, 2.0, 5.0] where abs(value - mantissa * power) <= 1e-9 * power { return true }
-        }
-        return false
-    }
-}
-
-/// A file's whole text, or an error message naming why it could not be read.
-private struct ReadFailure: Error {
-    var message: String
-}
-
-private func readTextFile(_ path: String) throws(ReadFailure) -> String {
-    guard let file = fopen(path, "r") else {
-        let code = errno
-        let reason = String(cString: strerror(code))
-        switch code {
-        case ENOENT:
-            throw ReadFailure(message: "cannot open: \(reason); create it from an example in Calibration/examples, or pass --config PATH")
-        case EACCES:
-            throw ReadFailure(message: "cannot open: \(reason); check the file's permissions (the daemon's user must be able to read it)")
-        default:
-            throw ReadFailure(message: "cannot open: \(reason)")
-        }
-    }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-        if count < buffer.count {
-            if ferror(file) != 0 { throw ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))") }
-            break
-        }
-        if bytes.count > 1 << 20 { throw ReadFailure(message: "larger than 1 MiB: this is not a configuration file") }
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw ReadFailure(message: "not UTF-8 text")
-    }
-    return text
 }

@@ -1,3 +1,4 @@
+public import PlumConfigFile
 internal import TOMLKit
 import PlumDrivers
 

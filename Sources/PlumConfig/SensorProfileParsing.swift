@@ -1,3 +1,4 @@
+import PlumConfigFile
 internal import TOMLKit
 
 /// The `profile` key of a `[[sensor]]` table: which profile, whether it fits, and whether the

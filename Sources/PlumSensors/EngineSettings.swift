@@ -1,4 +1,5 @@
 public import PlumConfig
+public import PlumConfigFile
 public import PlumCore
 
 /// The weighing engine's settings from the configuration: the one conversion, so that no

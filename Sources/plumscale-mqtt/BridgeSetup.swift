@@ -1,4 +1,4 @@
-import PlumConfig
+import PlumConfigFile
 import PlumHomeAssistant
 import PlumMQTT
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Logging
-import PlumConfig
+import PlumConfigFile
 import PlumHomeAssistant
 import PlumMQTT
 
@@ -76,15 +76,15 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
         }
     }
 
-    private func loadConfiguration() throws -> MQTTBridgeConfiguration {
-        let path = config ?? PlumConfiguration.defaultPath
-        do {
-            return try MQTTBridgeConfiguration.parse(try TextFile.read(path), file: path)
-        } catch let failure as TextFile.Failure where failure.isMissing && config == nil {
-            return MQTTBridgeConfiguration()  // no file at the default place: defaults and flags
-        } catch let failure as TextFile.Failure {
-            throw BridgeError("cannot read the configuration \(failure); pass --config FILE")
+    /// `--config`, else the default file; with no file at the default place, the defaults
+    /// and the flags.
+    private func loadConfiguration() throws(ConfigurationError) -> MQTTBridgeConfiguration {
+        guard let config else {
+            let path = ConfigurationFile.defaultPath
+            guard let text = try ConfigurationFile.textIfPresent(at: path) else { return MQTTBridgeConfiguration() }
+            return try MQTTBridgeConfiguration.parse(text, file: path)
         }
+        return try MQTTBridgeConfiguration.parse(ConfigurationFile.text(at: config), file: config)
     }
 
     /// SIGTERM and SIGINT run `action` once on a Dispatch queue instead of killing the process.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
-import PlumConfig
+import PlumConfigFile
 import PlumHistory
 import PlumWeb
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import PlumConfig
+import PlumConfigFile
 import PlumHistory
 
 #if canImport(Glibc)

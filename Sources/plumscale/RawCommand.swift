@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumConfig
+import PlumConfigFile
 import PlumSensors
 import PlumDrivers
 import PlumHardware

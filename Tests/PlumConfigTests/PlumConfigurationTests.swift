@@ -1,6 +1,7 @@
 import Testing
 import PlumDrivers
 @testable import PlumConfig
+@testable import PlumConfigFile
 
 /// The repository's root, found from this file's path.
 let repositoryRoot: String = {

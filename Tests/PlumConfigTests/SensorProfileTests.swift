@@ -2,6 +2,7 @@ import Foundation
 import PlumDrivers
 import Testing
 @testable import PlumConfig
+@testable import PlumConfigFile
 
 /// `[[sensor]] profile = "…"`: the layers defaults → `[scale]` → profile → the sensor's own
 /// keys, the profile's wiring defaults, and the errors a user meets.

@@ -1,4 +1,5 @@
 import PlumConfig
+import PlumConfigFile
 import PlumHomeAssistant
 import PlumMQTT
 import Testing

@@ -1,4 +1,5 @@
 import PlumConfig
+import PlumConfigFile
 import Testing
 
 @Suite("[mqtt] configuration")

@@ -1,4 +1,4 @@
-internal import TOMLKit
+package import TOMLKit
 
 /// Finds the mistakes that the TOML parser inside TOMLKit 0.6.0 (toml++ 3.4) cannot take:
 /// instead of a parse error, each fails one of toml++'s assertions and aborts the process.
@@ -15,11 +15,11 @@ internal import TOMLKit
 /// It is a small lexer, not a parser: it follows strings, comments and the brackets of
 /// values only to know where a line really starts a table header and which bracket a `}`
 /// would close, so that a `[` or `}` inside a string or a comment is never taken for one.
-enum TOMLPreflight {
-    struct Problem: Equatable {
+package enum TOMLPreflight {
+    package struct Problem: Equatable {
         /// 1-based.
-        var line: Int
-        var message: String
+        package var line: Int
+        package var message: String
     }
 
     static let badHeader =
@@ -30,7 +30,7 @@ enum TOMLPreflight {
         + "a date-time's time is written in full (2024-01-01 07:30:00), and text goes in quotes"
 
     /// The first mistake toml++ would abort on, or nil.
-    static func firstProblem(in text: String) -> Problem? {
+    package static func firstProblem(in text: String) -> Problem? {
         let bytes = Array(text.utf8)
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0  // toml++ skips a byte-order mark
         var line = 1
@@ -154,7 +154,7 @@ enum TOMLPreflight {
 extension TOMLTable {
     /// The one way PlumScale's readers turn configuration text into a table: the pre-flight
     /// above first, then TOMLKit, every failure a `ConfigurationError` naming file and line.
-    static func parse(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
+    package static func parse(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
         if let problem = TOMLPreflight.firstProblem(in: text) {
             throw ConfigurationError(file: file, line: problem.line, key: "", message: "not valid TOML: \(problem.message)")
         }

@@ -1,5 +1,4 @@
-import FoundationEssentials
-internal import TOMLKit
+package import TOMLKit
 
 /// The `[web]` table: how plumscale-web listens, who may change the scale through it, and
 /// where it keeps the history. plumscaled checks the table too, so a typo is caught by
@@ -33,21 +32,7 @@ public struct WebSettings: Hashable, Sendable {
     /// The `[web]` table of the configuration file at `path`; the defaults when the table is
     /// absent. The rest of the file is plumscaled's to check.
     public static func load(path: String) throws(ConfigurationError) -> WebSettings {
-        let text: String
-        do {
-            let data = try Data(contentsOf: URL(filePath: path))
-            guard let decoded = String(validating: data, as: UTF8.self) else {
-                throw ConfigurationError(file: path, key: "", message: "not UTF-8 text")
-            }
-            text = decoded
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError(
-                file: path, key: "",
-                message: "cannot read: \(error.localizedDescription); pass --config PATH, or check its permissions")
-        }
-        return try parse(text, file: path)
+        try parse(ConfigurationFile.text(at: path), file: path)
     }
 
     /// Parses the `[web]` table out of configuration text; `file` names it in errors.
@@ -56,7 +41,7 @@ public struct WebSettings: Hashable, Sendable {
         return try parse(table: table, file: file, locator: SourceLocator(text: text))
     }
 
-    static func parse(
+    package static func parse(
         table: TOMLTable, file: String, locator: SourceLocator
     ) throws(ConfigurationError) -> WebSettings {
         guard let value = table["web"] else { return WebSettings() }

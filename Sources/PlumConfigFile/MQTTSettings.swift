@@ -49,7 +49,7 @@ public struct MQTTSettings: Hashable, Sendable {
     public var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
     public var usesTLS: Bool { caFile != nil || caDirectory != nil }
 
-    init(_ reader: TOMLReader) throws(ConfigurationError) {
+    package init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
         host = try reader.string("host") ?? host
         if host.isEmpty || host.contains(where: { $0 == " " || $0 == "/" }) {
@@ -116,7 +116,7 @@ public struct MQTTSettings: Hashable, Sendable {
     }
 
     /// One level of a topic: no `/`, no wildcards, no spaces, so ids and topics stay simple.
-    static func requireTopicLevel(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
+    package static func requireTopicLevel(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
         let valid =
             !text.isEmpty && text.utf8.count <= 64
             && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
@@ -127,7 +127,7 @@ public struct MQTTSettings: Hashable, Sendable {
         }
     }
 
-    static func requireTopicPrefix(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
+    package static func requireTopicPrefix(_ text: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
         let valid =
             !text.isEmpty && !text.hasPrefix("/") && !text.hasSuffix("/")
             && !text.contains(where: { $0 == "+" || $0 == "#" || $0 == " " || $0 == "\0" })

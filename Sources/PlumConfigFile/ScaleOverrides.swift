@@ -50,13 +50,13 @@ public struct ScaleOverrides: Hashable, Sendable {
     }
 
     /// The keys a layer may set, as written in the file.
-    static let keys = [
+    package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
         "stability_band_divisions", "step_threshold_divisions",
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
-    init(_ reader: inout TOMLReader) throws(ConfigurationError) {
+    package init(_ reader: inout TOMLReader) throws(ConfigurationError) {
         capacityGrams = try reader.double("capacity_grams", in: 1...1_000_000, unit: "g")
         if let division = try reader.double("division_grams") {
             guard ScaleSettings.isValidDivision(division) else {

@@ -1,23 +1,23 @@
-internal import TOMLKit
+package import TOMLKit
 
 /// Reads typed values out of one TOML table, turning every mismatch into a
 /// ``ConfigurationError`` that names the file, the line, the key and what is allowed.
 ///
 /// It also remembers which keys were read, so that ``rejectUnknownKeys()`` can catch typos
 /// (`gian = 128`) instead of silently ignoring them.
-struct TOMLReader {
-    let table: TOMLTable
-    let file: String
+package struct TOMLReader {
+    package let table: TOMLTable
+    package let file: String
     /// The prefix for key paths in messages, such as `sensor "left"`.
-    let path: String
-    let locator: SourceLocator
+    package let path: String
+    package let locator: SourceLocator
     /// Index of the table in the source for line lookup (the n-th `[[sensor]]`), if any.
-    let section: SourceLocator.Section
-    private(set) var readKeys: Set<String> = []
+    package let section: SourceLocator.Section
+    package private(set) var readKeys: Set<String> = []
     /// Values for keys the table leaves out: a sensor profile's wiring defaults.
-    var defaults: [String: any TOMLValueConvertible] = [:]
+    package var defaults: [String: any TOMLValueConvertible] = [:]
 
-    init(table: TOMLTable, file: String, path: String, locator: SourceLocator, section: SourceLocator.Section) {
+    package init(table: TOMLTable, file: String, path: String, locator: SourceLocator, section: SourceLocator.Section) {
         self.table = table
         self.file = file
         self.path = path
@@ -25,26 +25,26 @@ struct TOMLReader {
         self.section = section
     }
 
-    func error(_ key: String?, _ message: String) -> ConfigurationError {
+    package func error(_ key: String?, _ message: String) -> ConfigurationError {
         let line = key.flatMap { locator.line(ofKey: $0, in: section) } ?? locator.line(of: section)
         let keyPath = [path, key ?? ""].filter { !$0.isEmpty }.joined(separator: path.isEmpty ? "" : ".")
         return ConfigurationError(file: file, line: line, key: keyPath, message: message)
     }
 
     /// The file and line `key` was written on, for values used after parsing.
-    func position(of key: String) -> SourcePosition {
+    package func position(of key: String) -> SourcePosition {
         SourcePosition(file: file, line: locator.line(ofKey: key, in: section) ?? locator.line(of: section))
     }
 
-    func has(_ key: String) -> Bool { table[key] != nil }
+    package func has(_ key: String) -> Bool { table[key] != nil }
 
     /// The table's value for `key`, else the default for it.
     private func value(_ key: String) -> (any TOMLValueConvertible)? { table[key] ?? defaults[key] }
 
     /// Marks keys handled by the caller itself (nested tables) as known.
-    mutating func markKnown(_ keys: [String]) { readKeys.formUnion(keys) }
+    package mutating func markKnown(_ keys: [String]) { readKeys.formUnion(keys) }
 
-    mutating func string(_ key: String) throws(ConfigurationError) -> String? {
+    package mutating func string(_ key: String) throws(ConfigurationError) -> String? {
         readKeys.insert(key)
         guard let value = value(key) else { return nil }
         guard let text = value.string else {
@@ -53,14 +53,14 @@ struct TOMLReader {
         return text
     }
 
-    mutating func requiredString(_ key: String, example: String) throws(ConfigurationError) -> String {
+    package mutating func requiredString(_ key: String, example: String) throws(ConfigurationError) -> String {
         guard let text = try string(key) else {
             throw error(nil, "missing key \(key); for example \(key) = \(example)")
         }
         return text
     }
 
-    mutating func int(_ key: String) throws(ConfigurationError) -> Int? {
+    package mutating func int(_ key: String) throws(ConfigurationError) -> Int? {
         readKeys.insert(key)
         guard let value = value(key) else { return nil }
         guard let number = value.int else {
@@ -69,7 +69,7 @@ struct TOMLReader {
         return number
     }
 
-    mutating func double(_ key: String) throws(ConfigurationError) -> Double? {
+    package mutating func double(_ key: String) throws(ConfigurationError) -> Double? {
         readKeys.insert(key)
         guard let value = value(key) else { return nil }
         if let number = value.double { return number }
@@ -77,7 +77,7 @@ struct TOMLReader {
         throw error(key, "expected a number, found \(describe(value))")
     }
 
-    mutating func bool(_ key: String) throws(ConfigurationError) -> Bool? {
+    package mutating func bool(_ key: String) throws(ConfigurationError) -> Bool? {
         readKeys.insert(key)
         guard let value = value(key) else { return nil }
         guard let flag = value.bool else {
@@ -88,7 +88,7 @@ struct TOMLReader {
 
     /// A value that may be written as a string or a whole number, such as a GPIO line
     /// (`dout = "GPIO5"` or `dout = 5`) or an I2C bus (`bus = 1` or `bus = "i2c-1"`).
-    mutating func stringOrInt(_ key: String) throws(ConfigurationError) -> String? {
+    package mutating func stringOrInt(_ key: String) throws(ConfigurationError) -> String? {
         readKeys.insert(key)
         guard let value = value(key) else { return nil }
         if let text = value.string { return text }
@@ -97,7 +97,7 @@ struct TOMLReader {
     }
 
     /// A number that must lie in `range`.
-    mutating func double(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigurationError) -> Double? {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigurationError) -> Double? {
         guard let value = try double(key) else { return nil }
         guard range.contains(value), value.isFinite else {
             throw error(key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
@@ -105,7 +105,7 @@ struct TOMLReader {
         return value
     }
 
-    mutating func int(_ key: String, in range: ClosedRange<Int>, unit: String) throws(ConfigurationError) -> Int? {
+    package mutating func int(_ key: String, in range: ClosedRange<Int>, unit: String) throws(ConfigurationError) -> Int? {
         guard let value = try int(key) else { return nil }
         guard range.contains(value) else {
             throw error(key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
@@ -114,7 +114,7 @@ struct TOMLReader {
     }
 
     /// A value that must be one of `allowed`.
-    mutating func choice<T>(_ key: String, _ allowed: [(String, T)]) throws(ConfigurationError) -> T? {
+    package mutating func choice<T>(_ key: String, _ allowed: [(String, T)]) throws(ConfigurationError) -> T? {
         guard let text = try stringOrInt(key) else { return nil }
         if let match = allowed.first(where: { $0.0.lowercased() == text.lowercased() }) { return match.1 }
         let names = allowed.map { $0.0 }
@@ -122,14 +122,14 @@ struct TOMLReader {
     }
 
     /// Throws for the first key that was never read: almost always a typo.
-    func rejectUnknownKeys(allowed extra: Set<String> = []) throws(ConfigurationError) {
+    package func rejectUnknownKeys(allowed extra: Set<String> = []) throws(ConfigurationError) {
         let known = readKeys.union(extra)
         for key in table.keys.sorted() where !known.contains(key) {
             throw error(key, "unknown key \(key); allowed here: \(known.sorted().joined(separator: ", "))")
         }
     }
 
-    static func list(_ names: [String]) -> String {
+    package static func list(_ names: [String]) -> String {
         switch names.count {
         case 0: return "nothing"
         case 1: return names[0]

@@ -5,9 +5,9 @@
 /// value this scans the text: the n-th `[[sensor]]` header, then the first `key =` line after it
 /// and before the next header. Quoted, dotted or inline-table keys may not be found, and then
 /// the message names the table's line instead.
-struct SourceLocator: Sendable {
+package struct SourceLocator: Sendable {
     /// A table in the source: a top-level `[name]` or the n-th `[[name]]` (0-based).
-    enum Section: Hashable, Sendable {
+    package enum Section: Hashable, Sendable {
         case root
         case table(String)
         case arrayElement(String, index: Int)
@@ -15,17 +15,17 @@ struct SourceLocator: Sendable {
 
     private let lines: [Substring]
 
-    init(text: String) {
+    package init(text: String) {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
     /// The 1-based line of a section's header (nil for the root or when not found).
-    func line(of section: Section) -> Int? {
+    package func line(of section: Section) -> Int? {
         range(of: section).map { $0.header }.flatMap { $0 }
     }
 
     /// The 1-based line where `key` is assigned inside `section`.
-    func line(ofKey key: String, in section: Section) -> Int? {
+    package func line(ofKey key: String, in section: Section) -> Int? {
         if section == .root,
            let index = lines.indices.first(where: { matches(header($0), "[\(key)]") || matches(header($0), "[[\(key)]]") }) {
             return index + 1

@@ -1,0 +1,53 @@
+/// Scale-wide settings from `[scale]`.
+public struct ScaleSettings: Hashable, Sendable {
+    /// Full scale in grams: 385 g, where iPhone 3D Touch reads 100 % force.
+    public var capacityGrams: Double = 385
+    /// The division d in grams: 1, 2 or 5 × 10^k.
+    public var divisionGrams: Double = 0.1
+    /// Automatic zero-tracking (at most 0.5 d/s, only while stable within ±0.5 d of zero).
+    public var zeroTracking: Bool = true
+    /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
+    /// capacity, as a scale does when switched on.
+    public var initialZero: Bool = true
+    /// Restore each sensor's saved zero and tare at start, when they still apply (same
+    /// calibration, load in range); they then replace initial zero-setting.
+    public var restoreTare: Bool = true
+    /// The average's time constant τ in milliseconds; nil for the engine's (200 ms).
+    public var averagingMilliseconds: Double?
+    /// The stability window in milliseconds; nil for the engine's (300 ms, at least 1.5 τ).
+    public var stabilityWindowMilliseconds: Double?
+    /// How far a stable reading may move, in divisions; nil for the engine's (1 d).
+    public var stabilityBandDivisions: Double?
+    /// A jump that restarts the average, in divisions; nil for the engine's (4 d).
+    public var stepThresholdDivisions: Double?
+
+    public init(
+        capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
+        restoreTare: Bool = true
+    ) {
+        self.capacityGrams = capacityGrams
+        self.divisionGrams = divisionGrams
+        self.zeroTracking = zeroTracking
+        self.initialZero = initialZero
+        self.restoreTare = restoreTare
+    }
+
+    /// Reads `[scale]`: one layer over the defaults, plus what only the whole scale has.
+    package init(_ reader: TOMLReader) throws(ConfigurationError) {
+        var reader = reader
+        self = try ScaleOverrides(&reader).applied(to: ScaleSettings())
+        restoreTare = try reader.bool("restore_tare") ?? restoreTare
+        try reader.rejectUnknownKeys()
+    }
+
+    /// True for 1, 2 or 5 × 10^k (k from −4 to 4).
+    public static func isValidDivision(_ value: Double) -> Bool {
+        guard value > 0, value.isFinite else { return false }
+        for exponent in -4...4 {
+            var power = 1.0
+            if exponent >= 0 { for _ in 0..<exponent { power *= 10 } } else { for _ in 0 ..< -exponent { power /= 10 } }
+            for mantissa in [1.0, 2.0, 5.0] where abs(value - mantissa * power) <= 1e-9 * power { return true }
+        }
+        return false
+    }
+}
