@@ -1,4 +1,4 @@
-public import PlumConfigFile
+import PlumConfigFile
 internal import TOMLKit
 
 /// One `[[alert]]` rule: a sensor's net weight below or above a threshold for a while.

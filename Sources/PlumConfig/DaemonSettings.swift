@@ -1,4 +1,4 @@
-public import PlumConfigFile
+import PlumConfigFile
 public import PlumHardware
 internal import TOMLKit
 
@@ -109,12 +109,16 @@ public struct CueOutputSettings: Hashable, Sendable {
         do {
             self.chip = try GPIOChipSpec(parsing: chip)
         } catch {
-            throw reader.error("chip", "chip = \"\(chip)\": \(error.detail ?? "\(error)"); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\"")
+            let detail = error.detail ?? "\(error)"
+            throw reader.error(
+                "chip", "chip = \"\(chip)\": \(detail); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\"")
         }
         do {
             self.line = try GPIOLineSpec(parsing: line)
         } catch {
-            throw reader.error("line", "line = \"\(line)\": \(error.detail ?? "\(error)"); use a line name such as \"GPIO18\" or an offset such as 18")
+            let detail = error.detail ?? "\(error)"
+            throw reader.error(
+                "line", "line = \"\(line)\": \(detail); use a line name such as \"GPIO18\" or an offset such as 18")
         }
         activeLow = try reader.bool("active_low") ?? false
         pulseMilliseconds = try reader.int("pulse_ms", in: 5...5000, unit: "ms") ?? 150

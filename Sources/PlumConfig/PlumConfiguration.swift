@@ -109,7 +109,8 @@ public struct PlumConfiguration: Hashable, Sendable {
             let names = sensors.map { "\"\($0.name)\"" }
             throw reader.error(
                 "mtsics_sensor",
-                "mtsics_sensor = \"\(name)\" is not a configured sensor; use \(names.count == 1 ? names[0] : "one of " + TOMLReader.list(names))")
+                "mtsics_sensor = \"\(name)\" is not a configured sensor; use "
+                    + (names.count == 1 ? names[0] : "one of " + TOMLReader.list(names)))
         }
         _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
         let alerts = try AlertSettings.parseAll(

@@ -1,4 +1,4 @@
-public import PlumConfigFile
+import PlumConfigFile
 internal import TOMLKit
 import PlumDrivers
 

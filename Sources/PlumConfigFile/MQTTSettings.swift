@@ -107,9 +107,10 @@ public struct MQTTSettings: Hashable, Sendable {
     private static func path(_ reader: inout TOMLReader, _ key: String) throws(ConfigurationError) -> String? {
         guard let path = try reader.string(key) else { return nil }
         guard path.hasPrefix("/") else {
+            let example = key == "password_file" ? "mqtt-password" : "mqtt.pem"
             throw reader.error(
                 key,
-                "\(key) = \"\(path)\" must be an absolute path, such as \"/etc/plumscale/\(key == "password_file" ? "mqtt-password" : "mqtt.pem")\""
+                "\(key) = \"\(path)\" must be an absolute path, such as \"/etc/plumscale/\(example)\""
             )
         }
         return path

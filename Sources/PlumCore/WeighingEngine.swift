@@ -80,7 +80,8 @@ public struct WeighingEngine: Sendable {
             return .failure(
                 Refusal(
                     .invalidConfiguration,
-                    "calibration was made at gain \(calibration.sensor.gain.map(String.init) ?? "none") but sensor \(sensor.id) runs at gain \(sensor.gain.map(String.init) ?? "none")",
+                    "calibration was made at gain \(calibration.sensor.gain.map(String.init) ?? "none") "
+                        + "but sensor \(sensor.id) runs at gain \(sensor.gain.map(String.init) ?? "none")",
                     hint: "recalibrate at this gain or switch the gain back"))
         }
         self.calibration = calibration

@@ -111,7 +111,8 @@ public struct HX711Configuration: Hashable, Sendable {
         if clockHighLimit < .nanoseconds(200) {
             throw HX711ConfigurationError(
                 setting: "clock-high-limit", value: clockHighLimit.formattedMicroseconds,
-                problem: "is below the datasheet's minimum PD_SCK high time (0.2 µs), so every conversion would be discarded",
+                problem:
+                    "is below the datasheet's minimum PD_SCK high time (0.2 µs), so every conversion would be discarded",
                 hint: "leave it out for the datasheet's 50 µs")
         }
         if clockHighLimit > .milliseconds(10) {

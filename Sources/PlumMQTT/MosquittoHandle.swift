@@ -47,7 +47,8 @@ final class MosquittoHandle: @unchecked Sendable {
             guard let tls = configuration.tls else { return .success(()) }
             return MosquittoCall.check(
                 mosquitto_tls_set(mosq, tls.caFile, tls.caDirectory, tls.certificateFile, tls.keyFile, nil),
-                "setting up TLS (CA \(tls.caFile ?? tls.caDirectory ?? "none"), certificate \(tls.certificateFile ?? "none"))"
+                "setting up TLS (CA \(tls.caFile ?? tls.caDirectory ?? "none"), "
+                    + "certificate \(tls.certificateFile ?? "none"))"
             )
         }.flatMap {
             guard let will = configuration.will else { return .success(()) }

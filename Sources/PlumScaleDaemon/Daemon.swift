@@ -77,8 +77,10 @@ package enum Daemon {
         case .raised(let from, let to):
             logger.info("open-file limit raised from \(from) to \(to) for max_clients \(configuration.daemon.maxClients)")
         case .short(let limit, let needed):
-            logger.warning(
-                "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files but the limit is \(limit): clients past it will be refused; raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower max_clients")
+            let problem = "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files "
+                + "but the limit is \(limit): clients past it will be refused"
+            let advice = "raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower max_clients"
+            logger.warning("\(problem); \(advice)")
         }
 
         let server = SocketServer(

@@ -25,7 +25,8 @@ package struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     package var allGroups: [UInt32] { [gid] + (groups ?? []).filter { $0 != gid } }
 
     package var description: String {
-        "pid \(pid) uid \(uid) gid \(gid) groups \(groups.map { $0.map(String.init).joined(separator: ",") } ?? "unknown")"
+        let list = groups.map { $0.map(String.init).joined(separator: ",") } ?? "unknown"
+        return "pid \(pid) uid \(uid) gid \(gid) groups \(list)"
     }
 }
 

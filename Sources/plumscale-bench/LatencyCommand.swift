@@ -67,7 +67,9 @@ struct LatencyCommand: ParsableCommand {
         print("(clients' CPU: this benchmark's one reader thread, which shares the two cores with the daemon)")
         if !saturated.isEmpty {
             // A reader at a full core falls behind: what it measures then is its own backlog.
-            print("the reader used a whole core at \(saturated.map(String.init).joined(separator: ", ")) clients: those latencies are the benchmark's backlog, not the daemon's; read them on a faster machine")
+            let counts = saturated.map(String.init).joined(separator: ", ")
+            print("the reader used a whole core at \(counts) clients: those latencies are the benchmark's backlog, "
+                + "not the daemon's; read them on a faster machine")
         }
 
         let daemon = try DaemonUnderTest(configuration: "[daemon]\nmax_clients = \(connections + 16)\n\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\nload_grams = 100\n")

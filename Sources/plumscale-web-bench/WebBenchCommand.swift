@@ -57,7 +57,8 @@ struct WebBenchCommand: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(2))  // the link to the daemon, no clients yet
         let idle = webFigures.memory("VmRSS")
 
-        print("plumscale-web-bench: plumscaled --simulate (2 pans, 80 SPS) → client library → plumscale-web → /ws;")
+        print("plumscale-web-bench: plumscaled --simulate (2 pans, 80 SPS) → client library → plumscale-web "
+            + "→ /ws;")
         print("\(warmup) s warm-up, \(seconds) s measured per round; "
             + "latency = reading time stamp → frame at the client")
         print("")

@@ -73,7 +73,8 @@ struct CalibrateCommand: ParsableCommand {
         if let sensor { return try connection.sensors([sensor])[0].sensor }
         let all = try connection.devices()
         guard all.count == 1 else {
-            throw CommandError(.usage, "this daemon has \(all.count) sensors (\(all.map(\.sensor).joined(separator: ", "))); choose one with --sensor")
+            let names = all.map(\.sensor).joined(separator: ", ")
+            throw CommandError(.usage, "this daemon has \(all.count) sensors (\(names)); choose one with --sensor")
         }
         return all[0].sensor
     }
@@ -105,7 +106,8 @@ struct Wizard {
         while true {
             while true {
                 say("")
-                say("2. Place a known weight on the pan and type its mass in grams\(weights > 0 ? " (or just Enter to finish)" : ""):")
+                let orFinish = weights > 0 ? " (or just Enter to finish)" : ""
+                say("2. Place a known weight on the pan and type its mass in grams\(orFinish):")
                 guard let answer = ask() else { return try cancel() }
                 if answer.isEmpty {
                     if weights > 0 { break }
@@ -219,7 +221,8 @@ struct Wizard {
         var lines = ["   known weight    residual"]
         for (known, residual) in zip(grams, residuals) {
             let text = FixedPoint.text(residual, decimals: 2)
-            lines.append("   \((FixedPoint.text(known, decimals: 1) + " g").leftPadding(to: 12))    \(text.hasPrefix("-") ? text : "+" + text) g")
+            let weight = (FixedPoint.text(known, decimals: 1) + " g").leftPadding(to: 12)
+            lines.append("   \(weight)    \(text.hasPrefix("-") ? text : "+" + text) g")
         }
         lines.append("   quality: \(fit.quality ?? "?")")
         if let notice = fit.notice { lines.append("   note: \(notice)") }

@@ -41,7 +41,8 @@ struct RawOutput {
             let offset = Double(sample.time.nanoseconds(since: start)) / 1e9
             var text = "\(pad(format(offset, decimals: 4), 10)) s  raw \(pad(String(sample.raw), 9))"
             if info.signal != .loadCellCounts {
-                text += "  \(info.signal == .fsrConductance ? "conductance" : "signal") \(format(sample.signal, decimals: 3))"
+                let label = info.signal == .fsrConductance ? "conductance" : "signal"
+                text += "  \(label) \(format(sample.signal, decimals: 3))"
                 text += info.signal == .fsrConductance ? " µS" : " mV"
             }
             if !sample.flags.isEmpty { text += "  [\(sample.flags)]" }

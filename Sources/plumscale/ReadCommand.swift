@@ -46,7 +46,9 @@ struct ReadCommand: ParsableCommand {
             if stable && !report.stable { unsettled.append(report.sensor) }
         }
         if !unsettled.isEmpty {
-            printError("no stable reading within \(FixedPoint.text(timeout, decimals: 0)) s from \(unsettled.joined(separator: ", ")): keep the pan still, away from draughts, and try again")
+            let seconds = FixedPoint.text(timeout, decimals: 0)
+            printError("no stable reading within \(seconds) s from \(unsettled.joined(separator: ", ")): "
+                + "keep the pan still, away from draughts, and try again")
             throw ExitStatus.refused
         }
     }
@@ -74,7 +76,9 @@ struct ReadCommand: ParsableCommand {
         }
         let missing = wanted.filter { latest[$0] == nil }
         if !missing.isEmpty {
-            throw CommandError(.refused, "no reading from \(missing.joined(separator: ", ")) within \(stable ? Int(timeout) : 5) s; see plumscale status")
+            let seconds = stable ? Int(timeout) : 5
+            throw CommandError(
+                .refused, "no reading from \(missing.joined(separator: ", ")) within \(seconds) s; see plumscale status")
         }
         return wanted.compactMap { latest[$0] }
     }

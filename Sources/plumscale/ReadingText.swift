@@ -60,7 +60,9 @@ enum ReadingText {
     /// One line for a report: `left  152.3 g  39.6 %  stable heaviest`.
     static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int, several: Bool = true) -> String {
         let name = report.sensor.padding(to: nameWidth)
-        return "\(name)  \(weight(report, unit: unit).leftPadding(to: 12))  \(percent(report).leftPadding(to: 7))  \(flags(report, several: several).joined(separator: " "))"
+        let weight = weight(report, unit: unit).leftPadding(to: 12)
+        let percent = percent(report).leftPadding(to: 7)
+        return "\(name)  \(weight)  \(percent)  \(flags(report, several: several).joined(separator: " "))"
     }
 }
 

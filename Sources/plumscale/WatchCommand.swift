@@ -66,7 +66,8 @@ struct WatchSession {
         let screen = Terminal.isTerminal(1) ? Terminal.Screen() : nil
         let gauge = Gauge(colour: screen.map { _ in Terminal.colour() } ?? .none, unit: unit)
         var printed: [String: String] = [:]
-        let header = title ?? "plumscale watch · plumscaled \(connection.version.release) at \(connection.socketPath) · Ctrl-C to quit"
+        let header = title
+            ?? "plumscale watch · plumscaled \(connection.version.release) at \(connection.socketPath) · Ctrl-C to quit"
         screen?.begin(header)
         defer { screen?.end() }
 

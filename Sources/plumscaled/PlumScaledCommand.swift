@@ -15,7 +15,8 @@ struct PlumScaledCommand: AsyncParsableCommand {
         abstract: "PlumScale's status daemon: reads the sensors and serves readings on a local socket.",
         discussion: """
             Under systemd it adopts the socket passed by plumscaled.socket and reports READY, \
-            STATUS and the watchdog. SIGHUP (systemctl reload plumscaled) re-reads the configuration's [scale] and the stored calibrations; SIGTERM stops cleanly. \
+            STATUS and the watchdog. SIGHUP (systemctl reload plumscaled) re-reads the configuration's \
+            [scale] and the stored calibrations; SIGTERM stops cleanly. \
             Exit codes: 0 stopped on request; 1 configuration error; 2 could not listen or start.
             """)
 
