@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
         .library(name: "PlumCore", targets: ["PlumCore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
-        .library(name: "PlumClient", targets: ["PlumClient"]),
+        .library(name: "PlumClient", targets: ["PlumClient"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -24,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The history store, written by plumscale-web and read by `plumscale history`.
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0")
     ],
     targets: [
         // libgpiod: 1.6 on Debian 12 / Raspberry Pi OS bookworm, 2.x on Debian 13.
@@ -81,7 +81,7 @@ let package = Package(
             name: "PlumConfig",
             dependencies: [
                 "PlumConfigFile", "PlumHardware", "PlumDrivers",
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "TOMLKit", package: "TOMLKit")
             ]
         ),
         // Sources built from the configuration: the factory, shared-chip locks, sensor identity
@@ -95,8 +95,9 @@ let package = Package(
         .target(
             name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware",
-                .product(name: "Logging", package: "swift-log"),
+                "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers",
+                "PlumHardware",
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // The transport: listeners (bound or passed by systemd), sessions, the fan-out hub with
@@ -110,7 +111,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ]
         ),
         // The composition: configuration → sensors → station ⇄ transport, as services. Shared
@@ -118,11 +119,12 @@ let package = Package(
         .target(
             name: "PlumScaleDaemon",
             dependencies: [
-                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumProtocol", "PlumCore",
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumProtocol",
+                "PlumCore",
                 "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
             ]
         ),
         .executableTarget(
@@ -130,7 +132,7 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumConfig", "PlumConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // epoll for the benchmark's client swarm (Glibc's module map leaves it out).
@@ -142,17 +144,18 @@ let package = Package(
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
                 "PlumClient", "PlumSocketAddress",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol", "PlumCore", "PlumClient",
+                "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
+                "PlumCore", "PlumClient",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -172,7 +175,7 @@ let package = Package(
             dependencies: [
                 "PlumHomeAssistant", "PlumMQTT", "PlumConfigFile", "PlumProtocol", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         // The bridge's benchmark: latency through a real broker, the bridge's CPU and memory. It
@@ -180,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt-bench",
             dependencies: [
-                "PlumMQTT", "PlumTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlumMQTT", "PlumTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
@@ -188,7 +191,7 @@ let package = Package(
         .target(
             name: "PlumTestSupport",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSocketAddress", .product(name: "Logging", package: "swift-log"),
+                "PlumClient", "PlumProtocol", "PlumSocketAddress", .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -210,10 +213,12 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
-            name: "PlumDriversTests", dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
+            name: "PlumDriversTests",
+            dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
         ),
         .testTarget(
-            name: "PlumSimulationTests", dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
+            name: "PlumSimulationTests",
+            dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
         ),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
@@ -221,7 +226,7 @@ let package = Package(
             name: "PlumCoreTests",
             dependencies: [
                 "PlumCore", "plumcore-state-writer", "PlumTestSupport",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "PropertyBased", package: "swift-property-based")
             ]
         ),
         .testTarget(
@@ -241,9 +246,10 @@ let package = Package(
         .testTarget(
             name: "PlumStationTests",
             dependencies: [
-                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
+                "PlumConfig", "PlumConfigFile",
                 "PlumSensors", "PlumTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
@@ -255,7 +261,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
@@ -263,21 +269,22 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
                 "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile", "PlumTestSupport", "plumscale-mqtt",
-                "plumscaled",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile", "PlumTestSupport",
+                "plumscale-mqtt",
+                "plumscaled"
             ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(
             name: "PlumScaleCLITests",
             dependencies: ["plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport"]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )
@@ -293,55 +300,56 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Hummingbird's own header types, named by the web's CSRF header.
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0")
     ]
     package.targets += [
-            // The browser front end, metrics and history recorder: a client of plumscaled.
-            .target(
-                name: "PlumWeb",
-                dependencies: [
-                    "PlumProtocol", "PlumCore", "PlumConfigFile", "PlumHistory", "PlumClient",
-                    .product(name: "Hummingbird", package: "hummingbird"),
-                    .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                    .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                    .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                    .product(name: "Prometheus", package: "swift-prometheus"),
-                    .product(name: "Logging", package: "swift-log"),
-                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    .product(name: "HTTPTypes", package: "swift-http-types"),
-                ]
-            ),
-            .executableTarget(
-                name: "plumscale-web",
-                dependencies: [
-                    "PlumWeb", "PlumConfigFile",
-                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                    .product(name: "Logging", package: "swift-log"),
-                ]
-            ),
+        // The browser front end, metrics and history recorder: a client of plumscaled.
+        .target(
+            name: "PlumWeb",
+            dependencies: [
+                "PlumProtocol", "PlumCore", "PlumConfigFile", "PlumHistory", "PlumClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
+            ]
+        ),
+        .executableTarget(
+            name: "plumscale-web",
+            dependencies: [
+                "PlumWeb", "PlumConfigFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
 
-            // The web's benchmark: WebSocket fan-out from a real plumscaled, plumscale-web's CPU and memory.
-            .executableTarget(
-                name: "plumscale-web-bench",
-                dependencies: [
-                    "PlumTestSupport",
-                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                    .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                    .product(name: "Logging", package: "swift-log"),
-                ]
-            ),
-            .testTarget(
-                name: "PlumWebTests",
-                dependencies: [
-                    "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumTestSupport", "plumscaled",
-                    "plumscale-web",  // the LAN test runs the real service
-                    .product(name: "HummingbirdTesting", package: "hummingbird"),
-                    .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                    .product(name: "HTTPTypes", package: "swift-http-types"),
-                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                ]
-            ),
+        // The web's benchmark: WebSocket fan-out from a real plumscaled, plumscale-web's CPU and memory.
+        .executableTarget(
+            name: "plumscale-web-bench",
+            dependencies: [
+                "PlumTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        .testTarget(
+            name: "PlumWebTests",
+            dependencies: [
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumTestSupport",
+                "plumscaled",
+                "plumscale-web",  // the LAN test runs the real service
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")
+            ]
+        )
     ]
 }

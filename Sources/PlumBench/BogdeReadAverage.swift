@@ -14,7 +14,10 @@ public struct BogdeReadAverage: ReadingFilter {
         sum += Int64(raw)
         count += 1
         guard count == times else { return nil }
-        defer { sum = 0; count = 0 }
+        defer {
+            sum = 0
+            count = 0
+        }
         return Double(sum / Int64(times))  // Swift's `/` on integers truncates toward zero, as C's does.
     }
 }

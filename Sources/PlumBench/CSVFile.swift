@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes small text files for the benchmark's outputs.
@@ -11,7 +11,9 @@ enum CSVFile {
     }
 
     static func write(_ text: String, to path: String) throws(WriteError) {
-        guard let file = fopen(path, "w") else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = fopen(path, "w") else {
+            throw WriteError(path: path, reason: String(cString: strerror(errno)))
+        }
         defer { fclose(file) }
         if fputs(text, file) < 0 { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     }

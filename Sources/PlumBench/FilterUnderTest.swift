@@ -21,7 +21,7 @@ public enum FilterUnderTest: Sendable {
         .peer { ESPHomeSlidingWindow(windowSize: 10) },
         .peer { ESPHomeExponentialAverage(alpha: 0.1) },
         .peer { Gandalf15OutlierMean(readings: 30) },
-        .peer { EndailMedian(samples: 3) },
+        .peer { EndailMedian(samples: 3) }
     ]
 
     /// Which bound the row is, for the true load and the pan; nil for a filter.
@@ -59,21 +59,31 @@ public enum FilterUnderTest: Sendable {
         case .plumScale:
             let sensor = SensorIdentity(id: trace.workload.name, model: "hx711", gain: 128)
             let calibration = try CalibrationFit.fit(
-                points: [CalibrationPoint(grams: 0, signal: zero), CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)],
-                sensor: sensor, kind: .loadCell, configuration: configuration, createdAt: "benchmark").get()
-            var engine = try WeighingEngine(sensor: sensor, kind: .loadCell, configuration: configuration, calibration: calibration)
+                points: [
+                    CalibrationPoint(grams: 0, signal: zero),
+                    CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)
+                ],
+                sensor: sensor, kind: .loadCell, configuration: configuration, createdAt: "benchmark"
+            ).get()
+            var engine = try WeighingEngine(
+                sensor: sensor, kind: .loadCell, configuration: configuration, calibration: calibration)
             for point in trace.points {
                 var flags: EngineInput.Flags = []
                 if point.flags.contains(.overRange) { flags.insert(.overRange) }
                 if point.flags.contains(.underRange) { flags.insert(.underRange) }
-                let reading = engine.process(EngineInput(signal: Double(point.raw), time: point.nanoseconds, flags: flags))
+                let reading = engine.process(
+                    EngineInput(signal: Double(point.raw), time: point.nanoseconds, flags: flags))
                 var shown: Double?
                 if case .grams(_, let value) = reading.display { shown = value }
-                points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: reading.net, stable: reading.isStable))
+                points.append(
+                    .init(
+                        time: point.time, truth: point.truth, shown: shown, precise: reading.net,
+                        stable: reading.isStable))
             }
         case .peer(let make):
             var filter = make()
-            var stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
+            var stability = StabilityDetector(
+                window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
             var shown: Double?
             var precise: Double?
             for point in trace.points {
@@ -83,10 +93,12 @@ public enum FilterUnderTest: Sendable {
                 }
                 // The same motion rule PlumScale uses, on what the peer displays.
                 let stable = shown.map { stability.update($0, time: point.nanoseconds) } ?? false
-                points.append(.init(time: point.time, truth: point.truth, shown: shown, precise: precise, stable: stable))
+                points.append(
+                    .init(time: point.time, truth: point.truth, shown: shown, precise: precise, stable: stable))
             }
         case .truth, .pan:
-            var stability = StabilityDetector(window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
+            var stability = StabilityDetector(
+                window: configuration.stabilityWindow, band: configuration.stabilityBand * division.grams)
             for point in trace.points {
                 let grams = if case .truth = self { point.truth } else { point.felt }
                 let shown = division.round(grams).grams

@@ -23,7 +23,9 @@ public struct GPIOOperationCount: Hashable, Sendable {
     public var perSample: Double { samples > 0 ? Double(total) / Double(samples) : 0 }
 
     /// Reads `samples` conversions at `rate` and gain `gain` through counting lines.
-    public static func measure(samples: Int, rate: HX711Rate = .sps80, gain: HX711Gain = .channelA128) throws -> GPIOOperationCount {
+    public static func measure(samples: Int, rate: HX711Rate = .sps80, gain: HX711Gain = .channelA128) throws
+        -> GPIOOperationCount
+    {
         let counter = Counter()
         let clock = VirtualClock()
         var chip = HX711Model<VirtualClock>.Configuration()

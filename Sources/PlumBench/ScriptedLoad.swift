@@ -95,7 +95,7 @@ public struct ScriptedLoad: LoadProfile, Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
-@inline(__always) private func _exp(_ x: Double) -> Double { Glibc.exp(x) }
-@inline(__always) private func _cos(_ x: Double) -> Double { Glibc.cos(x) }
+    import Glibc
+    @inline(__always) private func _exp(_ x: Double) -> Double { Glibc.exp(x) }
+    @inline(__always) private func _cos(_ x: Double) -> Double { Glibc.cos(x) }
 #endif

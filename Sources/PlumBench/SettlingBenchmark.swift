@@ -1,5 +1,5 @@
-public import PlumDrivers
 import PlumCore
+public import PlumDrivers
 
 /// Benchmark 1: time to a trustworthy weight, for PlumScale and the peers, on the same
 /// conversions of the same workloads.
@@ -68,12 +68,15 @@ public struct SettlingBenchmark: Sendable {
     ) throws -> [Row] {
         let d = 0.1
         return try filters.map { filter in
-            var row = Row(filter: filter.name, worstSettle: [:], stepTrack: nil, noiseRMS: .nan, peakToPeak: .nan, overshoot: 0, wrongStable: 0)
+            var row = Row(
+                filter: filter.name, worstSettle: [:], stepTrack: nil, noiseRMS: .nan, peakToPeak: .nan, overshoot: 0,
+                wrongStable: 0)
             row.floor = filter.floor
             var stableFlags = 0.0
             var wrong = 0.0
             for trace in traces {
-                let shown = try filter.run(trace, zero: zero, countsPerGram: countsPerGram, stabilityWindow: stabilityWindow)
+                let shown = try filter.run(
+                    trace, zero: zero, countsPerGram: countsPerGram, stabilityWindow: stabilityWindow)
                 let metrics = SettlingMetrics(shown, division: d)
                 row.worstSettle[trace.workload.name] = metrics.worstSettleTime
                 if trace.workload.name == Workload.steps.name {
@@ -96,7 +99,10 @@ public struct SettlingBenchmark: Sendable {
     public func table(_ rows: [Row]) -> String {
         let workloads = traces.map(\.workload.name)
         let small = Workload.smallSteps.name
-        var header = ["filter"] + workloads.map { "\($0) s" } + ["steps ±1 d s", "noise rms d", "p-p d", "overshoot d", "wrong stable"]
+        var header =
+            ["filter"] + workloads.map { "\($0) s" } + [
+                "steps ±1 d s", "noise rms d", "p-p d", "overshoot d", "wrong stable"
+            ]
         if workloads.contains(small) { header.append("wrong stable, \(small)") }
         var lines: [[String]] = []
         for row in rows {
@@ -104,8 +110,13 @@ public struct SettlingBenchmark: Sendable {
             for name in workloads {
                 cells.append((row.worstSettle[name] ?? nil).map { fixed($0, 2) } ?? "never")
             }
-            cells += [row.stepTrack.map { fixed($0, 3) } ?? "never", fixed(row.noiseRMS, 2), fixed(row.peakToPeak, 1), fixed(row.overshoot, 1), fixed(row.wrongStable * 100, 1) + " %"]
-            if workloads.contains(small) { cells.append(fixed((row.wrongStableByWorkload[small] ?? 0) * 100, 1) + " %") }
+            cells += [
+                row.stepTrack.map { fixed($0, 3) } ?? "never", fixed(row.noiseRMS, 2), fixed(row.peakToPeak, 1),
+                fixed(row.overshoot, 1), fixed(row.wrongStable * 100, 1) + " %"
+            ]
+            if workloads.contains(small) {
+                cells.append(fixed((row.wrongStableByWorkload[small] ?? 0) * 100, 1) + " %")
+            }
             lines.append(cells)
         }
         header[0] = "filter (\(Int(rate.samplesPerSecond)) SPS, worst settle to ±1 d and stable)"
@@ -115,32 +126,44 @@ public struct SettlingBenchmark: Sendable {
             let allPeers = rows.dropFirst().filter { $0.floor == nil }
             let trueLoad = rows.first { $0.floor == .trueLoad }
             let peers = allPeers.filter { !$0.noiseRMS.isNaN && ours.noiseRMS <= $0.noiseRMS + 1e-9 }
-            text += "\nPlumScale settled noise \(fixed(ours.noiseRMS, 2)) d rms; \(peers.count) of \(allPeers.count) peers are as noisy or noisier.\n"
-            if let best = peers.compactMap({ row in row.overallWorst.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
+            text +=
+                "\nPlumScale settled noise \(fixed(ours.noiseRMS, 2)) d rms; \(peers.count) of \(allPeers.count) "
+                + "peers are as noisy or noisier.\n"
+            if let best = peers.compactMap({ row in row.overallWorst.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }
+            ) {
                 let ratio = best.1 / max(ourWorst, 1e-9)
                 let verdict = ratio >= 4 ? "met" : "NOT met"
-                text += "To ±1 d and stable, every workload: \(fixed(ratio, 1))× faster than the best of them "
+                text +=
+                    "To ±1 d and stable, every workload: \(fixed(ratio, 1))× faster than the best of them "
                     + "(\(best.0): \(fixed(best.1, 2)) s vs \(fixed(ourWorst, 2)) s); target ≥ 4×: \(verdict)\n"
                 var perWorkload: [String] = []
                 for name in workloads {
                     guard let mine = ours.worstSettle[name] ?? nil,
-                          let theirs = peers.compactMap({ $0.worstSettle[name] ?? nil }).min() else { continue }
+                        let theirs = peers.compactMap({ $0.worstSettle[name] ?? nil }).min()
+                    else { continue }
                     perWorkload.append("\(name) \(fixed(theirs / max(mine, 1e-9), 1))×")
                 }
                 text += "  per workload, against the best of them on each: \(perWorkload.joined(separator: ", "))\n"
                 if let floor = trueLoad?.overallWorst {
                     let bound = best.1 / max(floor, 1e-9)
-                    text += "  a display showing the true load is stable after \(fixed(floor, 2)) s under this rule, so no filter can be more than \(fixed(bound, 1))× faster than \(best.0)\n"
+                    text +=
+                        "  a display showing the true load is stable after \(fixed(floor, 2)) s under this rule, so "
+                        + "no filter can be more than \(fixed(bound, 1))× faster than \(best.0)\n"
                 }
             }
             if let ourTrack = ours.stepTrack,
-               let best = peers.compactMap({ row in row.stepTrack.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 }) {
+                let best = peers.compactMap({ row in row.stepTrack.map { (row.filter, $0) } }).min(by: { $0.1 < $1.1 })
+            {
                 let ratio = best.1 / max(ourTrack, 1e-9)
                 let verdict = ratio >= 4 ? "met" : "NOT met"
-                text += "To ±1 d on steps, the filter alone: \(fixed(ratio, 1))× faster than the best of them "
+                text +=
+                    "To ±1 d on steps, the filter alone: \(fixed(ratio, 1))× faster than the best of them "
                     + "(\(best.0): \(fixed(best.1, 3)) s vs \(fixed(ourTrack, 3)) s); target ≥ 4×: \(verdict)\n"
                 if let floor = trueLoad?.stepTrack {
-                    text += "  the true load reaches the display after \(fixed(floor, 3)) s (the first conversion after the change): no filter can be more than \(fixed(best.1 / max(floor, 1e-9), 1))× faster than \(best.0)\n"
+                    text +=
+                        "  the true load reaches the display after \(fixed(floor, 3)) s (the first conversion after "
+                        + "the change): no filter can be more than \(fixed(best.1 / max(floor, 1e-9), 1))× faster "
+                        + "than \(best.0)\n"
                 }
             }
         }

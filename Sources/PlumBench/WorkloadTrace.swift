@@ -41,11 +41,15 @@ public struct WorkloadTrace: Sendable {
             let sample = try sim.sensor.next()
             // The chip converts the input it saw during the conversion that just ended: the
             // truth a sample can show is the one from a period before its ready edge.
-            let converted = (sample.edgeTime ?? sample.time).nanoseconds - min(rate.period.nanoseconds, (sample.edgeTime ?? sample.time).nanoseconds)
-            points.append(Point(
-                time: Double(sample.time.nanoseconds(since: origin)) / 1e9, nanoseconds: sample.time.nanoseconds,
-                raw: sample.raw, flags: sample.flags, truth: load.truth(at: MonotonicInstant(nanoseconds: converted)),
-                felt: load.grams(at: MonotonicInstant(nanoseconds: converted))))
+            let converted =
+                (sample.edgeTime ?? sample.time).nanoseconds
+                - min(rate.period.nanoseconds, (sample.edgeTime ?? sample.time).nanoseconds)
+            points.append(
+                Point(
+                    time: Double(sample.time.nanoseconds(since: origin)) / 1e9, nanoseconds: sample.time.nanoseconds,
+                    raw: sample.raw, flags: sample.flags,
+                    truth: load.truth(at: MonotonicInstant(nanoseconds: converted)),
+                    felt: load.grams(at: MonotonicInstant(nanoseconds: converted))))
         }
         self.workload = workload
         self.rate = rate
@@ -56,7 +60,8 @@ public struct WorkloadTrace: Sendable {
     /// The codes for a known load with noise, creep and drift turned off: the benchmark's
     /// known-weight calibration, shared by every filter.
     public static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {
-        try SimulatedHX711<VirtualClock>.noiselessCode(grams: grams, driver: HX711Configuration(gain: .channelA128, rate: rate))
+        try SimulatedHX711<VirtualClock>.noiselessCode(
+            grams: grams, driver: HX711Configuration(gain: .channelA128, rate: rate))
     }
 
     /// Writes the trace as CSV that `plumscale raw` replays (`time_s,sensor,raw`), and the truth
@@ -65,7 +70,10 @@ public struct WorkloadTrace: Sendable {
         let stem = "\(directory)/\(workload.name)-\(Int(rate.samplesPerSecond))sps"
         let recorder = try TraceRecorder(path: stem + ".csv")
         for point in points {
-            try recorder.record(Sample(raw: point.raw, signal: Double(point.raw), time: MonotonicInstant(nanoseconds: point.nanoseconds)), sensor: workload.name)
+            try recorder.record(
+                Sample(
+                    raw: point.raw, signal: Double(point.raw), time: MonotonicInstant(nanoseconds: point.nanoseconds)),
+                sensor: workload.name)
         }
         try recorder.close()
         var truth = "time_s,grams\n"

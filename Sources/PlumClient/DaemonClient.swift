@@ -31,7 +31,7 @@ public final class DaemonClient {
         let greeting: Report?
         do {
             greeting = try Self.receive(channel, deadline: Monotonic.deadline(after: timeout))?.report
-        } catch where error.code == .malformedReport {
+        } catch  where error.code == .malformedReport {
             greeting = nil
         }
         switch greeting {

@@ -1,9 +1,10 @@
+internal import PlumSocketAddress
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-internal import PlumSocketAddress
 
 /// A connected Unix stream socket read and written in lines, with deadlines: blocking
 /// `poll(2)`, `recv(2)` and `send(2)`, which is all a client that does one thing at a time needs.

@@ -32,14 +32,16 @@ public struct DaemonSettings: Hashable, Sendable {
         var reader = reader
         socket = try reader.string("socket")
         if let socket, !socket.hasPrefix("/") {
-            throw reader.error("socket", "socket = \"\(socket)\" must be an absolute path, such as \"/run/plumscale/plumscale.sock\"")
+            throw reader.error(
+                "socket", "socket = \"\(socket)\" must be an absolute path, such as \"/run/plumscale/plumscale.sock\"")
         }
         socketGroup = try reader.string("socket_group")
         if let tcp = try reader.string("tcp") {
             self.tcp = try Self.loopback(tcp, key: "tcp", reader: reader)
         }
         if let mtsics = try reader.string("mtsics") {
-            self.mtsics = mtsics.hasPrefix("/")
+            self.mtsics =
+                mtsics.hasPrefix("/")
                 ? ListenerAddress(.unixSocket(path: mtsics), position: reader.position(of: "mtsics"))
                 : try Self.loopback(mtsics, key: "mtsics", reader: reader)
         }
@@ -56,23 +58,33 @@ public struct DaemonSettings: Hashable, Sendable {
     /// `-` or `.`, at most 32 characters. A number is refused: a gid would silently change
     /// meaning if the group were renumbered.
     static func requireGroupName(_ name: String, key: String, reader: TOMLReader) throws(ConfigurationError) {
-        let valid = !name.isEmpty && name.utf8.count <= 32
+        let valid =
+            !name.isEmpty && name.utf8.count <= 32
             && name.first.map { ($0.isASCII && $0.isLetter) || $0 == "_" } == true
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }
         guard valid else {
-            throw reader.error(key, "\(key) = \"\(name)\" is not a group name; use the name of an existing group, such as \"plumscale-admin\" (letters, digits, _, - or ., starting with a letter)")
+            throw reader.error(
+                key,
+                "\(key) = \"\(name)\" is not a group name; use the name of an existing group, such as "
+                    + "\"plumscale-admin\" (letters, digits, _, - or ., starting with a letter)"
+            )
         }
     }
 
     /// A TCP listener must stay on this machine: readings and commands are not for the network.
-    static func loopback(_ endpoint: String, key: String, reader: TOMLReader) throws(ConfigurationError) -> ListenerAddress {
+    static func loopback(_ endpoint: String, key: String, reader: TOMLReader) throws(ConfigurationError)
+        -> ListenerAddress
+    {
         guard let colon = endpoint.lastIndex(of: ":"), let port = Int(endpoint[endpoint.index(after: colon)...]),
-              (1...65_535).contains(port) else {
-            throw reader.error(key, "\(key) = \"\(endpoint)\" is not host:port; use \"127.0.0.1:7450\" or \"[::1]:7450\"")
+            (1...65_535).contains(port)
+        else {
+            throw reader.error(
+                key, "\(key) = \"\(endpoint)\" is not host:port; use \"127.0.0.1:7450\" or \"[::1]:7450\"")
         }
         let host = endpoint[..<colon]
         guard host == "127.0.0.1" || host == "[::1]" || host == "localhost" else {
-            throw reader.error(key, "\(key) = \"\(endpoint)\" is not a loopback address; PlumScale listens on 127.0.0.1 or [::1] only")
+            throw reader.error(
+                key, "\(key) = \"\(endpoint)\" is not a loopback address; PlumScale listens on 127.0.0.1 or [::1] only")
         }
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : String(host)
         return ListenerAddress(.loopback(host: bare, port: port), position: reader.position(of: key))
@@ -90,7 +102,10 @@ public struct CueOutputSettings: Hashable, Sendable {
     /// Also a short cue when a new stable weight is reached.
     public var onStable: Bool
 
-    public init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool = false, pulseMilliseconds: Int = 150, onStable: Bool = false) {
+    public init(
+        chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool = false, pulseMilliseconds: Int = 150,
+        onStable: Bool = false
+    ) {
         self.chip = chip
         self.line = line
         self.activeLow = activeLow
@@ -101,7 +116,8 @@ public struct CueOutputSettings: Hashable, Sendable {
     init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
         guard let chip = try reader.string("chip") else {
-            throw reader.error(nil, "missing key chip; the GPIO chip the buzzer is on, for example chip = \"gpiochip0\"")
+            throw reader.error(
+                nil, "missing key chip; the GPIO chip the buzzer is on, for example chip = \"gpiochip0\"")
         }
         guard let line = try reader.stringOrInt("line") else {
             throw reader.error(nil, "missing key line; the GPIO line the buzzer is on, for example line = \"GPIO18\"")
@@ -111,7 +127,9 @@ public struct CueOutputSettings: Hashable, Sendable {
         } catch {
             let detail = error.detail ?? "\(error)"
             throw reader.error(
-                "chip", "chip = \"\(chip)\": \(detail); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\"")
+                "chip",
+                "chip = \"\(chip)\": \(detail); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\""
+            )
         }
         do {
             self.line = try GPIOLineSpec(parsing: line)

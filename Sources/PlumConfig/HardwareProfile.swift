@@ -76,7 +76,7 @@ public struct HardwareProfile: Hashable, Sendable {
                 divisionGrams: 1, zeroTracking: false, averagingMilliseconds: 125, stabilityWindowMilliseconds: 300,
                 stabilityBandDivisions: 2, stepThresholdDivisions: 10)),
         kernelCell("iio-hx711-1kg", division: 0.1, "1 kg bar cell on the kernel's hx711 driver (channel A, gain 128)"),
-        kernelCell("iio-hx711-5kg", division: 0.5, "5 kg bar cell on the kernel's hx711 driver (channel A, gain 128)"),
+        kernelCell("iio-hx711-5kg", division: 0.5, "5 kg bar cell on the kernel's hx711 driver (channel A, gain 128)")
     ]
 
     /// The tuning every bar cell shares: τ 200 ms, a 300 ms window, a 1 d band, steps of 4 d.

@@ -1,6 +1,5 @@
-internal import TOMLKit
 public import PlumConfigFile
-
+internal import TOMLKit
 
 /// The whole configuration file, `/etc/plumscale/plumscale.toml`.
 ///
@@ -90,22 +89,29 @@ public struct PlumConfiguration: Hashable, Sendable {
             for index in 0..<array.count {
                 let section = SourceLocator.Section.arrayElement("sensor", index: index)
                 guard let sensorTable = array[index].table else {
-                    throw ConfigurationError(file: file, line: locator.line(of: section), key: "sensor[\(index)]",
-                                             message: "expected a [[sensor]] table")
+                    throw ConfigurationError(
+                        file: file, line: locator.line(of: section), key: "sensor[\(index)]",
+                        message: "expected a [[sensor]] table")
                 }
                 let sensor = try SensorConfiguration.parse(
                     sensorTable, index: index, file: file, locator: locator, section: section, scale: scale)
                 if let earlier = sensors.first(where: { $0.name == sensor.name }) {
                     throw ConfigurationError(
                         file: file, line: sensor.line, key: "sensor \"\(sensor.name)\"",
-                        message: "the name \"\(sensor.name)\" is already used by the sensor on line \(earlier.line ?? 0); names must be unique")
+                        message:
+                            "the name \"\(sensor.name)\" is already used by the sensor on line \(earlier.line ?? 0); "
+                            + "names must be unique"
+                    )
                 }
                 sensors.append(sensor)
             }
         }
         try checkSharedChips(sensors, file: file)
-        if let name = daemon.mtsicsSensor, !sensors.contains(where: { $0.name == name }), let daemonTable = table["daemon"]?.table {
-            let reader = TOMLReader(table: daemonTable, file: file, path: "daemon", locator: locator, section: .table("daemon"))
+        if let name = daemon.mtsicsSensor, !sensors.contains(where: { $0.name == name }),
+            let daemonTable = table["daemon"]?.table
+        {
+            let reader = TOMLReader(
+                table: daemonTable, file: file, path: "daemon", locator: locator, section: .table("daemon"))
             let names = sensors.map { "\"\($0.name)\"" }
             throw reader.error(
                 "mtsics_sensor",
@@ -135,19 +141,27 @@ extension PlumConfiguration {
     static func checkSharedChips(_ sensors: [SensorConfiguration], file: String) throws(ConfigurationError) {
         var byChip: [String: [(SensorConfiguration, ADS1115Wiring)]] = [:]
         for sensor in sensors {
-            if case .ads1115(let wiring) = sensor.wiring { byChip[wiring.chipKey, default: []].append((sensor, wiring)) }
+            if case .ads1115(let wiring) = sensor.wiring {
+                byChip[wiring.chipKey, default: []].append((sensor, wiring))
+            }
         }
         for (_, sharing) in byChip.sorted(by: { $0.key < $1.key }) where sharing.count > 1 {
             let names = sharing.map { "\"\($0.0.name)\"" }.joined(separator: ", ")
             if let (sensor, _) = sharing.first(where: { $0.1.config.mode == .continuous }) {
                 throw ConfigurationError(
                     file: file, line: sensor.line, key: "sensor \"\(sensor.name)\".mode",
-                    message: "mode = \"continuous\" needs the ADS1115 to itself, but \(names) share it; use mode = \"single-shot\"")
+                    message:
+                        "mode = \"continuous\" needs the ADS1115 to itself, but \(names) share it; use mode = "
+                        + "\"single-shot\""
+                )
             }
             if let (sensor, _) = sharing.first(where: { $0.1.alert != nil }) {
                 throw ConfigurationError(
                     file: file, line: sensor.line, key: "sensor \"\(sensor.name)\".alert_line",
-                    message: "one ALERT/RDY line cannot serve \(names), which share the chip; remove alert_chip and alert_line")
+                    message:
+                        "one ALERT/RDY line cannot serve \(names), which share the chip; remove alert_chip and "
+                        + "alert_line"
+                )
             }
         }
     }

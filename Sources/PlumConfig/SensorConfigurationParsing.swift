@@ -1,6 +1,6 @@
 import PlumConfigFile
-internal import TOMLKit
 import PlumDrivers
+internal import TOMLKit
 
 /// Parsing of one `[[sensor]]` table, per kind.
 extension SensorConfiguration {
@@ -12,7 +12,8 @@ extension SensorConfiguration {
         var reader = TOMLReader(table: table, file: file, path: "sensor[\(index)]", locator: locator, section: section)
         let name = try reader.requiredString("name", example: "\"left\"")
         guard Self.isValidName(name) else {
-            throw reader.error("name", "name = \"\(name)\" is not allowed; use letters, digits, '-' and '_' (1 to 32 characters)")
+            throw reader.error(
+                "name", "name = \"\(name)\" is not allowed; use letters, digits, '-' and '_' (1 to 32 characters)")
         }
         reader = TOMLReader(table: table, file: file, path: "sensor \"\(name)\"", locator: locator, section: section)
         _ = try reader.string("name")
@@ -76,7 +77,9 @@ extension HX711Wiring {
     }
 
     /// Reads gain, rate and the driver's limits, and checks them with the driver's own rules.
-    static func driverConfiguration(_ reader: inout TOMLReader, defaultRate: Int) throws(ConfigurationError) -> HX711Configuration {
+    static func driverConfiguration(_ reader: inout TOMLReader, defaultRate: Int) throws(ConfigurationError)
+        -> HX711Configuration
+    {
         let gain = try reader.choice("gain", gains) ?? 128
         let rate = try reader.choice("rate", rates) ?? defaultRate
         var configuration = HX711Configuration()
@@ -97,7 +100,9 @@ extension HX711Wiring {
             return try configuration.validated()
         } catch {
             let key = error.setting.replacingOccurrences(of: "-", with: "_")
-            throw reader.error(reader.has(key + "_ms") ? key + "_ms" : (reader.has(key + "_us") ? key + "_us" : nil), error.description)
+            throw reader.error(
+                reader.has(key + "_ms") ? key + "_ms" : (reader.has(key + "_us") ? key + "_us" : nil), error.description
+            )
         }
     }
 }
@@ -112,40 +117,52 @@ extension ADS1115Wiring {
         self.bus = bus
         // The driver's own parsers decide what the chip supports; their messages list it.
         let addressValue = try reader.int("address") ?? 0x48
-        do { address = try ADS1115Config.validateAddress(addressValue) } catch { throw reader.error("address", error.description) }
+        do { address = try ADS1115Config.validateAddress(addressValue) } catch {
+            throw reader.error("address", error.description)
+        }
         let channel = try reader.string("channel") ?? "AIN0"
         let mux: ADS1115Config.Mux
         do { mux = try ADS1115Config.Mux(name: channel) } catch { throw reader.error("channel", error.description) }
         let volts = try reader.double("pga_volts") ?? 4.096
         let gain: ADS1115Config.ProgrammableGain
-        do { gain = try ADS1115Config.ProgrammableGain(fullScaleVolts: volts) } catch { throw reader.error("pga_volts", error.description) }
+        do { gain = try ADS1115Config.ProgrammableGain(fullScaleVolts: volts) } catch {
+            throw reader.error("pga_volts", error.description)
+        }
         let rate = try Self.dataRate(&reader)
-        let mode: ADS1115Config.Mode = try reader.choice("mode", [("single-shot", .singleShot), ("continuous", .continuous)]) ?? .singleShot
+        let mode: ADS1115Config.Mode =
+            try reader.choice("mode", [("single-shot", .singleShot), ("continuous", .continuous)]) ?? .singleShot
         config = ADS1115Config(mux: mux, gain: gain, mode: mode, dataRate: rate)
         let alertChip = try reader.string("alert_chip")
         let alertLine = try reader.stringOrInt("alert_line")
         switch (alertChip, alertLine) {
         case (nil, nil): alert = nil
-        case let (chip?, line?): alert = AlertWiring(chip: chip, line: line)
-        case (nil, _?): throw reader.error("alert_line", "alert_line needs alert_chip too, for example alert_chip = \"gpiochip0\"")
-        case (_?, nil): throw reader.error("alert_chip", "alert_chip needs alert_line too, for example alert_line = \"GPIO17\"")
+        case (let chip?, let line?): alert = AlertWiring(chip: chip, line: line)
+        case (nil, _?):
+            throw reader.error("alert_line", "alert_line needs alert_chip too, for example alert_chip = \"gpiochip0\"")
+        case (_?, nil):
+            throw reader.error("alert_chip", "alert_chip needs alert_line too, for example alert_line = \"GPIO17\"")
         }
         divider = try Self.divider(&reader, required: false)
     }
 
     static func dataRate(_ reader: inout TOMLReader) throws(ConfigurationError) -> ADS1115Config.DataRate {
         let rate = try reader.int("data_rate") ?? 128
-        do { return try ADS1115Config.DataRate(samplesPerSecond: rate) } catch { throw reader.error("data_rate", error.description) }
+        do { return try ADS1115Config.DataRate(samplesPerSecond: rate) } catch {
+            throw reader.error("data_rate", error.description)
+        }
     }
 
     /// Reads `divider_ohms`, `supply_volts` and `fsr_side`; nil when no divider is configured.
     static func divider(_ reader: inout TOMLReader, required: Bool) throws(ConfigurationError) -> FSRDivider? {
         let ohms = try reader.double("divider_ohms")
         let supply = try reader.double("supply_volts")
-        let side = try reader.choice("fsr_side", [("supply", FSRDivider.Placement.fsrToSupply), ("ground", .fsrToGround)])
+        let side = try reader.choice(
+            "fsr_side", [("supply", FSRDivider.Placement.fsrToSupply), ("ground", .fsrToGround)])
         guard let ohms else {
             if required || supply != nil || side != nil {
-                throw reader.error(nil, "missing key divider_ohms; the fixed resistor of the FSR divider, for example divider_ohms = 10000")
+                throw reader.error(
+                    nil,
+                    "missing key divider_ohms; the fixed resistor of the FSR divider, for example divider_ohms = 10000")
             }
             return nil
         }
@@ -159,7 +176,8 @@ extension ADS1115Wiring {
 
 extension IIOWiring {
     init(_ reader: inout TOMLReader) throws(ConfigurationError) {
-        device = try reader.requiredString("device", example: "\"iio:device0\" or the device's name, such as \"ads1115\"")
+        device = try reader.requiredString(
+            "device", example: "\"iio:device0\" or the device's name, such as \"ads1115\"")
         channel = try reader.int("channel", in: 0...15, unit: "(in_voltageN_raw)") ?? 0
         root = try reader.string("root") ?? "/sys/bus/iio/devices"
         pollRate = try reader.double("poll_rate", in: 0.1...1000, unit: "samples per second") ?? 10
@@ -171,13 +189,18 @@ extension SimulatedLoad {
         let grams = try reader.double("load_grams", in: 0...100_000, unit: "g")
         let file = try reader.string("load_file")
         if grams != nil && file != nil {
-            throw reader.error("load_file", "load_grams and load_file both set; choose one: a constant load, or a file that holds the grams on the pan")
+            throw reader.error(
+                "load_file",
+                "load_grams and load_file both set; choose one: a constant load, or a file that holds the grams on "
+                    + "the pan"
+            )
         }
         if let grams {
             self = .constant(grams: grams)
         } else if let file {
             guard file.hasPrefix("/") else {
-                throw reader.error("load_file", "load_file = \"\(file)\" must be an absolute path, such as \"/tmp/left.grams\"")
+                throw reader.error(
+                    "load_file", "load_file = \"\(file)\" must be an absolute path, such as \"/tmp/left.grams\"")
             }
             self = .file(path: file)
         } else {
@@ -195,7 +218,9 @@ extension SimulatedHX711Wiring {
         unplugFile = try reader.string("unplug_file")
         sampler = try SamplerSettings(&reader)
         if let unplugFile, !unplugFile.hasPrefix("/") {
-            throw reader.error("unplug_file", "unplug_file = \"\(unplugFile)\" must be an absolute path, such as \"/tmp/left.unplugged\"")
+            throw reader.error(
+                "unplug_file",
+                "unplug_file = \"\(unplugFile)\" must be an absolute path, such as \"/tmp/left.unplugged\"")
         }
     }
 }

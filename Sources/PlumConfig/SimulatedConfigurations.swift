@@ -6,16 +6,23 @@ extension PlumConfiguration {
     /// and going (the Plum-O-Meter with nothing wired).
     public static let simulatedPans = PlumConfiguration(
         sensors: ["left", "right"].enumerated().map { index, name in
-            SensorConfiguration(name: name, wiring: .simulatedHX711(SimulatedHX711Wiring(
-                seed: UInt64(index + 1), driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
-                cellCapacityGrams: 1000)))
+            SensorConfiguration(
+                name: name,
+                wiring: .simulatedHX711(
+                    SimulatedHX711Wiring(
+                        seed: UInt64(index + 1), driver: HX711Configuration(gain: .channelA128, rate: .sps80),
+                        load: .plums,
+                        cellCapacityGrams: 1000)))
         },
         source: "--simulate")
 
     /// What `--simulate` reads when no file is given: one simulated HX711 at 80 SPS with plums.
     public static let builtInSimulation = PlumConfiguration(sensors: [
-        SensorConfiguration(name: "sim", wiring: .simulatedHX711(SimulatedHX711Wiring(
-            seed: 1, driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
-            cellCapacityGrams: 1000))),
+        SensorConfiguration(
+            name: "sim",
+            wiring: .simulatedHX711(
+                SimulatedHX711Wiring(
+                    seed: 1, driver: HX711Configuration(gain: .channelA128, rate: .sps80), load: .plums,
+                    cellCapacityGrams: 1000)))
     ])
 }

@@ -2,7 +2,8 @@
 ///
 /// It names the file, the line where known, the key and what is allowed:
 ///
-///     /etc/plumscale/plumscale.toml:14: sensor "left": gain = 100 is not allowed; use 128 or 64 (channel A) or 32 (channel B)
+/// /etc/plumscale/plumscale.toml:14: sensor "left": gain = 100 is not allowed; use 128 or 64 (channel A) or 32 (channel
+/// B)
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file, or "<built-in>" for configuration made in code.
     public var file: String

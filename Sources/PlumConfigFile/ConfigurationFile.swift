@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale.toml` as a file: where it lives and how its text is read, the same way by every
@@ -22,7 +22,7 @@ public enum ConfigurationFile {
     public static func textIfPresent(at path: String) throws(ConfigurationError) -> String? {
         do {
             return try readTextFile(path)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             return nil
         } catch {
             throw ConfigurationError(file: path, key: "", message: error.message)
@@ -44,11 +44,13 @@ private func readTextFile(_ path: String) throws(ReadFailure) -> String {
         switch code {
         case ENOENT:
             throw ReadFailure(
-                message: "cannot open: \(reason); create it from an example in Calibration/examples, or pass --config PATH",
+                message:
+                    "cannot open: \(reason); create it from an example in Calibration/examples, or pass --config PATH",
                 code: code)
         case EACCES:
             throw ReadFailure(
-                message: "cannot open: \(reason); check the file's permissions (the service's user must be able to read it)",
+                message:
+                    "cannot open: \(reason); check the file's permissions (the service's user must be able to read it)",
                 code: code)
         default:
             throw ReadFailure(message: "cannot open: \(reason)", code: code)

@@ -77,7 +77,8 @@ public struct MQTTSettings: Hashable, Sendable {
         if reader.has("password") {
             throw reader.error(
                 "password",
-                "a password is never written in plumscale.toml, which many can read; put it alone in a file readable only by the bridge (chmod 600) and set password_file = \"/etc/plumscale/mqtt-password\""
+                "a password is never written in plumscale.toml, which many can read; put it alone in a file readable "
+                    + "only by the bridge (chmod 600) and set password_file = \"/etc/plumscale/mqtt-password\""
             )
         }
         passwordFile = try Self.path(&reader, "password_file")
@@ -135,7 +136,8 @@ public struct MQTTSettings: Hashable, Sendable {
         guard valid else {
             throw reader.error(
                 key,
-                "\(key) = \"\(text)\" is not a topic prefix; use levels without wildcards or a leading or trailing /, such as \"plumscale\" or \"shop/scales\""
+                "\(key) = \"\(text)\" is not a topic prefix; use levels without wildcards or a leading or trailing /, "
+                    + "such as \"plumscale\" or \"shop/scales\""
             )
         }
     }

@@ -27,7 +27,10 @@ package struct SourceLocator: Sendable {
     /// The 1-based line where `key` is assigned inside `section`.
     package func line(ofKey key: String, in section: Section) -> Int? {
         if section == .root,
-           let index = lines.indices.first(where: { matches(header($0), "[\(key)]") || matches(header($0), "[[\(key)]]") }) {
+            let index = lines.indices.first(where: {
+                matches(header($0), "[\(key)]") || matches(header($0), "[[\(key)]]")
+            })
+        {
             return index + 1
         }
         guard let range = range(of: section) else { return nil }

@@ -99,8 +99,10 @@ package enum TOMLPreflight {
                 while let next = at(0), !endsBareValue(next) { index += 1 }
                 // The run is a number, a date or a key: one space, one digit and an end after it
                 // are never valid TOML, and are what toml++ aborts on.
-                if at(0) == UInt8(ascii: " "), let digit = at(1), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit),
-                   let end = at(2), endsBareValue(end) || end >= 0x80, !isQuoteOrOpening(end) {
+                if at(0) == UInt8(ascii: " "), let digit = at(1),
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit),
+                    let end = at(2), endsBareValue(end) || end >= 0x80, !isQuoteOrOpening(end)
+                {
                     return Problem(line: line, message: strayDigit)
                 }
             default:
@@ -115,8 +117,8 @@ package enum TOMLPreflight {
     private static func endsBareValue(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), 0x0B, 0x0C,
-             UInt8(ascii: ","), UInt8(ascii: "#"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"),
-             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            UInt8(ascii: ","), UInt8(ascii: "#"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"),
+            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
             return true
         default:
             return false
@@ -142,8 +144,8 @@ package enum TOMLPreflight {
     private static func canStartHeaderName(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"):
             return true
         default:
             return false
@@ -156,7 +158,8 @@ extension TOMLTable {
     /// above first, then TOMLKit, every failure a `ConfigurationError` naming file and line.
     package static func parse(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
         if let problem = TOMLPreflight.firstProblem(in: text) {
-            throw ConfigurationError(file: file, line: problem.line, key: "", message: "not valid TOML: \(problem.message)")
+            throw ConfigurationError(
+                file: file, line: problem.line, key: "", message: "not valid TOML: \(problem.message)")
         }
         do {
             return try TOMLTable(string: text)

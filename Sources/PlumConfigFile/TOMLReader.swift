@@ -97,18 +97,24 @@ package struct TOMLReader {
     }
 
     /// A number that must lie in `range`.
-    package mutating func double(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigurationError) -> Double? {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>, unit: String) throws(ConfigurationError)
+        -> Double?
+    {
         guard let value = try double(key) else { return nil }
         guard range.contains(value), value.isFinite else {
-            throw error(key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
+            throw error(
+                key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
         }
         return value
     }
 
-    package mutating func int(_ key: String, in range: ClosedRange<Int>, unit: String) throws(ConfigurationError) -> Int? {
+    package mutating func int(_ key: String, in range: ClosedRange<Int>, unit: String) throws(ConfigurationError)
+        -> Int?
+    {
         guard let value = try int(key) else { return nil }
         guard range.contains(value) else {
-            throw error(key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
+            throw error(
+                key, "\(key) = \(value) is out of range; use \(range.lowerBound) to \(range.upperBound) \(unit)")
         }
         return value
     }

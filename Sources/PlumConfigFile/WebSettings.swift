@@ -54,7 +54,8 @@ public struct WebSettings: Hashable, Sendable {
         if let listen = try reader.string("listen") {
             guard let address = WebListenAddress(listen) else {
                 throw reader.error(
-                    "listen", "listen = \"\(listen)\" is not HOST:PORT; use \"127.0.0.1:8385\", \"[::1]:8385\" "
+                    "listen",
+                    "listen = \"\(listen)\" is not HOST:PORT; use \"127.0.0.1:8385\", \"[::1]:8385\" "
                         + "or, to serve the LAN, \"0.0.0.0:8385\"")
             }
             settings.listen = address
@@ -94,7 +95,8 @@ public struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
     /// Parses `HOST:PORT`; nil when it is not one.
     public init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
+            (1...65535).contains(port)
+        else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else { return nil }

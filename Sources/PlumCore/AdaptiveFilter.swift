@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// An averaging filter that is calm on a steady load and jumps at once to a new one.
@@ -69,7 +69,8 @@ public struct AdaptiveFilter: Sendable {
     ///   - shift: the smallest sustained change to catch and restart on (the engine: 1 d).
     ///     Infinity turns the CUSUM off.
     /// - Returns: the filtered value.
-    public mutating func process(_ x: Double, time: UInt64, stepThreshold: Double, shift: Double = .infinity) -> Double {
+    public mutating func process(_ x: Double, time: UInt64, stepThreshold: Double, shift: Double = .infinity) -> Double
+    {
         defer { lastTime = time }
         self.shift = shift
         if depth == 0 || !(abs(x - average) <= stepThreshold) {

@@ -42,7 +42,8 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
         self.checksum = StoredJSON.placeholder
         // The checksum covers the bytes this file will be written as, so encode it to see them.
         guard let label = StoredJSON.payloadChecksum(try encoded()) else {
-            throw EncodingError.invalidValue(payload, .init(codingPath: [], debugDescription: "no payload in the encoded file"))
+            throw EncodingError.invalidValue(
+                payload, .init(codingPath: [], debugDescription: "no payload in the encoded file"))
         }
         self.checksum = label
     }
@@ -65,18 +66,26 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - path: named in errors.
     ///   - expectedSensor: the file stem the file must belong to.
-    static func decode(_ bytes: [UInt8], path: String, expectedSensor: String) -> Result<CalibrationFile, CalibrationStoreError> {
-        let recover = "roll back to the previous calibration (plumscale calibrate --rollback) or recalibrate; the sensor runs uncalibrated until then"
+    static func decode(_ bytes: [UInt8], path: String, expectedSensor: String) -> Result<
+        CalibrationFile, CalibrationStoreError
+    > {
+        let recover =
+            "roll back to the previous calibration (plumscale calibrate --rollback) or recalibrate; the sensor runs "
+            + "uncalibrated until then"
         let data = Data(bytes)
         guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
             return .failure(
                 CalibrationStoreError(
                     code: .corrupt, path: path,
-                    message: bytes.isEmpty ? "the file is empty" : "the file is not valid JSON (truncated or damaged, \(bytes.count) bytes)",
+                    message: bytes.isEmpty
+                        ? "the file is empty"
+                        : "the file is not valid JSON (truncated or damaged, \(bytes.count) bytes)",
                     hint: recover))
         }
         guard header.format == formatName, let version = header.schemaVersion else {
-            return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "not a PlumScale calibration file", hint: recover))
+            return .failure(
+                CalibrationStoreError(
+                    code: .corrupt, path: path, message: "not a PlumScale calibration file", hint: recover))
         }
         guard version <= schemaVersion else {
             return .failure(
@@ -86,13 +95,18 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
                     hint: "update PlumScale, or move the file aside and recalibrate"))
         }
         guard version >= 1 else {
-            return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "schema version \(version) is not valid", hint: recover))
+            return .failure(
+                CalibrationStoreError(
+                    code: .corrupt, path: path, message: "schema version \(version) is not valid", hint: recover))
         }
         let file: CalibrationFile
         do {
             file = try JSONDecoder().decode(CalibrationFile.self, from: data)
         } catch {
-            return .failure(CalibrationStoreError(code: .corrupt, path: path, message: "a field is missing or has the wrong type (\(error))", hint: recover))
+            return .failure(
+                CalibrationStoreError(
+                    code: .corrupt, path: path, message: "a field is missing or has the wrong type (\(error))",
+                    hint: recover))
         }
         guard let computed = StoredJSON.payloadChecksum(bytes), computed == file.checksum else {
             return .failure(
@@ -104,7 +118,8 @@ public struct CalibrationFile: Hashable, Sendable, Codable {
         guard file.sensor == expectedSensor, file.payload.current.sensor.fileStem == expectedSensor else {
             return .failure(
                 CalibrationStoreError(
-                    code: .wrongSensor, path: path, message: "the file belongs to sensor \(file.sensor), not \(expectedSensor)",
+                    code: .wrongSensor, path: path,
+                    message: "the file belongs to sensor \(file.sensor), not \(expectedSensor)",
                     hint: "move it back to \(file.sensor).json, or recalibrate \(expectedSensor)"))
         }
         return .success(file)

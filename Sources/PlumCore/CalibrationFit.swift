@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// Fits a calibration to captured points, or refuses with what to do instead.
@@ -34,7 +34,9 @@ public enum CalibrationFit {
 
         for point in points {
             guard point.grams.isFinite, point.signal.isFinite, point.noise.isFinite, point.noise >= 0 else {
-                return .failure(Refusal(.invalidWeight, "a calibration point is not a finite number", hint: "capture the point again"))
+                return .failure(
+                    Refusal(
+                        .invalidWeight, "a calibration point is not a finite number", hint: "capture the point again"))
             }
             guard point.grams >= 0, point.grams <= configuration.overloadLimit else {
                 return .failure(
@@ -44,7 +46,8 @@ public enum CalibrationFit {
             }
         }
         guard points.contains(where: { $0.grams == 0 }) else {
-            return .failure(Refusal(.tooFewPoints, "no empty-pan (0 g) point", hint: "capture zero with the pan empty first"))
+            return .failure(
+                Refusal(.tooFewPoints, "no empty-pan (0 g) point", hint: "capture zero with the pan empty first"))
         }
         // Mean signal and largest noise per distinct weight, in ascending weight.
         var levels: [(grams: Double, signal: Double, noise: Double)] = []
@@ -61,7 +64,10 @@ public enum CalibrationFit {
                 : quadratic
                     ? "a quadratic fit needs zero and at least 3 different known weights"
                     : "a fit needs zero and at least one known weight"
-            return .failure(Refusal(.tooFewPoints, "\(what); have \(levels.count - 1) besides zero", hint: "add known weights spread over the range"))
+            return .failure(
+                Refusal(
+                    .tooFewPoints, "\(what); have \(levels.count - 1) besides zero",
+                    hint: "add known weights spread over the range"))
         }
         let span = levels[levels.count - 1].grams - levels[0].grams
         guard span >= 0.2 * capacity else {
@@ -69,14 +75,19 @@ public enum CalibrationFit {
                 Refusal(
                     .spanTooSmall,
                     "the known weights span \(grams(span)), under 20 % of capacity (\(grams(0.2 * capacity)))",
-                    hint: "add a known weight of at least \(grams(0.2 * capacity)), ideally near \(grams(capacity * 2 / 3)) or more"))
+                    hint:
+                        "add a known weight of at least \(grams(0.2 * capacity)), ideally near "
+                        + "\(grams(capacity * 2 / 3)) or more"
+                ))
         }
         let minimumGap = max(10 * division.grams, 0.01 * capacity)
         for (low, high) in zip(levels, levels.dropFirst()) {
             guard high.grams - low.grams >= minimumGap else {
                 return .failure(
                     Refusal(
-                        .pointsTooClose, "known weights \(grams(low.grams)) and \(grams(high.grams)) are closer than \(grams(minimumGap))",
+                        .pointsTooClose,
+                        "known weights \(grams(low.grams)) and \(grams(high.grams)) are closer than "
+                            + "\(grams(minimumGap))",
                         hint: "use weights that differ more, or repeat the same weight instead"))
             }
         }
@@ -85,20 +96,29 @@ public enum CalibrationFit {
             let step = high.signal - low.signal
             let rising = kind == .fsr ? step > 0 : step * direction > 0
             guard rising else {
-                let expectation = kind == .fsr ? "conductance must rise with weight" : "the signal must move the same way for every added weight"
+                let expectation =
+                    kind == .fsr
+                    ? "conductance must rise with weight" : "the signal must move the same way for every added weight"
                 return .failure(
                     Refusal(
                         .nonMonotone,
-                        "the signal at \(grams(high.grams)) (\(high.signal)) does not continue the trend from \(grams(low.grams)) (\(low.signal)): \(expectation)",
-                        hint: "check that the right weight was on the pan and nothing touched it, then capture that point again"))
+                        "the signal at \(grams(high.grams)) (\(high.signal)) does not continue the trend from "
+                            + "\(grams(low.grams)) (\(low.signal)): \(expectation)",
+                        hint:
+                            "check that the right weight was on the pan and nothing touched it, then capture that "
+                            + "point again"
+                    ))
             }
             let noise = (low.noise * low.noise + high.noise * high.noise).squareRoot()
             guard abs(step) > 3 * noise else {
                 return .failure(
                     Refusal(
                         .noiseLargerThanStep,
-                        "between \(grams(low.grams)) and \(grams(high.grams)) the signal moved \(abs(step)) but its noise is \(noise)",
-                        hint: "let the sensor warm up, shield it from draught and vibration, or use weights further apart"))
+                        "between \(grams(low.grams)) and \(grams(high.grams)) the signal moved \(abs(step)) but its "
+                            + "noise is \(noise)",
+                        hint:
+                            "let the sensor warm up, shield it from draught and vibration, or use weights further apart"
+                    ))
             }
         }
 
@@ -110,7 +130,10 @@ public enum CalibrationFit {
                 return quadratic ? [1, t, t * t] : [1, t]
             }
             guard let solution = LeastSquares.solve(rows: rows, values: points.map(\.signal)) else {
-                return .failure(Refusal(.fitFailed, "the least-squares fit has no unique solution", hint: "capture zero and the known weights again"))
+                return .failure(
+                    Refusal(
+                        .fitFailed, "the least-squares fit has no unique solution",
+                        hint: "capture zero and the known weights again"))
             }
             let curvature = quadratic ? solution[2] / (capacity * capacity) : 0
             model = .polynomial(offset: solution[0], scale: solution[1] / capacity, curvature: curvature)
@@ -136,17 +159,24 @@ public enum CalibrationFit {
             guard let solution = LeastSquares.solve(rows: rows, values: loaded.map { log($0.signal - leakage) }),
                 solution[1] > 0, solution[1].isFinite
             else {
-                return .failure(Refusal(.fitFailed, "the power-law fit did not give a rising curve", hint: "capture the points again with weights spread over the range"))
+                return .failure(
+                    Refusal(
+                        .fitFailed, "the power-law fit did not give a rising curve",
+                        hint: "capture the points again with weights spread over the range"))
             }
             // Fitted against g / capacity for conditioning; convert back to µS per gram^n.
             let exponent = solution[1]
-            model = .powerLaw(leakage: leakage, coefficient: exp(solution[0] - exponent * logCapacity), exponent: exponent)
+            model = .powerLaw(
+                leakage: leakage, coefficient: exp(solution[0] - exponent * logCapacity), exponent: exponent)
         }
 
         var residuals: [Double] = []
         for point in points {
             guard let fitted = model.grams(fromSignal: point.signal) else {
-                return .failure(Refusal(.fitFailed, "the fitted curve cannot be inverted at \(grams(point.grams))", hint: "fit without the quadratic term"))
+                return .failure(
+                    Refusal(
+                        .fitFailed, "the fitted curve cannot be inverted at \(grams(point.grams))",
+                        hint: "fit without the quadratic term"))
             }
             residuals.append(fitted - point.grams)
         }
@@ -157,11 +187,14 @@ public enum CalibrationFit {
                 quality: quality, createdAt: createdAt, notice: kind == .fsr ? fsrNotice : nil))
     }
 
-    private static func assess(kind: SensorKind, points: [CalibrationPoint], residuals: [Double], division: Division) -> FitQuality {
+    private static func assess(kind: SensorKind, points: [CalibrationPoint], residuals: [Double], division: Division)
+        -> FitQuality
+    {
         let rms = (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
         let worst = residuals.map(abs).max() ?? 0
         let relative = zip(points, residuals).filter { $0.0.grams > 0 }.map { $0.1 / $0.0.grams }
-        let rmsRelative = relative.isEmpty ? 0 : (relative.map { $0 * $0 }.reduce(0, +) / Double(relative.count)).squareRoot()
+        let rmsRelative =
+            relative.isEmpty ? 0 : (relative.map { $0 * $0 }.reduce(0, +) / Double(relative.count)).squareRoot()
         let grade: FitQuality.Grade
         let summary: String
         let percent = Int((rmsRelative * 100).rounded())
@@ -169,15 +202,23 @@ public enum CalibrationFit {
         case .loadCell:
             let inDivisions = worst / division.grams
             grade = inDivisions <= 1 ? .good : inDivisions <= 5 ? .acceptable : .poor
-            summary = "largest residual \(Reading.fixed(worst, decimals: division.decimals + 2)) g (\(Reading.fixed(inDivisions, decimals: 1)) d): "
-                + (grade == .good ? "within one division, as a sound load cell should be"
-                    : grade == .acceptable ? "usable; recalibrate after warm-up for better"
-                    : "too large: check the weights, the mounting and that nothing touches the pan")
+            summary =
+                "largest residual \(Reading.fixed(worst, decimals: division.decimals + 2)) g "
+                + "(\(Reading.fixed(inDivisions, decimals: 1)) d): "
+                + (grade == .good
+                    ? "within one division, as a sound load cell should be"
+                    : grade == .acceptable
+                        ? "usable; recalibrate after warm-up for better"
+                        : "too large: check the weights, the mounting and that nothing touches the pan")
         case .fsr:
             grade = rmsRelative <= 0.05 ? .good : rmsRelative <= 0.25 ? .acceptable : .poor
-            summary = "RMS error \(percent) % of the known weights: "
-                + (grade == .poor ? "worse than an FSR's usual ±25 %; recentre the puck and capture again" : "typical for an FSR indicator")
+            summary =
+                "RMS error \(percent) % of the known weights: "
+                + (grade == .poor
+                    ? "worse than an FSR's usual ±25 %; recentre the puck and capture again"
+                    : "typical for an FSR indicator")
         }
-        return FitQuality(rmsResidual: rms, maxResidual: worst, rmsRelativeResidual: rmsRelative, grade: grade, summary: summary)
+        return FitQuality(
+            rmsResidual: rms, maxResidual: worst, rmsRelativeResidual: rmsRelative, grade: grade, summary: summary)
     }
 }

@@ -39,7 +39,9 @@ public struct CalibrationProcedure: Hashable, Sendable {
     /// Starts capturing the empty pan (also to redo zero). Refused during another capture.
     public mutating func captureZero() -> Result<Void, Refusal> {
         if case .capturing(let grams) = step {
-            return .failure(Refusal(.wrongStep, "a capture of \(grams) g is still running", hint: "wait for it to finish or cancel"))
+            return .failure(
+                Refusal(.wrongStep, "a capture of \(grams) g is still running", hint: "wait for it to finish or cancel")
+            )
         }
         points.removeAll { $0.grams == 0 }
         startCapture(grams: 0)
@@ -52,10 +54,15 @@ public struct CalibrationProcedure: Hashable, Sendable {
         case .needZero:
             return .failure(Refusal(.wrongStep, "no zero captured yet", hint: "empty the pan and capture zero first"))
         case .capturing(let running):
-            return .failure(Refusal(.wrongStep, "a capture of \(running) g is still running", hint: "wait for it to finish or cancel"))
+            return .failure(
+                Refusal(
+                    .wrongStep, "a capture of \(running) g is still running", hint: "wait for it to finish or cancel"))
         case .ready:
             guard grams.isFinite, grams > 0 else {
-                return .failure(Refusal(.invalidWeight, "known weight \(grams) g is not a positive number", hint: "enter the mass of the weight on the pan in grams"))
+                return .failure(
+                    Refusal(
+                        .invalidWeight, "known weight \(grams) g is not a positive number",
+                        hint: "enter the mass of the weight on the pan in grams"))
             }
             startCapture(grams: grams)
             return .success(())
@@ -88,7 +95,8 @@ public struct CalibrationProcedure: Hashable, Sendable {
         let n = Double(count)
         let mean = sum / n
         let variance = max(0, (sumOfSquares - n * mean * mean) / (n - 1))
-        let point = CalibrationPoint(grams: grams, signal: reference + mean, noise: variance.squareRoot(), samples: count)
+        let point = CalibrationPoint(
+            grams: grams, signal: reference + mean, noise: variance.squareRoot(), samples: count)
         if let earlier = stillLoaded(point) {
             // The weight has not been placed yet: a script that sends every point at once, or a
             // person slower than the daemon. Wait for the load to change instead of recording
@@ -106,7 +114,10 @@ public struct CalibrationProcedure: Hashable, Sendable {
     /// Fits the captured points.
     public func fit(configuration: ScaleConfiguration, createdAt: String) -> Result<Calibration, Refusal> {
         if case .capturing(let grams) = step {
-            return .failure(Refusal(.wrongStep, "a capture of \(grams) g is still running", hint: "wait for it to finish before committing"))
+            return .failure(
+                Refusal(
+                    .wrongStep, "a capture of \(grams) g is still running",
+                    hint: "wait for it to finish before committing"))
         }
         return CalibrationFit.fit(
             points: points, sensor: sensor, kind: kind, configuration: configuration, quadratic: quadratic,

@@ -48,7 +48,8 @@ public struct CalibrationStore: Sendable {
                 if case .failure(let error) = files.remove("\(directory)/\(name)") {
                     return .failure(
                         CalibrationStoreError(
-                            code: .io, path: "\(directory)/\(name)", message: "cannot remove a stale temporary file: \(error.text)",
+                            code: .io, path: "\(directory)/\(name)",
+                            message: "cannot remove a stale temporary file: \(error.text)",
                             errno: error.code, hint: "check permissions on \(directory)"))
                 }
                 removed.append(name)
@@ -112,7 +113,10 @@ public struct CalibrationStore: Sendable {
             let payload = CalibrationFile.Payload(current: previous, history: Array(file.payload.history.dropFirst()))
             return write(payload, for: sensor, keepPrevious: true).map { previous }
         case .success(nil):
-            return .failure(CalibrationStoreError(code: .noHistory, path: path, message: "the sensor was never calibrated", hint: "calibrate with known weights"))
+            return .failure(
+                CalibrationStoreError(
+                    code: .noHistory, path: path, message: "the sensor was never calibrated",
+                    hint: "calibrate with known weights"))
         case .failure(let error) where error.code == .io || error.code == .invalidSensor:
             return .failure(error)
         case .failure(let damage):
@@ -122,16 +126,20 @@ public struct CalibrationStore: Sendable {
             default:
                 return .failure(
                     CalibrationStoreError(
-                        code: .noHistory, path: path, message: "\(damage.message), and no sound earlier copy (\(path).prev) exists",
+                        code: .noHistory, path: path,
+                        message: "\(damage.message), and no sound earlier copy (\(path).prev) exists",
                         hint: "move the damaged file aside and recalibrate"))
             }
         }
     }
 
-    private func loadFile(_ sensor: SensorIdentity, suffix: String = "") -> Result<CalibrationFile?, CalibrationStoreError> {
+    private func loadFile(_ sensor: SensorIdentity, suffix: String = "") -> Result<
+        CalibrationFile?, CalibrationStoreError
+    > {
         let path = path(for: sensor) + suffix
         if case .failure(let refusal) = sensor.validate() {
-            return .failure(CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
+            return .failure(
+                CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
         switch files.read(path) {
         case .failure(let error):
@@ -146,34 +154,39 @@ public struct CalibrationStore: Sendable {
         }
     }
 
-    private func write(_ payload: CalibrationFile.Payload, for sensor: SensorIdentity, keepPrevious: Bool) -> Result<Void, CalibrationStoreError> {
+    private func write(_ payload: CalibrationFile.Payload, for sensor: SensorIdentity, keepPrevious: Bool) -> Result<
+        Void, CalibrationStoreError
+    > {
         let path = path(for: sensor)
         if case .failure(let refusal) = sensor.validate() {
-            return .failure(CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
+            return .failure(
+                CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
         let bytes: [UInt8]
         do {
             bytes = try CalibrationFile(payload: payload).encoded()
         } catch {
             return .failure(
-                CalibrationStoreError(code: .corrupt, path: path, message: "cannot encode the calibration (\(error))", hint: "recalibrate; the stored file is unchanged"))
+                CalibrationStoreError(
+                    code: .corrupt, path: path, message: "cannot encode the calibration (\(error))",
+                    hint: "recalibrate; the stored file is unchanged"))
         }
         let temporary = path + ".tmp"
         let previous = path + ".prev"
         var steps: [(String, () -> Result<Void, FileErrno>)] = [
             ("writing \(temporary)", { files.write(temporary, bytes) }),
-            ("syncing \(temporary)", { files.syncFile(temporary) }),
+            ("syncing \(temporary)", { files.syncFile(temporary) })
         ]
         if keepPrevious {
             steps += [
                 ("removing \(previous).tmp", { files.remove(previous + ".tmp") }),
                 ("linking \(path) to \(previous).tmp", { files.link(path, previous + ".tmp") }),
-                ("renaming \(previous).tmp to \(previous)", { files.rename(previous + ".tmp", previous) }),
+                ("renaming \(previous).tmp to \(previous)", { files.rename(previous + ".tmp", previous) })
             ]
         }
         steps += [
             ("renaming \(temporary) to \(path)", { files.rename(temporary, path) }),
-            ("syncing directory \(directory)", { files.syncDirectory(directory) }),
+            ("syncing directory \(directory)", { files.syncDirectory(directory) })
         ]
         for (what, step) in steps {
             if case .failure(let error) = step() {

@@ -13,7 +13,11 @@ public struct CueConfiguration: Hashable, Sendable {
 
     public func validate() -> Result<Void, Refusal> {
         guard maxForceFraction > 0, rearmFraction >= 0, rearmFraction < maxForceFraction else {
-            return .failure(Refusal(.invalidConfiguration, "cue re-arm level \(rearmFraction) is not below the cue level \(maxForceFraction)", hint: "use cue at 1.0 and re-arm at 0.9 of capacity"))
+            return .failure(
+                Refusal(
+                    .invalidConfiguration,
+                    "cue re-arm level \(rearmFraction) is not below the cue level \(maxForceFraction)",
+                    hint: "use cue at 1.0 and re-arm at 0.9 of capacity"))
         }
         return .success(())
     }

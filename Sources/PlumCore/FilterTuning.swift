@@ -23,16 +23,27 @@ public struct FilterTuning: Hashable, Sendable {
 
     public func validate() -> Result<Void, Refusal> {
         guard spikeHoldTime <= 1_000_000_000 else {
-            return .failure(Refusal(.invalidConfiguration, "spike hold time \(spikeHoldTime / 1_000_000) ms is over 1 s", hint: "use 25 ms (0 turns spike rejection off)"))
+            return .failure(
+                Refusal(
+                    .invalidConfiguration, "spike hold time \(spikeHoldTime / 1_000_000) ms is over 1 s",
+                    hint: "use 25 ms (0 turns spike rejection off)"))
         }
         guard spikeThreshold > 0, spikeFloor >= 0 else {
-            return .failure(Refusal(.invalidConfiguration, "spike threshold or floor is not positive", hint: "use threshold 3 and floor 2 d"))
+            return .failure(
+                Refusal(
+                    .invalidConfiguration, "spike threshold or floor is not positive",
+                    hint: "use threshold 3 and floor 2 d"))
         }
         guard (1_000_000...60_000_000_000).contains(averagingTime) else {
-            return .failure(Refusal(.invalidConfiguration, "averaging time constant \(Double(averagingTime) / 1e6) ms is outside 1 ms ... 60 s", hint: "use 200 ms"))
+            return .failure(
+                Refusal(
+                    .invalidConfiguration,
+                    "averaging time constant \(Double(averagingTime) / 1e6) ms is outside 1 ms ... 60 s",
+                    hint: "use 200 ms"))
         }
         guard stepThreshold.isFinite, stepThreshold > 0 else {
-            return .failure(Refusal(.invalidConfiguration, "step threshold \(stepThreshold) d is not positive", hint: "use 4 d"))
+            return .failure(
+                Refusal(.invalidConfiguration, "step threshold \(stepThreshold) d is not positive", hint: "use 4 d"))
         }
         return .success(())
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// Fixed-point decimal text without Foundation's formatters: `-0.05` at one decimal is `"-0.1"`,

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// The POSIX implementation of ``FileSteps``; each wrapper retries on EINTR and returns errno.
@@ -15,7 +15,9 @@ struct POSIXFileSteps: FileSteps {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) } }
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            }
             if count < 0 { return .failure(FileErrno(errno)) }
             if count == 0 { return .success(bytes) }
             // A calibration file is a few kilobytes; refuse to swallow something enormous.

@@ -9,7 +9,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var capacity: Double = 385
     /// The scale interval d.
     public var division: Division = .standard
-    /// Zero-setting range as a fraction of capacity on each side (OIML R 76-1: zero-setting and tracking together at most 4 % of Max).
+    /// Zero-setting range as a fraction of capacity on each side (OIML R 76-1: zero-setting and tracking together at
+    /// most 4 % of Max).
     public var zeroRangeFraction: Double = 0.04
     /// Whether automatic zero-tracking runs.
     public var zeroTracking: Bool = true

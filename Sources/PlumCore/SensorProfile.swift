@@ -47,11 +47,18 @@ public struct SensorProfile: Hashable, Sendable, Codable {
         do {
             profile = try JSONDecoder().decode(SensorProfile.self, from: Data(bytes))
         } catch {
-            return .failure(Refusal(.invalidProfile, "profile \(source) is not valid: \(error)", hint: "compare it with the profiles shipped in Calibration/profiles"))
+            return .failure(
+                Refusal(
+                    .invalidProfile, "profile \(source) is not valid: \(error)",
+                    hint: "compare it with the profiles shipped in Calibration/profiles"))
         }
         guard profile.schemaVersion == schemaVersion else {
             return .failure(
-                Refusal(.invalidProfile, "profile \(source) has schema version \(profile.schemaVersion); this PlumScale reads \(schemaVersion)", hint: "use a profile from this release"))
+                Refusal(
+                    .invalidProfile,
+                    "profile \(source) has schema version \(profile.schemaVersion); this PlumScale reads "
+                        + "\(schemaVersion)",
+                    hint: "use a profile from this release"))
         }
         return profile.configuration().map { _ in profile }.mapError {
             Refusal(.invalidProfile, "profile \(source): \($0.reason)", hint: $0.hint)
@@ -69,7 +76,11 @@ public struct SensorProfile: Hashable, Sendable, Codable {
         if let averagingSamples {
             // Profiles give the average in samples at their own rate; the engine keeps a time.
             guard averagingSamples > 0, samplesPerSecond > 0, samplesPerSecond.isFinite else {
-                return .failure(Refusal(.invalidConfiguration, "averagingSamples \(averagingSamples) at \(samplesPerSecond) SPS is not a time", hint: "use 16 samples at 80 SPS"))
+                return .failure(
+                    Refusal(
+                        .invalidConfiguration,
+                        "averagingSamples \(averagingSamples) at \(samplesPerSecond) SPS is not a time",
+                        hint: "use 16 samples at 80 SPS"))
             }
             configuration.filter.averagingTime = UInt64(Double(averagingSamples) / samplesPerSecond * 1e9)
         }

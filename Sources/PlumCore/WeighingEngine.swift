@@ -54,11 +54,15 @@ public struct WeighingEngine: Sendable {
         self.configuration = configuration
         awaitingInitialZero = configuration.initialZeroSetting
         let d = configuration.division.grams
-        spikes = SpikeFilter(holdTime: configuration.filter.spikeHoldTime, threshold: configuration.filter.spikeThreshold)
+        spikes = SpikeFilter(
+            holdTime: configuration.filter.spikeHoldTime, threshold: configuration.filter.spikeThreshold)
         filter = AdaptiveFilter(timeConstant: configuration.filter.averagingTime)
-        stability = StabilityDetector(window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
+        stability = StabilityDetector(
+            window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
-        cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
+        cues = CueGenerator(
+            configuration: configuration.cue, capacity: configuration.capacity,
+            newWeightDistance: configuration.loadedThreshold * d)
         if let calibration {
             if case .failure(let refusal) = install(calibration) { throw refusal }
         } else {
@@ -155,7 +159,8 @@ public struct WeighingEngine: Sendable {
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
             if let saved = pendingRestore, stable {
                 pendingRestore = nil
-                let outcome = ZeroTareRestore.decide(saved: saved, calibration: calibration, configuration: configuration, load: value)
+                let outcome = ZeroTareRestore.decide(
+                    saved: saved, calibration: calibration, configuration: configuration, load: value)
                 restoreOutcome = outcome
                 switch outcome {
                 case .restored(let savedZero, let savedTare):
@@ -198,7 +203,9 @@ public struct WeighingEngine: Sendable {
         // Full force is judged on the gross load, as overload is: a tared bowl still loads the cell.
         let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net
         let force = overload ? max(gross ?? configuration.overloadLimit, configuration.overloadLimit) : gross
-        let emitted = calibration == nil ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
+        let emitted =
+            calibration == nil
+            ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
         let captured = procedure?.observe(signal: input.signal, stable: stable && !pinnedHigh && !pinnedLow)
 
         let reading = Reading(
@@ -250,7 +257,9 @@ public struct WeighingEngine: Sendable {
                     Refusal(
                         .outsideZeroRange,
                         "zero refused: load is \(grams(value)), outside the ±\(grams(range)) zero range",
-                        hint: value > 0 ? "use tare, or empty the pan and zero again" : "check that nothing lifts the pan, or recalibrate"))
+                        hint: value > 0
+                            ? "use tare, or empty the pan and zero again"
+                            : "check that nothing lifts the pan, or recalibrate"))
             }
             zeroOffset = value
             tare = 0
@@ -272,7 +281,9 @@ public struct WeighingEngine: Sendable {
             let d = configuration.division.grams
             guard gross >= -0.5 * d else {
                 return .failure(
-                    Refusal(.negativeTare, "tare refused: gross load is \(grams(gross)), below zero", hint: "zero the empty scale instead"))
+                    Refusal(
+                        .negativeTare, "tare refused: gross load is \(grams(gross)), below zero",
+                        hint: "zero the empty scale instead"))
             }
             tare = abs(gross) <= 0.5 * d ? 0 : gross
             pendingRestore = nil
@@ -292,12 +303,18 @@ public struct WeighingEngine: Sendable {
     ///   outside 0 … capacity.
     public mutating func presetTare(grams: Double) -> Result<Double, Refusal> {
         guard calibration != nil else {
-            return .failure(Refusal(.uncalibrated, "tare refused: \(sensor.id) is not calibrated", hint: "calibrate with known weights first"))
+            return .failure(
+                Refusal(
+                    .uncalibrated, "tare refused: \(sensor.id) is not calibrated",
+                    hint: "calibrate with known weights first"))
         }
         guard grams.isFinite, grams >= 0, grams <= configuration.capacity else {
-            return .failure(Refusal(
-                .invalidWeight, "tare \(grams) g refused: a preset tare lies between 0 and the capacity \(self.grams(configuration.capacity))",
-                hint: "send a tare between 0 and the capacity, or TAC to clear it"))
+            return .failure(
+                Refusal(
+                    .invalidWeight,
+                    "tare \(grams) g refused: a preset tare lies between 0 and the capacity "
+                        + "\(self.grams(configuration.capacity))",
+                    hint: "send a tare between 0 and the capacity, or TAC to clear it"))
         }
         tare = grams
         pendingRestore = nil
@@ -306,7 +323,8 @@ public struct WeighingEngine: Sendable {
 
     /// Starts a calibration procedure (replacing one that runs).
     public mutating func beginCalibration(quadratic: Bool = false, captureSamples: Int = 24) {
-        procedure = CalibrationProcedure(sensor: sensor, kind: kind, quadratic: quadratic, captureSamples: captureSamples)
+        procedure = CalibrationProcedure(
+            sensor: sensor, kind: kind, quadratic: quadratic, captureSamples: captureSamples)
     }
 
     /// Captures the empty pan once stable. When calibrated, refuses a pan that is clearly loaded.
@@ -314,7 +332,9 @@ public struct WeighingEngine: Sendable {
         guard var running = procedure else { return .failure(noProcedure) }
         if let gross = lastReading?.gross, calibration != nil, abs(gross + zeroOffset) > configuration.zeroRange {
             return .failure(
-                Refusal(.wrongStep, "the pan is not empty: it reads \(grams(gross + zeroOffset))", hint: "remove everything from the pan, then capture zero"))
+                Refusal(
+                    .wrongStep, "the pan is not empty: it reads \(grams(gross + zeroOffset))",
+                    hint: "remove everything from the pan, then capture zero"))
         }
         defer { procedure = running }
         return running.captureZero()
@@ -365,19 +385,31 @@ public struct WeighingEngine: Sendable {
     /// The filtered load from calibrated zero, if a command may act on it now.
     private func commandState(_ command: String, requireStable: Bool) -> Result<Double, Refusal> {
         guard calibration != nil else {
-            return .failure(Refusal(.uncalibrated, "\(command) refused: \(sensor.id) is not calibrated", hint: "calibrate with known weights first"))
+            return .failure(
+                Refusal(
+                    .uncalibrated, "\(command) refused: \(sensor.id) is not calibrated",
+                    hint: "calibrate with known weights first"))
         }
         guard let reading = lastReading, let value = filtered else {
-            return .failure(Refusal(.notStable, "\(command) refused: no reading yet", hint: "wait for the sensor to deliver samples"))
+            return .failure(
+                Refusal(
+                    .notStable, "\(command) refused: no reading yet", hint: "wait for the sensor to deliver samples"))
         }
         guard !reading.isOverload else {
-            return .failure(Refusal(.overload, "\(command) refused: the scale is overloaded", hint: "take the load off"))
+            return .failure(
+                Refusal(.overload, "\(command) refused: the scale is overloaded", hint: "take the load off"))
         }
         guard !reading.isUnderload else {
-            return .failure(Refusal(.underload, "\(command) refused: the reading is below the zero range", hint: "check that nothing lifts the pan, or recalibrate"))
+            return .failure(
+                Refusal(
+                    .underload, "\(command) refused: the reading is below the zero range",
+                    hint: "check that nothing lifts the pan, or recalibrate"))
         }
         guard reading.isStable || !requireStable else {
-            return .failure(Refusal(.notStable, "\(command) refused: the load is moving", hint: "wait until it is stable and try again"))
+            return .failure(
+                Refusal(
+                    .notStable, "\(command) refused: the load is moving", hint: "wait until it is stable and try again")
+            )
         }
         return .success(value)
     }

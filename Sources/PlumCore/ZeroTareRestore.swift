@@ -28,13 +28,15 @@ public enum ZeroTareRestore: Hashable, Sendable {
         guard saved.calibration.matches(calibration) else {
             return .discarded(
                 reason:
-                    "they were set under the calibration of \(saved.calibration.createdAt); the one in use is of \(calibration.createdAt)"
+                    "they were set under the calibration of \(saved.calibration.createdAt); the one in use is of "
+                    + "\(calibration.createdAt)"
             )
         }
         guard saved.zeroOffset.isFinite, abs(saved.zeroOffset) <= configuration.zeroRange else {
             return .discarded(
                 reason:
-                    "the saved zero \(format(saved.zeroOffset)) is outside the ±\(format(configuration.zeroRange)) zero range"
+                    "the saved zero \(format(saved.zeroOffset)) is outside the ±\(format(configuration.zeroRange)) "
+                    + "zero range"
             )
         }
         guard saved.tare.isFinite, saved.tare >= 0, saved.tare <= configuration.capacity else {

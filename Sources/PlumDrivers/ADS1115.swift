@@ -118,10 +118,15 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
     /// it to 8583h (single-shot, AIN0−AIN1), and its Conversion register to 0000h.
     private func verify(_ found: ADS1115Config, expected: ADS1115Config) throws(ADS1115Error) {
         guard found != expected else { return }
-        throw .hardware(HardwareError(
-            .malformed, operation: "checking Config of", subject: bus.subject,
-            detail: "it reads \(Self.hex(found.registerValue)) instead of the \(Self.hex(expected.registerValue)) written, so the chip has reset",
-            hint: "check the ADS1115's supply, ground and decoupling; the driver configures it again on the next read"))
+        throw .hardware(
+            HardwareError(
+                .malformed, operation: "checking Config of", subject: bus.subject,
+                detail:
+                    "it reads \(Self.hex(found.registerValue)) instead of the \(Self.hex(expected.registerValue)) "
+                    + "written, so the chip has reset",
+                hint:
+                    "check the ADS1115's supply, ground and decoupling; the driver configures it again on the next read"
+            ))
     }
 
     private static func hex(_ value: UInt16) -> String {
@@ -167,7 +172,8 @@ public struct ADS1115<Bus: SMBusDevice, Time: MonotonicClock, Ready: GPIOEdgeLin
         } else {
             clock.sleep(until: start.advanced(byNanoseconds: config.dataRate.nominalConversionNanoseconds))
             try pollUntilIdle(
-                rate: config.dataRate, deadline: deadline, timeout: timeout, what: "single-shot conversion", expected: config)
+                rate: config.dataRate, deadline: deadline, timeout: timeout, what: "single-shot conversion",
+                expected: config)
         }
         let code = Int16(bitPattern: try read(.conversion))
         return ADS1115Conversion(code: code, config: config, time: clock.now(), edgeTime: edgeTime)

@@ -186,7 +186,8 @@ extension ADS1115Config {
         /// Parses a full-scale voltage such as 4.096.
         /// - Throws: ``InvalidValue`` listing the six ranges.
         public init(fullScaleVolts: Double) throws(InvalidValue) {
-            guard let gain = ProgrammableGain.allCases.first(where: { abs($0.fullScaleVolts - fullScaleVolts) < 1e-6 }) else {
+            guard let gain = ProgrammableGain.allCases.first(where: { abs($0.fullScaleVolts - fullScaleVolts) < 1e-6 })
+            else {
                 throw InvalidValue(
                     field: "full-scale range", value: "\(fullScaleVolts) V",
                     expected: "6.144, 4.096, 2.048, 1.024, 0.512 or 0.256 (volts)")

@@ -15,7 +15,10 @@ public struct ADS1115Conversion: Hashable, Sendable {
     /// of settings (SBAS444 §9.4.2.2: continuous mode keeps converting with the old input).
     public var staleDiscarded: UInt32
 
-    public init(code: Int16, config: ADS1115Config, time: MonotonicInstant, edgeTime: MonotonicInstant? = nil, staleDiscarded: UInt32 = 0) {
+    public init(
+        code: Int16, config: ADS1115Config, time: MonotonicInstant, edgeTime: MonotonicInstant? = nil,
+        staleDiscarded: UInt32 = 0
+    ) {
         self.code = code
         self.config = config
         self.time = time

@@ -12,9 +12,9 @@ public enum ADS1115Error: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .hardware(error):
+        case .hardware(let error):
             return error.description
-        case let .notReady(subject, waited, detail, hint):
+        case .notReady(let subject, let waited, let detail, let hint):
             return "\(subject): \(detail) within \(waited.formattedMilliseconds); \(hint)"
         }
     }

@@ -41,7 +41,10 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
         if let divider { wiring += ", \(divider)" }
         var notices: [String] = []
         if config.mode == .continuous && chip.readyLine == nil {
-            notices.append("continuous mode without ALERT/RDY: reads are paced at 1.1 conversion times and a stalled chip cannot be detected")
+            notices.append(
+                "continuous mode without ALERT/RDY: reads are paced at 1.1 conversion times and a stalled chip cannot "
+                    + "be detected"
+            )
         }
         if let divider, divider.supplyVolts > config.gain.fullScaleVolts {
             notices.append(Self.rangeNotice(divider: divider, gain: config.gain))
@@ -60,9 +63,9 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
         } catch {
             statistics.hardwareOperations = chip.operations
             switch error {
-            case let .hardware(hardwareError):
+            case .hardware(let hardwareError):
                 throw .hardware(sensor: info.name, hardwareError)
-            case let .notReady(_, waited, detail, hint):
+            case .notReady(_, let waited, let detail, let hint):
                 statistics.notReady &+= 1
                 throw .notReady(sensor: info.name, waited: waited, hint: "\(detail); \(hint)")
             }
@@ -105,7 +108,8 @@ public final class ADS1115Sensor<Bus: SMBusDevice, Time: MonotonicClock, Ready: 
         let edge = divider.reading(volts: gain.fullScaleVolts)
         let microsiemens = String(Int(edge.microsiemens.rounded()))
         let ohms = FSRDivider.format(ohms: (edge.ohms / 100).rounded() * 100)
-        let fix = ADS1115Config.ProgrammableGain.allCases
+        let fix =
+            ADS1115Config.ProgrammableGain.allCases
             .filter { $0.fullScaleVolts >= divider.supplyVolts }
             .min { $0.fullScaleVolts < $1.fullScaleVolts }
             .map { "use pga_volts = \($0.fullScaleVolts), which covers the supply" }

@@ -81,27 +81,33 @@ extension HX711 {
         needsReset = true
         switch reason {
         case .lateReadout:
-            throw .hardware(sensor: name, HardwareError(
-                .timedOut, operation: "reading", subject: "HX711 DOUT",
-                detail: "\(failures) read-outs in a row lasted longer than "
-                    + "\(settings.readoutLimit.formattedMilliseconds) after their ready edge "
-                    + "(conversion period \(settings.rate.period.formattedMilliseconds))",
-                hint: "the sampler is preempted in the middle of read-outs; run it with real-time priority "
-                    + "(realtime_priority) and locked memory (lock_memory)"))
+            throw .hardware(
+                sensor: name,
+                HardwareError(
+                    .timedOut, operation: "reading", subject: "HX711 DOUT",
+                    detail: "\(failures) read-outs in a row lasted longer than "
+                        + "\(settings.readoutLimit.formattedMilliseconds) after their ready edge "
+                        + "(conversion period \(settings.rate.period.formattedMilliseconds))",
+                    hint: "the sampler is preempted in the middle of read-outs; run it with real-time priority "
+                        + "(realtime_priority) and locked memory (lock_memory)"))
         case .stretchedClock:
-            throw .hardware(sensor: name, HardwareError(
-                .timedOut, operation: "clocking", subject: "HX711 PD_SCK",
-                detail: "\(failures) reads in a row had a PD_SCK high period over "
-                    + settings.clockHighLimit.formattedMicroseconds,
-                hint: "the system is too busy to bit-bang in time; run the sampler with real-time priority, "
-                    + "or raise clock-high-limit only for an emulated bus"))
+            throw .hardware(
+                sensor: name,
+                HardwareError(
+                    .timedOut, operation: "clocking", subject: "HX711 PD_SCK",
+                    detail: "\(failures) reads in a row had a PD_SCK high period over "
+                        + settings.clockHighLimit.formattedMicroseconds,
+                    hint: "the system is too busy to bit-bang in time; run the sampler with real-time priority, "
+                        + "or raise clock-high-limit only for an emulated bus"))
         case .integrity, .settling, .missedConversion:
             break
         }
-        throw .hardware(sensor: name, HardwareError(
-            .malformed, operation: "reading", subject: "HX711 DOUT",
-            detail: "\(failures) conversions in a row failed the DOUT checks",
-            hint: "check that DOUT is not shorted to ground or floating, that the wires are short, "
-                + "and that the configured lines are the HX711's DOUT and PD_SCK"))
+        throw .hardware(
+            sensor: name,
+            HardwareError(
+                .malformed, operation: "reading", subject: "HX711 DOUT",
+                detail: "\(failures) conversions in a row failed the DOUT checks",
+                hint: "check that DOUT is not shorted to ground or floating, that the wires are short, "
+                    + "and that the configured lines are the HX711's DOUT and PD_SCK"))
     }
 }

@@ -75,12 +75,14 @@ public struct HX711Configuration: Hashable, Sendable {
         if isClockHighLimitChanged {
             notices.append(
                 "clock-high limit \(clockHighLimit < Self.datasheetClockHighLimit ? "lowered" : "raised") to "
-                    + "\(clockHighLimit.formattedMicroseconds) (default \(Self.datasheetClockHighLimit.formattedMicroseconds))"
+                    + "\(clockHighLimit.formattedMicroseconds) (default "
+                    + "\(Self.datasheetClockHighLimit.formattedMicroseconds))"
                     + (clockHighLimit > Self.datasheetClockHighLimit ? ": for slow or emulated buses only" : ""))
         }
         if settlingConversions < Self.datasheetSettlingConversions {
             notices.append(
-                "settling discard lowered to \(settlingConversions) conversions (datasheet: \(Self.datasheetSettlingConversions)): "
+                "settling discard lowered to \(settlingConversions) conversions (datasheet: "
+                    + "\(Self.datasheetSettlingConversions)): "
                     + "values after power-up or a gain change may not have settled")
         }
         if !verifyBits {
@@ -99,7 +101,10 @@ public struct HX711Configuration: Hashable, Sendable {
                 throw HX711ConfigurationError(
                     setting: "ready-timeout", value: readyTimeout.formattedMilliseconds,
                     problem: "is shorter than two conversion periods at \(rate) (\(minimum.formattedMilliseconds))",
-                    hint: "use at least \(minimum.formattedMilliseconds), or leave it out for \(Self.defaultReadyTimeout(for: rate).formattedMilliseconds)")
+                    hint:
+                        "use at least \(minimum.formattedMilliseconds), or leave it out for "
+                        + "\(Self.defaultReadyTimeout(for: rate).formattedMilliseconds)"
+                )
             }
             if readyTimeout > .seconds(60) {
                 throw HX711ConfigurationError(
@@ -111,8 +116,8 @@ public struct HX711Configuration: Hashable, Sendable {
         if clockHighLimit < .nanoseconds(200) {
             throw HX711ConfigurationError(
                 setting: "clock-high-limit", value: clockHighLimit.formattedMicroseconds,
-                problem:
-                    "is below the datasheet's minimum PD_SCK high time (0.2 µs), so every conversion would be discarded",
+                problem: "is below the datasheet's minimum PD_SCK high time (0.2 µs), "
+                    + "so every conversion would be discarded",
                 hint: "leave it out for the datasheet's 50 µs")
         }
         if clockHighLimit > .milliseconds(10) {

@@ -49,7 +49,8 @@ public enum HX711Gain: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
             throw HX711ConfigurationError(
                 setting: "gain", value: text,
                 problem: "is not an HX711 input and gain",
-                hint: "use \"A128\" (channel A, gain 128), \"A64\" (channel A, gain 64) or \"B32\" (channel B, gain 32)")
+                hint: "use \"A128\" (channel A, gain 128), \"A64\" (channel A, gain 64) or \"B32\" (channel B, gain 32)"
+            )
         }
     }
 
@@ -57,7 +58,7 @@ public enum HX711Gain: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
     private static func trimmed(_ text: String) -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = text.firstIndex(where: { !isSpace($0) }),
-              let last = text.lastIndex(where: { !isSpace($0) })
+            let last = text.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return text[first...last]
     }

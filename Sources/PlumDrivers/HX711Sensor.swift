@@ -21,7 +21,8 @@ public final class HX711Sensor<Clock: GPIOOutputLine, Data: GPIOEdgeLine, Time: 
         name: String, wiring: String, clockLine: Clock, dataLine: Data, time: Time,
         configuration: HX711Configuration = HX711Configuration(), addedFlags: SampleFlags = []
     ) throws(HX711ConfigurationError) {
-        driver = try HX711(name: name, clockLine: clockLine, dataLine: dataLine, time: time, configuration: configuration)
+        driver = try HX711(
+            name: name, clockLine: clockLine, dataLine: dataLine, time: time, configuration: configuration)
         self.addedFlags = addedFlags
         info = SourceInfo(
             name: name, kind: "hx711",

@@ -116,15 +116,19 @@ public struct DiscardCounts: Hashable, Sendable {
     /// Encoders iterate this, so a new reason reaches `raw --json` and `?DEVICES` without
     /// changing them.
     public var byKey: [(key: String, count: UInt32)] {
-        [("stretched_clock", stretchedClock), ("integrity", integrity), ("settling", settling),
-         ("stale", stale), ("late_readout", lateReadout), ("missed_conversion", missedConversion)]
+        [
+            ("stretched_clock", stretchedClock), ("integrity", integrity), ("settling", settling),
+            ("stale", stale), ("late_readout", lateReadout), ("missed_conversion", missedConversion)
+        ]
     }
 
     /// Reasons with non-zero counts, for summaries: `[("stretched clock", 3)]`.
     public var reasons: [(reason: String, count: UInt32)] {
-        [("stretched clock", stretchedClock), ("integrity check", integrity),
-         ("settling", settling), ("stale", stale), ("late read-out", lateReadout),
-         ("missed conversion", missedConversion)].filter { $0.1 > 0 }
+        [
+            ("stretched clock", stretchedClock), ("integrity check", integrity),
+            ("settling", settling), ("stale", stale), ("late read-out", lateReadout),
+            ("missed conversion", missedConversion)
+        ].filter { $0.1 > 0 }
     }
 }
 

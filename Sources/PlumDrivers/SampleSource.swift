@@ -32,7 +32,9 @@ public struct SourceInfo: Hashable, Sendable {
     /// clock-high limit for an emulated bus).
     public var notices: [String]
 
-    public init(name: String, kind: String, wiring: String, signal: SignalKind, nominalRate: Double, notices: [String] = []) {
+    public init(
+        name: String, kind: String, wiring: String, signal: SignalKind, nominalRate: Double, notices: [String] = []
+    ) {
         self.name = name
         self.kind = kind
         self.wiring = wiring
@@ -70,11 +72,11 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notReady(sensor, waited, hint):
+        case .notReady(let sensor, let waited, let hint):
             return "\(sensor): not ready: no conversion within \(waited.formattedMilliseconds); \(hint)"
-        case let .hardware(sensor, error):
+        case .hardware(let sensor, let error):
             return "\(sensor): \(error)"
-        case let .endOfData(sensor):
+        case .endOfData(let sensor):
             return "\(sensor): end of recorded trace"
         }
     }

@@ -52,7 +52,8 @@ public final class GPIOChip: @unchecked Sendable {
             self.handle = handle
             self.info = info
         case .failure(let errno):
-            let chips = errno == .noSuchFileOrDirectory || errno == .noSuchDevice || errno == .notATypewriter
+            let chips =
+                errno == .noSuchFileOrDirectory || errno == .noSuchDevice || errno == .notATypewriter
                 ? GPIOChip.available(in: deviceDirectory) : []
             throw HardwareError.gpioChipOpen(path: path, errno: errno, chips: chips, directory: deviceDirectory)
         }
@@ -120,7 +121,8 @@ public final class GPIOChip: @unchecked Sendable {
         switch Syscalls.gpioLineName(handle, offset: offset) {
         case .success(let name): return name.isEmpty ? nil : name
         case .failure(let errno):
-            throw HardwareError(.systemCall, operation: "reading name of", subject: "\(info.name) line \(offset)", errno: errno)
+            throw HardwareError(
+                .systemCall, operation: "reading name of", subject: "\(info.name) line \(offset)", errno: errno)
         }
     }
 
@@ -198,8 +200,10 @@ public final class GPIOChip: @unchecked Sendable {
     }
 
     private func requestError(_ line: GPIOLineSpec, offset: UInt32, errno: Errno, bias: GPIOBias) -> HardwareError {
-        let consumer = errno == .deviceBusy
+        let consumer =
+            errno == .deviceBusy
             ? try? Syscalls.gpioLineConsumer(handle, offset: offset).get() : nil
-        return HardwareError.gpioLineRequest(subject: subject(line, offset), errno: errno, consumer: consumer, bias: bias)
+        return HardwareError.gpioLineRequest(
+            subject: subject(line, offset), errno: errno, consumer: consumer, bias: bias)
     }
 }

@@ -23,7 +23,9 @@ public final class GPIOInputRequest: GPIOEdgeLine, @unchecked Sendable {
     let handle: OpaquePointer
     private let events: UnsafeMutablePointer<plum_gpio_edge_event>
 
-    init(chip: GPIOChip, handle: OpaquePointer, offset: UInt32, subject: String, edges: EdgeDetection, eventCapacity: Int) {
+    init(
+        chip: GPIOChip, handle: OpaquePointer, offset: UInt32, subject: String, edges: EdgeDetection, eventCapacity: Int
+    ) {
         self.chip = chip
         self.handle = handle
         self.offset = offset
@@ -74,10 +76,11 @@ public final class GPIOInputRequest: GPIOEdgeLine, @unchecked Sendable {
         case .success(let count):
             for index in 0..<count {
                 let raw = self.events[index]
-                events.append(EdgeEvent(
-                    kind: raw.kind == PLUM_GPIO_EDGE_KIND_RISING ? .rising : .falling,
-                    timestamp: MonotonicInstant(nanoseconds: raw.timestamp_ns),
-                    offset: raw.offset))
+                events.append(
+                    EdgeEvent(
+                        kind: raw.kind == PLUM_GPIO_EDGE_KIND_RISING ? .rising : .falling,
+                        timestamp: MonotonicInstant(nanoseconds: raw.timestamp_ns),
+                        offset: raw.offset))
             }
             return count
         case .failure(let errno):

@@ -18,23 +18,26 @@ public enum GPIOLineSpec: Hashable, Sendable, CustomStringConvertible, Expressib
     public init(parsing text: String) throws(HardwareError) {
         let trimmed = text.trimmingWhitespace
         func invalid(_ detail: String, _ hint: String) -> HardwareError {
-            HardwareError(.invalidRequest, operation: "parsing GPIO line", subject: "'\(text)'",
-                          detail: detail, hint: hint)
+            HardwareError(
+                .invalidRequest, operation: "parsing GPIO line", subject: "'\(text)'",
+                detail: detail, hint: hint)
         }
         guard !trimmed.isEmpty else {
             throw invalid("empty", "give a line offset such as 5 or a line name such as GPIO5")
         }
         if let first = trimmed.unicodeScalars.first, "0123456789+-".unicodeScalars.contains(first) {
             guard let offset = UInt32(trimmed) else {
-                throw invalid("not a line offset",
-                              "an offset is a whole number from 0 (gpioinfo lists the lines)")
+                throw invalid(
+                    "not a line offset",
+                    "an offset is a whole number from 0 (gpioinfo lists the lines)")
             }
             self = .offset(offset)
             return
         }
         guard trimmed.utf8.count <= Self.maximumNameLength else {
-            throw invalid("line name longer than \(Self.maximumNameLength) bytes",
-                          "use the name gpioinfo shows, such as GPIO5")
+            throw invalid(
+                "line name longer than \(Self.maximumNameLength) bytes",
+                "use the name gpioinfo shows, such as GPIO5")
         }
         self = .name(trimmed)
     }
@@ -53,7 +56,8 @@ extension String {
     var trimmingWhitespace: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }),
-              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+            let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(self[start...end])
     }
 }

@@ -37,7 +37,8 @@ extension HardwareError {
         switch errno {
         case .deviceBusy:
             let owner = consumer.map { $0.isEmpty ? "" : " (consumer '\($0)')" } ?? ""
-            hint = "the line is in use by another program or a kernel driver\(owner); "
+            hint =
+                "the line is in use by another program or a kernel driver\(owner); "
                 + "gpioinfo shows the consumer"
         case .invalidArgument where bias != .asIs:
             hint = "bias \(bias) needs Linux 5.5 or newer; request with bias as-is and fit a resistor"
@@ -56,7 +57,8 @@ extension HardwareError {
         switch errno {
         case .noSuchFileOrDirectory:
             code = .notFound
-            hint = "enable I2C (sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in "
+            hint =
+                "enable I2C (sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in "
                 + "config.txt, then reboot) and check that i2c-dev is loaded; i2cdetect -l lists the buses"
         case .permissionDenied, .operationNotPermitted:
             hint = "add the user to group 'i2c' (sudo usermod -aG i2c $USER, then log in again)"
@@ -74,7 +76,8 @@ extension HardwareError {
         case .noSuchDeviceOrAddress, .remoteIOError:
             hint = "no device answered; check wiring, power and the address with \(detect)"
         case .deviceBusy:
-            hint = "a kernel driver owns this address (\(detect) shows UU); unload its overlay "
+            hint =
+                "a kernel driver owns this address (\(detect) shows UU); unload its overlay "
                 + "or read it through IIO instead"
         case .timedOut:
             hint = "the bus is stuck or too slow; check pull-ups and cable length"

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One device on an I2C bus, through the kernel's i2c-dev interface and libi2c.
@@ -90,7 +90,8 @@ public final class I2CDevice: SMBusDevice, @unchecked Sendable {
     }
 
     @inline(__always) @discardableResult
-    private func check<T>(_ result: Result<T, Errno>, _ operation: String, _ register: UInt8) throws(HardwareError) -> T {
+    private func check<T>(_ result: Result<T, Errno>, _ operation: String, _ register: UInt8) throws(HardwareError) -> T
+    {
         switch result {
         case .success(let value): return value
         case .failure(let errno):

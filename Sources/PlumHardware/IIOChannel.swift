@@ -18,9 +18,11 @@ public struct IIOChannel: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// - Throws: ``HardwareError/Code/invalidRequest`` naming the text.
     public init(parsing text: String) throws(HardwareError) {
         let trimmed = text.trimmingWhitespace
-        guard let channel = IIOChannel(attributeStem: trimmed)
-            ?? IIOChannel(attributeStem: trimmed.split(separator: "-", omittingEmptySubsequences: false)
-                .map { "voltage" + $0 }.joined(separator: "-"))
+        guard
+            let channel = IIOChannel(attributeStem: trimmed)
+                ?? IIOChannel(
+                    attributeStem: trimmed.split(separator: "-", omittingEmptySubsequences: false)
+                        .map { "voltage" + $0 }.joined(separator: "-"))
         else {
             throw HardwareError(
                 .invalidRequest, operation: "parsing IIO channel", subject: "'\(text)'",
@@ -35,7 +37,8 @@ public struct IIOChannel: Hashable, Sendable, Comparable, CustomStringConvertibl
         let parts = attributeStem.split(separator: "-", omittingEmptySubsequences: false)
         func index(_ part: Substring) -> Int? {
             guard part.hasPrefix("voltage"), let value = Int(part.dropFirst("voltage".count)),
-                  value >= 0, part.dropFirst("voltage".count).allSatisfy(\.isASCIIDigit) else { return nil }
+                value >= 0, part.dropFirst("voltage".count).allSatisfy(\.isASCIIDigit)
+            else { return nil }
             return value
         }
         switch parts.count {

@@ -25,10 +25,12 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
     public init(_ spec: String, root: String = IIODevice.defaultRoot) throws(HardwareError) {
         let devices = try IIODevice.all(root: root)
         let wanted = spec.trimmingWhitespace
-        guard let device = devices.first(where: { $0.id == wanted })
-            ?? devices.first(where: { $0.name == wanted })
+        guard
+            let device = devices.first(where: { $0.id == wanted })
+                ?? devices.first(where: { $0.name == wanted })
         else {
-            let hint = devices.isEmpty
+            let hint =
+                devices.isEmpty
                 ? "no IIO devices in \(root); load the driver (a dtoverlay line in config.txt) and reboot"
                 : "devices here: " + devices.map(\.description).joined(separator: ", ")
             throw HardwareError(
@@ -90,10 +92,11 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
         let text: String
         do throws(HardwareError) {
             text = try IIODevice.readText(file)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             var error = error
             let channels = (try? voltageChannels()) ?? []
-            error.hint = channels.isEmpty
+            error.hint =
+                channels.isEmpty
                 ? "\(description) has no voltage channels"
                 : "\(description) has channels " + channels.map(\.description).joined(separator: ", ")
             throw error
@@ -132,7 +135,8 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
             guard let text = try IIODevice.optionalText(file) else { continue }
             var scales: [Double] = []
             for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
-                scales.append(try IIODevice.parse(String(word), file: file, expected: "numbers", IIODevice.finiteDouble))
+                scales.append(
+                    try IIODevice.parse(String(word), file: file, expected: "numbers", IIODevice.finiteDouble))
             }
             return scales
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A point on the system's monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds.

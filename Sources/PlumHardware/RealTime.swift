@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Real-time helpers for a sampler thread: `SCHED_FIFO` and locked memory.
@@ -55,7 +55,8 @@ public enum RealTime {
     /// permitted.
     public static func setNormalPriority() throws(HardwareError) {
         if case .failure(let errno) = Syscalls.setSchedulingPolicy(SCHED_OTHER, priority: 0) {
-            throw HardwareError(.systemCall, operation: "setting SCHED_OTHER for", subject: "the calling thread", errno: errno)
+            throw HardwareError(
+                .systemCall, operation: "setting SCHED_OTHER for", subject: "the calling thread", errno: errno)
         }
     }
 
@@ -67,7 +68,8 @@ public enum RealTime {
             if policy == SCHED_FIFO { return .fifo(priority: priority) }
             return .other(policy: policy, priority: priority)
         case .failure(let errno):
-            throw HardwareError(.systemCall, operation: "reading scheduling policy of", subject: "the calling thread", errno: errno)
+            throw HardwareError(
+                .systemCall, operation: "reading scheduling policy of", subject: "the calling thread", errno: errno)
         }
     }
 
@@ -77,14 +79,16 @@ public enum RealTime {
     ///   RLIMIT_MEMLOCK is too small; both say how to fix it.
     public static func lockMemory() throws(HardwareError) {
         if case .failure(let errno) = Syscalls.lockAllMemory() {
-            let hint: String? = switch errno {
-            case .operationNotPermitted: privilegeHint
-            case Errno(rawValue: ENOMEM):
-                "RLIMIT_MEMLOCK is smaller than the process; raise it (LimitMEMLOCK=infinity "
-                    + "under systemd, ulimit -l unlimited in a shell)"
-            default: nil
-            }
-            throw HardwareError(.systemCall, operation: "locking memory of", subject: "this process", errno: errno, hint: hint)
+            let hint: String? =
+                switch errno {
+                case .operationNotPermitted: privilegeHint
+                case Errno(rawValue: ENOMEM):
+                    "RLIMIT_MEMLOCK is smaller than the process; raise it (LimitMEMLOCK=infinity "
+                        + "under systemd, ulimit -l unlimited in a shell)"
+                default: nil
+                }
+            throw HardwareError(
+                .systemCall, operation: "locking memory of", subject: "this process", errno: errno, hint: hint)
         }
     }
 

@@ -35,15 +35,20 @@ public enum HistoryExport {
     /// `epoch` seconds.
     public static func json(_ minutes: [MinuteSummary]) -> String {
         let rows = minutes.map {
-            MinuteRow(time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
-                      min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples)
+            MinuteRow(
+                time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
+                min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples)
         }
         return encode(rows)
     }
 
     public static func json(_ readings: [StableReading]) -> String {
-        encode(readings.map { StableRow(time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor,
-                                        grams: $0.grams) })
+        encode(
+            readings.map {
+                StableRow(
+                    time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor,
+                    grams: $0.grams)
+            })
     }
 
     private struct MinuteRow: Encodable {

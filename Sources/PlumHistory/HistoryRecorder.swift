@@ -74,8 +74,9 @@ public struct HistoryRecorder: Sendable {
 
         func summary(sensor: String) -> MinuteSummary? {
             guard count > 0 else { return nil }
-            return MinuteSummary(sensor: sensor, minute: minute, min: min, mean: sum / Double(count), max: max,
-                                 samples: count)
+            return MinuteSummary(
+                sensor: sensor, minute: minute, min: min, mean: sum / Double(count), max: max,
+                samples: count)
         }
     }
 }

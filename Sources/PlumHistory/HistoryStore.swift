@@ -24,7 +24,8 @@ public final class HistoryStore: Sendable {
             pool = try DatabasePool(path: path, configuration: configuration)
             if !readOnly { try Self.migrator.migrate(pool) }
         } catch {
-            let hint = readOnly
+            let hint =
+                readOnly
                 ? "is plumscale-web recording history there? (see [web] history in the configuration)"
                 : "check that the directory exists and is writable by this user"
             throw HistoryError("opening the history \(path): \(Self.describe(error)); \(hint)")
@@ -34,14 +35,15 @@ public final class HistoryStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
-                CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
-                CREATE TABLE minute_summary (
-                    sensor TEXT NOT NULL, minute INTEGER NOT NULL,
-                    min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
-                    PRIMARY KEY (sensor, minute));
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
+                    CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
+                    CREATE TABLE minute_summary (
+                        sensor TEXT NOT NULL, minute INTEGER NOT NULL,
+                        min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
+                        PRIMARY KEY (sensor, minute));
+                    """)
         }
         return migrator
     }
@@ -62,8 +64,10 @@ public final class HistoryStore: Sendable {
                             INSERT OR REPLACE INTO minute_summary (sensor, minute, min, mean, max, samples)
                             VALUES (?, ?, ?, ?, ?, ?)
                             """,
-                        arguments: [summary.sensor, summary.minute, summary.min, summary.mean, summary.max,
-                                    summary.samples])
+                        arguments: [
+                            summary.sensor, summary.minute, summary.min, summary.mean, summary.max,
+                            summary.samples
+                        ])
                 }
             }
         }
@@ -82,8 +86,9 @@ public final class HistoryStore: Sendable {
                         """,
                     arguments: [sensor, window.since, window.until])
                 return rows.map {
-                    MinuteSummary(sensor: $0["sensor"], minute: $0["minute"], min: $0["min"], mean: $0["mean"],
-                                  max: $0["max"], samples: $0["samples"])
+                    MinuteSummary(
+                        sensor: $0["sensor"], minute: $0["minute"], min: $0["min"], mean: $0["mean"],
+                        max: $0["max"], samples: $0["samples"])
                 }
             }
         }

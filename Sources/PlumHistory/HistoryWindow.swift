@@ -30,7 +30,8 @@ public struct HistoryWindow: Hashable, Sendable {
     static func time(_ text: String, now: Double, name: String) throws(HistoryError) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let unit = trimmed.last, let scale = ["s": 1.0, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][unit],
-           let count = Double(trimmed.dropLast()), count >= 0, count.isFinite {
+            let count = Double(trimmed.dropLast()), count >= 0, count.isFinite
+        {
             return now - count * scale
         }
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return seconds }

@@ -19,7 +19,8 @@ public struct ScaleIdentity: Hashable, Sendable {
         let hex = (machineID ?? "").lowercased().filter { $0.isHexDigit }
         guard hex.count >= 12 else {
             throw BridgeError(
-                "no scale id: /etc/machine-id is missing or empty; set scale_id in [mqtt] or pass --scale-id, such as \"kitchen\""
+                "no scale id: /etc/machine-id is missing or empty; set scale_id in [mqtt] or pass --scale-id, such as "
+                    + "\"kitchen\""
             )
         }
         scaleID = String(hex.prefix(12))

@@ -42,8 +42,12 @@ public struct BinaryFrame: Hashable, Sendable {
         bytes.append(flags.rawValue)
         let gramBits = grams.bitPattern.littleEndian
         let rawBits = UInt32(bitPattern: raw).littleEndian
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: gramBits >> UInt32(shift))) }
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: rawBits >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: gramBits >> UInt32(shift)))
+        }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: rawBits >> UInt32(shift)))
+        }
     }
 
     /// Reads a frame from exactly 10 bytes; nil for any other length.

@@ -30,7 +30,9 @@ public struct JSONWriter: Sendable {
 
         public init(stringLiteral value: StaticString) {
             assert(
-                value.withUTF8Buffer { !$0.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } },
+                value.withUTF8Buffer {
+                    !$0.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
+                },
                 "a literal JSON key needs no escape: \(value)")
             name = .literal(value)
         }
@@ -251,7 +253,10 @@ public struct JSONWriter: Sendable {
             case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                out += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                    hex[Int(byte & 0xF)]
+                ]
             default:
                 // UTF-8 bytes of other characters pass through unchanged, as JSON allows.
                 out.append(byte)

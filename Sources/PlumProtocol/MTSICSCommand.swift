@@ -30,7 +30,9 @@ public enum MTSICSCommand: Hashable, Sendable {
     case tareClear
 
     /// The commands listed by `I0`, in order.
-    public static let implemented = ["@", "I0", "I1", "I2", "I3", "I4", "S", "SI", "SIR", "Z", "ZI", "T", "TI", "TA", "TAC"]
+    public static let implemented = [
+        "@", "I0", "I1", "I2", "I3", "I4", "S", "SI", "SIR", "Z", "ZI", "T", "TI", "TA", "TAC"
+    ]
 
     /// Whether the command changes the balance's state (zero or tare), and so needs the peer to
     /// be authorized; weighing and inquiries are open to anyone who can connect.
@@ -89,8 +91,9 @@ public enum MTSICSCommand: Hashable, Sendable {
     private static func parseTarePreset(_ arguments: Substring) -> MTSICSCommand? {
         let parts = arguments.split(separator: " ")
         guard parts.count == 2, parts[1] == "g",
-              parts[0].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
-              let grams = Double(parts[0]), grams.isFinite else { return nil }
+            parts[0].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
+            let grams = Double(parts[0]), grams.isFinite
+        else { return nil }
         return .tarePreset(grams: grams)
     }
 }

@@ -35,7 +35,8 @@ public enum Report: Hashable, Sendable {
         do {
             kind = try decoder.decode(ClassField.self, from: data).class
         } catch {
-            throw ProtocolError("not a report: a line from the daemon is a JSON object with a \"class\": \(line.prefix(80))")
+            throw ProtocolError(
+                "not a report: a line from the daemon is a JSON object with a \"class\": \(line.prefix(80))")
         }
         do {
             switch kind {
@@ -55,7 +56,8 @@ public enum Report: Hashable, Sendable {
             default: return .unknown(kind)
             }
         } catch {
-            throw ProtocolError("a \(kind) report this client cannot read (\(error)); is the daemon newer than the client?")
+            throw ProtocolError(
+                "a \(kind) report this client cannot read (\(error)); is the daemon newer than the client?")
         }
     }
 
@@ -77,7 +79,9 @@ public struct VersionReport: Hashable, Sendable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case release, protoMajor = "proto_major", protoMinor = "proto_minor"
+        case release
+        case protoMajor = "proto_major"
+        case protoMinor = "proto_minor"
     }
 }
 
@@ -160,7 +164,9 @@ public struct PollReport: Hashable, Sendable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case time, active, total, totalReason = "total_reason", weights
+        case time, active, total
+        case totalReason = "total_reason"
+        case weights
     }
 }
 
@@ -225,9 +231,15 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case sensor, index, kind, wiring, state, reason, rate, nominalRate = "nominal_rate", published, discarded
-            case notReady = "not_ready", faults, notices, calibrated, calibrationDate = "calibration_date"
-            case calibrationQuality = "calibration_quality", calibrationReason = "calibration_reason", capacity
+            case sensor, index, kind, wiring, state, reason, rate
+            case nominalRate = "nominal_rate"
+            case published, discarded
+            case notReady = "not_ready"
+            case faults, notices, calibrated
+            case calibrationDate = "calibration_date"
+            case calibrationQuality = "calibration_quality"
+            case calibrationReason = "calibration_reason"
+            case capacity
             case profile
         }
     }
@@ -261,7 +273,8 @@ public struct CommandReply: Hashable, Sendable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case command = "class", sensor, ok, tare, offset, reason, message
+        case command = "class"
+        case sensor, ok, tare, offset, reason, message
     }
 }
 
@@ -303,7 +316,8 @@ public struct CalibrationReply: Hashable, Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case sensor, step, ok, points, message, grams, residuals, quality, notice
-        case calibrationDate = "calibration_date", saved
+        case calibrationDate = "calibration_date"
+        case saved
     }
 }
 

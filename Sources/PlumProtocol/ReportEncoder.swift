@@ -119,7 +119,7 @@ extension Report {
 
     /// The order the daemon has always sent a device's discard counts in; others follow sorted.
     static let discardOrder = [
-        "stretched_clock", "integrity", "settling", "stale", "late_readout", "missed_conversion", "buffer",
+        "stretched_clock", "integrity", "settling", "stale", "late_readout", "missed_conversion", "buffer"
     ]
 
     fileprivate static func object(_ device: DevicesReport.Device) -> JSONWriter {

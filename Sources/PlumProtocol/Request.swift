@@ -90,7 +90,9 @@ public enum Request: Hashable, Sendable {
         }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ body: Substring?, request: Substring) throws(ProtocolError) -> T {
+    private static func decode<T: Decodable>(_ type: T.Type, _ body: Substring?, request: Substring)
+        throws(ProtocolError) -> T
+    {
         guard let body, !body.isEmpty else {
             throw ProtocolError("?\(request) needs a JSON argument, such as ?\(request)={\"sensor\":\"left\"};")
         }
@@ -181,7 +183,8 @@ public struct CalibrationRequest: Hashable, Sendable, Decodable {
         switch step {
         case .point:
             guard let grams, grams.isFinite, grams > 0 else {
-                throw ProtocolError("?CALIBRATE: step \"point\" needs \"grams\", the known weight in grams (more than 0)")
+                throw ProtocolError(
+                    "?CALIBRATE: step \"point\" needs \"grams\", the known weight in grams (more than 0)")
             }
         case .begin, .zero, .fit, .commit, .cancel, .rollback:
             if grams != nil {

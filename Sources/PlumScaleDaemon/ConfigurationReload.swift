@@ -21,8 +21,10 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
         notes.append("[[sensor]] changes in \(path) need a restart (systemctl restart plumscaled)")
     }
     if fresh.daemon != old.daemon { notes.append("[daemon] changes need a restart") }
-    if fresh.cue?.chip != old.cue?.chip || fresh.cue?.line != old.cue?.line || fresh.cue?.activeLow != old.cue?.activeLow
-        || fresh.cue?.pulseMilliseconds != old.cue?.pulseMilliseconds {
+    if fresh.cue?.chip != old.cue?.chip || fresh.cue?.line != old.cue?.line
+        || fresh.cue?.activeLow != old.cue?.activeLow
+        || fresh.cue?.pulseMilliseconds != old.cue?.pulseMilliseconds
+    {
         notes.append("[cue] line changes need a restart")
     }
     if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable || fresh.sensors != old.sensors {

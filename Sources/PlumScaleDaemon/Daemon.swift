@@ -1,18 +1,18 @@
 package import Logging
 package import PlumConfig
-internal import PlumStation
-internal import PlumTransport
 internal import PlumCore
 internal import PlumDrivers
 internal import PlumHardware
 internal import PlumProtocol
 internal import PlumSensors
+internal import PlumStation
+internal import PlumTransport
 internal import ServiceLifecycle
 internal import Synchronization
 internal import UnixSignals
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// `plumscaled` composed: samplers feed the station, the station publishes to the hub, the
@@ -52,32 +52,44 @@ package enum Daemon {
         let notifier = SystemdNotifier(environment: environment)
         let activation = try SocketActivation.fromProcessEnvironment()
 
-        let hub = ClientHub(configuration: .init(
-            maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
+        let hub = ClientHub(
+            configuration: .init(
+                maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
         let store = CalibrationStore(directory: options.stateDirectory)
         removeStaleTemporaryFiles(store, logger: logger)
         let station = try Station(configuration: configuration, store: store, publisher: hub, logger: logger)
         await installSimulatedCalibrations(configuration, station: station, logger: logger)
 
         var endpoints: [ListenerEndpoint] = []
-        if let passed = activation.endpoint(named: "json") ?? activation.sockets.first.map({ .passedDescriptor($0.descriptor, name: $0.name) }) {
+        if let passed = activation.endpoint(named: "json")
+            ?? activation.sockets.first.map({ .passedDescriptor($0.descriptor, name: $0.name) })
+        {
             endpoints.append(passed)
         } else {
-            let path = options.socketPath ?? configuration.daemon.socket ?? UnixSocketPath.defaultPath(environment: environment)
+            let path =
+                options.socketPath ?? configuration.daemon.socket
+                ?? UnixSocketPath.defaultPath(environment: environment)
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
-        if let tcp = configuration.daemon.tcp { endpoints.append(listenerEndpoint(tcp, group: configuration.daemon.socketGroup)) }
+        if let tcp = configuration.daemon.tcp {
+            endpoints.append(listenerEndpoint(tcp, group: configuration.daemon.socketGroup))
+        }
         let unixSocket: String? = if case .unixSocket(let path, _) = endpoints[0] { path } else { nil }
-        let authorization = try commandAuthorization(adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
+        let authorization = try commandAuthorization(
+            adminGroup: configuration.daemon.adminGroup, unixSocket: unixSocket)
 
         let mtsics = try mtsicsListener(configuration, activation: activation, station: station)
-        switch DescriptorLimit.fit(DescriptorLimit.needed(clients: configuration.daemon.maxClients, mtsics: mtsics != nil)) {
+        switch DescriptorLimit.fit(
+            DescriptorLimit.needed(clients: configuration.daemon.maxClients, mtsics: mtsics != nil))
+        {
         case .enough:
             break
         case .raised(let from, let to):
-            logger.info("open-file limit raised from \(from) to \(to) for max_clients \(configuration.daemon.maxClients)")
+            logger.info(
+                "open-file limit raised from \(from) to \(to) for max_clients \(configuration.daemon.maxClients)")
         case .short(let limit, let needed):
-            let problem = "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files "
+            let problem =
+                "max_clients \(configuration.daemon.maxClients) needs about \(needed) open files "
                 + "but the limit is \(limit): clients past it will be refused"
             let advice = "raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower max_clients"
             logger.warning("\(problem); \(advice)")
@@ -88,7 +100,8 @@ package enum Daemon {
             mtsics: mtsics, authorization: authorization, notifier: notifier, logger: logger)
 
         let samplers = configuration.sensors.map { sensor in
-            Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) { () throws(SensorError) -> any SampleSource in
+            Sampler(name: sensor.name, setup: { sensor.wiring.sampler.apply() }) {
+                () throws(SensorError) -> any SampleSource in
                 try SensorFactory.open(sensor)
             }
         }
@@ -99,7 +112,9 @@ package enum Daemon {
         let names = configuration.sensors.map(\.name).joined(separator: ", ")
         var listening = endpoints.map(\.description).joined(separator: ", ")
         if let mtsics, let balance = mtsics.handler as? StationBalance {
-            listening += "; MT-SICS on " + mtsics.endpoints.map(\.description).joined(separator: ", ") + " weighing with \(balance.sensor)"
+            listening +=
+                "; MT-SICS on " + mtsics.endpoints.map(\.description).joined(separator: ", ")
+                + " weighing with \(balance.sensor)"
         }
         logger.info("plumscaled \(DaemonVersion.release) serving \(listening) for \(names)")
         try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(listening)")
@@ -120,11 +135,13 @@ package enum Daemon {
             logger.notice("reloaded: \(status)")
             return status
         }
-        var services: [any Service] = options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
+        var services: [any Service] =
+            options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
         if let cue = configuration.cue {
             do {
                 let pulser = try CuePulser(
-                    chip: cue.chip, line: cue.line, activeLow: cue.activeLow, pulse: .milliseconds(cue.pulseMilliseconds), logger: logger)
+                    chip: cue.chip, line: cue.line, activeLow: cue.activeLow,
+                    pulse: .milliseconds(cue.pulseMilliseconds), logger: logger)
                 await station.attachCueOutput(pulser)
                 services.append(CueService(pulser: pulser))
                 logger.info("cue output on \(cue.chip) line \(cue.line), \(cue.pulseMilliseconds) ms pulses")
@@ -135,7 +152,8 @@ package enum Daemon {
         }
         let group = ServiceGroup(
             services: services,
-            gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [], logger: logger)
+            gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [],
+            logger: logger)
         try await group.run()
     }
 
@@ -156,7 +174,8 @@ package enum Daemon {
 
     /// A simulated HX711's transfer function is known exactly, so until a calibration is
     /// stored it is weighed with that one: `plumscaled --simulate` shows grams at once.
-    static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async {
+    static func installSimulatedCalibrations(_ configuration: PlumConfiguration, station: Station, logger: Logger) async
+    {
         for sensor in configuration.sensors where await !station.isCalibrated(sensor.name) {
             do {
                 let scale = try Station.scaleConfiguration(of: configuration, sensor: sensor)
@@ -178,7 +197,9 @@ package enum Daemon {
     /// Root, this process's user and, when configured, the admin group's members may change
     /// state.
     /// - Throws: ``DaemonError`` when `adminGroup` names no group on this system.
-    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError) -> CommandAuthorization {
+    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError)
+        -> CommandAuthorization
+    {
         let uid = geteuid()
         let userName = getpwuid(uid).flatMap { $0.pointee.pw_name }.map { String(cString: $0) }
         var group: CommandAuthorization.AdminGroup?
@@ -187,7 +208,10 @@ package enum Daemon {
                 throw DaemonError(
                     .invalidConfiguration, operation: "looking up [daemon] admin_group", subject: "'\(adminGroup)'",
                     detail: "no such group",
-                    hint: "create it (sudo groupadd \(adminGroup)) and add the users who may zero, tare and calibrate, or remove admin_group")
+                    hint:
+                        "create it (sudo groupadd \(adminGroup)) and add the users who may zero, tare and calibrate, "
+                        + "or remove admin_group"
+                )
             }
             group = .init(name: adminGroup, gid: entry.pointee.gr_gid)
         }

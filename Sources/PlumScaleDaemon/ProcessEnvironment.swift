@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The process's environment as a dictionary.

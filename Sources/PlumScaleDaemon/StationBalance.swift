@@ -42,7 +42,8 @@ package struct StationBalance: MTSICSHandler {
             // Levels 0 and 1 (in part), and the version of each level implemented.
             return MTSICSResponse.texts("I1", ["01", "1.00", "1.00", "", ""])
         case .inquiry(2):
-            return MTSICSResponse.texts("I2", ["PlumScale \(MTSICSResponse.value(capacityGrams, decimals: division.decimals)) g"])
+            return MTSICSResponse.texts(
+                "I2", ["PlumScale \(MTSICSResponse.value(capacityGrams, decimals: division.decimals)) g"])
         case .inquiry(3):
             return MTSICSResponse.texts("I3", [DaemonVersion.release])
         case .inquiry:
@@ -69,8 +70,11 @@ package struct StationBalance: MTSICSHandler {
         case .tarePreset(let grams):
             switch await station.presetTare(sensor, grams: grams) {
             case nil: return MTSICSResponse.logicalError
-            case .success(let tare)?: return MTSICSResponse.tareValue(grams: division.round(tare).grams, decimals: division.decimals)
-            case .failure(let refusal)?: return refusal.code == .invalidWeight ? MTSICSResponse.parameterError("TA") : MTSICSResponse.logicalError
+            case .success(let tare)?:
+                return MTSICSResponse.tareValue(grams: division.round(tare).grams, decimals: division.decimals)
+            case .failure(let refusal)?:
+                return refusal.code == .invalidWeight
+                    ? MTSICSResponse.parameterError("TA") : MTSICSResponse.logicalError
             }
         case .tareClear:
             return await station.clearTare(sensor) ? MTSICSResponse.done("TAC") : MTSICSResponse.logicalError
@@ -79,7 +83,8 @@ package struct StationBalance: MTSICSHandler {
 
     package func repeatedWeights() -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
-        let station = self.station, sensor = self.sensor
+        let station = self.station
+        let sensor = self.sensor
         let forwarding = Task {
             for await reading in await station.readings(of: sensor) {
                 continuation.yield(Self.weight(reading, id: "S"))
@@ -101,7 +106,8 @@ package struct StationBalance: MTSICSHandler {
         switch reading.display {
         case .grams(_, let value):
             return MTSICSResponse.weight(
-                id: id, status: reading.isStable ? .stable : .dynamic, grams: value, decimals: reading.division.decimals)
+                id: id, status: reading.isStable ? .stable : .dynamic, grams: value, decimals: reading.division.decimals
+            )
         case .uncalibrated:
             return MTSICSResponse.logicalError
         case .noSignal, .overload, .underload:
@@ -123,11 +129,14 @@ package struct StationBalance: MTSICSHandler {
         guard !outcome.timedOut, let result = outcome.result else { return notExecutable(id, outcome.reading) }
         switch result {
         case .success:
-            return id == "Z" ? MTSICSResponse.done(id) : MTSICSResponse.done(id, outcome.reading?.isStable == true ? .stable : .dynamic)
+            return id == "Z"
+                ? MTSICSResponse.done(id)
+                : MTSICSResponse.done(id, outcome.reading?.isStable == true ? .stable : .dynamic)
         case .failure(let refusal):
             switch refusal.code {
             case .outsideZeroRange:
-                return (outcome.loadFromCalibratedZero ?? 1) > 0 ? MTSICSResponse.overRange(id) : MTSICSResponse.underRange(id)
+                return (outcome.loadFromCalibratedZero ?? 1) > 0
+                    ? MTSICSResponse.overRange(id) : MTSICSResponse.underRange(id)
             case .overload: return MTSICSResponse.overRange(id)
             case .underload: return MTSICSResponse.underRange(id)
             case .uncalibrated: return MTSICSResponse.logicalError
@@ -144,7 +153,8 @@ package struct StationBalance: MTSICSHandler {
         switch result {
         case .success(let tare):
             let status: MTSICSResponse.Status = id == "T" || outcome.reading?.isStable == true ? .stable : .dynamic
-            return MTSICSResponse.weight(id: id, status: status, grams: division.round(tare).grams, decimals: division.decimals)
+            return MTSICSResponse.weight(
+                id: id, status: status, grams: division.round(tare).grams, decimals: division.decimals)
         case .failure(let refusal):
             switch refusal.code {
             case .overload: return MTSICSResponse.overRange(id)

@@ -27,14 +27,16 @@ public enum SensorFactory {
             return try openADS1115(sensor.name, wiring)
         case .simulatedFSR(let wiring):
             let clock = SystemMonotonicClock()
-            let load: any LoadProfile = switch wiring.load {
-            case .plums: PlumLoadModel(seed: wiring.seed, start: clock.now())
-            case .constant(let grams): ConstantLoad(grams: grams)
-            case .file(let path): FileLoad(path: path)
-            }
+            let load: any LoadProfile =
+                switch wiring.load {
+                case .plums: PlumLoadModel(seed: wiring.seed, start: clock.now())
+                case .constant(let grams): ConstantLoad(grams: grams)
+                case .file(let path): FileLoad(path: path)
+                }
             return SimulatedFSRSensor(
                 name: sensor.name, clock: clock, load: load, dataRate: wiring.dataRate,
-                divider: wiring.divider, seed: wiring.seed).sensor
+                divider: wiring.divider, seed: wiring.seed
+            ).sensor
         }
     }
 
@@ -53,7 +55,8 @@ public enum SensorFactory {
                     clockLine: clockLine, dataLine: dataLine, time: SystemMonotonicClock(),
                     configuration: wiring.driver)
             } catch {
-                throw HardwareError(.invalidRequest, operation: "configuring", subject: "HX711", detail: error.description)
+                throw HardwareError(
+                    .invalidRequest, operation: "configuring", subject: "HX711", detail: error.description)
             }
         } catch {
             throw .hardware(sensor: name, error)
@@ -89,27 +92,35 @@ public enum SensorFactory {
 
     /// The chip model in real time, with plums coming and going, a constant load, or the grams
     /// in a file; with `unplug_file`, a chip whose DOUT wire is pulled while that file exists.
-    static func openSimulatedHX711(_ name: String, _ wiring: SimulatedHX711Wiring) throws(SensorError) -> any SampleSource {
+    static func openSimulatedHX711(_ name: String, _ wiring: SimulatedHX711Wiring) throws(SensorError)
+        -> any SampleSource
+    {
         var chip = HX711Model<SystemMonotonicClock>.Configuration()
         chip.loadCell.capacityGrams = wiring.cellCapacityGrams
         let simulated: SimulatedHX711<SystemMonotonicClock>
         do {
             switch wiring.load {
             case .plums:
-                simulated = try SimulatedHX711.realTime(name: name, seed: wiring.seed, driver: wiring.driver, chip: chip)
+                simulated = try SimulatedHX711.realTime(
+                    name: name, seed: wiring.seed, driver: wiring.driver, chip: chip)
             case .constant(let grams):
                 chip.operationCost = .zero
                 chip.seed = wiring.seed &+ 1
                 simulated = try SimulatedHX711(
-                    name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams), driver: wiring.driver, chip: chip)
+                    name: name, clock: SystemMonotonicClock(), load: ConstantLoad(grams: grams), driver: wiring.driver,
+                    chip: chip)
             case .file(let path):
                 chip.operationCost = .zero
                 chip.seed = wiring.seed &+ 1
                 simulated = try SimulatedHX711(
-                    name: name, clock: SystemMonotonicClock(), load: FileLoad(path: path), driver: wiring.driver, chip: chip)
+                    name: name, clock: SystemMonotonicClock(), load: FileLoad(path: path), driver: wiring.driver,
+                    chip: chip)
             }
         } catch {
-            throw .hardware(sensor: name, HardwareError(.invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
+            throw .hardware(
+                sensor: name,
+                HardwareError(
+                    .invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
         }
         if let unplugFile = wiring.unplugFile { return UnpluggableHX711(simulated, switchFile: unplugFile) }
         return simulated.sensor

@@ -21,10 +21,11 @@ public enum SimulatedCalibration {
         let full = try SimulatedHX711<VirtualClock>.noiselessCode(grams: capacity, driver: wiring.driver, chip: chip)
         let points = [
             CalibrationPoint(grams: 0, signal: Double(empty)),
-            CalibrationPoint(grams: capacity, signal: Double(full)),
+            CalibrationPoint(grams: capacity, signal: Double(full))
         ]
         return try CalibrationFit.fit(
             points: points, sensor: sensor.identity, kind: sensor.sensorKind, configuration: scale,
-            createdAt: "simulated chip").get()
+            createdAt: "simulated chip"
+        ).get()
     }
 }

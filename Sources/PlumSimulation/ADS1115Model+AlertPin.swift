@@ -1,5 +1,5 @@
-public import PlumHardware
 internal import PlumDrivers
+public import PlumHardware
 
 // The ALERT/RDY pin (SBAS444 §9.3.7, §9.3.8): conversion-ready pulses, the digital comparator
 // and the pin seen through a GPIO line request with edge events. The registers, the bus and
@@ -77,9 +77,9 @@ extension ADS1115Model {
     var nextPinChange: MonotonicInstant? {
         let end = conversionStuck ? nil : inFlight?.end
         switch (pulseEnd, end) {
-        case let (pulse?, end?): return min(pulse, end)
-        case let (pulse?, nil): return pulse
-        case let (nil, end?): return end
+        case (let pulse?, let end?): return min(pulse, end)
+        case (let pulse?, nil): return pulse
+        case (nil, let end?): return end
         case (nil, nil): return nil
         }
     }
@@ -114,7 +114,8 @@ extension ADS1115Model {
         advance(to: clock.now())
         if !pendingEdges.isEmpty { return true }
         let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds < 0
+        let nanoseconds =
+            seconds < 0
             ? 0 : UInt64(seconds) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
         let deadline = clock.now().advanced(byNanoseconds: nanoseconds)
         while let next = nextPinChange, next <= deadline {

@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 /// A register-level model of the TI ADS1115 on an SMBus, with its ALERT/RDY pin.
 ///
@@ -43,7 +43,8 @@ public final class ADS1115Model<Clock: MonotonicClock>: SMBusDevice {
 
     /// The four analog inputs.
     public enum Input: Int, CaseIterable, Hashable, Sendable {
-        case ain0 = 0, ain1, ain2, ain3
+        case ain0 = 0
+        case ain1, ain2, ain3
 
         /// The MUX setting that measures this input against GND.
         public var singleEnded: ADS1115Config.Mux {

@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 /// The output of an FSR divider as an analog signal: load → FSR resistance → divider volts,
 /// ready to connect to an ``ADS1115Model`` input.

@@ -2,7 +2,7 @@ public import PlumHardware
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The load on a simulated pan is whatever number of grams a file holds: write `100` into it to

@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 extension HX711Model {
     /// The chip, its input and its wiring.

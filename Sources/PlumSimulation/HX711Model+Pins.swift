@@ -29,7 +29,7 @@ extension HX711Model {
             }
             for _ in 0..<count { countPulse(at: now) }
             for (fault, window) in faults where isActive(window) {
-                if case let .stretchedClock(pulse, by) = fault, pulse == driverPulses {
+                if case .stretchedClock(let pulse, let by) = fault, pulse == driverPulses {
                     counters.faultsApplied &+= 1
                     // Preemption: time passes while PD_SCK is high.
                     clock.sleep(until: clock.now().advanced(byNanoseconds: by.nanoseconds))
@@ -57,7 +57,7 @@ extension HX711Model {
         }
         if !sckHigh, !preemptionUsed {
             for (fault, window) in faults where isActive(window) {
-                if case let .preemptedLowPhase(pulse, by) = fault, pulse == driverPulses {
+                if case .preemptedLowPhase(let pulse, let by) = fault, pulse == driverPulses {
                     preemptionUsed = true
                     counters.faultsApplied &+= 1
                     // The sampler loses the CPU after this read returns, with PD_SCK low: no

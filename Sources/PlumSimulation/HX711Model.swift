@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 /// A bit-accurate Avia HX711 at its two pins, which the real driver runs against unchanged.
 ///
@@ -139,9 +139,9 @@ public final class HX711Model<Clock: MonotonicClock> {
     /// Schedules a fault.
     public func inject(_ fault: HX711Fault, _ window: HX711Fault.Window) {
         switch window {
-        case let .from(start, end):
+        case .from(let start, let end):
             faults.append((fault, .time(start, end)))
-        case let .nextConversions(count):
+        case .nextConversions(let count):
             guard count > 0 else { return }
             faults.append((fault, .serials((serial + 1)...(serial + UInt64(count)))))
         }
@@ -338,9 +338,9 @@ public final class HX711Model<Clock: MonotonicClock> {
     private func isActive(_ window: HX711FaultWindow, serial: UInt64, time: MonotonicInstant) -> Bool {
         guard serial > 0 else { return false }
         switch window {
-        case let .time(start, end):
+        case .time(let start, let end):
             return time >= start && (end.map { time < $0 } ?? true)
-        case let .serials(range):
+        case .serials(let range):
             return range.contains(serial)
         }
     }

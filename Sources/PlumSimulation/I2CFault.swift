@@ -34,8 +34,8 @@ public enum I2CFault: Hashable, Sendable {
 
         public mutating func inject(_ fault: I2CFault) {
             switch fault {
-            case let .noAcknowledge(errno): noAcknowledge = errno
-            case let .transientIOError(count): transientFailuresLeft = max(0, count)
+            case .noAcknowledge(let errno): noAcknowledge = errno
+            case .transientIOError(let count): transientFailuresLeft = max(0, count)
             }
         }
 

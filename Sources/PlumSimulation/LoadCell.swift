@@ -63,7 +63,8 @@ public struct LoadCell: Hashable, Sendable {
     public mutating func outputVolts(grams: Double, excitation: Double, at time: MonotonicInstant) -> Double {
         if creep != 0 {
             let seconds = lastTime.map { Double(time.nanoseconds(since: $0)) / 1e9 } ?? 0
-            let tau = Double(creepTimeConstant.components.seconds) + Double(creepTimeConstant.components.attoseconds) / 1e18
+            let tau =
+                Double(creepTimeConstant.components.seconds) + Double(creepTimeConstant.components.attoseconds) / 1e18
             let step = tau > 0 ? 1 - LoadMath.exp(-seconds / tau) : 1
             creepLoad += (grams - creepLoad) * step
         }

@@ -52,8 +52,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
-@inline(__always) private func _log(_ x: Double) -> Double { Glibc.log(x) }
-@inline(__always) private func _sin(_ x: Double) -> Double { Glibc.sin(x) }
-@inline(__always) private func _cos(_ x: Double) -> Double { Glibc.cos(x) }
+    import Glibc
+    @inline(__always) private func _log(_ x: Double) -> Double { Glibc.log(x) }
+    @inline(__always) private func _sin(_ x: Double) -> Double { Glibc.sin(x) }
+    @inline(__always) private func _cos(_ x: Double) -> Double { Glibc.cos(x) }
 #endif

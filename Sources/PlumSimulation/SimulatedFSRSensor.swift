@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 /// A complete simulated FSR sensor in one call: an FSR 402 under a load, its divider, an
 /// ADS1115 model on a simulated bus with its ALERT/RDY pin, and the real driver on top.

@@ -1,5 +1,5 @@
-public import PlumHardware
 public import PlumDrivers
+public import PlumHardware
 
 /// A simulated HX711 sensor assembled in one call: the chip model, the real driver on its
 /// lines, and the clock they share. For `--simulate`, the daemon and the tests.
@@ -70,7 +70,10 @@ extension SimulatedHX711 where Time == VirtualClock {
         do {
             sim = try SimulatedHX711(load: ConstantLoad(grams: grams), driver: driver, chip: chip)
         } catch {
-            throw .hardware(sensor: "simulated", HardwareError(.invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
+            throw .hardware(
+                sensor: "simulated",
+                HardwareError(
+                    .invalidRequest, operation: "configuring", subject: "simulated HX711", detail: error.description))
         }
         return try sim.sensor.next().raw
     }

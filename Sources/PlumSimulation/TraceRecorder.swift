@@ -1,7 +1,7 @@
 public import PlumDrivers
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes samples as a trace (`time_s,sensor,raw` CSV) that ``TraceReplay`` plays back and any

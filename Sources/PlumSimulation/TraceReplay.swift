@@ -2,7 +2,7 @@ public import PlumDrivers
 public import PlumHardware
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Plays back a recorded trace (`time_s,sensor,raw` CSV) as a sample source, so a real session
@@ -41,12 +41,15 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
             signal: signal, nominalRate: nominalRate)
         guard let file = fopen(path, "r") else {
             let code = Errno.current
-            throw .hardware(sensor: name, HardwareError(
-                .notFound, operation: "opening trace", subject: path, errno: code,
-                hint: "record one with `plumscale raw --record FILE`, or check the path"))
+            throw .hardware(
+                sensor: name,
+                HardwareError(
+                    .notFound, operation: "opening trace", subject: path, errno: code,
+                    hint: "record one with `plumscale raw --record FILE`, or check the path"))
         }
         self.file = file
-        guard let header = readLine(), header.split(separator: ",").map({ $0.trimmingSpaces }) == TraceRecorder.columns else {
+        guard let header = readLine(), header.split(separator: ",").map({ $0.trimmingSpaces }) == TraceRecorder.columns
+        else {
             throw .hardware(sensor: name, malformed("line 1: expected the header time_s,sensor,raw"))
         }
     }
@@ -60,15 +63,23 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
             guard fields.count == 3 else {
-                throw .hardware(sensor: info.name, malformed("line \(lineNumber): expected 3 fields time_s,sensor,raw, found \(fields.count)"))
+                throw .hardware(
+                    sensor: info.name,
+                    malformed("line \(lineNumber): expected 3 fields time_s,sensor,raw, found \(fields.count)"))
             }
             guard fields[1] == traceSensor else { continue }
             guard let recorded = Double(fields[0]), recorded.isFinite, let raw = Int32(fields[2]) else {
-                throw .hardware(sensor: info.name, malformed("line \(lineNumber): \"\(line)\" is not a time in seconds, a name and a whole number"))
+                throw .hardware(
+                    sensor: info.name,
+                    malformed("line \(lineNumber): \"\(line)\" is not a time in seconds, a name and a whole number"))
             }
             guard let time = replayTime(recorded) else {
-                throw .hardware(sensor: info.name, malformed(
-                    "line \(lineNumber): time_s \(fields[0]) lies more than 100 years after the trace's first sample"))
+                throw .hardware(
+                    sensor: info.name,
+                    malformed(
+                        "line \(lineNumber): time_s \(fields[0]) lies more than 100 years after the trace's first "
+                            + "sample"
+                    ))
             }
             if realTime { clock.sleep(until: time) }
             statistics.published += 1
@@ -94,8 +105,9 @@ public final class TraceReplay<Time: MonotonicClock>: SampleSource {
     }
 
     private func malformed(_ detail: String) -> HardwareError {
-        HardwareError(.malformed, operation: "reading trace", subject: path, detail: detail,
-                      hint: "a trace is CSV with the header time_s,sensor,raw")
+        HardwareError(
+            .malformed, operation: "reading trace", subject: path, detail: detail,
+            hint: "a trace is CSV with the header time_s,sensor,raw")
     }
 
     private func readLine() -> String? {

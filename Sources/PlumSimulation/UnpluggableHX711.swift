@@ -2,7 +2,7 @@ public import PlumDrivers
 public import PlumHardware
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A simulated HX711 whose DOUT wire comes loose while a file exists: create the file and the

@@ -60,7 +60,8 @@ struct CalibrationSession {
                 return reply(.fit, ok: false, engine, refusal.description)
             case .success(let calibration):
                 var fit = fitReply(.fit, calibration)
-                fit.message = "not in use yet: send step \"commit\" to use and save it, \"point\" to add a weight, "
+                fit.message =
+                    "not in use yet: send step \"commit\" to use and save it, \"point\" to add a weight, "
                     + "or \"cancel\""
                 return .calibrate(fit)
             }
@@ -103,8 +104,11 @@ struct CalibrationSession {
         pending = nil
         let what = capture.step == .zero ? "zero" : Station.grams(capture.grams)
         let signal = FixedPoint.text(point.signal, decimals: 1)
-        capture.reply.resume(returning: [reply(capture.step, ok: true, engine,
-            "\(what) captured: signal \(signal) from \(point.samples) stable samples")])
+        capture.reply.resume(returning: [
+            reply(
+                capture.step, ok: true, engine,
+                "\(what) captured: signal \(signal) from \(point.samples) stable samples")
+        ])
     }
 
     /// Ends the capture with `token` that found no stable load within `timeout`, if it still
@@ -114,14 +118,16 @@ struct CalibrationSession {
         pending = nil
         let unchanged = engine.procedure?.unchangedSince
         engine.cancelCapture()
-        let message = if let unchanged, capture.step == .point {
-            "the load did not change within \(timeout.formattedMilliseconds): the pan still holds the load of the "
-                + "\(Station.grams(unchanged)) point; place the \(Station.grams(capture.grams)) weight and send the "
-                + "step again"
-        } else {
-            "no stable reading within \(timeout.formattedMilliseconds): keep the pan still (no draughts, no "
-                + "touching) and send the step again"
-        }
+        let message =
+            if let unchanged, capture.step == .point {
+                "the load did not change within \(timeout.formattedMilliseconds): the pan still holds the load of the "
+                    + "\(Station.grams(unchanged)) point; place the \(Station.grams(capture.grams)) weight and send "
+                    + "the "
+                    + "step again"
+            } else {
+                "no stable reading within \(timeout.formattedMilliseconds): keep the pan still (no draughts, no "
+                    + "touching) and send the step again"
+            }
         capture.reply.resume(returning: [reply(capture.step, ok: false, engine, message)])
     }
 
@@ -134,9 +140,10 @@ struct CalibrationSession {
 
     /// A `CALIBRATE` reply with the points so far and a message.
     func reply(_ step: CalibrationRequest.Step, ok: Bool, _ engine: WeighingEngine, _ message: String) -> Report {
-        .calibrate(CalibrationReply(
-            sensor: sensor, step: step.rawValue, ok: ok, points: engine.procedure?.points.count ?? 0,
-            message: message))
+        .calibrate(
+            CalibrationReply(
+                sensor: sensor, step: step.rawValue, ok: ok, points: engine.procedure?.points.count ?? 0,
+                message: message))
     }
 
     /// A `CALIBRATE` reply that shows a fit: its points, residuals and quality.

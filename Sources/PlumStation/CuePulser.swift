@@ -39,7 +39,8 @@ package final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
         self.line = line
         self.pulse = pulse
         self.logger = logger
-        (requests, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self, bufferingPolicy: .bufferingNewest(8))
+        (requests, continuation) = AsyncStream.makeStream(
+            of: ContinuousClock.Instant.self, bufferingPolicy: .bufferingNewest(8))
     }
 
     package func cue(_ cue: Cue, sensor: String) {
@@ -80,9 +81,12 @@ package final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
 extension CuePulser where Line == GPIOOutputRequest {
     /// Requests the configured line as an output, inactive, for the life of the daemon.
     /// - Throws: ``HardwareError`` naming the chip or line and what to check.
-    package convenience init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool, pulse: Duration, logger: Logger) throws(HardwareError) {
+    package convenience init(chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool, pulse: Duration, logger: Logger)
+        throws(HardwareError)
+    {
         let opened = try GPIOChip(chip)
-        let request = try opened.requestOutput(line, consumer: "plumscaled cue", initialValue: false, activeLow: activeLow)
+        let request = try opened.requestOutput(
+            line, consumer: "plumscaled cue", initialValue: false, activeLow: activeLow)
         self.init(line: request, pulse: pulse, logger: logger)
     }
 }

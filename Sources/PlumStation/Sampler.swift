@@ -3,7 +3,7 @@ package import PlumHardware
 internal import Synchronization
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// One sensor's sampler: a dedicated thread that blocks on the hardware and hands samples to
@@ -54,10 +54,13 @@ package final class Sampler: Sendable {
         self.open = open
         self.backoff = backoff
         self.setup = setup
-        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(max(1, bufferCapacity)))
-        shared = Mutex(Shared(status: SamplerStatus(
-            name: name, info: nil, state: .starting, statistics: DriverStatistics(), achievedRate: 0,
-            droppedByBuffer: 0, lastProgress: SystemMonotonicClock().now(), faults: 0)))
+        (events, continuation) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(max(1, bufferCapacity)))
+        shared = Mutex(
+            Shared(
+                status: SamplerStatus(
+                    name: name, info: nil, state: .starting, statistics: DriverStatistics(), achievedRate: 0,
+                    droppedByBuffer: 0, lastProgress: SystemMonotonicClock().now(), faults: 0)))
     }
 
     /// The current snapshot.
@@ -83,11 +86,13 @@ package final class Sampler: Sendable {
         guard first else { return }
         let box = Unmanaged.passRetained(self)
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let sampler = Unmanaged<Sampler>.fromOpaque(context!).takeRetainedValue()
-            sampler.run()
-            return nil
-        }, box.toOpaque())
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                let sampler = Unmanaged<Sampler>.fromOpaque(context!).takeRetainedValue()
+                sampler.run()
+                return nil
+            }, box.toOpaque())
         if result != 0 {
             box.release()
             update(.fault(reason: "cannot start the sampler thread: \(Errno(rawValue: result))"))

@@ -2,8 +2,8 @@ package import Logging
 package import PlumConfig
 package import PlumCore
 internal import PlumDrivers
-package import PlumProtocol
 internal import PlumHardware
+package import PlumProtocol
 internal import PlumSensors
 
 /// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
@@ -82,7 +82,8 @@ package actor Station {
             var engine: WeighingEngine
             do {
                 engine = try WeighingEngine(
-                    sensor: identity, kind: kind, configuration: scale, calibration: calibration, uncalibratedReason: reason)
+                    sensor: identity, kind: kind, configuration: scale, calibration: calibration,
+                    uncalibratedReason: reason)
             } catch {
                 // A stored calibration for another gain or kind: run uncalibrated and say why.
                 engine = try WeighingEngine(
@@ -138,18 +139,22 @@ package actor Station {
         }
         for name in order {
             guard var entry = entries[name], let scale = settings[name] else { continue }
-            entry.calibration.abandon("the configuration was reloaded; begin the calibration again", engine: entry.engine)
+            entry.calibration.abandon(
+                "the configuration was reloaded; begin the calibration again", engine: entry.engine)
             let calibration = entry.engine.calibration
             let carried = entry.restoring ?? entry.engine.zeroTareState
             do {
                 entry.engine = try WeighingEngine(
-                    sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale, calibration: calibration,
+                    sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale,
+                    calibration: calibration,
                     uncalibratedReason: entry.engine.uncalibratedReason)
             } catch {
                 return "[scale] not applied to \(name): \(error); the old settings stay"
             }
             entry.restoring = carried.flatMap { Self.restore($0, into: &entry.engine, sensor: name, logger: logger) }
-            if let sensor = configuration.sensors.first(where: { $0.name == name }) { entry.profile = sensor.profile?.name }
+            if let sensor = configuration.sensors.first(where: { $0.name == name }) {
+                entry.profile = sensor.profile?.name
+            }
             entry.latest = nil
             entries[name] = entry
         }
@@ -157,11 +162,13 @@ package actor Station {
         let tracking = base.zeroTracking ? "on" : "off"
         let zeroTare = base.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
         let division = (try? Division(grams: base.divisionGrams)).map { "\($0)" } ?? "\(base.divisionGrams) g"
-        var summary = "[scale] applied: capacity \(Self.grams(base.capacityGrams)), division \(division), "
+        var summary =
+            "[scale] applied: capacity \(Self.grams(base.capacityGrams)), division \(division), "
             + "zero tracking \(tracking); \(zeroTare)"
         for name in order {
             guard let scale = settings[name], let sensor = configuration.sensors.first(where: { $0.name == name }),
-                  sensor.profile != nil || !sensor.scale.isEmpty else { continue }
+                sensor.profile != nil || !sensor.scale.isEmpty
+            else { continue }
             summary += "; \(Self.describe(sensor, scale))"
         }
         return summary
@@ -193,13 +200,16 @@ package actor Station {
     }
 
     /// Makes the previous saved calibration of `entry`'s sensor the one in use again.
-    func rollBackCalibration(_ engine: inout WeighingEngine) -> Result<Calibration, CalibrationSession.RollbackRefused> {
+    func rollBackCalibration(_ engine: inout WeighingEngine) -> Result<Calibration, CalibrationSession.RollbackRefused>
+    {
         switch calibrationStore.rollback(engine.sensor) {
         case .failure(let error):
             return .failure(CalibrationSession.RollbackRefused(message: error.description))
         case .success(let previous):
             if case .failure(let refusal) = engine.install(previous) {
-                return .failure(CalibrationSession.RollbackRefused(message: "the earlier calibration does not fit this sensor now: \(refusal)"))
+                return .failure(
+                    CalibrationSession.RollbackRefused(
+                        message: "the earlier calibration does not fit this sensor now: \(refusal)"))
             }
             return .success(previous)
         }
@@ -263,12 +273,14 @@ package actor Station {
         guard var entry = entries[name] else { return }
         switch event {
         case .state(let state):
-            publisher.publishEvent(.state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
+            publisher.publishEvent(
+                .state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
         case .sample(let sample):
             var flags: EngineInput.Flags = []
             if sample.flags.contains(.overRange) { flags.insert(.overRange) }
             if sample.flags.contains(.underRange) { flags.insert(.underRange) }
-            let reading = entry.engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
+            let reading = entry.engine.process(
+                EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
             entry.latest = reading
             entry.latestIsStale = false
             if entry.restoring != nil { logRestoreOutcome(&entry) }
@@ -295,16 +307,18 @@ package actor Station {
         let heaviest = heaviestNames()
         let isHeaviest = heaviest.contains(entry.name)
         publisher.publishWeight(
-            Self.weightReport(reading, sensor: entry.name, time: WallClock.seconds(at: sampleTime), heaviest: isHeaviest),
+            Self.weightReport(
+                reading, sensor: entry.name, time: WallClock.seconds(at: sampleTime), heaviest: isHeaviest),
             frame: Self.frame(reading, index: entry.index, heaviest: isHeaviest))
     }
 
     private func publishCue(_ name: String, _ cue: Cue) {
-        let report = switch cue {
-        case .maxForce: CueReport(sensor: name, cue: "max-force")
-        case .stableWeight(let grams): CueReport(sensor: name, cue: "stable-weight", grams: grams)
-        case .alert: CueReport(sensor: name, cue: "alert")
-        }
+        let report =
+            switch cue {
+            case .maxForce: CueReport(sensor: name, cue: "max-force")
+            case .stableWeight(let grams): CueReport(sensor: name, cue: "stable-weight", grams: grams)
+            case .alert: CueReport(sensor: name, cue: "alert")
+            }
         publisher.publishEvent(.cue(report), sensor: name)
     }
 
@@ -363,7 +377,7 @@ enum WallClock {
     }
 }
 
-extension Optional<Double> {
+extension Double? {
     /// The value when it is a number JSON can carry; NaN and infinities are sent as `null`.
     var finite: Double? { self.flatMap { $0.isFinite ? $0 : nil } }
 }

@@ -1,6 +1,6 @@
 internal import PlumConfig
-internal import PlumHardware
 internal import PlumCore
+internal import PlumHardware
 package import PlumProtocol
 
 /// One `[[alert]]` rule as the station keeps it: the engine's pure state machine, and when it
@@ -11,23 +11,26 @@ struct StationAlert: Sendable {
     var changedAt: Double?
 
     init(_ settings: AlertSettings) {
-        let condition: AlertRule.Condition = switch settings.direction {
-        case .below: .below(grams: settings.grams)
-        case .above: .above(grams: settings.grams)
-        }
+        let condition: AlertRule.Condition =
+            switch settings.direction {
+            case .below: .below(grams: settings.grams)
+            case .above: .above(grams: settings.grams)
+            }
         let hold = UInt64(max(0, (settings.holdSeconds * 1e9).rounded()))
-        state = AlertState(rule: AlertRule(
-            name: settings.name, sensor: settings.sensor, condition: condition,
-            hysteresis: settings.hysteresisGrams, holdNanoseconds: hold, cue: settings.cue))
+        state = AlertState(
+            rule: AlertRule(
+                name: settings.name, sensor: settings.sensor, condition: condition,
+                hysteresis: settings.hysteresisGrams, holdNanoseconds: hold, cue: settings.cue))
     }
 
     /// The `ALERT` report of the current state; `now` stands in for a time that never changed.
     func report(now: Double) -> AlertReport {
         let rule = state.rule
-        let condition = switch rule.condition {
-        case .below: "below"
-        case .above: "above"
-        }
+        let condition =
+            switch rule.condition {
+            case .below: "below"
+            case .above: "above"
+            }
         return AlertReport(
             name: rule.name, sensor: rule.sensor, active: state.isActive, grams: state.grams,
             time: changedAt ?? now, condition: condition, threshold: rule.threshold, hysteresis: rule.hysteresis)
@@ -58,7 +61,8 @@ extension Station {
     /// has just begun to watch, as gpsd sends `DEVICES`: a bridge that starts later is not wrong.
     package func alertReports(sensors: [String]) -> [Report] {
         let now = UTCTimestamp.epochSeconds()
-        return alerts
+        return
+            alerts
             .filter { sensors.isEmpty || sensors.contains($0.state.rule.sensor) }
             .map { .alert($0.report(now: now)) }
     }

@@ -1,7 +1,7 @@
-package import PlumProtocol
 internal import PlumConfig
 internal import PlumCore
 internal import PlumDrivers
+package import PlumProtocol
 
 /// The requests the station answers: POLL, DEVICES, TARE, ZERO and CALIBRATE.
 extension Station {
@@ -33,8 +33,9 @@ extension Station {
         var weights: [WeightReport] = []
         for name in sensorNames {
             guard let entry = entry(name), let reading = entry.latest else { continue }
-            weights.append(Self.weightReport(
-                reading, sensor: name, time: UTCTimestamp.epochSeconds(), heaviest: heaviest.contains(name)))
+            weights.append(
+                Self.weightReport(
+                    reading, sensor: name, time: UTCTimestamp.epochSeconds(), heaviest: heaviest.contains(name)))
         }
         let summary = ScaleGroup.summarize(sensorNames.compactMap { entry($0)?.latest })
         var report = PollReport(time: UTCTimestamp.epochSeconds(), active: weights.count, weights: weights)
@@ -117,8 +118,10 @@ extension Station {
             let token = newToken()
             let timeout = captureTimeout
             return await withCheckedContinuation { continuation in
-                waitForCapture(request.sensor, .init(
-                    token: token, step: request.step, grams: request.grams ?? 0, reply: continuation))
+                waitForCapture(
+                    request.sensor,
+                    .init(
+                        token: token, step: request.step, grams: request.grams ?? 0, reply: continuation))
                 Task { [weak self] in
                     try? await Task.sleep(for: timeout)
                     await self?.expireCapture(request.sensor, token: token)

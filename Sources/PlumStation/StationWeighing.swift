@@ -53,10 +53,13 @@ extension Station {
     package func whenStable(_ name: String, timeout: Duration, _ action: WeighingAction) async -> WeighingOutcome {
         guard let entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
         if let latest = entry.latest, !entry.latestIsStale, latest.isStable || latest.isOverload || latest.isUnderload {
-            return latest.isStable && !latest.isOverload && !latest.isUnderload ? act(name, action, requireStable: true) : WeighingOutcome(reading: latest)
+            return latest.isStable && !latest.isOverload && !latest.isUnderload
+                ? act(name, action, requireStable: true) : WeighingOutcome(reading: latest)
         }
         let token = newToken()
-        let nanoseconds = UInt64(max(0, timeout.components.seconds)) * 1_000_000_000 + UInt64(max(0, timeout.components.attoseconds / 1_000_000_000))
+        let nanoseconds =
+            UInt64(max(0, timeout.components.seconds)) * 1_000_000_000
+            + UInt64(max(0, timeout.components.attoseconds / 1_000_000_000))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let wait = StableWait(timeout: nanoseconds, from: SystemMonotonicClock().now().nanoseconds)

@@ -1,5 +1,5 @@
-internal import PlumCore
 internal import Logging
+internal import PlumCore
 
 /// Zero and tare over a restart: each sensor's are saved after every change a user makes
 /// (``ZeroTareStore``) and handed back to its engine at start and on a reload.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The wall-clock time as ISO 8601 UTC ("2026-11-22T06:30:00Z"), for calibration dates.

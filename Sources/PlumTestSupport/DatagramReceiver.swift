@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: the tests read what the

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlumSocketAddress
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Direct socket calls for setting up what a test needs: a stale socket file, a listening
 /// socket to pass as systemd would. A datagram socket standing in for `$NOTIFY_SOCKET` is a

@@ -1,6 +1,6 @@
 internal import NIOCore
-internal import Synchronization
 internal import PlumProtocol
+internal import Synchronization
 
 /// Fans reports out to every connected client through per-client bounded queues.
 ///
@@ -135,8 +135,11 @@ package final class ClientHub: Sendable {
 
     /// The `VERSION` line.
     package var versionReport: String {
-        Report.version(VersionReport(release: configuration.release, protoMajor: DaemonVersion.protocolMajor,
-            protoMinor: DaemonVersion.protocolMinor)).line
+        Report.version(
+            VersionReport(
+                release: configuration.release, protoMajor: DaemonVersion.protocolMajor,
+                protoMinor: DaemonVersion.protocolMinor)
+        ).line
     }
 
     /// Adds a client, or returns nil when the limit is reached or the hub is closed.

@@ -38,7 +38,10 @@ final class ClientSession: ChannelDuplexHandler {
     private var readHeld = false
     private var inputClosed = false
 
-    init(hub: ClientHub, handler: any RequestHandler, listener: String, peer: PeerCredentials?, authorization: CommandAuthorization) {
+    init(
+        hub: ClientHub, handler: any RequestHandler, listener: String, peer: PeerCredentials?,
+        authorization: CommandAuthorization
+    ) {
         self.hub = hub
         self.handler = handler
         self.listener = listener
@@ -51,7 +54,10 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard let outbox = hub.register(channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop)) else {
+        guard
+            let outbox = hub.register(
+                channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop))
+        else {
             let limit = hub.configuration.maximumClients
             let refusal = ProtocolError("too many clients (limit \(limit)); try again later").report
             let channel = context.channel
@@ -91,7 +97,10 @@ final class ClientSession: ChannelDuplexHandler {
         if commands.count + outbox.replyBacklog >= Self.floodLimit {
             refuseAndClose(
                 context,
-                ProtocolError("more than \(Self.floodLimit) requests without reading the replies; read the replies before sending more"))
+                ProtocolError(
+                    "more than \(Self.floodLimit) requests without reading the replies; read the replies before "
+                        + "sending more"
+                ))
             return
         }
         let line = unwrapInboundIn(data)
@@ -110,7 +119,10 @@ final class ClientSession: ChannelDuplexHandler {
             // The rest of the line is unread, so the framing is lost: say why, then close.
             refuseAndClose(
                 context,
-                ProtocolError("request longer than \(tooLong.limit) bytes; closing the connection because the rest of the line cannot be skipped safely"))
+                ProtocolError(
+                    "request longer than \(tooLong.limit) bytes; closing the connection because the rest of the line "
+                        + "cannot be skipped safely"
+                ))
             return
         }
         // A reset or a broken pipe: this client is gone; the others are not affected.
@@ -171,7 +183,9 @@ final class ClientSession: ChannelDuplexHandler {
     ) -> Task<Void, Never> {
         Task {
             let answer: Answer
-            if request.changesState, case .refused(let message) = authorization.decide(client.peer, command: request.name) {
+            if request.changesState,
+                case .refused(let message) = authorization.decide(client.peer, command: request.name)
+            {
                 // One line that says what to do; the connection stays usable for reading.
                 answer = Answer(replies: [ProtocolError(message).report])
             } else {

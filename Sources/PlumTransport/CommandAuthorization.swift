@@ -41,7 +41,9 @@ package struct CommandAuthorization: Hashable, Sendable {
     /// The Unix socket a TCP client is told to use instead, if the daemon has one.
     package var unixSocket: String?
 
-    package init(daemonUID: UInt32, daemonUserName: String? = nil, adminGroup: AdminGroup? = nil, unixSocket: String? = nil) {
+    package init(
+        daemonUID: UInt32, daemonUserName: String? = nil, adminGroup: AdminGroup? = nil, unixSocket: String? = nil
+    ) {
         self.daemonUID = daemonUID
         self.daemonUserName = daemonUserName
         self.adminGroup = adminGroup
@@ -53,8 +55,11 @@ package struct CommandAuthorization: Hashable, Sendable {
     /// - Parameter peer: The Unix-socket peer's credentials; nil for a TCP client.
     package func decide(_ peer: PeerCredentials?, command: String) -> Decision {
         guard let peer else {
-            var message = "not permitted: \(command) changes the scale, and a TCP client has no credentials the daemon can check, so TCP is read-only; "
-            message += "send it over \(unixSocket.map { "the Unix socket \($0)" } ?? "a Unix-socket listener") as \(whoMay)"
+            var message =
+                "not permitted: \(command) changes the scale, and a TCP client has no credentials the daemon can "
+                + "check, so TCP is read-only; "
+            message +=
+                "send it over \(unixSocket.map { "the Unix socket \($0)" } ?? "a Unix-socket listener") as \(whoMay)"
             return .refused(message)
         }
         if peer.uid == 0 { return .permitted(.root) }
@@ -64,14 +69,20 @@ package struct CommandAuthorization: Hashable, Sendable {
         var message = "not permitted: \(command) changes the scale and is allowed only to \(whoMay); "
         message += "this client runs as uid \(peer.uid), gid \(peer.gid)"
         if let groups = peer.groups {
-            message += groups.isEmpty ? " with no supplementary groups" : ", groups \(groups.map(String.init).joined(separator: ","))"
+            message +=
+                groups.isEmpty
+                ? " with no supplementary groups" : ", groups \(groups.map(String.init).joined(separator: ","))"
         } else {
             message += " (its supplementary groups could not be read)"
         }
         if let adminGroup {
-            message += "; join the group (sudo usermod -aG \(adminGroup.name) $USER, then log in again) or run the client as \(daemonUser)"
+            message +=
+                "; join the group (sudo usermod -aG \(adminGroup.name) $USER, then log in again) or run the client as "
+                + "\(daemonUser)"
         } else {
-            message += "; run the client as \(daemonUser), or set [daemon] admin_group in plumscale.toml so a group's members may"
+            message +=
+                "; run the client as \(daemonUser), or set [daemon] admin_group in plumscale.toml so a group's "
+                + "members may"
         }
         return .refused(message)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The daemon's open-file limit against what its client limit needs.

@@ -24,7 +24,9 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         while try decode(context: context, buffer: &buffer) == .continue {}
         // A last line without its newline (a client that half-closes after writing) still counts.
         if seenEOF, buffer.readableBytes > 0, let line = buffer.readSlice(length: buffer.readableBytes) {

@@ -112,7 +112,9 @@ final class MTSICSSession: ChannelDuplexHandler {
                 continue
             }
             if command != .reset { stopStreaming() }
-            if command.changesState, case .refused(let message) = authorization.decide(client.peer, command: "MT-SICS \(command.identifier)") {
+            if command.changesState,
+                case .refused(let message) = authorization.decide(client.peer, command: "MT-SICS \(command.identifier)")
+            {
                 // MT-SICS has no place for a reason: the client gets EL (logical error, the
                 // command cannot be carried out) and the log says why.
                 if !refusalLogged {
@@ -125,7 +127,8 @@ final class MTSICSSession: ChannelDuplexHandler {
             }
             let session = NIOLoopBound(self, eventLoop: context.eventLoop)
             commands.start { ticket in
-                Self.start(command, ticket: ticket, handler: handler, client: client, then: session, on: context.eventLoop)
+                Self.start(
+                    command, ticket: ticket, handler: handler, client: client, then: session, on: context.eventLoop)
             }
         }
         resumeReading()

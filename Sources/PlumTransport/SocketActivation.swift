@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
 internal import PlumHardware
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
 
 /// The listening sockets systemd passed to this process, as `sd_listen_fds_with_names(3)`
 /// describes them.
@@ -73,7 +74,9 @@ package struct SocketActivation: Hashable, Sendable {
         guard let count = Int32(countText), count >= 0, count <= 4096 - firstDescriptor else {
             throw invalid("LISTEN_FDS", countText, "it must be a small non-negative number")
         }
-        var names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+        var names = environment["LISTEN_FDNAMES"].map {
+            $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        }
         if let given = names, given.count != Int(count) {
             if count == 0, given == [""] {
                 names = []
@@ -90,7 +93,11 @@ package struct SocketActivation: Hashable, Sendable {
             guard flags >= 0, fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) == 0 else {
                 throw DaemonError(
                     .invalidEnvironment, operation: "taking over passed socket", subject: "fd \(descriptor)",
-                    errno: .current, hint: "LISTEN_FDS=\(count) promises descriptors \(firstDescriptor)…\(firstDescriptor + count - 1); check the .socket unit")
+                    errno: .current,
+                    hint:
+                        "LISTEN_FDS=\(count) promises descriptors \(firstDescriptor)…\(firstDescriptor + count - 1); "
+                        + "check the .socket unit"
+                )
             }
             sockets.append(Socket(descriptor: descriptor, name: names?[Int(index)] ?? "unknown"))
         }

@@ -1,12 +1,12 @@
 package import Logging
 package import NIOCore
 internal import NIOPosix
+internal import PlumProtocol
 internal import ServiceLifecycle
 internal import Synchronization
-internal import PlumProtocol
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// The daemon's listeners: the JSON protocol on one or more endpoints (the Unix socket, maybe a
@@ -120,7 +120,10 @@ package final class SocketServer: Service {
     /// client connection.
     package func shutdown() async {
         let listeners = state.withLock { state in
-            defer { state.listeners = []; state.stopped = true }
+            defer {
+                state.listeners = []
+                state.stopped = true
+            }
             return state.listeners
         }
         for listener in listeners {
@@ -142,7 +145,8 @@ package final class SocketServer: Service {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(
                 .writeBufferWaterMark,
-                value: .init(low: hub.configuration.writeBufferLimit / 2, high: hub.configuration.writeBufferLimit))
+                value: .init(low: hub.configuration.writeBufferLimit / 2, high: hub.configuration.writeBufferLimit)
+            )
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .childChannelInitializer(initializer)
         switch endpoint {
@@ -174,7 +178,8 @@ package final class SocketServer: Service {
             }
         case .loopbackTCP(let host, let port):
             do {
-                return try await bootstrap
+                return
+                    try await bootstrap
                     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                     .bind(host: host, port: port).get()
             } catch let error as IOError {
@@ -195,18 +200,22 @@ package final class SocketServer: Service {
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: Request.maximumLineLength)))
                 try channel.pipeline.syncOperations.addHandler(
-                    ClientSession(hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization))
+                    ClientSession(
+                        hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization))
             }
         }
     }
 
-    private func mtsicsInitializer(for endpoint: ListenerEndpoint, handler: any MTSICSHandler) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+    private func mtsicsInitializer(for endpoint: ListenerEndpoint, handler: any MTSICSHandler)
+        -> @Sendable (any Channel) -> EventLoopFuture<Void>
+    {
         let listener = endpoint.description
         // A refused TCP client is pointed at the MT-SICS Unix socket, if there is one.
         var pointing = self.authorization
-        pointing.unixSocket = mtsics?.endpoints.lazy.compactMap { endpoint -> String? in
-            if case .unixSocket(let path, _) = endpoint { path } else { nil }
-        }.first
+        pointing.unixSocket =
+            mtsics?.endpoints.lazy.compactMap { endpoint -> String? in
+                if case .unixSocket(let path, _) = endpoint { path } else { nil }
+            }.first
         let authorization = pointing
         let logger = self.logger
         let connections = self.mtsicsConnections
@@ -215,7 +224,8 @@ package final class SocketServer: Service {
             // The same bound as the JSON listener's, so no number of balance programs can
             // exhaust the daemon's descriptors.
             guard connections.admit(limit: limit) else {
-                logger.warning("MT-SICS on \(listener): more than \(limit) connections (max_clients); closed the newest")
+                logger.warning(
+                    "MT-SICS on \(listener): more than \(limit) connections (max_clients); closed the newest")
                 return channel.close()
             }
             channel.closeFuture.whenComplete { _ in connections.release() }
@@ -223,9 +233,10 @@ package final class SocketServer: Service {
                 let id = connections.next()
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: MTSICSSession.maximumLineLength)))
-                try channel.pipeline.syncOperations.addHandler(MTSICSSession(
-                    handler: handler, client: ClientInfo(id: id, listener: listener, peer: peer),
-                    authorization: authorization, logger: logger))
+                try channel.pipeline.syncOperations.addHandler(
+                    MTSICSSession(
+                        handler: handler, client: ClientInfo(id: id, listener: listener, peer: peer),
+                        authorization: authorization, logger: logger))
             }
         }
     }

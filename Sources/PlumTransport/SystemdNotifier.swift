@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
 internal import PlumHardware
 internal import PlumSocketAddress
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
 
 /// Tells systemd about the daemon's state, as `sd_notify(3)` does: one datagram per message to
 /// the socket in `$NOTIFY_SOCKET` (a path, or an abstract name when it starts with '@').
@@ -82,7 +83,8 @@ package struct SystemdNotifier: Hashable, Sendable {
                     "notifying systemd through", socketPath,
                     hint: "its notification socket is full, so '\(message.prefix(40))' was dropped rather than wait")
             }
-            throw .systemCall("notifying systemd through", socketPath, hint: "is systemd's notification socket reachable?")
+            throw .systemCall(
+                "notifying systemd through", socketPath, hint: "is systemd's notification socket reachable?")
         }
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-package import Glibc
-#elseif canImport(Musl)
-package import Musl
-#endif
 internal import PlumHardware
 internal import PlumSocketAddress
+
+#if canImport(Glibc)
+    package import Glibc
+#elseif canImport(Musl)
+    package import Musl
+#endif
 
 /// The rules for the filesystem side of a listening Unix socket: where it goes by default,
 /// what may be removed before binding, and its mode and group after.
@@ -74,7 +75,8 @@ package enum UnixSocketPath {
                 hint: "stop it (systemctl stop plumscaled) or configure another socket path")
         case .stale:
             if unlink(path) != 0 && Errno.current != .noSuchFileOrDirectory {
-                throw .systemCall("removing the stale socket", path, hint: "remove it by hand or fix the directory's permissions")
+                throw .systemCall(
+                    "removing the stale socket", path, hint: "remove it by hand or fix the directory's permissions")
             }
         case .failed(let error):
             throw DaemonError(
@@ -91,10 +93,12 @@ package enum UnixSocketPath {
             guard let entry = getgrnam(group) else {
                 throw DaemonError(
                     .invalidConfiguration, operation: "giving the socket to group", subject: "'\(group)'",
-                    detail: "no such group", hint: "create it (see systemd/plumscale.sysusers) or configure another group")
+                    detail: "no such group",
+                    hint: "create it (see systemd/plumscale.sysusers) or configure another group")
             }
             if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
-                throw .systemCall("changing the group of", path, hint: "the daemon must be root or a member of '\(group)'")
+                throw .systemCall(
+                    "changing the group of", path, hint: "the daemon must be root or a member of '\(group)'")
             }
         }
         if chmod(path, mode) != 0 {

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
 package import Logging
 internal import ServiceLifecycle
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
 
 /// Sends `WATCHDOG=1` at half of systemd's `WatchdogSec=`, but only while the composer's health
 /// check says the daemon is healthy, so that a hung sampler gets the daemon restarted.
@@ -69,7 +70,8 @@ package struct WatchdogPinger: Service {
         guard let microseconds = UInt64(text), microseconds > 0 else {
             throw DaemonError(
                 .invalidEnvironment, operation: "reading", subject: "WATCHDOG_USEC=\"\(text)\"",
-                detail: "it must be a positive number of microseconds", hint: "check WatchdogSec= in plumscaled.service")
+                detail: "it must be a positive number of microseconds", hint: "check WatchdogSec= in plumscaled.service"
+            )
         }
         return .microseconds(Int64(clamping: microseconds))
     }

@@ -13,8 +13,10 @@ public struct DaemonFeed<Daemon: ScaleDaemon>: Service {
     /// How often DEVICES is asked for while connected.
     let devicesInterval: Duration
 
-    public init(daemon: Daemon, board: PanBoard, history: HistoryKeeper?, logger: Logger,
-                devicesInterval: Duration = .seconds(5)) {
+    public init(
+        daemon: Daemon, board: PanBoard, history: HistoryKeeper?, logger: Logger,
+        devicesInterval: Duration = .seconds(5)
+    ) {
         self.daemon = daemon
         self.board = board
         self.history = history

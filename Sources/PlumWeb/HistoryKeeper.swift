@@ -20,9 +20,10 @@ public actor HistoryKeeper {
 
     /// Takes one WEIGHT report; writes what it completes.
     public func record(_ weight: WeightReport) {
-        let output = recorder.record(HistorySample(
-            sensor: weight.sensor, time: weight.time, grams: weight.grams, stable: weight.stable,
-            outOfRange: weight.overload || weight.underload))
+        let output = recorder.record(
+            HistorySample(
+                sensor: weight.sensor, time: weight.time, grams: weight.grams, stable: weight.stable,
+                outOfRange: weight.overload || weight.underload))
         write(stable: output.stable.map { [$0] } ?? [], minutes: output.minute.map { [$0] } ?? [])
         if weight.time - lastPurge > 3600 {
             lastPurge = weight.time

@@ -6,7 +6,8 @@ public import NIOCore
 /// The request context of plumscale-web: the login session, the peer's address (for the
 /// LAN's read-only rule) and the WebSocket upgrade.
 public struct WebContext: RequestContext, WebSocketRequestContext, SessionRequestContext,
-    RemoteAddressRequestContext {
+    RemoteAddressRequestContext
+{
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<WebContext>
     public let sessions: SessionContext<WebSession>

@@ -52,11 +52,13 @@ public final class WebMetrics: Sendable {
             for (reason, count) in device.discarded {
                 discards.withLock { table in
                     let key = device.sensor + "\u{0}" + reason
-                    var entry = table[key] ?? (
-                        registry.makeCounter(
-                            descriptor: .plum("plumscale_samples_discarded_total", "Samples the driver discarded."),
-                            labels: [("sensor", device.sensor), ("reason", reason)]),
-                        0)
+                    var entry =
+                        table[key] ?? (
+                            registry.makeCounter(
+                                descriptor: .plum("plumscale_samples_discarded_total", "Samples the driver discarded."),
+                                labels: [("sensor", device.sensor), ("reason", reason)]),
+                            0
+                        )
                     // The daemon's count is absolute; a restarted daemon starts again from 0.
                     let delta = count >= entry.seen ? count - entry.seen : count
                     if delta > 0 { entry.counter.increment(by: Int64(delta)) }

@@ -18,8 +18,10 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     /// Replaces the wall clock in tests.
     public let now: @Sendable () -> Double
 
-    public init(daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.daemon = daemon
         self.board = board
         self.metrics = metrics
@@ -33,8 +35,9 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         let router = Router(context: WebContext.self)
         // SameSite=Strict: another site's page cannot even send the cookie along.
         let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
-        router.middlewares.add(SessionMiddleware(
-            storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
+        router.middlewares.add(
+            SessionMiddleware(
+                storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
@@ -61,8 +64,10 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     }
 
     /// The HTTP server with WebSocket upgrades, and the link to the daemon as a service.
-    public func makeApplication(listen host: String, port: Int, services: [any Service],
-                                logger: Logger) -> some ApplicationProtocol {
+    public func makeApplication(
+        listen host: String, port: Int, services: [any Service],
+        logger: Logger
+    ) -> some ApplicationProtocol {
         let router = makeRouter()
         return Application(
             router: router,

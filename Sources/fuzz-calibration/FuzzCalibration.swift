@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import FuzzSupport
 import PlumCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The fuzz target for calibration files: a file in the state directory, loaded as the daemon
 /// loads it at start, must give a calibration or an error naming the file, never a crash or a
@@ -12,7 +13,7 @@ import PlumCore
 /// A normal build's `main` runs the inputs named on the command line once each (reproducing a
 /// crash); under `-DFUZZING` libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput`.
 #if !FUZZING
-@main
+    @main
 #endif
 enum FuzzCalibration {
     static let scratch = ScratchDirectory()
@@ -33,9 +34,9 @@ enum FuzzCalibration {
         let loaded = store.load(left)
         weigh(loaded, sensor: left)
         guard case .failure = loaded,
-              let file = try? JSONDecoder().decode(CalibrationFile.self, from: Data(bytes)),
-              case .success = file.payload.current.sensor.validate(),
-              let signed = try? CalibrationFile(payload: file.payload).encoded()
+            let file = try? JSONDecoder().decode(CalibrationFile.self, from: Data(bytes)),
+            case .success = file.payload.current.sensor.validate(),
+            let signed = try? CalibrationFile(payload: file.payload).encoded()
         else { return }
         let sensor = file.payload.current.sensor
         _ = signed.withUnsafeBytes { scratch.write($0, to: "\(sensor.fileStem).json") }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FuzzSupport
 import PlumConfig
 import PlumHardware
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The fuzz target for the configuration file: any file a user writes must give a
 /// configuration or a ``ConfigurationError`` naming the place, never a crash or a hang.
@@ -11,7 +12,7 @@ import PlumHardware
 /// A normal build's `main` runs the inputs named on the command line once each (reproducing a
 /// crash); under `-DFUZZING` libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput`.
 #if !FUZZING
-@main
+    @main
 #endif
 enum FuzzConfig {
     static func main() {

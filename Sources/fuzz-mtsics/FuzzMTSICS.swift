@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FuzzSupport
 import PlumProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The fuzz target for MT-SICS commands: any line, trimmed as the daemon's MT-SICS session
 /// trims it, must give a command or `nil` (answered `ES`), never a crash or a hang.
@@ -10,7 +11,7 @@ import PlumProtocol
 /// A normal build's `main` runs the inputs named on the command line once each (reproducing a
 /// crash); under `-DFUZZING` libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput`.
 #if !FUZZING
-@main
+    @main
 #endif
 enum FuzzMTSICS {
     static func main() {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FuzzSupport
 import PlumProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The fuzz target for JSON requests: any line a client sends, as the daemon's session hands it
 /// over, must give a request or a ``ProtocolError``, never a crash or a hang.
@@ -10,7 +11,7 @@ import PlumProtocol
 /// A normal build's `main` runs the inputs named on the command line once each (reproducing a
 /// crash); under `-DFUZZING` libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput`.
 #if !FUZZING
-@main
+    @main
 #endif
 enum FuzzRequest {
     static func main() {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `main` of a fuzz target in a normal build: runs each input named on the command line

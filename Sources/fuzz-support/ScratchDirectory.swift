@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private directory for targets whose parser reads a file by path (traces, calibration

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FuzzSupport
 import PlumDrivers
 import PlumSimulation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The fuzz target for trace CSV: any file replayed as `[[sensor]] kind = "replay"` replays it
 /// must give samples, then the end of the data or an error naming the line, never a crash or
@@ -12,7 +13,7 @@ import PlumSimulation
 /// A normal build's `main` runs the inputs named on the command line once each (reproducing a
 /// crash); under `-DFUZZING` libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput`.
 #if !FUZZING
-@main
+    @main
 #endif
 enum FuzzTrace {
     static let scratch = ScratchDirectory()

@@ -13,7 +13,9 @@ struct BenchCommand: ParsableCommand {
             Without a name it runs 'settling'. 'capture', 'latency' and 'footprint' start the real \
             plumscaled built beside this program.
             """,
-        subcommands: [SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FootprintCommand.self, PerSampleCommand.self],
+        subcommands: [
+            SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FootprintCommand.self, PerSampleCommand.self
+        ],
         defaultSubcommand: SettlingCommand.self)
 }
 
@@ -26,28 +28,38 @@ struct SettlingCommand: ParsableCommand {
     @Option(help: "The seed for the chip model's noise and the workloads.")
     var seed: UInt64 = 2026
 
-    @Option(name: .customLong("trace-dir"), help: ArgumentHelp("Also write every workload as CSV traces here.", valueName: "dir"))
+    @Option(
+        name: .customLong("trace-dir"),
+        help: ArgumentHelp("Also write every workload as CSV traces here.", valueName: "dir"))
     var traceDirectory: String?
 
     @Option(
         name: .customLong("stability-window"),
-        help: ArgumentHelp("The motion rule's window in milliseconds, for PlumScale and every peer alike.", valueName: "ms"))
+        help: ArgumentHelp(
+            "The motion rule's window in milliseconds, for PlumScale and every peer alike.", valueName: "ms"))
     var stabilityWindow: Int = 300
 
     func validate() throws {
         guard (1...10_000).contains(stabilityWindow) else {
-            throw ValidationError("--stability-window \(stabilityWindow) ms is outside 1 ... 10000; the engine's default is 300")
+            throw ValidationError(
+                "--stability-window \(stabilityWindow) ms is outside 1 ... 10000; the engine's default is 300")
         }
     }
 
     func run() throws {
-        print("PlumScale settling benchmark: seed \(seed); HX711 model with datasheet noise, 1 kg cell at 1 mV/V, 3.3 V, gain 128; d = 0.1 g; stable = display within 1 d over \(stabilityWindow) ms\n")
+        print(
+            "PlumScale settling benchmark: seed \(seed); HX711 model with datasheet noise, 1 kg cell at 1 mV/V, 3.3 "
+                + "V, gain 128; d = 0.1 g; stable = display within 1 d over \(stabilityWindow) ms\n"
+        )
         for rate in [HX711Rate.sps80, .sps10] {
             // The motion rule restarts on a gap longer than its window, so a window shorter
             // than two conversions can never see the load at rest.
             let period = 1000 / rate.samplesPerSecond
             guard Double(stabilityWindow) >= 2 * period else {
-                print("\(Int(rate.samplesPerSecond)) SPS skipped: a \(stabilityWindow) ms window is shorter than two conversions (\(Int(2 * period)) ms), so nothing can be stable\n")
+                print(
+                    "\(Int(rate.samplesPerSecond)) SPS skipped: a \(stabilityWindow) ms window is shorter than two "
+                        + "conversions (\(Int(2 * period)) ms), so nothing can be stable\n"
+                )
                 continue
             }
             let benchmark = try SettlingBenchmark(rate: rate, seed: seed)

@@ -1,11 +1,11 @@
 import ArgumentParser
-import PlumClient
-import PlumProtocol
 import PlumBench
+import PlumClient
 import PlumDrivers
+import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// 2. Capture without loss: simulated HX711s in real time through the real daemon, with every
@@ -21,9 +21,12 @@ struct CaptureCommand: ParsableCommand {
     var clients: Int = 64
     @Option(help: "Simulated HX711 sensors at 80 SPS.")
     var sensors: Int = 4
-    @Option(name: .customLong("realtime-priority"), help: ArgumentHelp(
-        "SCHED_FIFO priority for the sampler threads, as realtime_priority in plumscale.toml (root, or LimitRTPRIO=).",
-        valueName: "1-99"))
+    @Option(
+        name: .customLong("realtime-priority"),
+        help: ArgumentHelp(
+            "SCHED_FIFO priority for the sampler threads, as realtime_priority in plumscale.toml (root, or "
+                + "LimitRTPRIO=).",
+            valueName: "1-99"))
     var realtimePriority: Int?
 
     func run() throws {
@@ -31,7 +34,9 @@ struct CaptureCommand: ParsableCommand {
         let names = (1...sensors).map { "pan\($0)" }
         var toml = "[daemon]\nmax_clients = \(clients + 16)\n\n"
         for (index, name) in names.enumerated() {
-            toml += "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = \(index + 1)\nload_grams = \(60 + 40 * index)\n"
+            toml +=
+                "[[sensor]]\nname = \"\(name)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = "
+                + "\(index + 1)\nload_grams = \(60 + 40 * index)\n"
             if let realtimePriority { toml += "realtime_priority = \(realtimePriority)\nlock_memory = true\n" }
             toml += "\n"
         }
@@ -53,8 +58,13 @@ struct CaptureCommand: ParsableCommand {
         var overflows = 0
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         swarm.read(until: start + seconds) { client, line, _ in
-            if LineFields.isClass(line, "OVERFLOW") { overflows += 1; return }
-            guard LineFields.isClass(line, "RAW"), let name = LineFields.string(line, "sensor"), let sensor = index[String(name)] else { return }
+            if LineFields.isClass(line, "OVERFLOW") {
+                overflows += 1
+                return
+            }
+            guard LineFields.isClass(line, "RAW"), let name = LineFields.string(line, "sensor"),
+                let sensor = index[String(name)]
+            else { return }
             times[client][sensor] += LineFields.numbers(line, "times")
         }
         let elapsed = Clock.now() - start
@@ -64,14 +74,21 @@ struct CaptureCommand: ParsableCommand {
         let operations = try GPIOOperationCount.measure(samples: 2000)
         daemon.stop()
 
-        let scheduling = realtimePriority.map { "sampler threads at SCHED_FIFO \($0) with memory locked" } ?? "sampler threads at normal priority"
-        print("Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled (\(scheduling)), \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n")
+        let scheduling =
+            realtimePriority.map { "sampler threads at SCHED_FIFO \($0) with memory locked" }
+            ?? "sampler threads at normal priority"
+        print(
+            "Capture without loss: \(sensors) simulated HX711 at 80 SPS in real time through plumscaled "
+                + "(\(scheduling)), \(clients) clients watching with raw samples, \(fixed(elapsed, 1)) s\n"
+        )
         var rows: [[String]] = []
         for (sensor, name) in names.enumerated() {
             // The window every client saw whole: from the latest first sample to the earliest last.
             let streams = (0..<clients).map { times[$0][sensor] }
-            guard let from = streams.compactMap(\.first).max(), let to = streams.compactMap(\.last).min(), to > from else {
-                rows.append([name, "–", "–", "–", "–", "–", "–"]); continue
+            guard let from = streams.compactMap(\.first).max(), let to = streams.compactMap(\.last).min(), to > from
+            else {
+                rows.append([name, "–", "–", "–", "–", "–", "–"])
+                continue
             }
             // The chip converts every 12.5 ms: the window spans this many conversions.
             let conversions = Int(((to - from) / period).rounded()) + 1
@@ -79,24 +96,31 @@ struct CaptureCommand: ParsableCommand {
             let ordered = streams.allSatisfy { stream in zip(stream, stream.dropFirst()).allSatisfy { $0 < $1 } }
             // The driver's discards are missing from every stream alike; a client that lost
             // something in delivery has fewer than the best-served client.
-            let best = counts.max() ?? 0, worst = counts.min() ?? 0
+            let best = counts.max() ?? 0
+            let worst = counts.min() ?? 0
             rows.append([
-                name, "\(conversions)", "\(best)", "\(conversions - best)", "\(best - worst)", ordered ? "yes" : "NO",
+                name, "\(conversions)", "\(best)", "\(conversions - best)", "\(best - worst)", ordered ? "yes" : "NO"
             ])
         }
         let publishedDelta = names.map { (after[$0]?.published ?? 0) - (before[$0]?.published ?? 0) }.reduce(0, +)
         let discardedDelta = names.map { (after[$0]?.discarded ?? 0) - (before[$0]?.discarded ?? 0) }.reduce(0, +)
-        print(TextTable.render(
-            header: ["sensor", "conversions", "received (best client)", "not delivered (driver discards)", "lost by a client", "in order"],
-            rows: rows))
-        print("""
+        print(
+            TextTable.render(
+                header: [
+                    "sensor", "conversions", "received (best client)", "not delivered (driver discards)",
+                    "lost by a client", "in order"
+                ],
+                rows: rows))
+        print(
+            """
 
             conversions: what the chip converted in the window every client saw whole (its conversion times span it);
             not delivered: conversions no client received; the driver discarded \(discardedDelta) read-outs in the run \
             (\(Self.reasons(before, after))) and published \(publishedDelta) samples;
             lost by a client: fewer samples than the best-served client got over the same window
             """)
-        print("""
+        print(
+            """
 
             OVERFLOW reports to clients: \(overflows)
             daemon CPU: \(fixed(cpu * 100, 1)) % of one core (\(fixed(cpu * 1000, 1)) ms per second)
@@ -122,10 +146,14 @@ struct CaptureCommand: ParsableCommand {
     static func reasons(_ before: [String: Counts], _ after: [String: Counts]) -> String {
         var totals: [String: Int] = [:]
         for (name, counts) in after {
-            for (reason, count) in counts.reasons { totals[reason, default: 0] += count - (before[name]?.reasons[reason] ?? 0) }
+            for (reason, count) in counts.reasons {
+                totals[reason, default: 0] += count - (before[name]?.reasons[reason] ?? 0)
+            }
         }
         let grown = totals.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-        return grown.isEmpty ? "none" : grown.map { "\($0.value) \(String($0.key.map { $0 == "_" ? " " : $0 }))" }.joined(separator: ", ")
+        return grown.isEmpty
+            ? "none"
+            : grown.map { "\($0.value) \(String($0.key.map { $0 == "_" ? " " : $0 }))" }.joined(separator: ", ")
     }
 
     /// Each sensor's published and discarded counts, from the daemon's DEVICES report.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CEpoll
 import PlumClient
 import PlumProtocol
 import PlumSocketAddress
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Many clients of the daemon's socket, read by one thread with epoll. It still makes one
 /// `recv` per client per report, as many system calls as the daemon's writes, so on a slow
@@ -31,7 +32,9 @@ final class ClientSwarm {
     func connect(_ count: Int, to path: String) throws {
         for _ in 0..<count {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno))); raise the descriptor limit (ulimit -n)") }
+            guard fd >= 0 else {
+                throw BenchError("socket: \(String(cString: strerror(errno))); raise the descriptor limit (ulimit -n)")
+            }
             let address: UnixSocketAddress
             do {
                 address = try UnixSocketAddress(path: path)
@@ -80,7 +83,9 @@ final class ClientSwarm {
             let received = Clock.wall()
             for event in events[..<Int(ready)] {
                 let index = Int(event.data.u64)
-                let count = chunk.withUnsafeMutableBytes { recv(clients[index].fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                let count = chunk.withUnsafeMutableBytes {
+                    recv(clients[index].fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
                 if count <= 0 {
                     // Closed by the daemon: stop watching it.
                     if count == 0 { epoll_ctl(epoll, EPOLL_CTL_DEL, clients[index].fd, nil) }
@@ -150,7 +155,9 @@ enum LineFields {
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
         default: false
         }
     }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlumClient
 import PlumSocketAddress
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The real `plumscaled`, started by the benchmark as systemd would start it: with a
 /// NOTIFY_SOCKET of the benchmark's, so the time to READY=1 is measured, not guessed.
@@ -23,7 +24,8 @@ final class DaemonUnderTest {
 
     /// The built `plumscaled` beside this executable (SwiftPM puts products in one folder).
     static var binary: String {
-        selfPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/plumscaled"
+        selfPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            + "/plumscaled"
     }
 
     /// Writes `configuration` (TOML) and starts the daemon on it; returns once it is READY.
@@ -58,10 +60,15 @@ final class DaemonUnderTest {
             if !text.hasPrefix("NOTIFY_SOCKET=") && !text.hasPrefix("LISTEN_") { environment.append(text) }
             pointer = pointer.advanced(by: 1)
         }
-        let arguments: [String] = [Self.binary, "--config", config, "--socket", socket, "--state-directory", directory + "/state"]
+        let arguments: [String] = [
+            Self.binary, "--config", config, "--socket", socket, "--state-directory", directory + "/state"
+        ]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
         // Its log goes to a file, so the tables stay readable.
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -116,7 +123,9 @@ final class DaemonUnderTest {
     func memory(_ field: String) -> Double {
         guard let status = Self.read("/proc/\(pid)/status") else { return .nan }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
+            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap {
+                Double($0)
+            }
             return (kilobytes ?? .nan) / 1024
         }
         return .nan
@@ -137,7 +146,9 @@ final class DaemonUnderTest {
     }
 
     static func write(_ path: String, _ text: String) throws {
-        guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "w") else {
+            throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
         fputs(text, file)
         fclose(file)
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
-import PlumProtocol
 import PlumBench
+import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// 4. Footprint and cost per sample.
@@ -21,7 +21,9 @@ struct FootprintCommand: ParsableCommand {
         ClientSwarm.raiseDescriptorLimit()
         var toml = "[daemon]\nmax_clients = 128\n\n"
         for index in 1...4 {
-            toml += "[[sensor]]\nname = \"pan\(index)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = \(index)\nload_grams = \(40 * index)\n\n"
+            toml +=
+                "[[sensor]]\nname = \"pan\(index)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = "
+                + "\(index)\nload_grams = \(40 * index)\n\n"
         }
         let daemon = try DaemonUnderTest(configuration: toml)
         let ready = daemon.secondsToReady
@@ -31,18 +33,25 @@ struct FootprintCommand: ParsableCommand {
         try swarm.connect(64, to: daemon.socket)
         swarm.sendAll(.watch(WatchOptions(raw: true)))
         swarm.read(until: Clock.now() + seconds) { _, _, _ in }
-        let loaded = daemon.memory("VmRSS"), peak = daemon.memory("VmHWM")
+        let loaded = daemon.memory("VmRSS")
+        let peak = daemon.memory("VmHWM")
         daemon.stop()
 
         print("Footprint: plumscaled with 4 simulated HX711 at 80 SPS\n")
-        print(TextTable.render(header: ["measure", "value"], rows: [
-            ["exec to READY=1", fixed(ready * 1000, 0) + " ms"],
-            ["resident memory, idle (5 s, no clients)", fixed(idle, 1) + " MiB"],
-            ["resident memory, 64 raw watchers for \(fixed(seconds, 0)) s", fixed(loaded, 1) + " MiB"],
-            ["peak resident memory (VmHWM)", fixed(peak, 1) + " MiB"],
-        ]))
+        print(
+            TextTable.render(
+                header: ["measure", "value"],
+                rows: [
+                    ["exec to READY=1", fixed(ready * 1000, 0) + " ms"],
+                    ["resident memory, idle (5 s, no clients)", fixed(idle, 1) + " MiB"],
+                    ["resident memory, 64 raw watchers for \(fixed(seconds, 0)) s", fixed(loaded, 1) + " MiB"],
+                    ["peak resident memory (VmHWM)", fixed(peak, 1) + " MiB"]
+                ]))
 
-        print("\nInstructions per processed sample (driver on the chip model + engine + WEIGHT report + one client's socket), valgrind --tool=callgrind:")
+        print(
+            "\nInstructions per processed sample (driver on the chip model + engine + WEIGHT report + one client's "
+                + "socket), valgrind --tool=callgrind:"
+        )
         let candidates: [String] = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"]
         guard let valgrind = candidates.first(where: { access($0, X_OK) == 0 }) else {
             print("  valgrind is not installed: sudo apt-get install valgrind, then run this again")
@@ -61,26 +70,39 @@ struct FootprintCommand: ParsableCommand {
             let large = try Self.instructions(valgrind: valgrind, program: copy, samples: 2 * samples, stage: stage)
             perStage[stage] = Double(large - small) / Double(samples)
         }
-        let driver = perStage[.driver] ?? .nan, engine = perStage[.engine] ?? .nan, client = perStage[.client] ?? .nan
-        print(TextTable.render(header: ["stage", "instructions per sample"], rows: [
-            ["HX711 chip model + driver (virtual time)", fixed(driver, 0)],
-            ["weighing engine", fixed(engine - driver, 0)],
-            ["WEIGHT report encoded + written to a socket", fixed(client - engine, 0)],
-            ["end to end", fixed(client, 0)],
-        ]))
-        print("(each the difference of callgrind counts for \(samples) and \(2 * samples) samples, so start-up cancels out)")
+        let driver = perStage[.driver] ?? .nan
+        let engine = perStage[.engine] ?? .nan
+        let client = perStage[.client] ?? .nan
+        print(
+            TextTable.render(
+                header: ["stage", "instructions per sample"],
+                rows: [
+                    ["HX711 chip model + driver (virtual time)", fixed(driver, 0)],
+                    ["weighing engine", fixed(engine - driver, 0)],
+                    ["WEIGHT report encoded + written to a socket", fixed(client - engine, 0)],
+                    ["end to end", fixed(client, 0)]
+                ]))
+        print(
+            "(each the difference of callgrind counts for \(samples) and \(2 * samples) samples, so start-up cancels "
+                + "out)"
+        )
     }
 
     /// The instructions callgrind counts for `plumscale-bench per-sample --samples N`.
-    static func instructions(valgrind: String, program: String, samples: Int, stage: PerSampleCommand.Stage) throws -> Int {
+    static func instructions(valgrind: String, program: String, samples: Int, stage: PerSampleCommand.Stage) throws
+        -> Int
+    {
         let output = "/tmp/plumscale-bench-callgrind-\(getpid())-\(samples)-\(stage.rawValue).txt"
         defer { unlink(output) }
-        let command = "\(valgrind) --tool=callgrind --callgrind-out-file=/dev/null \(program) per-sample --samples \(samples) --until \(stage.rawValue) >/dev/null 2>\(output)"
+        let command =
+            "\(valgrind) --tool=callgrind --callgrind-out-file=/dev/null \(program) per-sample --samples \(samples) "
+            + "--until \(stage.rawValue) >/dev/null 2>\(output)"
         guard system(command) == 0 else { throw BenchError("callgrind failed: \(command); see \(output)") }
         // callgrind ends with "==pid== Collected : N".
         guard let text = DaemonUnderTest.read(output),
-              let line = text.split(separator: "\n").last(where: { $0.contains("Collected :") }),
-              let count = Int(line.split(separator: ":").last?.trimmingCharacters() ?? "") else {
+            let line = text.split(separator: "\n").last(where: { $0.contains("Collected :") }),
+            let count = Int(line.split(separator: ":").last?.trimmingCharacters() ?? "")
+        else {
             throw BenchError("no 'Collected' line from callgrind in \(output)")
         }
         return count

@@ -1,12 +1,12 @@
 import ArgumentParser
 import PlumCore
-import PlumProtocol
-import PlumStation
 import PlumDrivers
+import PlumProtocol
 import PlumSimulation
+import PlumStation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The work of one sample end to end, in one process, for callgrind to count: the HX711
@@ -14,7 +14,8 @@ import Glibc
 /// the daemon encodes it, and its write to a client's socket (a socketpair, drained).
 struct PerSampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "per-sample", abstract: "Process N samples end to end in-process (for callgrind).", shouldDisplay: false)
+        commandName: "per-sample", abstract: "Process N samples end to end in-process (for callgrind).",
+        shouldDisplay: false)
 
     @Option(help: "How many samples.")
     var samples: Int = 1000
@@ -24,7 +25,11 @@ struct PerSampleCommand: ParsableCommand {
         case driver, engine, client
     }
 
-    @Option(help: "driver (the chip model and the driver), engine (also the weighing engine), client (also the WEIGHT report to a socket).")
+    @Option(
+        help: ArgumentHelp(
+            "driver (the chip model and the driver), engine (also the weighing engine), client (also the WEIGHT "
+                + "report to a socket).")
+    )
     var until: Stage = .client
 
     func run() throws {
@@ -36,17 +41,23 @@ struct PerSampleCommand: ParsableCommand {
         let identity = SensorIdentity(id: "pan", model: "simulated-hx711", gain: 128)
         let calibration = try CalibrationFit.fit(
             points: [CalibrationPoint(grams: 0, signal: empty), CalibrationPoint(grams: 385, signal: full)],
-            sensor: identity, kind: .loadCell, configuration: ScaleConfiguration(), createdAt: "bench").get()
+            sensor: identity, kind: .loadCell, configuration: ScaleConfiguration(), createdAt: "bench"
+        ).get()
         var engine = try WeighingEngine(sensor: identity, kind: .loadCell, calibration: calibration)
         var pair: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw BenchError("socketpair failed") }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+            throw BenchError("socketpair failed")
+        }
         var drain = [UInt8](repeating: 0, count: 65_536)
         for index in 0..<samples {
             let sample = try simulated.sensor.next()
             guard until != .driver else { continue }
             let reading = engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds))
             guard until == .client else { continue }
-            let line = Report.weight(Station.weightReport(reading, sensor: "pan", time: Double(sample.time.nanoseconds) / 1e9, heaviest: true)).line
+            let line = Report.weight(
+                Station.weightReport(
+                    reading, sensor: "pan", time: Double(sample.time.nanoseconds) / 1e9, heaviest: true)
+            ).line
             _ = line.utf8.withContiguousStorageIfAvailable { send(pair[0], $0.baseAddress, $0.count, 0) }
             if index % 32 == 31 {
                 _ = drain.withUnsafeMutableBytes { recv(pair[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

@@ -36,7 +36,8 @@ struct BridgeSetup {
                 password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
             } catch {
                 throw BridgeError(
-                    "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)"
+                    "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to "
+                        + "read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)"
                 )
             }
             if password?.isEmpty == true {

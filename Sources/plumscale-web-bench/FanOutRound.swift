@@ -30,8 +30,9 @@ final class FanOutRound: Sendable {
     init(url: String, clients: Int) {
         self.url = url
         self.clients = clients
-        tally = Mutex(Tally(
-            frames: Array(repeating: 0, count: clients), joined: Array(repeating: false, count: clients)))
+        tally = Mutex(
+            Tally(
+                frames: Array(repeating: 0, count: clients), joined: Array(repeating: false, count: clients)))
     }
 
     var connected: Int { tally.withLock { $0.connected } }
@@ -77,7 +78,7 @@ final class FanOutRound: Sendable {
                     let arrival = Self.wallClock()
                     if self.stopping.load(ordering: .relaxed) { break }
                     guard self.measuring.load(ordering: .relaxed), case .text(let text) = message,
-                          let stamp = Self.weightTime(text)
+                        let stamp = Self.weightTime(text)
                     else { continue }
                     let milliseconds = (arrival - stamp) * 1000
                     self.tally.withLock {

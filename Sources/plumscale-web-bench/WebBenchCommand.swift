@@ -44,7 +44,7 @@ struct WebBenchCommand: AsyncParsableCommand {
             BuiltProducts.folder + "/plumscale-web",
             [
                 "--config", try directory.write("web.toml", "[web]\n"), "--socket", daemon.socketPath,
-                "--listen", "127.0.0.1:\(port)", "--state-directory", directory.path,
+                "--listen", "127.0.0.1:\(port)", "--state-directory", directory.path
             ])
         defer { _ = daemon.terminate() }
         defer {
@@ -57,15 +57,19 @@ struct WebBenchCommand: AsyncParsableCommand {
         try await Task.sleep(for: .seconds(2))  // the link to the daemon, no clients yet
         let idle = webFigures.memory("VmRSS")
 
-        print("plumscale-web-bench: plumscaled --simulate (2 pans, 80 SPS) → client library → plumscale-web "
-            + "→ /ws;")
-        print("\(warmup) s warm-up, \(seconds) s measured per round; "
-            + "latency = reading time stamp → frame at the client")
+        print(
+            "plumscale-web-bench: plumscaled --simulate (2 pans, 80 SPS) → client library → plumscale-web "
+                + "→ /ws;")
+        print(
+            "\(warmup) s warm-up, \(seconds) s measured per round; "
+                + "latency = reading time stamp → frame at the client")
         print("")
-        print("clients  frames/client min  max    p50 ms  p99 ms   max ms  web CPU  web RSS MiB  daemon CPU  "
-            + "bench CPU")
-        print("-------  -----------------  -----  ------  -------  ------  -------  -----------  ----------  "
-            + "---------")
+        print(
+            "clients  frames/client min  max    p50 ms  p99 ms   max ms  web CPU  web RSS MiB  daemon CPU  "
+                + "bench CPU")
+        print(
+            "-------  -----------------  -----  ------  -------  ------  -------  -----------  ----------  "
+                + "---------")
         for count in rounds {
             let round = FanOutRound(url: "ws://127.0.0.1:\(port)/ws", clients: count)
             let clientsTask = Task { await round.run() }
@@ -76,8 +80,9 @@ struct WebBenchCommand: AsyncParsableCommand {
                 interval: .milliseconds(50)
             ) { round.connected == count }
             if allIn == nil {
-                print("  only \(round.connected) of \(count) clients connected within \(connectTimeout) s; "
-                    + "measuring those")
+                print(
+                    "  only \(round.connected) of \(count) clients connected within \(connectTimeout) s; "
+                        + "measuring those")
             }
             try await Task.sleep(for: .seconds(warmup))
             let before = (web: webFigures.cpuSeconds, daemon: daemonFigures.cpuSeconds, bench: Self.ownCPU())
@@ -88,7 +93,8 @@ struct WebBenchCommand: AsyncParsableCommand {
             let cpu = (
                 web: percent(webFigures.cpuSeconds, before.web),
                 daemon: percent(daemonFigures.cpuSeconds, before.daemon),
-                bench: percent(Self.ownCPU(), before.bench))
+                bench: percent(Self.ownCPU(), before.bench)
+            )
             let rss = webFigures.memory("VmRSS")
             round.stop()
             await clientsTask.value
@@ -109,8 +115,9 @@ struct WebBenchCommand: AsyncParsableCommand {
             if !closed.isEmpty { print("  \(closed.count) clients failed, first: \(closed[0])") }
         }
         print("")
-        print("plumscale-web RSS: \(Self.format(idle)) MiB linked to the daemon with no client; "
-            + "peak \(Self.format(webFigures.memory("VmHWM"))) MiB (VmHWM)")
+        print(
+            "plumscale-web RSS: \(Self.format(idle)) MiB linked to the daemon with no client; "
+                + "peak \(Self.format(webFigures.memory("VmHWM"))) MiB (VmHWM)")
     }
 
     static func ownCPU() -> Double { ProcessFigures(pid: getpid()).cpuSeconds }

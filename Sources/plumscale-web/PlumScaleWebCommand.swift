@@ -6,7 +6,7 @@ import PlumHistory
 import PlumWeb
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale-web`: the scale in a browser, its history and its metrics; a client of plumscaled.
@@ -42,9 +42,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Listen on this address instead of [web] listen.", valueName: "host:port"))
     var listen: String?
 
-    @Option(help: ArgumentHelp(
-        "Where the history lives unless [web] history says (default: $STATE_DIRECTORY, else /var/lib/plumscale-web).",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the history lives unless [web] history says (default: $STATE_DIRECTORY, else "
+                + "/var/lib/plumscale-web).",
+            valueName: "dir"))
     var stateDirectory: String?
 
     func validate() throws {
@@ -60,7 +62,8 @@ struct Serve: AsyncParsableCommand {
         let address = bindAddress(settings)
         let metrics = WebMetrics()
         let board = PanBoard(metrics: metrics)
-        let directory = stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?
+        let directory =
+            stateDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"]?
             .split(separator: ":").first.map(String.init) ?? "/var/lib/plumscale-web"
         let historyPath = settings.historyPath ?? directory + "/history.sqlite"
         let store: HistoryStore

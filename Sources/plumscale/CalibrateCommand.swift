@@ -4,7 +4,7 @@ import PlumCore
 import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale calibrate`: the known-weight calibration, as a wizard or from a script.
@@ -32,7 +32,9 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The sensor to calibrate (needed when the daemon has several).", valueName: "name"))
     var sensor: String?
 
-    @Option(name: .customLong("point"), help: ArgumentHelp("A known weight in grams, in order; the first is 0, the empty pan.", valueName: "grams"))
+    @Option(
+        name: .customLong("point"),
+        help: ArgumentHelp("A known weight in grams, in order; the first is 0, the empty pan.", valueName: "grams"))
     var points: [Double] = []
 
     @Flag(help: "Save the fit without asking.")
@@ -54,7 +56,10 @@ struct CalibrateCommand: ParsableCommand {
         if let bad = points.dropFirst().first(where: { !($0 > 0) || !$0.isFinite }) {
             throw ValidationError("--point \(bad): a known weight is a positive number of grams.")
         }
-        if points.count == 1 { throw ValidationError("--point 0 alone is not a calibration: add at least one known weight, such as --point 100.") }
+        if points.count == 1 {
+            throw ValidationError(
+                "--point 0 alone is not a calibration: add at least one known weight, such as --point 100.")
+        }
         guard wait > 0 else { throw ValidationError("--wait must be more than 0 seconds.") }
     }
 
@@ -141,7 +146,10 @@ struct Wizard {
         _ = try step(.begin)
         for grams in points {
             let deadline = Monotonic.seconds() + wait
-            say(grams == 0 ? "\(sensor): empty pan, waiting for stable…" : "\(sensor): place \(FixedPoint.text(grams, decimals: 1)) g; waiting for it to settle…")
+            say(
+                grams == 0
+                    ? "\(sensor): empty pan, waiting for stable…"
+                    : "\(sensor): place \(FixedPoint.text(grams, decimals: 1)) g; waiting for it to settle…")
             while true {
                 let reply = grams == 0 ? try step(.zero) : try step(.point, grams: grams)
                 if reply.ok {
@@ -150,7 +158,8 @@ struct Wizard {
                 }
                 guard Monotonic.seconds() < deadline else {
                     _ = try? step(.cancel)
-                    throw CommandError(.refused, "\(sensor): \(reply.message ?? "no stable load"); calibration cancelled")
+                    throw CommandError(
+                        .refused, "\(sensor): \(reply.message ?? "no stable load"); calibration cancelled")
                 }
             }
         }
@@ -158,7 +167,8 @@ struct Wizard {
         print(Self.table(fit))
         guard fit.ok else {
             _ = try? step(.cancel)
-            throw CommandError(.refused, "\(sensor): calibration refused: \(fit.message ?? "the fit is not usable"); nothing saved")
+            throw CommandError(
+                .refused, "\(sensor): calibration refused: \(fit.message ?? "the fit is not usable"); nothing saved")
         }
         guard save else {
             _ = try step(.cancel)
@@ -254,7 +264,8 @@ extension StringProtocol {
     var trimmingSpaces: Substring {
         let characters = self[...]
         guard let first = characters.firstIndex(where: { !$0.isWhitespace }),
-              let last = characters.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let last = characters.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return Substring(characters[first...last])
     }
 }

@@ -3,9 +3,11 @@ import PlumClient
 
 /// The options every command that talks to the daemon shares.
 struct ClientOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The daemon's socket (default: $PLUMSCALE_SOCKET, then /run/plumscale/plumscale.sock, then the per-user path).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's socket (default: $PLUMSCALE_SOCKET, then /run/plumscale/plumscale.sock, then the per-user "
+                + "path).",
+            valueName: "path"))
     var socket: String?
 
     /// Connects, or prints why not and exits with the documented code.

@@ -7,7 +7,7 @@ import PlumScaleDaemon
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale demo`: the whole thing with no hardware: a daemon inside this process with two
@@ -27,9 +27,10 @@ struct DemoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The unit to show: g, oz, lb or ct.", valueName: "unit"))
     var unit: String = "g"
 
-    @Option(help: ArgumentHelp(
-        "Stop after this many seconds; 0 runs until Ctrl-C. Default: until Ctrl-C on a terminal, 10 otherwise.",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop after this many seconds; 0 runs until Ctrl-C. Default: until Ctrl-C on a terminal, 10 otherwise.",
+            valueName: "n"))
     var seconds: Int?
 
     func validate() throws {
@@ -77,12 +78,16 @@ struct DemoCommand: ParsableCommand {
 
         var connection: DaemonClient?
         for _ in 0..<100 where !InterruptFlag.isSet && !finished.load(ordering: .acquiring) {
-            if let ready = try? DaemonClient(socketPath: socket) { connection = ready; break }
+            if let ready = try? DaemonClient(socketPath: socket) {
+                connection = ready
+                break
+            }
             usleep(50_000)
         }
         guard let connection else {
             if InterruptFlag.isSet { return }
-            printError("the demo daemon did not start: \(failure.withLock { $0 } ?? "no socket at \(socket) after 5 s")")
+            printError(
+                "the demo daemon did not start: \(failure.withLock { $0 } ?? "no socket at \(socket) after 5 s")")
             throw ExitCode.failure
         }
         let title = "plumscale demo · two simulated pans, plums coming and going · socket \(socket) · Ctrl-C to quit"
@@ -91,7 +96,8 @@ struct DemoCommand: ParsableCommand {
             signal(SIGALRM) { _ in _ = kill(getpid(), SIGINT) }
             alarm(UInt32(duration))
         }
-        var session = WatchSession(connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
+        var session = WatchSession(
+            connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
         try session.run(sensors: [])
         print("demo stopped.")
     }
@@ -100,7 +106,9 @@ struct DemoCommand: ParsableCommand {
     static func remove(_ directory: String) {
         if let stream = opendir(directory) {
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name != "." && name != ".." { unlink(directory + "/" + name) }
             }
             closedir(stream)

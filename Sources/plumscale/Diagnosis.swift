@@ -12,7 +12,7 @@ enum Diagnosis {
             return "no chip answering: \(error)"
         case .endOfData:
             return "\(error)"
-        case let .hardware(sensor, hardware):
+        case .hardware(let sensor, let hardware):
             return "\(category(hardware)): \(sensor): \(hardware)"
         }
     }

@@ -62,7 +62,8 @@ struct Gauge {
         let weight = ReadingText.weight(report, unit: unit).leftPadding(to: 12)
         parts.append(("  ", nil))
         parts.append((weight, report.heaviest ? "1;33" : report.overload ? "1;31" : nil))
-        parts.append(("  " + ReadingText.percent(report).leftPadding(to: 7) + "  " + (report.stable ? "stable" : "~"), nil))
+        parts.append(
+            ("  " + ReadingText.percent(report).leftPadding(to: 7) + "  " + (report.stable ? "stable" : "~"), nil))
         if report.heaviest { parts.append((" ◀ heaviest", "33")) }
         if let age = row.cueAge, age < Self.cueShown { parts.append((" ♪ MAX", "1;35")) }
         return parts

@@ -5,7 +5,7 @@ import PlumConfigFile
 import PlumHistory
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale history`: what plumscale-web recorded, as CSV or JSON, read straight from its

@@ -1,14 +1,14 @@
 import ArgumentParser
 import PlumConfig
 import PlumConfigFile
-import PlumSensors
 import PlumDrivers
 import PlumHardware
+import PlumSensors
 import PlumSimulation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale raw`: read raw samples straight from a driver, for bring-up without the daemon.
@@ -41,20 +41,25 @@ struct RawCommand: ParsableCommand {
     @Flag(name: .long, help: "One JSON object per line instead of text.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write the samples as a trace (time_s,sensor,raw).", valueName: "file"))
+    @Option(
+        name: .long, help: ArgumentHelp("Also write the samples as a trace (time_s,sensor,raw).", valueName: "file"))
     var record: String?
 
     func validate() throws {
         guard samples > 0 else { throw ValidationError("--samples must be at least 1, not \(samples).") }
         if config == nil && !simulate {
-            throw ValidationError("Say where the sensor is: --config FILE (e.g. \(PlumConfiguration.defaultPath)), or --simulate to try it without hardware.")
+            throw ValidationError(
+                "Say where the sensor is: --config FILE (e.g. \(PlumConfiguration.defaultPath)), or --simulate to try "
+                    + "it without hardware."
+            )
         }
     }
 
     func run() throws {
         let configuration: PlumConfiguration
         do {
-            configuration = try config.map { path throws(ConfigurationError) in try PlumConfiguration.load(path: path) }
+            configuration =
+                try config.map { path throws(ConfigurationError) in try PlumConfiguration.load(path: path) }
                 ?? PlumConfiguration.builtInSimulation
         } catch {
             printError("\(error)")
@@ -62,7 +67,8 @@ struct RawCommand: ParsableCommand {
         }
         let chosen: SensorConfiguration
         do {
-            chosen = try sensor.map { name throws(ConfigurationError) in try configuration.sensor(named: name) }
+            chosen =
+                try sensor.map { name throws(ConfigurationError) in try configuration.sensor(named: name) }
                 ?? configuration.sensors[0]
         } catch {
             printError("\(error)")

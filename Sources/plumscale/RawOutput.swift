@@ -1,10 +1,10 @@
+import PlumCore
 import PlumDrivers
 import PlumHardware
-import PlumCore
 import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How `plumscale raw` prints samples and its summary: text for people, JSON lines for scripts.
@@ -47,7 +47,9 @@ struct RawOutput {
             }
             if !sample.flags.isEmpty { text += "  [\(sample.flags)]" }
             if !sample.discarded.isEmpty {
-                text += "  (discarded before: " + sample.discarded.reasons.map { "\($0.count) \($0.reason)" }.joined(separator: ", ") + ")"
+                text +=
+                    "  (discarded before: "
+                    + sample.discarded.reasons.map { "\($0.count) \($0.reason)" }.joined(separator: ", ") + ")"
             }
             print(text)
         }
@@ -57,7 +59,8 @@ struct RawOutput {
     func summary(samples: Int, elapsed: Double, statistics: DriverStatistics) {
         // The rate between the first and last sample: n samples span n - 1 intervals.
         let rate = samples > 1 && elapsed > 0 ? Double(samples - 1) / elapsed : 0
-        let operationsPerSample = statistics.published > 0
+        let operationsPerSample =
+            statistics.published > 0
             ? Double(statistics.hardwareOperations) / Double(statistics.published) : 0
         if json {
             var summary = JSONWriter()
@@ -77,14 +80,22 @@ struct RawOutput {
             print(line.finished)
         } else {
             print("--")
-            print("\(samples) samples in \(format(elapsed, decimals: 2)) s: \(format(rate, decimals: 1)) SPS achieved (\(format(info.nominalRate)) nominal)")
+            print(
+                "\(samples) samples in \(format(elapsed, decimals: 2)) s: \(format(rate, decimals: 1)) SPS achieved "
+                    + "(\(format(info.nominalRate)) nominal)"
+            )
             let reasons = statistics.discarded.reasons
-            print(reasons.isEmpty
-                ? "discarded: none"
-                : "discarded: " + reasons.map { "\($0.count) (\($0.reason))" }.joined(separator: ", "))
+            print(
+                reasons.isEmpty
+                    ? "discarded: none"
+                    : "discarded: " + reasons.map { "\($0.count) (\($0.reason))" }.joined(separator: ", "))
             if statistics.notReady > 0 { print("not ready: \(statistics.notReady) waits timed out") }
-            if statistics.saturated > 0 { print("saturated: \(statistics.saturated) samples at the end of the ADC's range") }
-            if operationsPerSample > 0 { print("hardware operations per sample: \(format(operationsPerSample, decimals: 1))") }
+            if statistics.saturated > 0 {
+                print("saturated: \(statistics.saturated) samples at the end of the ADC's range")
+            }
+            if operationsPerSample > 0 {
+                print("hardware operations per sample: \(format(operationsPerSample, decimals: 1))")
+            }
             for notice in info.notices { print("note: \(notice)") }
         }
         flush()

@@ -31,7 +31,9 @@ struct ReadCommand: ParsableCommand {
     var unit: String = "g"
 
     func validate() throws {
-        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).")
+        }
         if case .failure(let refusal) = MassUnit.parse(unit) { throw ValidationError("--unit: \(refusal.description)") }
     }
 
@@ -47,8 +49,9 @@ struct ReadCommand: ParsableCommand {
         }
         if !unsettled.isEmpty {
             let seconds = FixedPoint.text(timeout, decimals: 0)
-            printError("no stable reading within \(seconds) s from \(unsettled.joined(separator: ", ")): "
-                + "keep the pan still, away from draughts, and try again")
+            printError(
+                "no stable reading within \(seconds) s from \(unsettled.joined(separator: ", ")): "
+                    + "keep the pan still, away from draughts, and try again")
             throw ExitStatus.refused
         }
     }
@@ -62,7 +65,9 @@ struct ReadCommand: ParsableCommand {
             printError("\(device.sensor): \(device.state)\(device.reason.map { ": \($0)" } ?? "")")
         }
         let wanted = devices.filter { device in !broken.contains { $0.sensor == device.sensor } }.map(\.sensor)
-        guard !wanted.isEmpty else { throw CommandError(.refused, "no sensor is giving readings; see plumscale status") }
+        guard !wanted.isEmpty else {
+            throw CommandError(.refused, "no sensor is giving readings; see plumscale status")
+        }
         try connection.watch(WatchOptions(sensors: wanted))
         var latest: [String: (report: WeightReport, line: String)] = [:]
         var done: Set<String> = []
@@ -78,7 +83,8 @@ struct ReadCommand: ParsableCommand {
         if !missing.isEmpty {
             let seconds = stable ? Int(timeout) : 5
             throw CommandError(
-                .refused, "no reading from \(missing.joined(separator: ", ")) within \(seconds) s; see plumscale status")
+                .refused, "no reading from \(missing.joined(separator: ", ")) within \(seconds) s; see plumscale status"
+            )
         }
         return wanted.compactMap { latest[$0] }
     }

@@ -30,7 +30,10 @@ struct StatusCommand: ParsableCommand {
         }
         let devices = try CommandError.exitOnFailure { try connection.devices() }
         let version = connection.version
-        print("plumscaled \(version.release) at \(connection.socketPath), protocol \(version.protoMajor).\(version.protoMinor)")
+        print(
+            "plumscaled \(version.release) at \(connection.socketPath), protocol "
+                + "\(version.protoMajor).\(version.protoMinor)"
+        )
         for device in devices { print(Self.describe(device)) }
     }
 
@@ -40,9 +43,15 @@ struct StatusCommand: ParsableCommand {
         if !device.wiring.isEmpty { lines.append("  wiring       \(device.wiring)") }
         if let profile = device.profile { lines.append("  profile      \(profile)") }
         let nominal = device.nominalRate > 0 ? " of \(FixedPoint.text(device.nominalRate, decimals: 1))" : ""
-        lines.append("  rate         \(FixedPoint.text(device.rate, decimals: 1))\(nominal) samples/s, \(device.published) published")
+        lines.append(
+            "  rate         \(FixedPoint.text(device.rate, decimals: 1))\(nominal) samples/s, \(device.published) "
+                + "published"
+        )
         let discarded = device.discarded.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-        lines.append("  discarded    " + (discarded.isEmpty ? "none" : discarded.map { "\($0.value) \($0.key.replacingUnderscores)" }.joined(separator: ", ")))
+        lines.append(
+            "  discarded    "
+                + (discarded.isEmpty
+                    ? "none" : discarded.map { "\($0.value) \($0.key.replacingUnderscores)" }.joined(separator: ", ")))
         if device.notReady > 0 || device.faults > 0 {
             lines.append("  not ready    \(device.notReady) times, \(device.faults) faults")
         }

@@ -4,7 +4,7 @@ import PlumCore
 import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale tare`: take the present load as tare, so the display shows net weight.
@@ -51,7 +51,9 @@ struct ScaleCommandOptions: ParsableArguments {
     var timeout: Double = 10
 
     func validate() throws {
-        guard timeout >= 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
+        guard timeout >= 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).")
+        }
     }
 
     /// Sends the action to each sensor and prints each answer in plain words; a load that is
@@ -80,11 +82,14 @@ struct ScaleCommandOptions: ParsableArguments {
         let deadline = Monotonic.seconds() + timeout
         var told = false
         while true {
-            let reply = switch action {
-            case .tare: try connection.tare(sensor: name)
-            case .zero: try connection.zero(sensor: name)
+            let reply =
+                switch action {
+                case .tare: try connection.tare(sensor: name)
+                case .zero: try connection.zero(sensor: name)
+                }
+            guard !reply.ok, reply.reason == Refusal.Code.notStable.rawValue, Monotonic.seconds() < deadline else {
+                return reply
             }
-            guard !reply.ok, reply.reason == Refusal.Code.notStable.rawValue, Monotonic.seconds() < deadline else { return reply }
             if !told {
                 printError("\(name): waiting for a stable load…")
                 told = true
@@ -98,7 +103,9 @@ struct ScaleCommandOptions: ParsableArguments {
         switch action {
         case .tare:
             let tare = reply.tare ?? 0
-            return tare == 0 ? "\(reply.sensor): tare cleared (the pan was empty)" : "\(reply.sensor): tare \(FixedPoint.text(tare, decimals: 1)) g; showing net weight"
+            return tare == 0
+                ? "\(reply.sensor): tare cleared (the pan was empty)"
+                : "\(reply.sensor): tare \(FixedPoint.text(tare, decimals: 1)) g; showing net weight"
         case .zero:
             return "\(reply.sensor): zero set"
         }

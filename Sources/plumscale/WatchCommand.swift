@@ -4,7 +4,7 @@ import PlumCore
 import PlumProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale watch`: a live view of every pan.
@@ -59,14 +59,17 @@ struct WatchSession {
             return devices
         }
         var rows = devices.map { device in
-            Gauge.Row(sensor: device.sensor, trouble: device.state == "fault" || device.state == "not-ready"
-                ? "\(device.state)\(device.reason.map { ": \($0)" } ?? "")" : nil)
+            Gauge.Row(
+                sensor: device.sensor,
+                trouble: device.state == "fault" || device.state == "not-ready"
+                    ? "\(device.state)\(device.reason.map { ": \($0)" } ?? "")" : nil)
         }
         var cueTimes: [String: Double] = [:]
         let screen = Terminal.isTerminal(1) ? Terminal.Screen() : nil
         let gauge = Gauge(colour: screen.map { _ in Terminal.colour() } ?? .none, unit: unit)
         var printed: [String: String] = [:]
-        let header = title
+        let header =
+            title
             ?? "plumscale watch · plumscaled \(connection.version.release) at \(connection.socketPath) · Ctrl-C to quit"
         screen?.begin(header)
         defer { screen?.end() }
@@ -84,12 +87,16 @@ struct WatchSession {
                         }
                     case .state(let state):
                         if let index = rows.firstIndex(where: { $0.sensor == state.sensor }) {
-                            rows[index].trouble = state.state == "ok" || state.state == "settling"
+                            rows[index].trouble =
+                                state.state == "ok" || state.state == "settling"
                                 ? nil : "\(state.state)\(state.reason.map { ": \($0)" } ?? "")"
                         }
                     case .cue(let cue) where cue.cue == "max-force":
                         cueTimes[cue.sensor] = Monotonic.seconds()
-                        if screen == nil { print("\(cue.sensor)  ♪ max force"); fflush(nil) }
+                        if screen == nil {
+                            print("\(cue.sensor)  ♪ max force")
+                            fflush(nil)
+                        }
                     default:
                         break
                     }
@@ -118,7 +125,8 @@ struct WatchSession {
         let width = rows.map(\.sensor.count).max() ?? 0
         var any = false
         for row in rows {
-            let text = row.trouble.map { "\(row.sensor.padding(to: width))  \($0)" }
+            let text =
+                row.trouble.map { "\(row.sensor.padding(to: width))  \($0)" }
                 ?? row.report.map { ReadingText.line($0, unit: unit, nameWidth: width, several: rows.count > 1) }
             guard let text, printed[row.sensor] != text else { continue }
             printed[row.sensor] = text
@@ -146,7 +154,9 @@ enum Terminal {
         if variable("NO_COLOR").map({ !$0.isEmpty }) ?? false { return .none }
         let term = variable("TERM") ?? ""
         if term.isEmpty || term == "dumb" { return .none }
-        if let colourTerm = variable("COLORTERM"), colourTerm == "truecolor" || colourTerm == "24bit" { return .trueColour }
+        if let colourTerm = variable("COLORTERM"), colourTerm == "truecolor" || colourTerm == "24bit" {
+            return .trueColour
+        }
         if term.contains("256color") { return .palette256 }
         return .basic
     }
@@ -164,7 +174,9 @@ enum Terminal {
             var frame = drawn > 0 ? "\u{1B}[\(drawn)F" : ""
             for line in lines { frame += "\u{1B}[2K" + line + "\n" }
             // Rows that vanished (fewer sensors): clear what is left of the old frame.
-            if drawn > lines.count { frame += String(repeating: "\u{1B}[2K\n", count: drawn - lines.count) + "\u{1B}[\(drawn - lines.count)F" }
+            if drawn > lines.count {
+                frame += String(repeating: "\u{1B}[2K\n", count: drawn - lines.count) + "\u{1B}[\(drawn - lines.count)F"
+            }
             drawn = lines.count
             write(frame)
         }

@@ -4,7 +4,7 @@ import PlumConfig
 import PlumScaleDaemon
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscaled`: the status daemon. Argument parsing and wiring only; the work is in PlumScaleDaemon.
@@ -26,7 +26,8 @@ struct PlumScaledCommand: AsyncParsableCommand {
     @Flag(help: "Two simulated pans with plums coming and going: no hardware, no root.")
     var simulate = false
 
-    @Option(help: ArgumentHelp("Listen on this Unix socket instead of the configured or default path.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Listen on this Unix socket instead of the configured or default path.", valueName: "path"))
     var socket: String?
 
     @Option(name: .customLong("state-directory"), help: ArgumentHelp("Where calibrations are kept.", valueName: "dir"))
@@ -48,17 +49,21 @@ struct PlumScaledCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let state = stateDirectory
+        let state =
+            stateDirectory
             ?? configuration.daemon.stateDirectory
             ?? ProcessInfoLite.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? (simulate ? "/tmp/plumscale-\(getuid())/state" : "/var/lib/plumscale")
         // systemd's StateDirectory= makes it under a unit; by hand, the daemon makes it.
         if let problem = Self.makeDirectory(state) {
-            logger.error("state directory \(state): \(problem); calibrations cannot be saved until it exists and is writable")
+            logger.error(
+                "state directory \(state): \(problem); calibrations cannot be saved until it exists and is writable")
         }
         do {
             try await Daemon.run(
-                Daemon.Options(configuration: configuration, socketPath: socket, stateDirectory: state, configurationPath: simulate ? nil : config),
+                Daemon.Options(
+                    configuration: configuration, socketPath: socket, stateDirectory: state,
+                    configurationPath: simulate ? nil : config),
                 logger: logger)
         } catch {
             logger.critical("\(error)")

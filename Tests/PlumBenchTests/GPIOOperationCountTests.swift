@@ -4,8 +4,9 @@ import Testing
 
 @Suite("GPIO operations per HX711 sample, counted on the chip model's lines")
 struct GPIOOperationCountTests {
-    @Test("each sample clocks 24 data pulses plus the gain's pulses, a set high and low each, and waits once for the ready edge",
-          arguments: [(HX711Gain.channelA128, 25), (.channelB32, 26), (.channelA64, 27)])
+    @Test(
+        "each sample clocks 24 data pulses plus the gain's pulses, a set high and low each, and waits once for the ready edge",
+        arguments: [(HX711Gain.channelA128, 25), (.channelB32, 26), (.channelA64, 27)])
     func pulsesPerGain(gain: HX711Gain, pulses: Int) throws {
         let count = try GPIOOperationCount.measure(samples: 50, rate: .sps80, gain: gain)
         #expect(count.samples == 50)

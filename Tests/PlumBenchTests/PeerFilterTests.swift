@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumBench
 
 /// Runs a filter over `values` and returns its outputs (nil where it printed nothing).

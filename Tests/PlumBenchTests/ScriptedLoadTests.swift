@@ -1,5 +1,6 @@
-import Testing
 import PlumHardware
+import Testing
+
 @testable import PlumBench
 
 @Suite("Benchmark workloads")
@@ -9,12 +10,13 @@ struct ScriptedLoadTests {
 
     @Test("truth follows steps and ramps; the pan also feels ringing and knocks")
     func truthAndFeel() {
-        let load = ScriptedLoad([
-            .step(at: 1, to: 50),
-            .ramp(at: 2, to: 150, duration: 2),
-            .ringingStep(at: 5, to: 100, frequency: 4, decay: 0.1, depth: 1),
-            .knock(at: 7, grams: 30, duration: 0.05),
-        ], origin: origin)
+        let load = ScriptedLoad(
+            [
+                .step(at: 1, to: 50),
+                .ramp(at: 2, to: 150, duration: 2),
+                .ringingStep(at: 5, to: 100, frequency: 4, decay: 0.1, depth: 1),
+                .knock(at: 7, grams: 30, duration: 0.05)
+            ], origin: origin)
         #expect(load.truth(at: at(0.5)) == 0)
         #expect(load.truth(at: at(1.5)) == 50)
         #expect(abs(load.truth(at: at(3)) - 100) < 1e-9, "half way up the ramp")
@@ -42,7 +44,9 @@ struct ScriptedLoadTests {
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
-    @Test("small steps through the chip model: PlumScale never flags a display more than 1 d off stable, at 10 and 80 SPS", arguments: [10, 80])
+    @Test(
+        "small steps through the chip model: PlumScale never flags a display more than 1 d off stable, at 10 and 80 SPS",
+        arguments: [10, 80])
     func plumScaleHonestOnSmallSteps(samplesPerSecond: Int) throws {
         let trace = try WorkloadTrace(workload: .smallSteps, rate: samplesPerSecond == 10 ? .sps10 : .sps80, seed: 2026)
         let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: trace.rate))
@@ -51,10 +55,13 @@ struct ScriptedLoadTests {
         let wrong = shown.points.filter { $0.stable && $0.shown != nil && abs($0.shown! - $0.truth) > 0.1 + 1e-9 }
         #expect(wrong.isEmpty, "stable but more than 1 d off: \(wrong.prefix(5))")
         // Honest by being stable when it is right, not by never being stable.
-        #expect(SettlingMetrics(shown, division: 0.1).settleTimes.allSatisfy { $0 != nil }, "some small step never settled")
+        #expect(
+            SettlingMetrics(shown, division: 0.1).settleTimes.allSatisfy { $0 != nil }, "some small step never settled")
     }
 
-    @Test("the true load under the same motion rule settles no later than any filter, one window and at most two conversions after the change", arguments: [UInt64(300_000_000), 100_000_000])
+    @Test(
+        "the true load under the same motion rule settles no later than any filter, one window and at most two conversions after the change",
+        arguments: [UInt64(300_000_000), 100_000_000])
     func trueLoadIsTheFloor(window: UInt64) throws {
         let workload = Workload(name: "short", events: [.step(at: 1, to: 100), .step(at: 3, to: 20)], duration: 5)
         let trace = try WorkloadTrace(workload: workload, rate: .sps80, seed: 3)
@@ -72,7 +79,9 @@ struct ScriptedLoadTests {
         #expect(floor >= seconds && floor <= seconds + 2 * 0.0125 + 1e-9, "floor \(floor) s for a \(seconds) s window")
         for filter in [FilterUnderTest.plumScale] + FilterUnderTest.peers {
             if let settle = try worst(filter) {
-                #expect(settle >= floor - 1e-9, "\(filter.name) settled in \(settle) s, before the true load could (\(floor) s)")
+                #expect(
+                    settle >= floor - 1e-9,
+                    "\(filter.name) settled in \(settle) s, before the true load could (\(floor) s)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumBench
 
 @Suite("Settling metrics")
@@ -6,7 +7,8 @@ struct SettlingMetricsTests {
     /// A 10 SPS trace: 0 g, then 100 g from t = 1 s, shown with the given values.
     func trace(_ shown: [Double?], stable: [Bool]) -> DisplayedTrace {
         let points = shown.indices.map { index in
-            DisplayedTrace.Point(time: Double(index) / 10, truth: index >= 10 ? 100 : 0, shown: shown[index], stable: stable[index])
+            DisplayedTrace.Point(
+                time: Double(index) / 10, truth: index >= 10 ? 100 : 0, shown: shown[index], stable: stable[index])
         }
         return DisplayedTrace(points: points, changes: [1.0])
     }
@@ -35,7 +37,8 @@ struct SettlingMetricsTests {
 
     @Test("settled noise is the rms and peak-to-peak of the error in d")
     func noise() {
-        let shown: [Double?] = Array(repeating: 0, count: 10) + [100, 100.1, 99.9, 100.1, 99.9, 100.1, 99.9, 100.1, 99.9, 100]
+        let shown: [Double?] =
+            Array(repeating: 0, count: 10) + [100, 100.1, 99.9, 100.1, 99.9, 100.1, 99.9, 100.1, 99.9, 100]
         let metrics = SettlingMetrics(trace(shown, stable: Array(repeating: true, count: 20)), division: 0.1)
         #expect(abs(metrics.settledPeakToPeak - 2) < 1e-6)
         #expect(abs(metrics.settledNoiseRMS - (0.8 / 1.0).squareRoot()) < 1e-6)

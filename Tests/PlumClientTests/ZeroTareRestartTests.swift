@@ -51,8 +51,10 @@ struct ZeroTareRestartTests {
         try place(bowl, directory)
         _ = try stable(client) { abs(($0.grams ?? .nan) - bowl) < 1 }
         var reply: CommandReply?
-        try waitUntil("the daemon to tare the bowl", timeout: .seconds(20), interval: .milliseconds(50),
-                      describe: { "\(String(describing: reply)); log: \(daemon.log)" }) {
+        try waitUntil(
+            "the daemon to tare the bowl", timeout: .seconds(20), interval: .milliseconds(50),
+            describe: { "\(String(describing: reply)); log: \(daemon.log)" }
+        ) {
             reply = try client.tare(sensor: "pan")
             return reply?.ok == true
         }
@@ -139,7 +141,7 @@ struct ZeroTareRestartTests {
             try client.watch()
             _ = try Self.stable(client) { abs(($0.grams ?? .nan) + Self.bowl) < 1 }
             let steps: [(CalibrationRequest.Step, Double?, Double)] = [
-                (.begin, nil, 0), (.zero, nil, 0), (.point, 100, 100), (.commit, nil, 100),
+                (.begin, nil, 0), (.zero, nil, 0), (.point, 100, 100), (.commit, nil, 100)
             ]
             for (step, grams, load) in steps {
                 try Self.place(load, directory)

@@ -1,5 +1,6 @@
-import Testing
 import PlumDrivers
+import Testing
+
 @testable import PlumConfig
 @testable import PlumConfigFile
 
@@ -12,13 +13,15 @@ let repositoryRoot: String = {
 
 @Suite("Configuration file")
 struct PlumConfigurationTests {
-    @Test("every shipped example parses and names its sensors", arguments: [
-        ("hx711-one-pan.toml", ["pan"]),
-        ("hx711-two-pans.toml", ["left", "right"]),
-        ("ads1115-four-fsr.toml", ["fsr1", "fsr2", "fsr3", "fsr4"]),
-        ("iio-kernel-drivers.toml", ["kernel-fsr", "kernel-pan"]),
-        ("simulation.toml", ["left", "right", "fsr"]),
-    ])
+    @Test(
+        "every shipped example parses and names its sensors",
+        arguments: [
+            ("hx711-one-pan.toml", ["pan"]),
+            ("hx711-two-pans.toml", ["left", "right"]),
+            ("ads1115-four-fsr.toml", ["fsr1", "fsr2", "fsr3", "fsr4"]),
+            ("iio-kernel-drivers.toml", ["kernel-fsr", "kernel-pan"]),
+            ("simulation.toml", ["left", "right", "fsr"])
+        ])
     func shippedExamplesParse(file: String, names: [String]) throws {
         let config = try PlumConfiguration.load(path: "\(repositoryRoot)/Calibration/examples/\(file)")
         #expect(config.sensors.map(\.name) == names)
@@ -26,7 +29,8 @@ struct PlumConfigurationTests {
 
     @Test("an HX711 table gives typed wiring with the datasheet defaults")
     func hx711Wiring() throws {
-        let config = try PlumConfiguration.parse("""
+        let config = try PlumConfiguration.parse(
+            """
             [[sensor]]
             name = "pan"
             kind = "hx711"
@@ -49,7 +53,8 @@ struct PlumConfigurationTests {
 
     @Test("an ADS1115 table with a divider and alert line is read whole")
     func ads1115Wiring() throws {
-        let config = try PlumConfiguration.parse("""
+        let config = try PlumConfiguration.parse(
+            """
             [[sensor]]
             name = "fsr"
             kind = "ads1115"
@@ -71,7 +76,9 @@ struct PlumConfigurationTests {
         }
         #expect(wiring.bus == "i2c-1")
         #expect(wiring.address == 0x49)
-        #expect(wiring.config == ADS1115Config(mux: .ain2MinusAin3, gain: .volts2_048, mode: .continuous, dataRate: .sps860))
+        #expect(
+            wiring.config == ADS1115Config(mux: .ain2MinusAin3, gain: .volts2_048, mode: .continuous, dataRate: .sps860)
+        )
         #expect(wiring.alert == .init(chip: "gpiochip0", line: "GPIO17"))
         #expect(wiring.divider == (try FSRDivider(supplyVolts: 5, fixedOhms: 4700, placement: .fsrToGround)))
     }
@@ -85,146 +92,187 @@ struct PlumConfigurationTests {
         var testDescription: String { what }
     }
 
-    @Test("a bad file is refused with its line, its key and what is allowed", arguments: [
-        BadFile(what: "gain not offered by the chip", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx711"
-            chip = "gpiochip0"
-            dout = "GPIO5"
-            sck = "GPIO6"
-            gain = 100
-            """, line: 7, key: "sensor \"pan\".gain", mentions: ["gain = 100", "128", "64", "32"]),
-        BadFile(what: "a typo in a key", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx711"
-            chip = "gpiochip0"
-            dout = "GPIO5"
-            sck = "GPIO6"
-            gian = 128
-            """, line: 7, key: "sensor \"pan\".gian", mentions: ["unknown key gian", "gain"]),
-        BadFile(what: "a ready timeout shorter than the chip can meet", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx711"
-            chip = "gpiochip0"
-            dout = "GPIO5"
-            sck = "GPIO6"
-            ready_timeout_ms = 50
-            """, line: 7, key: "sensor \"pan\".ready_timeout_ms", mentions: ["50 ms", "10 SPS"]),
-        BadFile(what: "missing DOUT line", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx711"
-            chip = "gpiochip0"
-            sck = "GPIO6"
-            """, line: 1, key: "sensor \"pan\"", mentions: ["missing key dout", "GPIO5"]),
-        BadFile(what: "the same line for DOUT and SCK", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx711"
-            chip = "gpiochip0"
-            dout = 5
-            sck = 5
-            """, line: 6, key: "sensor \"pan\".sck", mentions: ["two different lines"]),
-        BadFile(what: "unknown kind", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "hx712"
-            """, line: 3, key: "sensor \"pan\".kind", mentions: ["hx712", "hx711", "ads1115", "iio", "simulated-hx711", "replay"]),
-        BadFile(what: "a string where a number belongs", text: """
-            [scale]
-            capacity_grams = "385"
-            [[sensor]]
-            name = "s"
-            kind = "simulated-hx711"
-            """, line: 2, key: "scale.capacity_grams", mentions: ["expected a number", "\"385\""]),
-        BadFile(what: "a division that is not 1, 2 or 5 x 10^k", text: """
-            [scale]
-            division_grams = 0.3
-            [[sensor]]
-            name = "s"
-            kind = "simulated-hx711"
-            """, line: 2, key: "scale.division_grams", mentions: ["0.3", "1, 2 or 5"]),
-        BadFile(what: "restore_tare that is not true or false", text: """
-            [scale]
-            capacity_grams = 385
-            restore_tare = "yes"
-            [[sensor]]
-            name = "s"
-            kind = "simulated-hx711"
-            """, line: 3, key: "scale.restore_tare", mentions: ["expected true or false", "\"yes\""]),
-        BadFile(what: "a misspelt restore_tare", text: """
-            [scale]
-            restore_tares = false
-            [[sensor]]
-            name = "s"
-            kind = "simulated-hx711"
-            """, line: 2, key: "scale.restore_tares", mentions: ["unknown key restore_tares", "restore_tare"]),
-        BadFile(what: "an address no ADS1115 can have", text: """
-            [[sensor]]
-            name = "fsr"
-            kind = "ads1115"
-            bus = 1
-            address = 0x50
-            """, line: 5, key: "sensor \"fsr\".address", mentions: ["0x50", "0x48", "0x4b"]),
-        BadFile(what: "a PGA range the chip does not have", text: """
-            [[sensor]]
-            name = "fsr"
-            kind = "ads1115"
-            bus = 1
-            pga_volts = 5
-            """, line: 5, key: "sensor \"fsr\".pga_volts", mentions: ["6.144", "0.256"]),
-        BadFile(what: "continuous mode on a chip two sensors share", text: """
-            [[sensor]]
-            name = "a"
-            kind = "ads1115"
-            bus = 1
-            [[sensor]]
-            name = "b"
-            kind = "ads1115"
-            bus = 1
-            channel = "AIN1"
-            mode = "continuous"
-            """, line: 5, key: "sensor \"b\".mode", mentions: ["\"a\", \"b\" share it", "single-shot"]),
-        BadFile(what: "an alert line without its chip", text: """
-            [[sensor]]
-            name = "fsr"
-            kind = "ads1115"
-            bus = 1
-            alert_line = 17
-            """, line: 5, key: "sensor \"fsr\".alert_line", mentions: ["alert_chip"]),
-        BadFile(what: "two sensors with one name", text: """
-            [[sensor]]
-            name = "pan"
-            kind = "simulated-hx711"
+    @Test(
+        "a bad file is refused with its line, its key and what is allowed",
+        arguments: [
+            BadFile(
+                what: "gain not offered by the chip",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx711"
+                    chip = "gpiochip0"
+                    dout = "GPIO5"
+                    sck = "GPIO6"
+                    gain = 100
+                    """, line: 7, key: "sensor \"pan\".gain", mentions: ["gain = 100", "128", "64", "32"]),
+            BadFile(
+                what: "a typo in a key",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx711"
+                    chip = "gpiochip0"
+                    dout = "GPIO5"
+                    sck = "GPIO6"
+                    gian = 128
+                    """, line: 7, key: "sensor \"pan\".gian", mentions: ["unknown key gian", "gain"]),
+            BadFile(
+                what: "a ready timeout shorter than the chip can meet",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx711"
+                    chip = "gpiochip0"
+                    dout = "GPIO5"
+                    sck = "GPIO6"
+                    ready_timeout_ms = 50
+                    """, line: 7, key: "sensor \"pan\".ready_timeout_ms", mentions: ["50 ms", "10 SPS"]),
+            BadFile(
+                what: "missing DOUT line",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx711"
+                    chip = "gpiochip0"
+                    sck = "GPIO6"
+                    """, line: 1, key: "sensor \"pan\"", mentions: ["missing key dout", "GPIO5"]),
+            BadFile(
+                what: "the same line for DOUT and SCK",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx711"
+                    chip = "gpiochip0"
+                    dout = 5
+                    sck = 5
+                    """, line: 6, key: "sensor \"pan\".sck", mentions: ["two different lines"]),
+            BadFile(
+                what: "unknown kind",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "hx712"
+                    """, line: 3, key: "sensor \"pan\".kind",
+                mentions: ["hx712", "hx711", "ads1115", "iio", "simulated-hx711", "replay"]),
+            BadFile(
+                what: "a string where a number belongs",
+                text: """
+                    [scale]
+                    capacity_grams = "385"
+                    [[sensor]]
+                    name = "s"
+                    kind = "simulated-hx711"
+                    """, line: 2, key: "scale.capacity_grams", mentions: ["expected a number", "\"385\""]),
+            BadFile(
+                what: "a division that is not 1, 2 or 5 x 10^k",
+                text: """
+                    [scale]
+                    division_grams = 0.3
+                    [[sensor]]
+                    name = "s"
+                    kind = "simulated-hx711"
+                    """, line: 2, key: "scale.division_grams", mentions: ["0.3", "1, 2 or 5"]),
+            BadFile(
+                what: "restore_tare that is not true or false",
+                text: """
+                    [scale]
+                    capacity_grams = 385
+                    restore_tare = "yes"
+                    [[sensor]]
+                    name = "s"
+                    kind = "simulated-hx711"
+                    """, line: 3, key: "scale.restore_tare", mentions: ["expected true or false", "\"yes\""]),
+            BadFile(
+                what: "a misspelt restore_tare",
+                text: """
+                    [scale]
+                    restore_tares = false
+                    [[sensor]]
+                    name = "s"
+                    kind = "simulated-hx711"
+                    """, line: 2, key: "scale.restore_tares", mentions: ["unknown key restore_tares", "restore_tare"]),
+            BadFile(
+                what: "an address no ADS1115 can have",
+                text: """
+                    [[sensor]]
+                    name = "fsr"
+                    kind = "ads1115"
+                    bus = 1
+                    address = 0x50
+                    """, line: 5, key: "sensor \"fsr\".address", mentions: ["0x50", "0x48", "0x4b"]),
+            BadFile(
+                what: "a PGA range the chip does not have",
+                text: """
+                    [[sensor]]
+                    name = "fsr"
+                    kind = "ads1115"
+                    bus = 1
+                    pga_volts = 5
+                    """, line: 5, key: "sensor \"fsr\".pga_volts", mentions: ["6.144", "0.256"]),
+            BadFile(
+                what: "continuous mode on a chip two sensors share",
+                text: """
+                    [[sensor]]
+                    name = "a"
+                    kind = "ads1115"
+                    bus = 1
+                    [[sensor]]
+                    name = "b"
+                    kind = "ads1115"
+                    bus = 1
+                    channel = "AIN1"
+                    mode = "continuous"
+                    """, line: 5, key: "sensor \"b\".mode", mentions: ["\"a\", \"b\" share it", "single-shot"]),
+            BadFile(
+                what: "an alert line without its chip",
+                text: """
+                    [[sensor]]
+                    name = "fsr"
+                    kind = "ads1115"
+                    bus = 1
+                    alert_line = 17
+                    """, line: 5, key: "sensor \"fsr\".alert_line", mentions: ["alert_chip"]),
+            BadFile(
+                what: "two sensors with one name",
+                text: """
+                    [[sensor]]
+                    name = "pan"
+                    kind = "simulated-hx711"
 
-            [[sensor]]
-            name = "pan"
-            kind = "simulated-hx711"
-            """, line: 5, key: "sensor \"pan\"", mentions: ["already used", "line 1"]),
-        BadFile(what: "no sensors at all", text: """
-            [scale]
-            capacity_grams = 385
-            """, line: nil, key: "", mentions: ["no sensors", "[[sensor]]"]),
-        BadFile(what: "a name with a space", text: """
-            [[sensor]]
-            name = "left pan"
-            kind = "simulated-hx711"
-            """, line: 2, key: "sensor[0].name", mentions: ["letters, digits"]),
-        BadFile(what: "broken TOML", text: """
-            [[sensor]]
-            name = "pan
-            """, line: 2, key: "", mentions: ["not valid TOML"]),
-        BadFile(what: "an unknown top-level table", text: """
-            [scales]
-            capacity_grams = 385
-            [[sensor]]
-            name = "s"
-            kind = "simulated-hx711"
-            """, line: 1, key: "scales", mentions: ["unknown key scales"]),
-    ])
+                    [[sensor]]
+                    name = "pan"
+                    kind = "simulated-hx711"
+                    """, line: 5, key: "sensor \"pan\"", mentions: ["already used", "line 1"]),
+            BadFile(
+                what: "no sensors at all",
+                text: """
+                    [scale]
+                    capacity_grams = 385
+                    """, line: nil, key: "", mentions: ["no sensors", "[[sensor]]"]),
+            BadFile(
+                what: "a name with a space",
+                text: """
+                    [[sensor]]
+                    name = "left pan"
+                    kind = "simulated-hx711"
+                    """, line: 2, key: "sensor[0].name", mentions: ["letters, digits"]),
+            BadFile(
+                what: "broken TOML",
+                text: """
+                    [[sensor]]
+                    name = "pan
+                    """, line: 2, key: "", mentions: ["not valid TOML"]),
+            BadFile(
+                what: "an unknown top-level table",
+                text: """
+                    [scales]
+                    capacity_grams = 385
+                    [[sensor]]
+                    name = "s"
+                    kind = "simulated-hx711"
+                    """, line: 1, key: "scales", mentions: ["unknown key scales"])
+        ])
     func badFileIsRefused(_ bad: BadFile) {
         #expect {
             try PlumConfiguration.parse(bad.text, file: "/etc/plumscale/plumscale.toml")
@@ -254,14 +302,17 @@ struct PlumConfigurationTests {
         #expect {
             try config.sensor(named: "middle")
         } throws: { error in
-            String(describing: error).contains("no sensor named \"middle\"; sensors in this file: \"left\" or \"right\"")
+            String(describing: error).contains(
+                "no sensor named \"middle\"; sensors in this file: \"left\" or \"right\"")
         }
     }
 
-    @Test("divisions of 1, 2 and 5 times a power of ten are accepted, others refused", arguments: [
-        (0.1, true), (0.2, true), (0.5, true), (1, true), (2, true), (5, true), (10, true), (0.01, true),
-        (0.3, false), (0.25, false), (3, false), (0, false), (-1, false),
-    ])
+    @Test(
+        "divisions of 1, 2 and 5 times a power of ten are accepted, others refused",
+        arguments: [
+            (0.1, true), (0.2, true), (0.5, true), (1, true), (2, true), (5, true), (10, true), (0.01, true),
+            (0.3, false), (0.25, false), (3, false), (0, false), (-1, false)
+        ])
     func divisionRule(value: Double, valid: Bool) {
         #expect(ScaleSettings.isValidDivision(value) == valid)
     }
@@ -273,7 +324,8 @@ struct DaemonSettingsTests {
 
     @Test("[daemon] and [cue] are read with their defaults")
     func reads() throws {
-        let config = try PlumConfiguration.parse("""
+        let config = try PlumConfiguration.parse(
+            """
             [daemon]
             socket = "/run/plumscale/plumscale.sock"
             socket_group = "plumscale"
@@ -286,9 +338,12 @@ struct DaemonSettingsTests {
             line = "GPIO18"
             """ + sensor, file: "t.toml")
         #expect(config.daemon.socket == "/run/plumscale/plumscale.sock")
-        #expect(config.daemon.tcp?.endpoint == .loopback(host: "127.0.0.1", port: 7450), "tcp is a typed loopback endpoint")
-        #expect(config.daemon.tcp?.position.description == "t.toml:4", "tcp carries the file and line it was written on")
-        #expect(config.daemon.mtsics?.endpoint == .loopback(host: "::1", port: 8001), "the brackets of [::1] are dropped")
+        #expect(
+            config.daemon.tcp?.endpoint == .loopback(host: "127.0.0.1", port: 7450), "tcp is a typed loopback endpoint")
+        #expect(
+            config.daemon.tcp?.position.description == "t.toml:4", "tcp carries the file and line it was written on")
+        #expect(
+            config.daemon.mtsics?.endpoint == .loopback(host: "::1", port: 8001), "the brackets of [::1] are dropped")
         #expect(config.daemon.mtsics?.description == "[::1]:8001", "an IPv6 listener is shown as written")
         #expect(config.daemon.maxClients == 64)
         #expect(config.daemon.clientQueue == 512)
@@ -310,7 +365,8 @@ struct DaemonSettingsTests {
     @Test("admin_group and mtsics_sensor are read; without them, no admin group and the first sensor")
     func adminGroupAndMTSICSSensor() throws {
         let two = sensor + "\n[[sensor]]\nname = \"right\"\nkind = \"simulated-hx711\"\n"
-        let config = try PlumConfiguration.parse("""
+        let config = try PlumConfiguration.parse(
+            """
             [daemon]
             mtsics = "/run/plumscale/mtsics.sock"
             mtsics_sensor = "right"
@@ -330,13 +386,25 @@ struct DaemonSettingsTests {
         var testDescription: String { what }
     }
 
-    @Test("a bad admin_group or mtsics_sensor is refused with file, line, key and what to write", arguments: [
-        BadDaemonKey(what: "a gid instead of a group name", line: "admin_group = \"1001\"", mentions: ["t.toml:3: daemon.admin_group", "not a group name", "plumscale-admin"]),
-        BadDaemonKey(what: "a group name with a space", line: "admin_group = \"plum admins\"", mentions: ["t.toml:3: daemon.admin_group", "not a group name"]),
-        BadDaemonKey(what: "a group as a number", line: "admin_group = 1001", mentions: ["t.toml:3: daemon.admin_group", "expected a string"]),
-        BadDaemonKey(what: "a sensor that is not configured", line: "mtsics_sensor = \"middle\"", mentions: ["t.toml:3: daemon.mtsics_sensor", "\"middle\" is not a configured sensor", "\"s\""]),
-        BadDaemonKey(what: "a typo in mtsics_sensor", line: "mtsics_sensr = \"s\"", mentions: ["t.toml:3: daemon.mtsics_sensr", "unknown key", "mtsics_sensor", "admin_group"]),
-    ])
+    @Test(
+        "a bad admin_group or mtsics_sensor is refused with file, line, key and what to write",
+        arguments: [
+            BadDaemonKey(
+                what: "a gid instead of a group name", line: "admin_group = \"1001\"",
+                mentions: ["t.toml:3: daemon.admin_group", "not a group name", "plumscale-admin"]),
+            BadDaemonKey(
+                what: "a group name with a space", line: "admin_group = \"plum admins\"",
+                mentions: ["t.toml:3: daemon.admin_group", "not a group name"]),
+            BadDaemonKey(
+                what: "a group as a number", line: "admin_group = 1001",
+                mentions: ["t.toml:3: daemon.admin_group", "expected a string"]),
+            BadDaemonKey(
+                what: "a sensor that is not configured", line: "mtsics_sensor = \"middle\"",
+                mentions: ["t.toml:3: daemon.mtsics_sensor", "\"middle\" is not a configured sensor", "\"s\""]),
+            BadDaemonKey(
+                what: "a typo in mtsics_sensor", line: "mtsics_sensr = \"s\"",
+                mentions: ["t.toml:3: daemon.mtsics_sensr", "unknown key", "mtsics_sensor", "admin_group"])
+        ])
     func badDaemonKey(_ bad: BadDaemonKey) {
         #expect {
             try PlumConfiguration.parse("[daemon]\nmtsics = \"127.0.0.1:8001\"\n\(bad.line)\n" + sensor, file: "t.toml")
@@ -358,7 +426,8 @@ struct DaemonSettingsTests {
     @Test("a simulated HX711 takes the sampler's scheduling, as a real one does: it is bit-banged in real time")
     func simulatedSamplerSettings() throws {
         let config = try PlumConfiguration.parse(
-            "[[sensor]]\nname = \"sim\"\nkind = \"simulated-hx711\"\nrealtime_priority = 20\nlock_memory = true\n", file: "sim.toml")
+            "[[sensor]]\nname = \"sim\"\nkind = \"simulated-hx711\"\nrealtime_priority = 20\nlock_memory = true\n",
+            file: "sim.toml")
         #expect(config.sensors[0].wiring.sampler.realtimePriority == 20)
         #expect(config.sensors[0].wiring.sampler.lockMemory == true)
     }

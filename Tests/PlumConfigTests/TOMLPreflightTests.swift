@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumConfig
 @testable import PlumConfigFile
 
@@ -13,16 +14,18 @@ struct TOMLPreflightTests {
         var testDescription: String { text.debugDescription }
     }
 
-    @Test("a header whose name cannot start a key is refused with its line, not an abort", arguments: [
-        Case(text: "[)", line: 1),
-        Case(text: "[[)]]", line: 1),
-        Case(text: "[ \t)", line: 1),
-        Case(text: "[\n", line: 1),
-        Case(text: "[\u{A0}scale]", line: 1),
-        Case(text: "[scale]\ncapacity_grams = 385\n\n  [#]\n", line: 4),
-        Case(text: "# [)\nname = \"[)\"\n[[sensor]]\n[=sensor]\n", line: 4),
-        Case(text: "\u{FEFF}[:[\"scufsr_sideme [= \"left@\"\nkk = \"simulated-r\"\n", line: 1),
-    ])
+    @Test(
+        "a header whose name cannot start a key is refused with its line, not an abort",
+        arguments: [
+            Case(text: "[)", line: 1),
+            Case(text: "[[)]]", line: 1),
+            Case(text: "[ \t)", line: 1),
+            Case(text: "[\n", line: 1),
+            Case(text: "[\u{A0}scale]", line: 1),
+            Case(text: "[scale]\ncapacity_grams = 385\n\n  [#]\n", line: 4),
+            Case(text: "# [)\nname = \"[)\"\n[[sensor]]\n[=sensor]\n", line: 4),
+            Case(text: "\u{FEFF}[:[\"scufsr_sideme [= \"left@\"\nkk = \"simulated-r\"\n", line: 1)
+        ])
     func refused(_ example: Case) {
         #expect {
             try PlumConfiguration.parse(example.text, file: "fuzz.toml")
@@ -44,7 +47,7 @@ struct TOMLPreflightTests {
             "a = { b = [ 1 ] } # [)\n",
             "a = [ { b = 1 }, { c = [ 2 ] } ]\nb = [ \"}\", '}' ] # }\n",
             "a = [\n  { x = \"\"\"\n}\n\"\"\" },\n]\n",
-            "a = 1979-05-27 07:32:00\nb = [ 1, 2, -3 ]\nc = { d = 1, e = 2 }\nf = 1 # 2 3\n1 = 2\n",
+            "a = 1979-05-27 07:32:00\nb = [ 1, 2, -3 ]\nc = { d = 1, e = 2 }\nf = 1 # 2 3\n1 = 2\n"
         ])
     func notHeaders(_ text: String) {
         #expect(TOMLPreflight.firstProblem(in: text) == nil, "a line of this valid TOML was taken for a bad header")
@@ -61,14 +64,18 @@ struct TOMLPreflightTests {
         #expect(TOMLPreflight.firstProblem(in: "a = [\n  1,\n]\n[)\n")?.line == 4, "the header on line 4 was missed")
     }
 
-    @Test("a '}' where an array expects a value is refused with its line, not an abort", arguments: [
-        Case(text: "yNEsE = [}[[[[[[[[[[[[[i2c-1=gpiochip03", line: 1),
-        Case(text: "[scale]\nweights = [1, }\n", line: 2),
-        Case(text: "a = [\n  1,\n  [ { b = 2 }, }\n]\n", line: 3),
-        Case(text: "a = { b = [ } }\n", line: 1),
-    ])
+    @Test(
+        "a '}' where an array expects a value is refused with its line, not an abort",
+        arguments: [
+            Case(text: "yNEsE = [}[[[[[[[[[[[[[i2c-1=gpiochip03", line: 1),
+            Case(text: "[scale]\nweights = [1, }\n", line: 2),
+            Case(text: "a = [\n  1,\n  [ { b = 2 }, }\n]\n", line: 3),
+            Case(text: "a = { b = [ } }\n", line: 1)
+        ])
     func braceInArray(_ example: Case) {
-        #expect(TOMLPreflight.firstProblem(in: example.text) == .init(line: example.line, message: TOMLPreflight.braceInArray))
+        #expect(
+            TOMLPreflight.firstProblem(in: example.text)
+                == .init(line: example.line, message: TOMLPreflight.braceInArray))
         #expect {
             try PlumConfiguration.parse(example.text, file: "fuzz.toml")
         } throws: { error in
@@ -76,26 +83,34 @@ struct TOMLPreflightTests {
         }
     }
 
-    @Test("a date or number followed by a space and one digit is refused with its line, not an abort", arguments: [
-        Case(text: "since = 2024-01-01 1\n", line: 1),
-        Case(text: "[daemon]\ncN=06\u{13}2-d--!2 1 \"left\"\n", line: 2),
-        Case(text: "a = [2024-01-01 1, 2]\n", line: 1),
-    ])
+    @Test(
+        "a date or number followed by a space and one digit is refused with its line, not an abort",
+        arguments: [
+            Case(text: "since = 2024-01-01 1\n", line: 1),
+            Case(text: "[daemon]\ncN=06\u{13}2-d--!2 1 \"left\"\n", line: 2),
+            Case(text: "a = [2024-01-01 1, 2]\n", line: 1)
+        ])
     func strayDigit(_ example: Case) {
-        #expect(TOMLPreflight.firstProblem(in: example.text) == .init(line: example.line, message: TOMLPreflight.strayDigit))
+        #expect(
+            TOMLPreflight.firstProblem(in: example.text) == .init(line: example.line, message: TOMLPreflight.strayDigit)
+        )
     }
 
     @Test("at the very end of the file the same mistake is toml++'s own error, which it reports without aborting")
     func strayDigitAtEnd() {
-        #expect(TOMLPreflight.firstProblem(in: "a = 2024-01-01 1") == nil, "the pre-flight refused what toml++ reports itself")
+        #expect(
+            TOMLPreflight.firstProblem(in: "a = 2024-01-01 1") == nil,
+            "the pre-flight refused what toml++ reports itself")
         #expect(throws: ConfigurationError.self, "toml++ took a date followed by a stray digit") {
             try PlumConfiguration.parse("a = 2024-01-01 1", file: "end.toml")
         }
     }
 
-    @Test("the MQTT bridge and the web server read the same file through the same check", arguments: [
-        "[)\n", "[mqtt]\nport = [ }\n",
-    ])
+    @Test(
+        "the MQTT bridge and the web server read the same file through the same check",
+        arguments: [
+            "[)\n", "[mqtt]\nport = [ }\n"
+        ])
     func everyReaderIsGuarded(_ text: String) {
         #expect(throws: ConfigurationError.self, "the MQTT bridge's reader") {
             try MQTTBridgeConfiguration.parse(text, file: "bridge.toml")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("Spike rejection and adaptive filter")
@@ -15,7 +16,7 @@ struct AdaptiveFilterTests {
         StepCase(from: 0, to: 5, seed: 2),
         StepCase(from: 150, to: 0, seed: 3),
         StepCase(from: 20, to: 384, seed: 4),
-        StepCase(from: 0, to: 0.8, seed: 5),
+        StepCase(from: 0, to: 0.8, seed: 5)
     ]
 
     /// Runs spike filter and adaptive filter as the engine does, in grams, at 80 SPS with
@@ -62,7 +63,8 @@ struct AdaptiveFilterTests {
             let spike = (100..<(100 + width)).contains(index) ? 50.0 : 0
             let x = 100 + noise.gaussian(sigma: 0.03) + spike
             let time = UInt64(index) * 12_500_000
-            let y = filter.process(spikes.process(x, time: time, floor: 0.2), time: time, stepThreshold: 0.4, shift: 0.1)
+            let y = filter.process(
+                spikes.process(x, time: time, floor: 0.2), time: time, stepThreshold: 0.4, shift: 0.1)
             if index > 20 { #expect(abs(y - 100) <= 0.1, "sample \(index): \(y)") }
         }
     }

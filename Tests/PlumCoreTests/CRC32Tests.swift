@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("CRC-32")
@@ -15,7 +16,7 @@ struct CRC32Tests {
             Check(text: "123456789", crc: 0xCBF4_3926),
             Check(text: "", crc: 0),
             Check(text: "The quick brown fox jumps over the lazy dog", crc: 0x414F_A339),
-            Check(text: "a", crc: 0xE8B7_BE43),
+            Check(text: "a", crc: 0xE8B7_BE43)
         ])
     func checkValues(_ check: Check) {
         #expect(CRC32.checksum(Array(check.text.utf8)) == check.crc)

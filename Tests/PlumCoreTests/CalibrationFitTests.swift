@@ -1,13 +1,16 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import PlumCore
 
 @Suite("Calibration fits")
 struct CalibrationFitTests {
     static let configuration = ScaleConfiguration()
 
-    static func fit(_ points: [CalibrationPoint], kind: SensorKind = .loadCell, quadratic: Bool = false) -> Result<Calibration, Refusal> {
+    static func fit(_ points: [CalibrationPoint], kind: SensorKind = .loadCell, quadratic: Bool = false) -> Result<
+        Calibration, Refusal
+    > {
         CalibrationFit.fit(
             points: points, sensor: Fixtures.sensor, kind: kind, configuration: configuration, quadratic: quadratic,
             createdAt: "2026-05-01T09:30:00Z")
@@ -16,7 +19,8 @@ struct CalibrationFitTests {
     @Test("a fit through points from a random linear sensor recovers its gain and offset within noise")
     func recoversLinearSensor() async {
         await propertyCheck(
-            input: Gen.double(in: 50...2_000), Gen.bool, Gen.double(in: -1_000_000...1_000_000), Gen.double(in: 0...0.05),
+            input: Gen.double(in: 50...2_000), Gen.bool, Gen.double(in: -1_000_000...1_000_000),
+            Gen.double(in: 0...0.05),
             Gen.int(in: 0...1_000_000)
         ) { gain, inverted, offset, noiseGrams, seed in
             let scale = inverted ? -gain : gain
@@ -27,7 +31,9 @@ struct CalibrationFitTests {
             for _ in 0..<3 {
                 for weight in weights {
                     points.append(
-                        CalibrationPoint(grams: weight, signal: offset + scale * weight + noise.gaussian(sigma: sigma), noise: sigma, samples: 24))
+                        CalibrationPoint(
+                            grams: weight, signal: offset + scale * weight + noise.gaussian(sigma: sigma), noise: sigma,
+                            samples: 24))
                 }
             }
             let calibration = try Self.fit(points).get()
@@ -64,9 +70,15 @@ struct CalibrationFitTests {
     @Test(
         "degenerate point sets are refused with a reason and what to do",
         arguments: [
-            Degenerate(name: "no zero", kind: .loadCell, quadratic: false, points: [p(100, 50_000), p(200, 92_000)], code: .tooFewPoints),
-            Degenerate(name: "zero only", kind: .loadCell, quadratic: false, points: [p(0, 8_000), p(0, 8_001)], code: .tooFewPoints),
-            Degenerate(name: "span under 20 %", kind: .loadCell, quadratic: false, points: [p(0, 8_000), p(50, 29_000)], code: .spanTooSmall),
+            Degenerate(
+                name: "no zero", kind: .loadCell, quadratic: false, points: [p(100, 50_000), p(200, 92_000)],
+                code: .tooFewPoints),
+            Degenerate(
+                name: "zero only", kind: .loadCell, quadratic: false, points: [p(0, 8_000), p(0, 8_001)],
+                code: .tooFewPoints),
+            Degenerate(
+                name: "span under 20 %", kind: .loadCell, quadratic: false, points: [p(0, 8_000), p(50, 29_000)],
+                code: .spanTooSmall),
             Degenerate(
                 name: "weights too close", kind: .loadCell, quadratic: false,
                 points: [p(0, 8_000), p(100, 50_000), p(100.5, 50_210)], code: .pointsTooClose),
@@ -87,11 +99,14 @@ struct CalibrationFitTests {
                 points: [p(0, 0.5, noise: 0.01), p(100, 60, noise: 0.5), p(300, 200, noise: 0.5)], code: .tooFewPoints),
             Degenerate(
                 name: "FSR conductance falling", kind: .fsr, quadratic: false,
-                points: [p(0, 0.5, noise: 0.01), p(100, 60, noise: 0.5), p(200, 50, noise: 0.5), p(300, 200, noise: 0.5)],
-                code: .nonMonotone),
+                points: [
+                    p(0, 0.5, noise: 0.01), p(100, 60, noise: 0.5), p(200, 50, noise: 0.5), p(300, 200, noise: 0.5)
+                ],
+                code: .nonMonotone)
         ])
     func refusesDegenerate(_ example: Degenerate) {
-        guard case .failure(let refusal) = Self.fit(example.points, kind: example.kind, quadratic: example.quadratic) else {
+        guard case .failure(let refusal) = Self.fit(example.points, kind: example.kind, quadratic: example.quadratic)
+        else {
             Issue.record("\(example.name) was accepted")
             return
         }
@@ -130,7 +145,8 @@ struct CalibrationFitTests {
         let truth = CalibrationModel.powerLaw(leakage: 0.4, coefficient: 0.9, exponent: 1.15)
         var noise = SeededNoise(seed: 21)
         let points = [0.0, 50, 100, 200, 385].map { grams in
-            Self.p(grams, truth.signal(fromGrams: grams) * (grams == 0 ? 1 : 1 + noise.gaussian(sigma: 0.01)), noise: 0.05)
+            Self.p(
+                grams, truth.signal(fromGrams: grams) * (grams == 0 ? 1 : 1 + noise.gaussian(sigma: 0.01)), noise: 0.05)
         }
         let calibration = try Self.fit(points, kind: .fsr).get()
         guard case .powerLaw(let leakage, let coefficient, let exponent) = calibration.model else {
@@ -144,7 +160,9 @@ struct CalibrationFitTests {
         #expect(calibration.notice?.contains("not legal for trade") == true)
         #expect(calibration.notice?.contains("±5–25 %") == true)
         // Monotone everywhere, including between and beyond the points.
-        let grams = stride(from: 0.0, through: 600, by: 5).map { calibration.grams(fromSignal: truth.signal(fromGrams: $0))! }
+        let grams = stride(from: 0.0, through: 600, by: 5).map {
+            calibration.grams(fromSignal: truth.signal(fromGrams: $0))!
+        }
         #expect(zip(grams, grams.dropFirst()).allSatisfy { $0 < $1 })
     }
 
@@ -195,7 +213,8 @@ struct CalibrationFitTests {
         #expect(engine.procedure == nil && engine.calibration == nil)
     }
 
-    @Test("a point asked for before its weight is placed waits for the load to change instead of recording the empty pan")
+    @Test(
+        "a point asked for before its weight is placed waits for the load to change instead of recording the empty pan")
     func pointWaitsForChangedLoad() throws {
         var engine = try Fixtures.engine(calibrated: false)
         var noise = SeededNoise(seed: 5)

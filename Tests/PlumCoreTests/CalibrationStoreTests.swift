@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import PlumTestSupport
+import Testing
+
 @testable import PlumCore
 
 @Suite("Calibration store")
@@ -104,7 +105,8 @@ struct CalibrationStoreTests {
     func futureVersion() throws {
         let (temporary, store, text) = try Self.savedTwice()
         defer { withExtendedLifetime(temporary) {} }
-        try Self.overwrite(store, with: text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2"))
+        try Self.overwrite(
+            store, with: text.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 2"))
         guard case .failure(let error) = store.load(Fixtures.sensor) else {
             Issue.record("a future file was used")
             return
@@ -148,7 +150,9 @@ struct CalibrationStoreTests {
     func historyLimit() throws {
         let temporary = try TemporaryDirectory(prefix: "plumcore")
         let store = CalibrationStore(directory: temporary.path, historyLimit: 3)
-        for step in 0..<8 { try store.save(Self.calibration(scale: 400 + Double(step), date: "2026-05-0\(step + 1)")).get() }
+        for step in 0..<8 {
+            try store.save(Self.calibration(scale: 400 + Double(step), date: "2026-05-0\(step + 1)")).get()
+        }
         let all = try store.loadAll(Fixtures.sensor).get()
         #expect(all.count == 4)
         #expect(all.first?.createdAt == "2026-05-08")

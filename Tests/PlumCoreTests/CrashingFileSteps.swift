@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import PlumCore
 
 /// Real file steps that "lose power" after a set number of changing steps.
@@ -34,9 +35,17 @@ final class CrashingFileSteps: FileSteps {
         return real.write(path, bytes)
     }
 
-    func syncFile(_ path: String) -> Result<Void, FileErrno> { proceed() ? real.syncFile(path) : .failure(FileErrno(5)) }
-    func link(_ existing: String, _ new: String) -> Result<Void, FileErrno> { proceed() ? real.link(existing, new) : .failure(FileErrno(5)) }
-    func rename(_ from: String, _ to: String) -> Result<Void, FileErrno> { proceed() ? real.rename(from, to) : .failure(FileErrno(5)) }
+    func syncFile(_ path: String) -> Result<Void, FileErrno> {
+        proceed() ? real.syncFile(path) : .failure(FileErrno(5))
+    }
+    func link(_ existing: String, _ new: String) -> Result<Void, FileErrno> {
+        proceed() ? real.link(existing, new) : .failure(FileErrno(5))
+    }
+    func rename(_ from: String, _ to: String) -> Result<Void, FileErrno> {
+        proceed() ? real.rename(from, to) : .failure(FileErrno(5))
+    }
     func remove(_ path: String) -> Result<Void, FileErrno> { proceed() ? real.remove(path) : .failure(FileErrno(5)) }
-    func syncDirectory(_ path: String) -> Result<Void, FileErrno> { proceed() ? real.syncDirectory(path) : .failure(FileErrno(5)) }
+    func syncDirectory(_ path: String) -> Result<Void, FileErrno> {
+        proceed() ? real.syncDirectory(path) : .failure(FileErrno(5))
+    }
 }

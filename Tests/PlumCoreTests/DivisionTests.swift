@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import PlumCore
 
 @Suite("Division and rounding")
@@ -24,7 +25,7 @@ struct DivisionTests {
             RoundingCase(division: 0.5, grams: 384.76, text: "385.0"),
             RoundingCase(division: 1, grams: 42.5, text: "43"),
             RoundingCase(division: 2, grams: 5.1, text: "6"),
-            RoundingCase(division: 0.01, grams: 0.004, text: "0.00"),
+            RoundingCase(division: 0.01, grams: 0.004, text: "0.00")
         ])
     func rounding(_ example: RoundingCase) throws {
         let division = try Division(grams: example.division)
@@ -49,7 +50,8 @@ struct DivisionTests {
 
     @Test("the rounded value is never more than half a division from the high-resolution value")
     func roundingBound() async {
-        await propertyCheck(input: Gen.double(in: -1_000...1_000), Gen.element(of: [1, 2, 5]), Gen.int(in: -3...1)) { grams, mantissa, exponent in
+        await propertyCheck(input: Gen.double(in: -1_000...1_000), Gen.element(of: [1, 2, 5]), Gen.int(in: -3...1)) {
+            grams, mantissa, exponent in
             let division = try Division(mantissa: mantissa!, exponent: exponent)
             let rounded = division.round(grams)
             #expect(abs(rounded.grams - grams) <= division.grams / 2 * (1 + 1e-9) + 1e-12)
@@ -78,7 +80,8 @@ struct DivisionTests {
     @Test("the display text written digit by digit is the reference formatter's, for every division and count")
     func formatMatchesReference() async {
         let counts = Gen.int(in: -2_000_000_000...2_000_000_000)
-        await propertyCheck(input: counts, Gen.element(of: [1, 2, 5]), Gen.int(in: -6...3)) { count, mantissa, exponent in
+        await propertyCheck(input: counts, Gen.element(of: [1, 2, 5]), Gen.int(in: -6...3)) {
+            count, mantissa, exponent in
             let division = try Division(mantissa: mantissa!, exponent: exponent)
             let expected = Self.referenceText(division, divisions: Int64(count))
             #expect(division.format(divisions: Int64(count)) == expected, "\(count) × \(division)")
@@ -87,10 +90,10 @@ struct DivisionTests {
         for exponent in -6...3 {
             for count: Int64 in [0, 1, -1, 9, 10, -10, 99, 100, 12345, -999_999, Int64(Int32.max)] {
                 let division = try! Division(mantissa: 5, exponent: exponent)
-                #expect(division.format(divisions: count) == Self.referenceText(division, divisions: count),
-                        "\(count) × \(division)")
+                #expect(
+                    division.format(divisions: count) == Self.referenceText(division, divisions: count),
+                    "\(count) × \(division)")
             }
         }
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("FSR engine and odd inputs")
@@ -7,11 +8,16 @@ struct EngineEdgeTests {
     func fsrReadings() throws {
         let truth = CalibrationModel.powerLaw(leakage: 0.4, coefficient: 0.9, exponent: 1.1)
         let sensor = SensorIdentity(id: "plum-b", model: "ADS1115 + FSR 402", channel: "AIN1")
-        let points = [0.0, 50, 100, 200, 385].map { CalibrationPoint(grams: $0, signal: truth.signal(fromGrams: $0), noise: 0.1, samples: 24) }
+        let points = [0.0, 50, 100, 200, 385].map {
+            CalibrationPoint(grams: $0, signal: truth.signal(fromGrams: $0), noise: 0.1, samples: 24)
+        }
         var configuration = ScaleConfiguration()
         configuration.division = try Division(grams: 1)
-        let calibration = try CalibrationFit.fit(points: points, sensor: sensor, kind: .fsr, configuration: configuration, createdAt: "t").get()
-        var engine = try WeighingEngine(sensor: sensor, kind: .fsr, configuration: configuration, calibration: calibration)
+        let calibration = try CalibrationFit.fit(
+            points: points, sensor: sensor, kind: .fsr, configuration: configuration, createdAt: "t"
+        ).get()
+        var engine = try WeighingEngine(
+            sensor: sensor, kind: .fsr, configuration: configuration, calibration: calibration)
         var last: Reading?
         for index in 0..<80 {
             last = engine.process(EngineInput(signal: truth.signal(fromGrams: 123.2), time: UInt64(index) * 7_812_500))

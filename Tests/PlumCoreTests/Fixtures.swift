@@ -9,7 +9,9 @@ enum Fixtures {
 
     static let sensor = SensorIdentity(id: "left", model: "HX711 + 5 kg cell", channel: "A", gain: 128)
 
-    static func linearCalibration(sensor: SensorIdentity = sensor, createdAt: String = "2026-05-01T09:30:00Z") -> Calibration {
+    static func linearCalibration(sensor: SensorIdentity = sensor, createdAt: String = "2026-05-01T09:30:00Z")
+        -> Calibration
+    {
         let points = [0.0, 100, 200, 300].map {
             CalibrationPoint(grams: $0, signal: emptyCounts + countsPerGram * $0, noise: 10, samples: 24)
         }
@@ -21,7 +23,9 @@ enum Fixtures {
 
     static func signal(grams: Double) -> Double { emptyCounts + countsPerGram * grams }
 
-    static func engine(configuration: ScaleConfiguration = ScaleConfiguration(), calibrated: Bool = true) throws -> WeighingEngine {
+    static func engine(configuration: ScaleConfiguration = ScaleConfiguration(), calibrated: Bool = true) throws
+        -> WeighingEngine
+    {
         try WeighingEngine(
             sensor: sensor, kind: .loadCell, configuration: configuration,
             calibration: calibrated ? linearCalibration() : nil)
@@ -30,7 +34,8 @@ enum Fixtures {
     /// Feeds `count` samples of `grams` (plus optional noise) from sample index `start`.
     @discardableResult
     static func feed(
-        _ engine: inout WeighingEngine, grams: Double, count: Int, start: Int, noise: inout SeededNoise, sigma: Double = 0
+        _ engine: inout WeighingEngine, grams: Double, count: Int, start: Int, noise: inout SeededNoise,
+        sigma: Double = 0
     ) -> [Reading] {
         (start..<(start + count)).map { index in
             let jitter = sigma > 0 ? noise.gaussian(sigma: sigma) : 0

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("ForceSketch hue")
@@ -20,7 +21,7 @@ struct ForceHueTests {
             HueCase(fraction: 2.0 / 3, degrees: 240, rgb: [0, 0, 255]),
             HueCase(fraction: 1, degrees: 360, rgb: [255, 0, 0]),
             HueCase(fraction: 1.7, degrees: 360, rgb: [255, 0, 0]),
-            HueCase(fraction: -0.2, degrees: 0, rgb: [255, 0, 0]),
+            HueCase(fraction: -0.2, degrees: 0, rgb: [255, 0, 0])
         ])
     func mapping(_ example: HueCase) {
         let hue = ForceHue(fraction: example.fraction)
@@ -37,10 +38,12 @@ struct ForceHueTests {
     func hexText() {
         for step in 0...3600 {
             let hue = ForceHue(fraction: Double(step) / 3600)
-            let expected = "#" + [hue.red, hue.green, hue.blue].map { byte in
-                let digits = String(byte, radix: 16)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined()
+            let expected =
+                "#"
+                + [hue.red, hue.green, hue.blue].map { byte in
+                    let digits = String(byte, radix: 16)
+                    return digits.count == 1 ? "0" + digits : digits
+                }.joined()
             #expect(hue.hex == expected, "at \(step)/3600 of capacity: \(hue.hex), not \(expected)")
         }
         #expect(ForceHue(fraction: 0.5).hex == "#00ffff" && ForceHue(fraction: 2.0 / 3).hex == "#0000ff")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumCore
 
 @Suite("Units")
@@ -17,7 +18,7 @@ struct MassUnitTests {
             Conversion(unit: .ounce, grams: 28.349_523_125, value: 1),
             Conversion(unit: .ounce, grams: 453.592_37, value: 16),
             Conversion(unit: .pound, grams: 453.592_37, value: 1),
-            Conversion(unit: .carat, grams: 1, value: 5),
+            Conversion(unit: .carat, grams: 1, value: 5)
         ])
     func converts(_ example: Conversion) {
         #expect(abs(example.unit.value(fromGrams: example.grams) - example.value) < 1e-12)

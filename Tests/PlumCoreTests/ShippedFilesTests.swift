@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlumCore
 
 /// The data files in the repository's `Calibration/` folder load as the engine expects.
@@ -10,7 +11,7 @@ struct ShippedFilesTests {
         .appendingPathComponent("Calibration")
 
     static let profileNames = [
-        "hx711-1kg-gain128", "hx711-1kg-gain64", "hx711-5kg-gain128", "hx711-5kg-gain64", "fsr402-10k-3v3",
+        "hx711-1kg-gain128", "hx711-1kg-gain64", "hx711-5kg-gain128", "hx711-5kg-gain64", "fsr402-10k-3v3"
     ]
 
     @Test("every shipped sensor profile parses and gives a valid configuration", arguments: profileNames)
@@ -23,7 +24,9 @@ struct ShippedFilesTests {
         // The profile's average, in samples at its rate, becomes the same time in the engine.
         if let samples = profile.averagingSamples {
             let expected = Double(samples) / profile.samplesPerSecond * 1e9
-            #expect(abs(Double(configuration.filter.averagingTime) - expected) <= 1, "averaging time \(configuration.filter.averagingTime) ns")
+            #expect(
+                abs(Double(configuration.filter.averagingTime) - expected) <= 1,
+                "averaging time \(configuration.filter.averagingTime) ns")
         }
         // The division must be coarser than the raw noise can fake: at least 2 σ.
         #expect(configuration.division.grams >= 2 * profile.typicalNoiseGrams)
@@ -31,7 +34,8 @@ struct ShippedFilesTests {
 
     @Test("a profile with a division that is not 1, 2 or 5 × 10^k is refused, naming the file")
     func badProfile() {
-        let text = #"{"schemaVersion":1,"name":"x","description":"","kind":"load-cell","adc":"HX711","samplesPerSecond":80,"nominalSignalPerGram":400,"typicalNoiseGrams":0.1,"division":0.3}"#
+        let text =
+            #"{"schemaVersion":1,"name":"x","description":"","kind":"load-cell","adc":"HX711","samplesPerSecond":80,"nominalSignalPerGram":400,"typicalNoiseGrams":0.1,"division":0.3}"#
         guard case .failure(let refusal) = SensorProfile.decode(Array(text.utf8), source: "x.json") else {
             Issue.record("accepted")
             return

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import PlumCore
 
 @Suite("Stability and zero tracking")
@@ -24,7 +25,8 @@ struct StabilityAndTrackingTests {
 
     @Test("through the whole engine, a noisy load moving at 2 g/s or more is never stable")
     func engineRampNeverStable() async throws {
-        await propertyCheck(input: Gen.double(in: 2...300), Gen.double(in: 0...100), Gen.int(in: 0...10_000)) { slope, start, seed in
+        await propertyCheck(input: Gen.double(in: 2...300), Gen.double(in: 0...100), Gen.int(in: 0...10_000)) {
+            slope, start, seed in
             var engine = try Fixtures.engine()
             var noise = SeededNoise(seed: UInt64(seed))
             Fixtures.feed(&engine, grams: start, count: 80, start: 0, noise: &noise, sigma: 0.03)
@@ -32,8 +34,11 @@ struct StabilityAndTrackingTests {
             for index in 80..<200 {
                 let grams = start + slope * Double(index - 80) / 80 + noise.gaussian(sigma: 0.03)
                 let reading = engine.process(
-                    EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * Fixtures.nanosecondsPerSample))
-                if index >= 80 + 24 { #expect(!reading.isStable, "stable at \(reading.gross ?? .nan) g, sample \(index)") }
+                    EngineInput(
+                        signal: Fixtures.signal(grams: grams), time: UInt64(index) * Fixtures.nanosecondsPerSample))
+                if index >= 80 + 24 {
+                    #expect(!reading.isStable, "stable at \(reading.gross ?? .nan) g, sample \(index)")
+                }
             }
         }
     }

@@ -71,10 +71,8 @@ struct StableDisplayTests {
             let scenario = Scenario(from: from, to: to, rate: rate!, noise: sigma, seed: UInt64(seed))
             let outcome = try Self.run(scenario)
             let wrong = Self.firstWrongStable(outcome)
-            #expect(
-                wrong == nil,
-                "\(scenario): stable at \(wrong.map { "\($0.divisions) d, \($0.seconds) s after the change" } ?? "") but it settles at \(outcome.finalDivisions) d"
-            )
+            let when = wrong.map { "\($0.divisions) d, \($0.seconds) s after the change" } ?? ""
+            #expect(wrong == nil, "\(scenario): stable at \(when) but it settles at \(outcome.finalDivisions) d")
         }
     }
 
@@ -86,10 +84,8 @@ struct StableDisplayTests {
     func smallStepArrives(_ scenario: Scenario) throws {
         let outcome = try Self.run(scenario)
         let wrong = Self.firstWrongStable(outcome)
-        #expect(
-            wrong == nil,
-            "stable at \(wrong?.divisions ?? 0) d after \(wrong?.seconds ?? 0) s; it settles at \(outcome.finalDivisions) d"
-        )
+        let when = "\(wrong?.divisions ?? 0) d after \(wrong?.seconds ?? 0) s"
+        #expect(wrong == nil, "stable at \(when); it settles at \(outcome.finalDivisions) d")
         // And it does become stable: the promise is not kept by never making it.
         let firstStable = outcome.after.first { $0.stable }
         #expect(

@@ -1,11 +1,13 @@
 import PropertyBased
 import Testing
+
 @testable import PlumCore
 
 @Suite("Weighing engine")
 struct WeighingEngineTests {
     /// Settles the engine at `grams` for one second (80 samples) and returns the last reading.
-    static func settle(_ engine: inout WeighingEngine, grams: Double, from start: Int = 0, seed: UInt64 = 7) -> Reading {
+    static func settle(_ engine: inout WeighingEngine, grams: Double, from start: Int = 0, seed: UInt64 = 7) -> Reading
+    {
         var noise = SeededNoise(seed: seed)
         return Fixtures.feed(&engine, grams: grams, count: 80, start: start, noise: &noise, sigma: 0.03).last!
     }
@@ -25,7 +27,7 @@ struct WeighingEngineTests {
             LimitCase(grams: 386.1, overload: true, underload: false),
             LimitCase(grams: 500, overload: true, underload: false),
             LimitCase(grams: -15, overload: false, underload: false),
-            LimitCase(grams: -15.8, overload: false, underload: true),
+            LimitCase(grams: -15.8, overload: false, underload: true)
         ])
     func limits(_ example: LimitCase) throws {
         var engine = try Fixtures.engine()
@@ -65,7 +67,8 @@ struct WeighingEngineTests {
             return
         }
         #expect(refusal.code == .outsideZeroRange)
-        #expect(refusal.description.hasPrefix("zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare"))
+        #expect(
+            refusal.description.hasPrefix("zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare"))
         #expect(engine.zeroOffset == 0)
     }
 
@@ -84,7 +87,8 @@ struct WeighingEngineTests {
     func refusedWhenMovingOrUncalibrated() throws {
         var engine = try Fixtures.engine()
         for index in 0..<10 {
-            _ = engine.process(EngineInput(signal: Fixtures.signal(grams: Double(index) * 5), time: UInt64(index) * 12_500_000))
+            _ = engine.process(
+                EngineInput(signal: Fixtures.signal(grams: Double(index) * 5), time: UInt64(index) * 12_500_000))
         }
         #expect(engine.zero().refusalCode == .notStable)
         #expect(engine.tareNow().refusalCode == .notStable)
@@ -98,7 +102,9 @@ struct WeighingEngineTests {
     func immediateWhileMoving() throws {
         var engine = try Fixtures.engine()
         for index in 0..<10 {
-            _ = engine.process(EngineInput(signal: Fixtures.signal(grams: 40 + Double(index % 2) * 4), time: UInt64(index) * 12_500_000))
+            _ = engine.process(
+                EngineInput(
+                    signal: Fixtures.signal(grams: 40 + Double(index % 2) * 4), time: UInt64(index) * 12_500_000))
         }
         #expect(engine.lastReading?.isStable == false)
         let tare = try engine.tareNow(requireStable: false).get()
@@ -124,12 +130,14 @@ struct WeighingEngineTests {
     @Test("after a tare, the same load reads 0 within one division")
     func tareThenZero() async {
         // Containers from just above the zero offset up to where container + offset stays under Max.
-        await propertyCheck(input: Gen.double(in: 10.5...370), Gen.double(in: -10...10), Gen.int(in: 0...100_000)) { container, zero, seed in
+        await propertyCheck(input: Gen.double(in: 10.5...370), Gen.double(in: -10...10), Gen.int(in: 0...100_000)) {
+            container, zero, seed in
             var engine = try Fixtures.engine()
             var noise = SeededNoise(seed: UInt64(seed))
             Fixtures.feed(&engine, grams: zero + container, count: 80, start: 0, noise: &noise, sigma: 0.03)
             let tare = try engine.tareNow().get()
-            let after = Fixtures.feed(&engine, grams: zero + container, count: 80, start: 80, noise: &noise, sigma: 0.03)
+            let after = Fixtures.feed(
+                &engine, grams: zero + container, count: 80, start: 80, noise: &noise, sigma: 0.03)
             for reading in after {
                 guard case .grams(let divisions, _) = reading.display else {
                     Issue.record("no number after tare of \(tare) g")
@@ -166,8 +174,11 @@ struct WeighingEngineTests {
         let readings = Fixtures.feed(&engine, grams: 100 + 290, count: 160, start: 160, noise: &noise, sigma: 0.03)
         let last = try #require(readings.last)
         #expect(abs((last.net ?? 0) - 290) < 0.1, "net is the fruit alone")
-        #expect(abs((last.percentOfCapacity ?? 0) - 390 / 3.85) < 0.1, "percent is the force on the cell, bowl included")
-        #expect(readings.contains { $0.cues.contains(.maxForce) }, "390 g on a 385 g cell reaches full force though the net is 290 g")
+        #expect(
+            abs((last.percentOfCapacity ?? 0) - 390 / 3.85) < 0.1, "percent is the force on the cell, bowl included")
+        #expect(
+            readings.contains { $0.cues.contains(.maxForce) },
+            "390 g on a 385 g cell reaches full force though the net is 290 g")
     }
 
     @Test("the max-force cue fires once at 100 %, re-arms only below 90 %, and is rate-limited")
@@ -201,7 +212,8 @@ struct WeighingEngineTests {
         var noise = SeededNoise(seed: 4)
         var cues: [Cue] = []
         for (step, grams) in [0.0, 80, 80, 0, 120].enumerated() {
-            cues += Fixtures.feed(&engine, grams: grams, count: 80, start: step * 80, noise: &noise, sigma: 0.03).flatMap(\.cues)
+            cues += Fixtures.feed(&engine, grams: grams, count: 80, start: step * 80, noise: &noise, sigma: 0.03)
+                .flatMap(\.cues)
         }
         #expect(cues.count == 2)
         guard case .stableWeight(let first) = cues.first, case .stableWeight(let second) = cues.last else {
@@ -247,7 +259,9 @@ struct WeighingEngineTests {
         var last: StableWait.Outcome?
         for index in 80..<200 {
             let reading = engine.process(
-                EngineInput(signal: Fixtures.signal(grams: Double(index - 60)), time: UInt64(index) * Fixtures.nanosecondsPerSample))
+                EngineInput(
+                    signal: Fixtures.signal(grams: Double(index - 60)),
+                    time: UInt64(index) * Fixtures.nanosecondsPerSample))
             guard index >= 90 else { continue }
             last = moving.consume(reading)
             if reading.time <= moving.deadline { #expect(last == nil) }
@@ -278,9 +292,11 @@ struct WeighingEngineTests {
         #expect(reading.text(in: .carat) == "142.0 ct")
     }
 
-    @Test("initial zero-setting takes up a small offset at switch-on, leaves a real load alone, and can be switched off", arguments: [
-        (0.3, true, 0.0), (-2.0, true, 0.0), (15.0, true, 0.0), (100.0, true, 100.0), (0.3, false, 0.3),
-    ])
+    @Test(
+        "initial zero-setting takes up a small offset at switch-on, leaves a real load alone, and can be switched off",
+        arguments: [
+            (0.3, true, 0.0), (-2.0, true, 0.0), (15.0, true, 0.0), (100.0, true, 100.0), (0.3, false, 0.3)
+        ])
     func initialZero(offset: Double, enabled: Bool, shown: Double) throws {
         var configuration = ScaleConfiguration()
         configuration.initialZeroSetting = enabled

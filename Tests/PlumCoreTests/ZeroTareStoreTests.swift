@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PlumTestSupport
+import Testing
 
 @testable import PlumCore
 

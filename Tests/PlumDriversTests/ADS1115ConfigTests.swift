@@ -14,29 +14,37 @@ struct ConfigFieldCase: Sendable, CustomTestStringConvertible {
 
     static let mux: [ConfigFieldCase] = [
         (ADS1115Config.Mux.ain0MinusAin1, 0b000), (.ain0MinusAin3, 0b001), (.ain1MinusAin3, 0b010),
-        (.ain2MinusAin3, 0b011), (.ain0, 0b100), (.ain1, 0b101), (.ain2, 0b110), (.ain3, 0b111),
+        (.ain2MinusAin3, 0b011), (.ain0, 0b100), (.ain1, 0b101), (.ain2, 0b110), (.ain3, 0b111)
     ].map { ConfigFieldCase(name: "MUX \($0.0)", config: ADS1115Config(mux: $0.0), bits: $0.1 << 12, mask: 0x7000) }
 
     static let gain: [ConfigFieldCase] = [
         (ADS1115Config.ProgrammableGain.volts6_144, 0b000), (.volts4_096, 0b001), (.volts2_048, 0b010),
-        (.volts1_024, 0b011), (.volts0_512, 0b100), (.volts0_256, 0b101),
+        (.volts1_024, 0b011), (.volts0_512, 0b100), (.volts0_256, 0b101)
     ].map { ConfigFieldCase(name: "PGA \($0.0)", config: ADS1115Config(gain: $0.0), bits: $0.1 << 9, mask: 0x0E00) }
 
     static let rate: [ConfigFieldCase] = [
         (ADS1115Config.DataRate.sps8, 0b000), (.sps16, 0b001), (.sps32, 0b010), (.sps64, 0b011),
-        (.sps128, 0b100), (.sps250, 0b101), (.sps475, 0b110), (.sps860, 0b111),
+        (.sps128, 0b100), (.sps250, 0b101), (.sps475, 0b110), (.sps860, 0b111)
     ].map { ConfigFieldCase(name: "DR \($0.0)", config: ADS1115Config(dataRate: $0.0), bits: $0.1 << 5, mask: 0x00E0) }
 
     static let others: [ConfigFieldCase] = [
         ConfigFieldCase(name: "MODE continuous", config: ADS1115Config(mode: .continuous), bits: 0, mask: 0x0100),
         ConfigFieldCase(name: "MODE single-shot", config: ADS1115Config(mode: .singleShot), bits: 0x0100, mask: 0x0100),
-        ConfigFieldCase(name: "COMP_MODE window", config: ADS1115Config(comparatorMode: .window), bits: 0x0010, mask: 0x0010),
-        ConfigFieldCase(name: "COMP_POL active high", config: ADS1115Config(comparatorPolarity: .activeHigh), bits: 0x0008, mask: 0x0008),
-        ConfigFieldCase(name: "COMP_LAT latching", config: ADS1115Config(comparatorLatch: .latching), bits: 0x0004, mask: 0x0004),
-        ConfigFieldCase(name: "COMP_QUE one", config: ADS1115Config(comparatorQueue: .assertAfterOne), bits: 0b00, mask: 0x0003),
-        ConfigFieldCase(name: "COMP_QUE two", config: ADS1115Config(comparatorQueue: .assertAfterTwo), bits: 0b01, mask: 0x0003),
-        ConfigFieldCase(name: "COMP_QUE four", config: ADS1115Config(comparatorQueue: .assertAfterFour), bits: 0b10, mask: 0x0003),
-        ConfigFieldCase(name: "COMP_QUE disabled", config: ADS1115Config(comparatorQueue: .disabled), bits: 0b11, mask: 0x0003),
+        ConfigFieldCase(
+            name: "COMP_MODE window", config: ADS1115Config(comparatorMode: .window), bits: 0x0010, mask: 0x0010),
+        ConfigFieldCase(
+            name: "COMP_POL active high", config: ADS1115Config(comparatorPolarity: .activeHigh), bits: 0x0008,
+            mask: 0x0008),
+        ConfigFieldCase(
+            name: "COMP_LAT latching", config: ADS1115Config(comparatorLatch: .latching), bits: 0x0004, mask: 0x0004),
+        ConfigFieldCase(
+            name: "COMP_QUE one", config: ADS1115Config(comparatorQueue: .assertAfterOne), bits: 0b00, mask: 0x0003),
+        ConfigFieldCase(
+            name: "COMP_QUE two", config: ADS1115Config(comparatorQueue: .assertAfterTwo), bits: 0b01, mask: 0x0003),
+        ConfigFieldCase(
+            name: "COMP_QUE four", config: ADS1115Config(comparatorQueue: .assertAfterFour), bits: 0b10, mask: 0x0003),
+        ConfigFieldCase(
+            name: "COMP_QUE disabled", config: ADS1115Config(comparatorQueue: .disabled), bits: 0b11, mask: 0x0003)
     ]
 
     static let all = mux + gain + rate + others
@@ -44,7 +52,9 @@ struct ConfigFieldCase: Sendable, CustomTestStringConvertible {
 
 @Suite("ADS1115 Config register encoding")
 struct ADS1115ConfigTests {
-    @Test("each field value lands in the datasheet's bits of the modelled chip and reads back as written", arguments: ConfigFieldCase.all)
+    @Test(
+        "each field value lands in the datasheet's bits of the modelled chip and reads back as written",
+        arguments: ConfigFieldCase.all)
     func fieldReadsBackFromModel(_ field: ConfigFieldCase) throws {
         let bench = ADS1115Bench()
         var chip = bench.polling()

@@ -31,8 +31,9 @@ struct ADS1115ContinuousTests {
         return results
     }
 
-    @Test("every read is a new conversion: codes of a rising ramp strictly increase",
-          arguments: Waiting.allCases, [-0.10, 0.0, 0.10])
+    @Test(
+        "every read is a new conversion: codes of a rising ramp strictly increase",
+        arguments: Waiting.allCases, [-0.10, 0.0, 0.10])
     func noDuplicateReads(_ waiting: Waiting, oscillatorError: Double) throws {
         let readings = try rampReadings(waiting, oscillatorError: oscillatorError, count: 20)
         for (earlier, later) in zip(readings, readings.dropFirst()) {

@@ -13,7 +13,7 @@ struct ADS1115FaultTests {
         #expect {
             _ = try sensor.next()
         } throws: { error in
-            guard case let .hardware(name, hardware) = error as? SensorError else { return false }
+            guard case .hardware(let name, let hardware) = error as? SensorError else { return false }
             let text = (error as! SensorError).description
             return name == "left" && hardware.errno == .noSuchDeviceOrAddress
                 && hardware.subject == "i2c-1 address 0x48"
@@ -35,7 +35,10 @@ struct ADS1115FaultTests {
                 sample = try sensor.next()
                 break
             } catch {
-                guard case let .hardware(_, hardware) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .hardware(_, let hardware) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
                 #expect(hardware.errno == .ioError)
                 failures += 1
             }
@@ -69,6 +72,6 @@ struct SaturationCase: Sendable, CustomTestStringConvertible {
     static let all = [
         SaturationCase(ain0: 3.3, ain1: 0, raw: 0x7FFF, flags: .overRange),
         SaturationCase(ain0: 0, ain1: 3.3, raw: -0x8000, flags: .underRange),
-        SaturationCase(ain0: 1.0, ain1: 0.5, raw: 16000, flags: []),
+        SaturationCase(ain0: 1.0, ain1: 0.5, raw: 16000, flags: [])
     ]
 }

@@ -50,12 +50,14 @@ struct ADS1115ReadyPinTests {
         #expect {
             _ = try chip.read(ADS1115Config(mux: .ain0))
         } throws: { error in
-            guard case let .notReady(_, _, detail, hint) = error as? ADS1115Error else { return false }
+            guard case .notReady(_, _, let detail, let hint) = error as? ADS1115Error else { return false }
             return detail.contains("falling edge on ALERT/RDY") && hint.contains("pull-up")
         }
     }
 
-    @Test("after the sampler falls behind and the kernel's edge buffer overflows, the newest edge and conversion are used")
+    @Test(
+        "after the sampler falls behind and the kernel's edge buffer overflows, the newest edge and conversion are used"
+    )
     func fallingBehind() throws {
         let bench = ADS1115Bench()
         let origin = bench.clock.now()
@@ -67,8 +69,9 @@ struct ADS1115ReadyPinTests {
         bench.clock.advance(byNanoseconds: 100_000_000)
         let late = try chip.read(config)
         let edge = try #require(late.edgeTime)
-        #expect(late.time.nanoseconds(since: edge) < ADS1115Config.DataRate.sps128.nominalConversionNanoseconds,
-                "the edge of the conversion that was read, not an older one")
+        #expect(
+            late.time.nanoseconds(since: edge) < ADS1115Config.DataRate.sps128.nominalConversionNanoseconds,
+            "the edge of the conversion that was read, not an older one")
         // The code is the ramp (1 V/s) at the middle of that conversion.
         let middle = Double(edge.nanoseconds(since: origin)) / 1e9 - 0.5 / 128
         #expect(abs(Double(late.code) * 62.5e-6 - middle) < 2 * 62.5e-6)

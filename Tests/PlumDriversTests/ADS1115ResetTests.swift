@@ -15,7 +15,9 @@ struct ResetCase: Sendable, CustomTestStringConvertible {
 
 @Suite("ADS1115 chip reset under the driver")
 struct ADS1115ResetTests {
-    @Test("after a supply dip no reading is stale or the reset value, and the next reads are right again", arguments: ResetCase.all)
+    @Test(
+        "after a supply dip no reading is stale or the reset value, and the next reads are right again",
+        arguments: ResetCase.all)
     func resetIsNeverReadAsData(_ reset: ResetCase) throws {
         let bench = ADS1115Bench(inputs: [0, 1.2, 0, 0])
         let config = ADS1115Config(mux: .ain1, mode: reset.mode, dataRate: .sps250)
@@ -36,11 +38,15 @@ struct ADS1115ResetTests {
         var failures = 0
         for result in results {
             switch result {
-            case let .success(conversion): #expect(conversion.code == expected)
+            case .success(let conversion): #expect(conversion.code == expected)
             case .failure: failures += 1
             }
         }
         #expect(failures <= 1, "one failed read at most, then the driver configures the chip again")
-        if case let .success(last) = results.last { #expect(last.code == expected) } else { Issue.record("no recovery") }
+        if case .success(let last) = results.last {
+            #expect(last.code == expected)
+        } else {
+            Issue.record("no recovery")
+        }
     }
 }

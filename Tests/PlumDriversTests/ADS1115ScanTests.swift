@@ -11,7 +11,9 @@ struct ScanCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(mode), \(waiting.rawValue), oscillator \(Int(oscillatorError * 100)) %" }
 
     static let all: [ScanCase] = [ADS1115Config.Mode.singleShot, .continuous].flatMap { mode in
-        Waiting.allCases.flatMap { waiting in [-0.10, 0, 0.10].map { ScanCase(mode: mode, waiting: waiting, oscillatorError: $0) } }
+        Waiting.allCases.flatMap { waiting in
+            [-0.10, 0, 0.10].map { ScanCase(mode: mode, waiting: waiting, oscillatorError: $0) }
+        }
     }
 }
 

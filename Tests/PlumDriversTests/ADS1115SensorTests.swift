@@ -9,7 +9,8 @@ struct ADS1115SensorTests {
     func millivoltChannel() throws {
         let bench = ADS1115Bench(inputs: [1.5, 0, 0, 0])
         let sensor = ADS1115Sensor(
-            name: "probe", chip: bench.polling(), config: ADS1115Config(mux: .ain0, gain: .volts4_096, dataRate: .sps128))
+            name: "probe", chip: bench.polling(),
+            config: ADS1115Config(mux: .ain0, gain: .volts4_096, dataRate: .sps128))
         #expect(sensor.info.kind == "ads1115")
         #expect(sensor.info.wiring == "i2c-1 address 0x48 AIN0, ±4.096 V, 128 SPS")
         #expect(sensor.info.signal == .millivolts)
@@ -53,7 +54,8 @@ struct ADS1115SensorTests {
     func shortedFSR() throws {
         let bench = ADS1115Bench(inputs: [3.3, 0, 0, 0])
         let sensor = ADS1115Sensor(
-            name: "pad", chip: bench.polling(), config: ADS1115Config(mux: .ain0, gain: .volts4_096), divider: .standard)
+            name: "pad", chip: bench.polling(), config: ADS1115Config(mux: .ain0, gain: .volts4_096), divider: .standard
+        )
         let sample = try sensor.next()
         #expect(sample.flags.contains(.overRange))
         #expect(sample.signal.isFinite && sample.signal > 0)

@@ -16,7 +16,9 @@ struct OscillatorCase: Sendable, CustomTestStringConvertible {
 
 @Suite("ADS1115 single-shot conversions")
 struct ADS1115SingleShotTests {
-    @Test("the driver returns only after OS reads 1, whatever the data rate and oscillator error", arguments: OscillatorCase.all)
+    @Test(
+        "the driver returns only after OS reads 1, whatever the data rate and oscillator error",
+        arguments: OscillatorCase.all)
     func waitsForOS(_ oscillator: OscillatorCase) throws {
         let bench = ADS1115Bench(oscillatorError: oscillator.error)
         // The input steps from 0.5 V to 1.5 V just before the conversion starts, so a result
@@ -44,8 +46,9 @@ struct ADS1115SingleShotTests {
         #expect {
             _ = try chip.read(config)
         } throws: { error in
-            guard case let .notReady(subject, waited, detail, _) = error as? ADS1115Error else { return false }
-            return subject == "i2c-1 address 0x48" && waited == ADS1115<ADS1115Model<VirtualClock>, VirtualClock, NoReadyLine>.readyTimeout(for: .sps128)
+            guard case .notReady(let subject, let waited, let detail, _) = error as? ADS1115Error else { return false }
+            return subject == "i2c-1 address 0x48"
+                && waited == ADS1115<ADS1115Model<VirtualClock>, VirtualClock, NoReadyLine>.readyTimeout(for: .sps128)
                 && detail.contains("OS bit still 0")
         }
         let waited = bench.clock.now().nanoseconds(since: start)
@@ -61,7 +64,7 @@ struct ADS1115SingleShotTests {
         #expect {
             _ = try sensor.next()
         } throws: { error in
-            guard case let .notReady(name, _, hint) = error as? SensorError else { return false }
+            guard case .notReady(let name, _, let hint) = error as? SensorError else { return false }
             return name == "left" && hint.contains("OS bit still 0")
         }
         #expect(sensor.statistics.notReady == 1)
@@ -80,8 +83,9 @@ struct ADS1115SingleShotTests {
         #expect(idle)
     }
 
-    @Test("the driver sleeps through the conversion before polling OS, so a slow conversion costs a handful of transfers",
-          arguments: [ADS1115Config.DataRate.sps8, .sps128, .sps860])
+    @Test(
+        "the driver sleeps through the conversion before polling OS, so a slow conversion costs a handful of transfers",
+        arguments: [ADS1115Config.DataRate.sps8, .sps128, .sps860])
     func sleepsBeforePolling(_ rate: ADS1115Config.DataRate) throws {
         let bench = ADS1115Bench(oscillatorError: -0.10, inputs: [1, 0, 0, 0])
         var chip = bench.polling()

@@ -19,15 +19,18 @@ struct DividerCase: Sendable, CustomTestStringConvertible {
         // 5 · 3k / (3k + 27k) = 0.5 V: a light touch with a 3 kΩ resistor on 5 V.
         DividerCase(placement: .fsrToSupply, supply: 5, fixed: 3_000, fsr: 27_000, volts: 0.5),
         // 3.3 · 90k / (10k + 90k) = 2.97 V: FSR to ground reads high when lightly pressed.
-        DividerCase(placement: .fsrToGround, supply: 3.3, fixed: 10_000, fsr: 90_000, volts: 2.97),
+        DividerCase(placement: .fsrToGround, supply: 3.3, fixed: 10_000, fsr: 90_000, volts: 2.97)
     ]
 }
 
 @Suite("FSR voltage divider")
 struct FSRDividerTests {
-    @Test("known resistors give the divider voltage, and that voltage gives back the resistance and conductance", arguments: DividerCase.all)
+    @Test(
+        "known resistors give the divider voltage, and that voltage gives back the resistance and conductance",
+        arguments: DividerCase.all)
     func roundTrip(_ divider: DividerCase) throws {
-        let circuit = try FSRDivider(supplyVolts: divider.supply, fixedOhms: divider.fixed, placement: divider.placement)
+        let circuit = try FSRDivider(
+            supplyVolts: divider.supply, fixedOhms: divider.fixed, placement: divider.placement)
         let volts = circuit.outputVolts(fsrOhms: divider.fsr)
         #expect(abs(volts - divider.volts) < 1e-12)
         let reading = circuit.reading(volts: volts)
@@ -36,7 +39,9 @@ struct FSRDividerTests {
         #expect(abs(reading.microsiemens - 1e6 / divider.fsr) / (1e6 / divider.fsr) < 1e-9)
     }
 
-    @Test("an untouched FSR (0 V on the Interlink divider, and noise below zero) is open: infinite resistance, zero conductance", arguments: [0.0, -0.000_125, -0.01])
+    @Test(
+        "an untouched FSR (0 V on the Interlink divider, and noise below zero) is open: infinite resistance, zero conductance",
+        arguments: [0.0, -0.000_125, -0.01])
     func openFSR(volts: Double) {
         let reading = FSRDivider.standard.reading(volts: volts)
         #expect(reading.region == .open)
@@ -60,10 +65,12 @@ struct FSRDividerTests {
         #expect(divider.outputVolts(fsrOhms: .infinity) == 3.3)
     }
 
-    @Test("impossible circuits are refused with a message that says what to set", arguments: [
-        (0.0, 10_000.0, "supply volts"), (-3.3, 10_000, "supply volts"), (.nan, 10_000, "supply volts"),
-        (3.3, 0, "fixed resistor ohms"), (3.3, .infinity, "fixed resistor ohms"),
-    ])
+    @Test(
+        "impossible circuits are refused with a message that says what to set",
+        arguments: [
+            (0.0, 10_000.0, "supply volts"), (-3.3, 10_000, "supply volts"), (.nan, 10_000, "supply volts"),
+            (3.3, 0, "fixed resistor ohms"), (3.3, .infinity, "fixed resistor ohms")
+        ])
     func invalidParameters(supply: Double, fixed: Double, named: String) {
         #expect {
             _ = try FSRDivider(supplyVolts: supply, fixedOhms: fixed)

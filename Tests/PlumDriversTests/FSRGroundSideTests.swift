@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlumCore
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An FSR on the ground side of its divider (3.3 V → 10 kΩ → AIN0 → FSR → GND) read on the
 /// ±2.048 V range: untouched, the input sits at the 3.3 V supply, beyond the range, and the
@@ -65,7 +66,8 @@ struct FSRGroundSideTests {
         let identity = SensorIdentity(id: "fsr", model: "fsr402")
         let calibration = try CalibrationFit.fit(
             points: points, sensor: identity, kind: .fsr, configuration: ScaleConfiguration(),
-            createdAt: "2026-11-23T00:00:00Z").get()
+            createdAt: "2026-11-23T00:00:00Z"
+        ).get()
         var engine = try WeighingEngine(sensor: identity, kind: .fsr, calibration: calibration)
 
         // One clock for the untouched and the pressed part, so the engine's time runs forwards.
@@ -91,16 +93,18 @@ struct FSRGroundSideTests {
     @Test("The warning names the side that cannot be read, from where, and the range that covers the supply")
     func warningText() {
         let ground = sensor(grams: 0).sensor.info.notices
-        #expect(ground == [
-            "range ±2.048 V is below the divider's 3.3 V supply: with the FSR on the ground side, an untouched FSR "
-                + "and presses below 61 µS (the FSR over 16.4 kΩ) read under range, with no weight shown; "
-                + "use pga_volts = 4.096, which covers the supply",
-        ])
+        #expect(
+            ground == [
+                "range ±2.048 V is below the divider's 3.3 V supply: with the FSR on the ground side, an untouched FSR "
+                    + "and presses below 61 µS (the FSR over 16.4 kΩ) read under range, with no weight shown; "
+                    + "use pga_volts = 4.096, which covers the supply"
+            ])
         let supplySide = SimulatedFSRSensor(clock: VirtualClock(), load: ConstantLoad(grams: 0), gain: .volts2_048)
-        #expect(supplySide.sensor.info.notices == [
-            "range ±2.048 V is below the divider's 3.3 V supply: presses above 164 µS (the FSR under 6.1 kΩ) "
-                + "read over range, shown as \"100%+\"; use pga_volts = 4.096, which covers the supply",
-        ])
+        #expect(
+            supplySide.sensor.info.notices == [
+                "range ±2.048 V is below the divider's 3.3 V supply: presses above 164 µS (the FSR under 6.1 kΩ) "
+                    + "read over range, shown as \"100%+\"; use pga_volts = 4.096, which covers the supply"
+            ])
         #expect(sensor(grams: 0, gain: .volts4_096).sensor.info.notices.isEmpty, "±4.096 V covers 3.3 V")
     }
 }

@@ -3,10 +3,12 @@ import Testing
 
 @Suite("HX711 configuration values and their errors")
 struct HX711ConfigurationTests {
-    @Test("Gain names parse to the pulse counts the datasheet assigns", arguments: [
-        ("A128", HX711Gain.channelA128, 25), (" a128 ", .channelA128, 25), ("128", .channelA128, 25),
-        ("B32", .channelB32, 26), ("32", .channelB32, 26), ("A64", .channelA64, 27), ("64", .channelA64, 27),
-    ])
+    @Test(
+        "Gain names parse to the pulse counts the datasheet assigns",
+        arguments: [
+            ("A128", HX711Gain.channelA128, 25), (" a128 ", .channelA128, 25), ("128", .channelA128, 25),
+            ("B32", .channelB32, 26), ("32", .channelB32, 26), ("A64", .channelA64, 27), ("64", .channelA64, 27)
+        ])
     func parsesGain(text: String, gain: HX711Gain, pulses: Int) throws {
         let parsed = try HX711Gain(parsing: text)
         #expect(parsed == gain)
@@ -15,7 +17,8 @@ struct HX711ConfigurationTests {
         #expect(try HX711Gain(parsing: parsed.shortName) == parsed)
     }
 
-    @Test("An unknown gain is an error naming the value and the accepted ones", arguments: ["B64", "A32", "", "gain128"])
+    @Test(
+        "An unknown gain is an error naming the value and the accepted ones", arguments: ["B64", "A32", "", "gain128"])
     func rejectsGain(text: String) {
         #expect {
             _ = try HX711Gain(parsing: text)
@@ -57,13 +60,17 @@ struct HX711ConfigurationTests {
         var testDescription: String { setting }
     }
 
-    @Test("Unusable settings are rejected with the setting named and a usable value suggested", arguments: [
-        InvalidCase(configuration: HX711Configuration(readyTimeout: .milliseconds(50)), setting: "ready-timeout"),
-        InvalidCase(configuration: HX711Configuration(readyTimeout: .seconds(120)), setting: "ready-timeout"),
-        InvalidCase(configuration: HX711Configuration(clockHighLimit: .nanoseconds(100)), setting: "clock-high-limit"),
-        InvalidCase(configuration: HX711Configuration(clockHighLimit: .milliseconds(20)), setting: "clock-high-limit"),
-        InvalidCase(configuration: HX711Configuration(settlingConversions: -1), setting: "settling-conversions"),
-    ])
+    @Test(
+        "Unusable settings are rejected with the setting named and a usable value suggested",
+        arguments: [
+            InvalidCase(configuration: HX711Configuration(readyTimeout: .milliseconds(50)), setting: "ready-timeout"),
+            InvalidCase(configuration: HX711Configuration(readyTimeout: .seconds(120)), setting: "ready-timeout"),
+            InvalidCase(
+                configuration: HX711Configuration(clockHighLimit: .nanoseconds(100)), setting: "clock-high-limit"),
+            InvalidCase(
+                configuration: HX711Configuration(clockHighLimit: .milliseconds(20)), setting: "clock-high-limit"),
+            InvalidCase(configuration: HX711Configuration(settlingConversions: -1), setting: "settling-conversions")
+        ])
     func rejectsInvalid(_ testCase: InvalidCase) {
         do {
             _ = try testCase.configuration.validated()
@@ -80,7 +87,8 @@ struct HX711ConfigurationTests {
         let raised = HX711Configuration(clockHighLimit: .microseconds(2000), settlingConversions: 1, verifyBits: false)
         #expect(raised.isClockHighLimitChanged)
         #expect(raised.notices.count == 3)
-        #expect(raised.notices[0] == "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only")
+        #expect(
+            raised.notices[0] == "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only")
         // The reset holds PD_SCK high for the kernel driver's 10 ms, or twice a raised limit.
         #expect(raised.powerDownHold == .milliseconds(10))
         #expect(HX711Configuration(clockHighLimit: .milliseconds(8)).powerDownHold == .milliseconds(16))

@@ -25,7 +25,7 @@ struct HX711DriverTests {
         CodeCase(gain: .channelB32, input: 0.5e-3, expectedFlags: []),
         CodeCase(gain: .channelB32, input: -12.3e-3, expectedFlags: []),
         CodeCase(gain: .channelB32, input: 0.06, expectedFlags: .overRange),
-        CodeCase(gain: .channelB32, input: -0.06, expectedFlags: .underRange),
+        CodeCase(gain: .channelB32, input: -0.06, expectedFlags: .underRange)
     ]
 
     @Test("Published codes are bit-exact with the chip's, across gains, signs and saturation", arguments: codeCases)
@@ -101,7 +101,7 @@ struct HX711DriverTests {
             thrown = error
         }
         let error = try #require(thrown)
-        guard case let .notReady(sensor, waited, hint) = error else {
+        guard case .notReady(let sensor, let waited, let hint) = error else {
             Issue.record("expected notReady, got \(error)")
             return
         }
@@ -134,11 +134,13 @@ struct HX711DriverTests {
         var testDescription: String { "pulse \(pulse) +\(stretch.formattedMicroseconds)" }
     }
 
-    @Test("A stretched clock period is discarded and counted, then the driver resynchronises", arguments: [
-        StretchCase(pulse: 3, stretch: .microseconds(52), chipPowersDown: false),
-        StretchCase(pulse: 12, stretch: .microseconds(200), chipPowersDown: true),
-        StretchCase(pulse: 25, stretch: .milliseconds(5), chipPowersDown: true),
-    ])
+    @Test(
+        "A stretched clock period is discarded and counted, then the driver resynchronises",
+        arguments: [
+            StretchCase(pulse: 3, stretch: .microseconds(52), chipPowersDown: false),
+            StretchCase(pulse: 12, stretch: .microseconds(200), chipPowersDown: true),
+            StretchCase(pulse: 25, stretch: .milliseconds(5), chipPowersDown: true)
+        ])
     func stretchedClock(_ testCase: StretchCase) throws {
         let sim = try exactHX711Simulation(grams: 250)
         _ = try sim.sensor.next()
@@ -161,7 +163,7 @@ struct HX711DriverTests {
         sim.model.inject(.stretchedClock(pulse: 1, by: .microseconds(80)), .from(sim.clock.now()))
         var thrown: SensorError?
         do { _ = try sim.sensor.next() } catch { thrown = error }
-        guard case let .hardware(_, hardware)? = thrown else {
+        guard case .hardware(_, let hardware)? = thrown else {
             Issue.record("expected a hardware error, got \(String(describing: thrown))")
             return
         }
@@ -247,8 +249,9 @@ struct HX711DriverTests {
         let between = sim.model.conversionLog.filter { $0.time > from && $0.time < to }
         let overwritten = between.filter { $0.pulses == 0 }.count
         #expect(overwritten >= 1 && between.count == overwritten + 1, "the model overwrote conversions: \(between)")
-        #expect(sample.discarded == DiscardCounts(lateReadout: 1, missedConversion: UInt32(overwritten)),
-                "want one late read-out, \(overwritten) missed conversions and no reset")
+        #expect(
+            sample.discarded == DiscardCounts(lateReadout: 1, missedConversion: UInt32(overwritten)),
+            "want one late read-out, \(overwritten) missed conversions and no reset")
         #expect(sample.edgeTime == sim.model.lastConversion?.time)
         #expect(sample.raw == hx711DatasheetCode(volts: hx711BridgeVolts(grams: 77), gain: 128))
     }
@@ -290,10 +293,12 @@ struct HX711DriverTests {
         var testDescription: String { "\(gain.shortName) verify \(verify)" }
     }
 
-    @Test("Statistics count samples, discards and the GPIO operations each sample costs", arguments: [
-        OperationsCase(gain: .channelA128, verify: true), OperationsCase(gain: .channelA64, verify: true),
-        OperationsCase(gain: .channelB32, verify: false),
-    ])
+    @Test(
+        "Statistics count samples, discards and the GPIO operations each sample costs",
+        arguments: [
+            OperationsCase(gain: .channelA128, verify: true), OperationsCase(gain: .channelA64, verify: true),
+            OperationsCase(gain: .channelB32, verify: false)
+        ])
     func statistics(_ testCase: OperationsCase) throws {
         let sim = try exactHX711Simulation(
             grams: 100, gain: testCase.gain, channelBVolts: 1.7e-3, verifyBits: testCase.verify)
@@ -328,9 +333,10 @@ struct HX711DriverTests {
         #expect(info.signal == .loadCellCounts)
         #expect(info.nominalRate == 80)
         #expect(info.wiring.hasSuffix("channel A gain 128, 80 SPS"))
-        #expect(info.notices == [
-            "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only"
-        ])
+        #expect(
+            info.notices == [
+                "clock-high limit raised to 2000 µs (default 50 µs): for slow or emulated buses only"
+            ])
         _ = try sim.sensor.next()
     }
 }
@@ -341,7 +347,6 @@ private func hasFallingEdge(_ code: Int32) -> Bool {
     // A 1 followed by a 0, MSB first.
     return (bits & ~(bits << 1) & 0xFF_FFFE) != 0
 }
-
 
 /// A DOUT line whose every operation fails, as a line on a chip that was unplugged.
 private struct FailingDataLine: GPIOEdgeLine {

@@ -58,24 +58,29 @@ struct HX711LateReadoutTests {
             if sample.raw != expected { wrong.append(sample.raw) }
             index += 1
         }
-        #expect(sim.model.counters.faultsApplied == UInt64(crossing + index / 3 + (index % 3 == 2 ? 1 : 0)),
-                "every injected preemption took effect")
+        #expect(
+            sim.model.counters.faultsApplied == UInt64(crossing + index / 3 + (index % 3 == 2 ? 1 : 0)),
+            "every injected preemption took effect")
         // Preempted after pulse 25 the word is complete; after pulses 1 to 24 it is replaced, and
         // the read-out's last 25 − pulse pulses shift the next word part-way. Unless the chip is
         // reset, the conversion after that one completes on a part-shifted word too (a serial
         // error the chip ignores), which the model counts as a replacement as well.
         let splitInWord = crossingPulses.filter { $0 <= 24 }.count
-        #expect(sim.model.counters.wordsReplaced == UInt64(splitInWord + (splitInWord - resets)),
-                "the chip replaced the word of every read-out preempted in its data bits")
+        #expect(
+            sim.model.counters.wordsReplaced == UInt64(splitInWord + (splitInWord - resets)),
+            "the chip replaced the word of every read-out preempted in its data bits")
         #expect(wrong.count == 0, "published wrong values (want \(expected)): \(wrong.prefix(8))")
         #expect(discards == expectedDiscards, "every late read-out discarded and counted, nothing else")
-        #expect(sim.sensor.statistics.discarded.lateReadout == expectedDiscards.lateReadout,
-                "the running total counts them too")
+        #expect(
+            sim.sensor.statistics.discarded.lateReadout == expectedDiscards.lateReadout,
+            "the running total counts them too")
         #expect(sim.sensor.statistics.published == UInt64(index + 1))
-        #expect(resets > 0 && resets < crossing,
-                "both kinds of late read-out were exercised: \(resets) of \(crossing) reset")
-        #expect(sim.model.counters.powerUps == powerUpsBefore + UInt64(resets),
-                "the chip was reset only when the DOUT check failed")
+        #expect(
+            resets > 0 && resets < crossing,
+            "both kinds of late read-out were exercised: \(resets) of \(crossing) reset")
+        #expect(
+            sim.model.counters.powerUps == powerUpsBefore + UInt64(resets),
+            "the chip was reset only when the DOUT check failed")
     }
 
     /// Whether a read-out at gain 128 preempted past the next conversion after `pulse` ends with

@@ -42,14 +42,17 @@ struct HX711MissedConversionTests {
             let between = log.filter { $0.time > from && $0.time < to }
             let first = try #require(log.first { $0.time == from }, "the previous sample's conversion is logged")
             let serials = [first.serial] + between.map(\.serial)
-            try #require(zip(serials, serials.dropFirst()).allSatisfy { $1 == $0 + 1 },
-                         "the model skipped no conversions: \(serials)")
+            try #require(
+                zip(serials, serials.dropFirst()).allSatisfy { $1 == $0 + 1 },
+                "the model skipped no conversions: \(serials)")
             let nobodyRead = UInt32(between.filter { $0.pulses == 0 }.count)
             let pulses = between.map(\.pulses)
-            #expect(sample.discarded.missedConversion == nobodyRead,
-                    "hold \(hold)/100 periods (#\(index)): the chip overwrote \(nobodyRead) unread (pulses \(pulses))")
-            #expect(sample.discarded.total == UInt32(between.count),
-                    "hold \(hold)/100 periods: \(between.count) conversions, each published or counted once")
+            #expect(
+                sample.discarded.missedConversion == nobodyRead,
+                "hold \(hold)/100 periods (#\(index)): the chip overwrote \(nobodyRead) unread (pulses \(pulses))")
+            #expect(
+                sample.discarded.total == UInt32(between.count),
+                "hold \(hold)/100 periods: \(between.count) conversions, each published or counted once")
             #expect(sample.raw == expected, "a held-off sampler published a wrong value")
             missedInAll += sample.discarded.missedConversion
             previous = sample

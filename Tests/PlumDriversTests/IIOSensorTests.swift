@@ -1,11 +1,12 @@
-import Testing
-import PlumTestSupport
 import PlumHardware
 import PlumSimulation
+import PlumTestSupport
+import Testing
+
 @testable import PlumDrivers
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fake `/sys/bus/iio/devices` tree laid out as the kernel's ti-ads1015 driver makes it.
@@ -36,7 +37,8 @@ struct IIOSensorTests {
     func readsAndPaces() throws {
         let tree = try FakeIIOTree()
         let clock = VirtualClock()
-        let sensor = try IIOSensor(name: "adc", device: "ads1115", channel: 0, root: tree.root, pollRate: 10, clock: clock)
+        let sensor = try IIOSensor(
+            name: "adc", device: "ads1115", channel: 0, root: tree.root, pollRate: 10, clock: clock)
         let first = try sensor.next()
         #expect(first.raw == 1000)
         #expect(first.signal == 125.0)
@@ -54,7 +56,8 @@ struct IIOSensorTests {
     func offset() throws {
         let tree = try FakeIIOTree()
         tree.write("iio:device0/in_voltage1_offset", "4\n")
-        let sensor = try IIOSensor(name: "adc", device: "iio:device0", channel: 1, root: tree.root, pollRate: 10, clock: VirtualClock())
+        let sensor = try IIOSensor(
+            name: "adc", device: "iio:device0", channel: 1, root: tree.root, pollRate: 10, clock: VirtualClock())
         #expect(try sensor.next().signal == (-20 + 4) * 0.125)
     }
 
@@ -62,7 +65,8 @@ struct IIOSensorTests {
     func missingChannel() throws {
         let tree = try FakeIIOTree()
         #expect {
-            try IIOSensor(name: "adc", device: "ads1115", channel: 3, root: tree.root, pollRate: 10, clock: VirtualClock())
+            try IIOSensor(
+                name: "adc", device: "ads1115", channel: 3, root: tree.root, pollRate: 10, clock: VirtualClock())
         } throws: { error in
             let text = String(describing: error)
             return text.contains("in_voltage3") && text.contains("voltage0") && text.contains("voltage1")
@@ -73,7 +77,8 @@ struct IIOSensorTests {
     func missingDevice() throws {
         let tree = try FakeIIOTree()
         #expect {
-            try IIOSensor(name: "adc", device: "hx711", channel: 0, root: tree.root, pollRate: 10, clock: VirtualClock())
+            try IIOSensor(
+                name: "adc", device: "hx711", channel: 0, root: tree.root, pollRate: 10, clock: VirtualClock())
         } throws: { error in
             String(describing: error).contains("hx711") && String(describing: error).contains("ads1115")
         }

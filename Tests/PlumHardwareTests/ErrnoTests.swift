@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PlumHardware
 
 @Suite("Errno names and messages")
@@ -18,7 +19,7 @@ struct ErrnoTests {
         Case(errno: .deviceBusy, name: "EBUSY", message: "Device or resource busy"),
         Case(errno: .operationNotPermitted, name: "EPERM", message: "Operation not permitted"),
         Case(errno: .remoteIOError, name: "EREMOTEIO", message: "Remote I/O error"),
-        Case(errno: .notATypewriter, name: "ENOTTY", message: "Inappropriate ioctl for device"),
+        Case(errno: .notATypewriter, name: "ENOTTY", message: "Inappropriate ioctl for device")
     ]
 
     @Test("each errno has glibc's symbolic name and message, shown as 'message (NAME)'", arguments: cases)

@@ -1,7 +1,7 @@
-import PlumTestSupport
 import Foundation
-import Testing
 import PlumTestSupport
+import Testing
+
 @testable import PlumHardware
 
 /// These open real files through the real libgpiod (1.6 or 2.x, whichever the build links), so
@@ -18,18 +18,24 @@ struct GPIOChipTests {
         }
     }
 
-    @Test("consumer names are cut to the kernel's 31 bytes by us, at a whole character, never inside one", arguments: [
-        ("plumscale left PD_SCK", "plumscale left PD_SCK"),
-        // 10 + 20 bytes, then "é" (2 bytes) would end at byte 32: it is left out whole.
-        ("plumscale " + String(repeating: "x", count: 20) + "é DOUT",
-         "plumscale " + String(repeating: "x", count: 20)),
-        // "Küche" is 6 bytes: 10 + 6 + 1 + 14 = 31 bytes exactly fit.
-        ("plumscale Küche " + String(repeating: "y", count: 14) + " PD_SCK",
-         "plumscale Küche " + String(repeating: "y", count: 14)),
-        // Four bytes each: the sixth would end at byte 34.
-        ("plumscale 🍑🍑🍑🍑🍑🍑 DOUT", "plumscale 🍑🍑🍑🍑🍑"),
-        ("plum\0scale", "plumscale"),
-    ])
+    @Test(
+        "consumer names are cut to the kernel's 31 bytes by us, at a whole character, never inside one",
+        arguments: [
+            ("plumscale left PD_SCK", "plumscale left PD_SCK"),
+            // 10 + 20 bytes, then "é" (2 bytes) would end at byte 32: it is left out whole.
+            (
+                "plumscale " + String(repeating: "x", count: 20) + "é DOUT",
+                "plumscale " + String(repeating: "x", count: 20)
+            ),
+            // "Küche" is 6 bytes: 10 + 6 + 1 + 14 = 31 bytes exactly fit.
+            (
+                "plumscale Küche " + String(repeating: "y", count: 14) + " PD_SCK",
+                "plumscale Küche " + String(repeating: "y", count: 14)
+            ),
+            // Four bytes each: the sixth would end at byte 34.
+            ("plumscale 🍑🍑🍑🍑🍑🍑 DOUT", "plumscale 🍑🍑🍑🍑🍑"),
+            ("plum\0scale", "plumscale")
+        ])
     func consumerNames(name: String, kept: String) {
         let fitted = GPIOChip.kernelConsumer(name)
         #expect(fitted == kept, "\(name) became \(fitted)")
@@ -102,15 +108,18 @@ struct GPIOChipTests {
     func hints() {
         let chips = [
             GPIOChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711", lineCount: 58),
-            GPIOChipInfo(path: "/dev/gpiochip1", name: "gpiochip1", label: "raspberrypi-exp-gpio", lineCount: 8),
+            GPIOChipInfo(path: "/dev/gpiochip1", name: "gpiochip1", label: "raspberrypi-exp-gpio", lineCount: 8)
         ]
         let missing = HardwareError.gpioChipOpen(
             path: "/dev/gpiochip4", errno: .noSuchFileOrDirectory, chips: chips, directory: "/dev")
-        #expect(missing.description == "opening /dev/gpiochip4: No such file or directory (ENOENT); chips here: "
-            + "gpiochip0 [pinctrl-bcm2711] 58 lines, gpiochip1 [raspberrypi-exp-gpio] 8 lines")
-        let denied = HardwareError.gpioChipOpen(path: "/dev/gpiochip0", errno: .permissionDenied, chips: [], directory: "/dev")
-        #expect(denied.description.hasPrefix(
-            "opening /dev/gpiochip0: Permission denied (EACCES); add the user to group 'gpio'"))
+        #expect(
+            missing.description == "opening /dev/gpiochip4: No such file or directory (ENOENT); chips here: "
+                + "gpiochip0 [pinctrl-bcm2711] 58 lines, gpiochip1 [raspberrypi-exp-gpio] 8 lines")
+        let denied = HardwareError.gpioChipOpen(
+            path: "/dev/gpiochip0", errno: .permissionDenied, chips: [], directory: "/dev")
+        #expect(
+            denied.description.hasPrefix(
+                "opening /dev/gpiochip0: Permission denied (EACCES); add the user to group 'gpio'"))
         let busy = HardwareError.gpioLineRequest(
             subject: "gpiochip0 line 5 (GPIO5)", errno: .deviceBusy, consumer: "w1-gpio", bias: .asIs)
         #expect(busy.description.contains("Device or resource busy (EBUSY)"))
@@ -135,11 +144,12 @@ struct EdgeWaitTimeoutTests {
         Case(duration: .milliseconds(-3), nanoseconds: 0),
         Case(duration: .seconds(Int64.max), nanoseconds: .max),
         Case(duration: .seconds(Int64.min), nanoseconds: 0),
-        Case(duration: .seconds(9_223_372_036) + .milliseconds(999), nanoseconds: .max),
+        Case(duration: .seconds(9_223_372_036) + .milliseconds(999), nanoseconds: .max)
     ]
 
-    @Test("a Duration becomes the C call's nanoseconds: exact, never negative, saturating instead of trapping",
-          arguments: cases)
+    @Test(
+        "a Duration becomes the C call's nanoseconds: exact, never negative, saturating instead of trapping",
+        arguments: cases)
     func conversion(_ test: Case) {
         #expect(GPIOInputRequest.nanoseconds(test.duration) == test.nanoseconds)
     }

@@ -1,5 +1,5 @@
-import Testing
 import PlumHardware
+import Testing
 
 @Suite("GPIO line and chip specs")
 struct GPIOSpecTests {
@@ -20,11 +20,12 @@ struct GPIOSpecTests {
         LineCase(text: "-1", expected: nil),
         LineCase(text: "5a", expected: nil),
         LineCase(text: "4294967296", expected: nil),
-        LineCase(text: String(repeating: "G", count: 32), expected: nil),
+        LineCase(text: String(repeating: "G", count: 32), expected: nil)
     ]
 
-    @Test("a line spec parses offsets and names, and rejects what the kernel could never match",
-          arguments: lineCases)
+    @Test(
+        "a line spec parses offsets and names, and rejects what the kernel could never match",
+        arguments: lineCases)
     func parseLine(_ test: LineCase) throws {
         if let expected = test.expected {
             let spec = try GPIOLineSpec(parsing: test.text)
@@ -50,7 +51,7 @@ struct GPIOSpecTests {
         ChipCase(text: "4", expected: .name("gpiochip4")),
         ChipCase(text: "pinctrl-rp1", expected: .label("pinctrl-rp1")),
         ChipCase(text: "pinctrl-bcm2711", expected: .label("pinctrl-bcm2711")),
-        ChipCase(text: "gpiochipX", expected: .label("gpiochipX")),
+        ChipCase(text: "gpiochipX", expected: .label("gpiochipX"))
     ]
 
     @Test("a chip spec tells paths, names and labels apart", arguments: chipCases)

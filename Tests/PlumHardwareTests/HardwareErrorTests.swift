@@ -1,5 +1,5 @@
-import Testing
 import PlumHardware
+import Testing
 
 @Suite("HardwareError formatting")
 struct HardwareErrorTests {
@@ -27,7 +27,7 @@ struct HardwareErrorTests {
             text: "parsing /sys/x/in_voltage0_raw: expected an integer, found 'abc'"),
         Case(
             error: HardwareError(.notFound, operation: "", subject: "gpiochip9", hint: "chips here: none"),
-            text: "gpiochip9; chips here: none"),
+            text: "gpiochip9; chips here: none")
     ]
 
     @Test("the description reads 'operation subject: errno or detail; hint'", arguments: cases)

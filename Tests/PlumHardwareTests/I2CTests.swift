@@ -1,8 +1,8 @@
-import PlumTestSupport
 import Foundation
 import Glibc
-import Testing
 import PlumTestSupport
+import Testing
+
 @testable import PlumHardware
 
 @Suite("I2C buses, addresses and devices")
@@ -23,7 +23,7 @@ struct I2CTests {
         BusCase(text: "", path: nil, number: nil),
         BusCase(text: "i2c-", path: nil, number: nil),
         BusCase(text: "-1", path: nil, number: nil),
-        BusCase(text: "bus1", path: nil, number: nil),
+        BusCase(text: "bus1", path: nil, number: nil)
     ]
 
     @Test("a bus spec accepts 1, i2c-1 and /dev/i2c-1 and rejects anything else", arguments: busCases)
@@ -50,7 +50,7 @@ struct I2CTests {
         AddressCase(value: 0x02, valid: false), AddressCase(value: 0x03, valid: true),
         AddressCase(value: 0x48, valid: true), AddressCase(value: 0x4B, valid: true),
         AddressCase(value: 0x77, valid: true), AddressCase(value: 0x78, valid: false),
-        AddressCase(value: 0x90, valid: false), AddressCase(value: 0x1_48, valid: false),
+        AddressCase(value: 0x90, valid: false), AddressCase(value: 0x1_48, valid: false)
     ]
 
     @Test("addresses are accepted exactly in the 7-bit device range 0x03…0x77", arguments: addressCases)

@@ -1,7 +1,6 @@
+import PlumHardware
 import PlumTestSupport
 import Testing
-import PlumTestSupport
-import PlumHardware
 
 /// A fake `/sys/bus/iio/devices` laid out as the kernel's ads1015 and hx711 drivers lay it out.
 struct FakeIIOTree {
@@ -132,7 +131,7 @@ struct IIODeviceTests {
         let ads = try IIODevice("ads1015", root: tree.root)
         let error = #expect(throws: HardwareError.self) { try ads.raw(IIOChannel(2)) }
         #expect(error?.code == .systemCall)
-        #expect(error?.errno == Errno(rawValue: 21)) // EISDIR: read(2) on a directory
+        #expect(error?.errno == Errno(rawValue: 21))  // EISDIR: read(2) on a directory
         #expect(error?.description.hasPrefix("reading \(ads.path)/in_voltage2_raw: ") == true)
     }
 
@@ -159,11 +158,12 @@ struct IIODeviceTests {
         MalformedCase(file: "in_voltage0_scale", text: "nan"),
         MalformedCase(file: "in_voltage0_offset", text: "x"),
         MalformedCase(file: "in_voltage0_sampling_frequency", text: "fast"),
-        MalformedCase(file: "in_voltage0_scale_available", text: "0.1 zero"),
+        MalformedCase(file: "in_voltage0_scale_available", text: "0.1 zero")
     ]
 
-    @Test("malformed attribute text is a .malformed error naming the file and the text found",
-          arguments: malformedCases)
+    @Test(
+        "malformed attribute text is a .malformed error naming the file and the text found",
+        arguments: malformedCases)
     func malformed(_ test: MalformedCase) throws {
         let tree = try FakeIIOTree()
         try tree.directory.write("devices/iio:device0/\(test.file)", test.text + "\n")
@@ -198,7 +198,7 @@ struct IIODeviceTests {
         ChannelCase(text: "-1", expected: nil),
         ChannelCase(text: "voltage", expected: nil),
         ChannelCase(text: "current0", expected: nil),
-        ChannelCase(text: "voltage+1", expected: nil),
+        ChannelCase(text: "voltage+1", expected: nil)
     ]
 
     @Test("channel names parse as the kernel spells them, short forms included", arguments: channelCases)

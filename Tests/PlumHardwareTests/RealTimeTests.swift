@@ -1,5 +1,5 @@
-import Testing
 import PlumHardware
+import Testing
 
 /// Whether these succeed depends on the privileges of whoever runs the tests (root in a
 /// container may still lack CAP_SYS_NICE). Both outcomes are accepted, and each outcome's
@@ -36,7 +36,7 @@ struct RealTimeTests {
             try RealTime.lockMemory()
             try RealTime.unlockMemory()
         } catch {
-            #expect(error.errno == .operationNotPermitted || error.errno == Errno(rawValue: 12)) // ENOMEM
+            #expect(error.errno == .operationNotPermitted || error.errno == Errno(rawValue: 12))  // ENOMEM
             #expect(error.hint?.contains("LimitMEMLOCK") == true)
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import PlumHardware
+import Testing
 
 /// A register file that behaves on the wire like an ADS1115: each 16-bit register is sent and
 /// received most significant byte first, while SMBus word transfers put the first wire byte in
@@ -50,7 +50,7 @@ struct SMBusBigEndianTests {
     @Test("a negative ADS1115 conversion survives the swap as the same two's-complement count")
     func signedConversion() throws {
         let device = BigEndianRegisterFile()
-        device.wire[0x00] = [0xFF, 0xFE] // −2 counts, sent MSB first
+        device.wire[0x00] = [0xFF, 0xFE]  // −2 counts, sent MSB first
         #expect(Int16(bitPattern: try device.readBigEndianWord(register: 0x00)) == -2)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// An ALERT report as plumscaled sends it, decoded by PlumProtocol (the one decoder).
 func alertReport(_ name: String, sensor: String, active: Bool, grams: Double?) -> Report {
     let gramsText = grams.map { "\($0)" } ?? "null"
-    let line = #"{"class":"ALERT","name":"\#(name)","sensor":"\#(sensor)","active":\#(active),"grams":\#(gramsText),"#
+    let line =
+        #"{"class":"ALERT","name":"\#(name)","sensor":"\#(sensor)","active":\#(active),"grams":\#(gramsText),"#
         + #""time":1795388111.5,"condition":"below","threshold":200,"hysteresis":50}"#
     guard let report = try? Report.decode(Substring(line)) else { fatalError("bad report \(line)") }
     return report
@@ -17,7 +18,9 @@ func alertReport(_ name: String, sensor: String, active: Bool, grams: Double?) -
 /// The daemon's `[[alert]]` rules as Home Assistant binary sensors, on a real mosquitto broker.
 @Suite("alerts on a real broker", .timeLimit(.minutes(2)))
 struct AlertBrokerTests {
-    @Test("alerts crossing thresholds with hysteresis reach the broker as ON then OFF, retained, with one discovery config")
+    @Test(
+        "alerts crossing thresholds with hysteresis reach the broker as ON then OFF, retained, with one discovery config"
+    )
     func crossingWithHysteresis() async throws {
         let broker = try MosquittoBroker()
         let bridge = try BridgeBrokerTests.Running(port: broker.port)
@@ -34,7 +37,9 @@ struct AlertBrokerTests {
         #expect(await watcher.first { $0.topic == stateTopic && $0.text == "ON" } != nil, "ON when raised")
         bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: false, grams: 251.2)))
         #expect(
-            await eventually(within: .seconds(10)) { watcher.messages(on: stateTopic).map(\.text) == ["OFF", "ON", "OFF"] },
+            await eventually(within: .seconds(10)) {
+                watcher.messages(on: stateTopic).map(\.text) == ["OFF", "ON", "OFF"]
+            },
             "the current state, then ON and OFF: \(watcher.messages(on: stateTopic).map(\.text))")
 
         let configTopic = "homeassistant/binary_sensor/plumscale_kitchen/alert_fruit-low/config"
@@ -65,12 +70,17 @@ struct AlertBrokerTests {
         bridge.link.send(.connected(pans: ["bowl"]))
         bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(await eventually(within: .seconds(10)) { watcher.messages.contains { $0.topic.contains("alert_fruit-low") } },
-                "the alert's config")
+        #expect(
+            await eventually(within: .seconds(10)) {
+                watcher.messages.contains { $0.topic.contains("alert_fruit-low") }
+            },
+            "the alert's config")
         let before = watcher.messages.filter { $0.topic.contains("alert_") }.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await eventually(within: .seconds(10)) { watcher.messages.filter { $0.topic.contains("alert_") }.count == before + 1 },
+            await eventually(within: .seconds(10)) {
+                watcher.messages.filter { $0.topic.contains("alert_") }.count == before + 1
+            },
             "the alert's config again after Home Assistant's birth message")
         watcher.stop()
         await bridge.stop()

@@ -104,7 +104,9 @@ struct BridgeBrokerTests {
             await eventually(within: .seconds(10)) {
                 Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
             },
-            "each config of right is cleared with an empty message: \(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))"
+            Comment(
+                rawValue: "each config of right is cleared with an empty message: "
+                    + "\(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))")
         )
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumProtocol
 
 @Suite("Binary frames")
@@ -12,11 +13,14 @@ struct BinaryFrameTests {
         #expect(bytes == [0x02, 0x21, 0x00, 0x00, 0x80, 0x3F, 0xFE, 0xFF, 0xFF, 0xFF])
     }
 
-    @Test("frames round-trip", arguments: [
-        BinaryFrame(sensorIndex: 0, flags: [], grams: 0, raw: 0),
-        BinaryFrame(sensorIndex: 255, flags: [.overload, .cue], grams: 385.5, raw: 8_388_607),
-        BinaryFrame(sensorIndex: 7, flags: [.underload, .tared, .calibrated, .zeroCentre], grams: -15.4, raw: -8_388_608),
-    ])
+    @Test(
+        "frames round-trip",
+        arguments: [
+            BinaryFrame(sensorIndex: 0, flags: [], grams: 0, raw: 0),
+            BinaryFrame(sensorIndex: 255, flags: [.overload, .cue], grams: 385.5, raw: 8_388_607),
+            BinaryFrame(
+                sensorIndex: 7, flags: [.underload, .tared, .calibrated, .zeroCentre], grams: -15.4, raw: -8_388_608)
+        ])
     func roundTrip(frame: BinaryFrame) throws {
         var bytes: [UInt8] = []
         frame.encode(into: &bytes)

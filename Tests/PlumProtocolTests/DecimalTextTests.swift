@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PropertyBased
 import Testing
+
 @testable import PlumProtocol
 
 /// The byte writers must give, character for character, the text the String-based formatter
@@ -41,7 +42,8 @@ struct DecimalTextTests {
     /// corrects by checking the neighbours up to 2^52 units.
     @Test("a double already on the grid of 10^-k prints as the shortest text does, below 2^52 units")
     func onTheGrid() async {
-        await propertyCheck(input: Gen.int64(in: -(1 << 52 - 1)...(1 << 52 - 1)), Gen.int(in: 0...9)) { units, decimals in
+        await propertyCheck(input: Gen.int64(in: -(1 << 52 - 1)...(1 << 52 - 1)), Gen.int(in: 0...9)) {
+            units, decimals in
             let value = Double(units) / scale(decimals)
             #expect(fixed(value, decimals) == JSONWriter.number(value), "\(units) × 10^-\(decimals)")
         }
@@ -62,18 +64,22 @@ struct DecimalTextTests {
         return JSONWriter.number(units.magnitude < 0x1p50 ? units / scale(decimals) : value)
     }
 
-    @Test("edge values: exponent notation, whole numbers from 1e15, 2^50 and 2^52 units, -0, times to the µs",
-          arguments: [
-              (0.00009999, 8), (0.0001, 4), (0.00012, 5), (-0.00004, 5), (-0.00004, 4), (-0.0, 3), (0.5, 0), (-2.5, 0),
-              (4_503_599_627_370_495.5, 1), (1e15, 1), (-1e15, 0), (999_999_999_999_999, 0), (1e16, 0), (123_456_789_012.345678, 6),
-              (1_795_388_111.110488, 6), (33_554_432.00000028, 8), (34_359_738_368.00179, 5), (152.22603693733885, 4), (39.53923037333477, 4), (1e300, 2),
-              (1_795_388_111.1104883, 6), (4_102_444_799.999999, 6), (4_503_599_627.370495, 6),
-              (-2_251_799_813.685249, 6),
-          ] as [(Double, Int)])
+    @Test(
+        "edge values: exponent notation, whole numbers from 1e15, 2^50 and 2^52 units, -0, times to the µs",
+        arguments: [
+            (0.00009999, 8), (0.0001, 4), (0.00012, 5), (-0.00004, 5), (-0.00004, 4), (-0.0, 3), (0.5, 0), (-2.5, 0),
+            (4_503_599_627_370_495.5, 1), (1e15, 1), (-1e15, 0), (999_999_999_999_999, 0), (1e16, 0),
+            (123_456_789_012.345678, 6),
+            (1_795_388_111.110488, 6), (33_554_432.00000028, 8), (34_359_738_368.00179, 5), (152.22603693733885, 4),
+            (39.53923037333477, 4), (1e300, 2),
+            (1_795_388_111.1104883, 6), (4_102_444_799.999999, 6), (4_503_599_627.370495, 6),
+            (-2_251_799_813.685249, 6)
+        ] as [(Double, Int)])
     func edges(_ value: Double, _ decimals: Int) {
         #expect(fixed(value, decimals) == expected(value, decimals), "\(value) to \(decimals) places")
-        #expect(JSONWriter.number(DecimalText.onGrid(value, decimals: decimals)) == expected(value, decimals),
-                "onGrid keeps \(value) at \(decimals) places as it is written")
+        #expect(
+            JSONWriter.number(DecimalText.onGrid(value, decimals: decimals)) == expected(value, decimals),
+            "onGrid keeps \(value) at \(decimals) places as it is written")
     }
 
     @Test("the written text reads back as the value on its grid: rounded below 2^50 units, itself beyond")

@@ -1,12 +1,15 @@
 import FoundationEssentials
 import Testing
+
 @testable import PlumProtocol
 
 @Suite("JSON lines round-trip through a JSON decoder")
 struct JSONWriterRoundTripTests {
-    @Test("strings with quotes, backslashes, control characters and non-ASCII letters survive a round trip", arguments: [
-        "plain", "say \"hi\"", "back\\slash", "line\nbreak\ttab\r", "bell\u{07}", "Zwetschge é ü 🍑", "",
-    ])
+    @Test(
+        "strings with quotes, backslashes, control characters and non-ASCII letters survive a round trip",
+        arguments: [
+            "plain", "say \"hi\"", "back\\slash", "line\nbreak\ttab\r", "bell\u{07}", "Zwetschge é ü 🍑", ""
+        ])
     func strings(_ text: String) throws {
         var json = JSONWriter()
         json.add("class", "TEST")
@@ -33,6 +36,9 @@ struct JSONWriterRoundTripTests {
         json.add("codes", integers: [Int32(-1), 7])
         json.add("inner", object: inner)
         json.add("list", objects: [inner, inner])
-        #expect(json.line == #"{"class":"X","whole":5,"half":0.5,"nan":null,"ok":true,"none":null,"names":["a","b"],"values":[1,2.5],"codes":[-1,7],"inner":{"n":3},"list":[{"n":3},{"n":3}]}"# + "\n")
+        #expect(
+            json.line
+                == #"{"class":"X","whole":5,"half":0.5,"nan":null,"ok":true,"none":null,"names":["a","b"],"values":[1,2.5],"codes":[-1,7],"inner":{"n":3},"list":[{"n":3},{"n":3}]}"#
+                + "\n")
     }
 }

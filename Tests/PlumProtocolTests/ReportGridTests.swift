@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PropertyBased
 import Testing
+
 @testable import PlumProtocol
 
 /// The per-sample reports write their real numbers digit by digit on fixed grids. Against the
@@ -14,7 +15,7 @@ struct ReportGridTests {
     /// Doubles from every corner: all bit patterns (NaN, infinities, subnormals, 1e308),
     /// ordinary weights of both signs, epoch times, and the values a scale sends most.
     private static let specials: [Double] = [
-        0, -0.0, .nan, .infinity, -.infinity, 1e300, -.leastNonzeroMagnitude, 0.1, 152.22603693733885, 1e15,
+        0, -0.0, .nan, .infinity, -.infinity, 1e300, -.leastNonzeroMagnitude, 0.1, 152.22603693733885, 1e15
     ]
     private static let doubles = Gen<Double>.oneOf(
         Gen.int64(in: .min ... .max).map { Double(bitPattern: UInt64(bitPattern: $0)) },
@@ -119,11 +120,12 @@ struct ReportGridTests {
             #expect(decoded == .weight(report), "\(line) decodes to \(String(describing: decoded))")
 
             let gramsStep = ReportGrid.grams(division: division).map { 1 / Self.pow10($0) } ?? 0
-            let moved: [(String, Double, Double, Double)] = [
-                ("time", time, report.time, 1e-6), ("tare", tare, report.tare, gramsStep),
-                ("hue", hue, report.hue, 1e-4),
-            ] + (grams.map { [("grams", $0, report.grams ?? .nan, gramsStep)] } ?? [])
-              + (percent.map { [("percent", $0, report.percent ?? .nan, 1e-5)] } ?? [])
+            let moved: [(String, Double, Double, Double)] =
+                [
+                    ("time", time, report.time, 1e-6), ("tare", tare, report.tare, gramsStep),
+                    ("hue", hue, report.hue, 1e-4)
+                ] + (grams.map { [("grams", $0, report.grams ?? .nan, gramsStep)] } ?? [])
+                + (percent.map { [("percent", $0, report.percent ?? .nan, 1e-5)] } ?? [])
             for (name, given, kept, step) in moved {
                 #expect((kept - given).magnitude <= step / 2 + given.ulp, "\(name) \(given) was kept as \(kept)")
             }

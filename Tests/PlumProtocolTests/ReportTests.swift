@@ -1,27 +1,49 @@
 import Testing
+
 @testable import PlumProtocol
 
 @Suite("Reports decoded on the client side")
 struct ReportTests {
     @Test("the daemon's lines decode to their classes with every field a client needs")
     func decodesDaemonLines() throws {
-        let weight = ##"{"class":"WEIGHT","sensor":"left","time":1795388111.110488,"grams":152.226,"display":"152.2 g","unit":"g","percent":39.539,"stable":true,"overload":false,"underload":false,"zero":false,"tare":0,"heaviest":true,"hue":142.34,"rgb":"#00ff5f","calibrated":true,"signal":369848}"##
-        guard case .weight(let report) = try Report.decode(weight[...]) else { Issue.record("not a weight"); return }
-        #expect(report.sensor == "left" && report.grams == 152.226 && report.display == "152.2 g" && report.heaviest && report.rgb == "#00ff5f")
+        let weight =
+            ##"{"class":"WEIGHT","sensor":"left","time":1795388111.110488,"grams":152.226,"display":"152.2 g","unit":"g","percent":39.539,"stable":true,"overload":false,"underload":false,"zero":false,"tare":0,"heaviest":true,"hue":142.34,"rgb":"#00ff5f","calibrated":true,"signal":369848}"##
+        guard case .weight(let report) = try Report.decode(weight[...]) else {
+            Issue.record("not a weight")
+            return
+        }
+        #expect(
+            report.sensor == "left" && report.grams == 152.226 && report.display == "152.2 g" && report.heaviest
+                && report.rgb == "#00ff5f")
 
-        let uncalibrated = ##"{"class":"WEIGHT","sensor":"r","time":1,"grams":null,"display":"uncalibrated","unit":"g","percent":null,"stable":false,"overload":false,"underload":false,"zero":false,"tare":0,"heaviest":false,"hue":0,"rgb":"#ff0000","calibrated":false,"reason":"not calibrated yet","signal":12}"##
-        guard case .weight(let bare) = try Report.decode(uncalibrated[...]) else { Issue.record("not a weight"); return }
+        let uncalibrated =
+            ##"{"class":"WEIGHT","sensor":"r","time":1,"grams":null,"display":"uncalibrated","unit":"g","percent":null,"stable":false,"overload":false,"underload":false,"zero":false,"tare":0,"heaviest":false,"hue":0,"rgb":"#ff0000","calibrated":false,"reason":"not calibrated yet","signal":12}"##
+        guard case .weight(let bare) = try Report.decode(uncalibrated[...]) else {
+            Issue.record("not a weight")
+            return
+        }
         #expect(bare.grams == nil && bare.percent == nil && bare.reason == "not calibrated yet")
 
-        let refused = #"{"class":"ZERO","sensor":"left","ok":false,"reason":"outsideZeroRange","message":"zero refused: load is 152.2 g"}"#
-        #expect(try Report.decode(refused[...]) == .command(CommandReply(command: "ZERO", sensor: "left", ok: false, reason: "outsideZeroRange", message: "zero refused: load is 152.2 g")))
+        let refused =
+            #"{"class":"ZERO","sensor":"left","ok":false,"reason":"outsideZeroRange","message":"zero refused: load is 152.2 g"}"#
+        #expect(
+            try Report.decode(refused[...])
+                == .command(
+                    CommandReply(
+                        command: "ZERO", sensor: "left", ok: false, reason: "outsideZeroRange",
+                        message: "zero refused: load is 152.2 g")))
 
-        let fit = #"{"class":"CALIBRATE","sensor":"right","step":"fit","ok":true,"points":2,"grams":[0,100],"residuals":[0.001,-0.001],"quality":"good"}"#
-        guard case .calibrate(let reply) = try Report.decode(fit[...]) else { Issue.record("not a calibration"); return }
+        let fit =
+            #"{"class":"CALIBRATE","sensor":"right","step":"fit","ok":true,"points":2,"grams":[0,100],"residuals":[0.001,-0.001],"quality":"good"}"#
+        guard case .calibrate(let reply) = try Report.decode(fit[...]) else {
+            Issue.record("not a calibration")
+            return
+        }
         #expect(reply.grams == [0, 100] && reply.residuals == [0.001, -0.001] && reply.saved == nil)
 
         #expect(try Report.decode(#"{"class":"OVERFLOW","dropped":118}"#[...]) == .overflow(dropped: 118))
-        #expect(try Report.decode(#"{"class":"ERROR","message":"not permitted"}"#[...]) == .error(message: "not permitted"))
+        #expect(
+            try Report.decode(#"{"class":"ERROR","message":"not permitted"}"#[...]) == .error(message: "not permitted"))
     }
 
     @Test("a class this client does not know is passed over by name, so a newer daemon does not break it")
@@ -29,11 +51,13 @@ struct ReportTests {
         #expect(try Report.decode(#"{"class":"SKY","color":"blue"}"#[...]) == .unknown("SKY"))
     }
 
-    @Test("a line that is not a report, or a known report missing a field, is refused with a reason", arguments: [
-        ("not json", "not a report"),
-        (#"{"sensor":"left"}"#, "not a report"),
-        (#"{"class":"TARE","sensor":"left"}"#, "a TARE report this client cannot read"),
-    ])
+    @Test(
+        "a line that is not a report, or a known report missing a field, is refused with a reason",
+        arguments: [
+            ("not json", "not a report"),
+            (#"{"sensor":"left"}"#, "not a report"),
+            (#"{"class":"TARE","sensor":"left"}"#, "a TARE report this client cannot read")
+        ])
     func refusesBadLines(line: String, mentions: String) {
         #expect {
             try Report.decode(line[...])

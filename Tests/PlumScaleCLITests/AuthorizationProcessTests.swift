@@ -3,7 +3,7 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client that runs as another user: `setpriv` drops to uid/gid 65534 (nobody) with exactly
@@ -20,11 +20,15 @@ enum UnprivilegedClient {
     /// Connects to `socket` as uid/gid 65534 with supplementary `groups`, sends each of `lines`
     /// and collects the lines the daemon answers: `expect[i]` answer lines after `lines[i]`
     /// (plus the greeting first when `greeting` is true). Prints `uid=… groups=…` first.
-    static func run(socket: String, groups: [UInt32], lines: [String], expect: [Int], terminator: String = "\n", greeting: Bool = true) -> [String] {
+    static func run(
+        socket: String, groups: [UInt32], lines: [String], expect: [Int], terminator: String = "\n",
+        greeting: Bool = true
+    ) -> [String] {
         let program = """
             import os, socket, sys
             path, terminator, greeting = sys.argv[1], sys.argv[2].encode(), sys.argv[3] == "1"
-            print("uid=%d gid=%d groups=%s" % (os.getuid(), os.getgid(), ",".join(map(str, sorted(os.getgroups())))), flush=True)
+            groups = ",".join(map(str, sorted(os.getgroups())))
+            print("uid=%d gid=%d groups=%s" % (os.getuid(), os.getgid(), groups), flush=True)
             s = socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(path)
             f = s.makefile("rb")
             def line():
@@ -35,11 +39,15 @@ enum UnprivilegedClient {
                 s.sendall(request.encode() + terminator)
                 for _ in range(int(count)): line()
             """
-        let groupOption = groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
-        var command = ["--reuid=65534", "--regid=65534", groupOption, python, "-I", "-c", program, socket,
-                       terminator, greeting ? "1" : "0"]
+        let groupOption =
+            groups.isEmpty ? "--clear-groups" : "--groups=" + groups.map(String.init).joined(separator: ",")
+        var command = [
+            "--reuid=65534", "--regid=65534", groupOption, python, "-I", "-c", program, socket,
+            terminator, greeting ? "1" : "0"
+        ]
         for (line, count) in zip(lines, expect) { command += [line, String(count)] }
-        let run = (try? ChildProcess.run(setpriv, command))
+        let run =
+            (try? ChildProcess.run(setpriv, command))
             ?? ChildProcess(status: -1, stdout: "", stderr: "could not run \(setpriv)")
         // The program marks CR as <CR>, so the exact framing survives the trip through print().
         return (run.stdout + run.stderr).split(separator: "\n").map {
@@ -95,31 +103,40 @@ struct AuthorizationProcessTests {
 
     @Test(
         "a peer that can connect but has no rights gets one 'not permitted' line for ?TARE, ?ZERO and ?CALIBRATE, and its POLL is still answered",
-        .enabled(if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"))
+        .enabled(
+            if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"
+        ))
     func peerWithoutRightsIsRefused() throws {
         let admin = try #require(Self.adminGroup, "no group to use as admin_group")
         let (daemon, socketPath, _) = try Self.startDaemon(adminGroup: admin.name)
         let lines = UnprivilegedClient.run(
             socket: socketPath, groups: [],
-            lines: [#"?TARE={"sensor":"left"};"#, "?POLL;", #"?ZERO={"sensor":"left"};"#,
-                    #"?CALIBRATE={"sensor":"left","step":"begin"};"#, "?DEVICES;"],
+            lines: [
+                #"?TARE={"sensor":"left"};"#, "?POLL;", #"?ZERO={"sensor":"left"};"#,
+                #"?CALIBRATE={"sensor":"left","step":"begin"};"#, "?DEVICES;"
+            ],
             expect: [1, 1, 1, 1, 1])
         try #require(lines.count == 7, "expected identity, greeting and five answers, got \(lines)")
         #expect(lines[0] == "uid=65534 gid=65534 groups=", "the peer really runs without rights: \(lines[0])")
         #expect(lines[1].hasPrefix(#"{"class":"VERSION""#), "the greeting: \(lines[1])")
         for index in [2, 4, 5] {
             #expect(lines[index].hasPrefix(#"{"class":"ERROR","message":"not permitted: "#), "\(lines[index])")
-            #expect(lines[index].contains("sudo usermod -aG \(admin.name)"), "says which group to join: \(lines[index])")
+            #expect(
+                lines[index].contains("sudo usermod -aG \(admin.name)"), "says which group to join: \(lines[index])")
             #expect(lines[index].contains("uid 65534"), "says who the client is: \(lines[index])")
         }
-        #expect(lines[3].hasPrefix(#"{"class":"POLL""#) && lines[3].contains(#""sensor":"left""#), "reading stays open: \(lines[3])")
+        #expect(
+            lines[3].hasPrefix(#"{"class":"POLL""#) && lines[3].contains(#""sensor":"left""#),
+            "reading stays open: \(lines[3])")
         #expect(lines[6].hasPrefix(#"{"class":"DEVICES""#), "\(lines[6])")
         #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
 
     @Test(
         "a peer in admin_group as a supplementary group may tare and zero",
-        .enabled(if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"))
+        .enabled(
+            if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"
+        ))
     func adminGroupMemberIsPermitted() throws {
         let admin = try #require(Self.adminGroup, "no group to use as admin_group")
         let (daemon, socketPath, _) = try Self.startDaemon(adminGroup: admin.name)

@@ -2,7 +2,7 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("plumscale commands against a real plumscaled", .tags(.process), .timeLimit(.minutes(5)))
@@ -14,7 +14,8 @@ struct ClientCommandTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdoutLines
         try #require(lines.count == 2, "output: \(run.stdout)")
-        #expect(lines[0].hasPrefix("left") && lines[0].contains("stable") && lines[0].contains("heaviest"), "\(lines[0])")
+        #expect(
+            lines[0].hasPrefix("left") && lines[0].contains("stable") && lines[0].contains("heaviest"), "\(lines[0])")
         #expect(abs(grams(in: lines[0]) - 120) < 0.5, "\(lines[0])")
         #expect(lines[1].hasPrefix("right") && !lines[1].contains("heaviest"), "\(lines[1])")
         #expect(abs(grams(in: lines[1]) - 60) < 0.5, "\(lines[1])")
@@ -36,8 +37,9 @@ struct ClientCommandTests {
         let shown = json.stdout.firstMatch(of: /"display":"(-?[0-9.]+) g"/).flatMap { Double(String($0.1)) }
         let display = try #require(shown, "a stable WEIGHT with a display in grams: \(json.stdout) \(json.stderr)")
         #expect(json.stdout.contains(#""division":0.5"#), "the daemon says its division: \(json.stdout)")
-        #expect((display * 2).rounded() == display * 2 && abs(display - 120.4) <= 1,
-                "a 0.5 g division shows whole or half grams near the 120.4 g load: \(display)")
+        #expect(
+            (display * 2).rounded() == display * 2 && abs(display - 120.4) <= 1,
+            "a 0.5 g division shows whole or half grams near the 120.4 g load: \(display)")
         let ounces = await scale.plumscale(["read", "--stable", "--unit", "oz"])
         // A 0.5 g step is 0.018 oz, so two decimals, of the displayed grams.
         let wantOunces = String(format: " %.2f oz ", display / 28.349523125)
@@ -67,7 +69,9 @@ struct ClientCommandTests {
         #expect(run.stderr.contains(" g, outside the ±15.4 g zero range — use tare"), "\(run.stderr)")
     }
 
-    @Test("a scripted calibration takes each point once its weight is placed, saves the fit, and the pan then weighs with it")
+    @Test(
+        "a scripted calibration takes each point once its weight is placed, saves the fit, and the pan then weighs with it"
+    )
     func scriptedCalibration() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
         // Each weight goes on once the command says it waits for it: the empty pan must not be
@@ -76,7 +80,9 @@ struct ClientCommandTests {
             ["calibrate", "--sensor", "left", "--point", "0", "--point", "100", "--point", "250", "--yes"],
             placing: [("left: place 100.0 g; waiting", 100), ("left: place 250.0 g; waiting", 250)], on: "left")
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.stdout.contains("100.0 g") && run.stdout.contains("250.0 g") && run.stdout.contains("residual"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("100.0 g") && run.stdout.contains("250.0 g") && run.stdout.contains("residual"),
+            "\(run.stdout)")
         #expect(run.stdout.contains("calibration saved to \(scale.directory)/state/"), "\(run.stdout)")
         let read = await scale.plumscale(["read", "--stable"])
         #expect(abs(grams(in: read.stdout) - 250) <= 0.2, "known weights are what it now reads: \(read.stdout)")
@@ -84,7 +90,8 @@ struct ClientCommandTests {
         #expect(status.stdout.contains("calibrated   20"), "the calibration's date is shown: \(status.stdout)")
     }
 
-    @Test("the interactive wizard asks for the empty pan and each weight, shows the fit with residuals, and saves on yes")
+    @Test(
+        "the interactive wizard asks for the empty pan and each weight, shows the fit with residuals, and saves on yes")
     func interactiveWizard() async throws {
         let scale = try await ScaleFixture.start([("left", nil)])
         // Enter (the pan is empty), 200 (the weight), Enter (no more weights), y (save).
@@ -92,7 +99,10 @@ struct ClientCommandTests {
             ["calibrate", "--sensor", "left"], input: "\n200\n\ny\n",
             placing: [("Waiting for 200.0 g to settle", 200)], on: "left")
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        for prompt in ["Remove everything from the pan", "Place a known weight", "The fit:", "residual", "Save and use this calibration?"] {
+        for prompt in [
+            "Remove everything from the pan", "Place a known weight", "The fit:", "residual",
+            "Save and use this calibration?"
+        ] {
             #expect(run.stderr.contains(prompt), "no '\(prompt)' in: \(run.stderr)")
         }
         #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
@@ -142,7 +152,9 @@ struct ClientCommandTests {
         let back = await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"])
         #expect(back.status == 0, "\(back.stderr)")
         #expect(back.stdout.contains("is in use again"), "\(back.stdout)")
-        #expect(await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"]).status == 2, "the one earlier calibration is used up")
+        #expect(
+            await scale.plumscale(["calibrate", "--sensor", "left", "--rollback"]).status == 2,
+            "the one earlier calibration is used up")
     }
 
     @Test("status names the daemon and each sensor's state, rate and calibration")
@@ -154,7 +166,8 @@ struct ClientCommandTests {
         for expected in ["left (simulated-hx711): ok", "right (simulated-hx711):", "samples/s", "calibrated"] {
             #expect(run.stdout.contains(expected), "no '\(expected)' in: \(run.stdout)")
         }
-        #expect(await scale.plumscale(["devices"]).stdout.replacingRates == run.stdout.replacingRates, "devices is status")
+        #expect(
+            await scale.plumscale(["devices"]).stdout.replacingRates == run.stdout.replacingRates, "devices is status")
     }
 
     @Test("an unknown sensor is refused with the list of sensors there are, exit code 7")
@@ -163,7 +176,9 @@ struct ClientCommandTests {
         for command in [["read"], ["tare"], ["zero"], ["watch"], ["calibrate", "--point", "0", "--point", "100"]] {
             let run = await scale.plumscale(command + ["--sensor", "middle"])
             #expect(run.status == 7, "\(command): \(run.stderr)")
-            #expect(run.stderr.contains(#"no sensor named "middle"; this daemon has: left, right"#), "\(command): \(run.stderr)")
+            #expect(
+                run.stderr.contains(#"no sensor named "middle"; this daemon has: left, right"#),
+                "\(command): \(run.stderr)")
         }
     }
 
@@ -174,13 +189,16 @@ struct ClientCommandTests {
         let run = await ChildProcess.plumscale(["read", "--socket", path])
         #expect(run.status == 6)
         #expect(run.stderr.contains("plumscaled is not running at \(path)"))
-        #expect(run.stderr.contains("systemctl start plumscaled.socket") && run.stderr.contains("plumscaled --simulate"))
+        #expect(
+            run.stderr.contains("systemctl start plumscaled.socket") && run.stderr.contains("plumscaled --simulate"))
     }
 }
 
 /// The number before " g" (or another unit) in a line of `plumscale read`.
 func grams(in line: String, unit: String = "g") -> Double {
-    guard let end = line.firstRange(of: " \(unit) ")?.lowerBound ?? line.firstRange(of: " \(unit)\n")?.lowerBound else { return .nan }
+    guard let end = line.firstRange(of: " \(unit) ")?.lowerBound ?? line.firstRange(of: " \(unit)\n")?.lowerBound else {
+        return .nan
+    }
     let number = line[..<end].reversed().prefix { "-.0123456789".contains($0) }
     return Double(String(number.reversed())) ?? .nan
 }
@@ -188,6 +206,8 @@ func grams(in line: String, unit: String = "g") -> Double {
 extension String {
     /// Status output with the rate lines removed, which change between two calls.
     var replacingRates: String {
-        split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("samples/s") && !$0.contains("discarded") }.joined(separator: "\n")
+        split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.contains("samples/s") && !$0.contains("discarded")
+        }.joined(separator: "\n")
     }
 }

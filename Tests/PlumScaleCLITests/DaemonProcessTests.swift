@@ -4,12 +4,14 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("plumscaled, as a child process on a real socket", .tags(.process), .timeLimit(.minutes(3)))
 struct DaemonProcessTests {
-    @Test("greets, streams weights of both simulated pans, answers poll, devices, tare and bad input, and stops on SIGTERM")
+    @Test(
+        "greets, streams weights of both simulated pans, answers poll, devices, tare and bad input, and stops on SIGTERM"
+    )
     func simulatedDaemon() async throws {
         let daemon = try await offPool { try DaemonFixture() }
         let socketPath = daemon.socketPath
@@ -22,17 +24,24 @@ struct DaemonProcessTests {
     /// The conversation, byte for byte as the daemon writes it.
     static func converse(_ client: LineSocket) throws {
         let greeting = client.readLine()
-        #expect(greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#,
-                "the greeting was \(greeting ?? "nothing")")
+        #expect(
+            greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#,
+            "the greeting was \(greeting ?? "nothing")")
 
         client.send(#"?WATCH={"enable":true};"#)
         #expect(client.readUntil { $0.contains(#""class":"WATCH""#) } != nil, "no WATCH answer")
-        let left = try #require(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"left""#) }, "no WEIGHT of left")
+        let left = try #require(
+            client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"left""#) }, "no WEIGHT of left")
         #expect(client.readUntil { $0.contains(#""class":"WEIGHT","sensor":"right""#) } != nil, "no WEIGHT of right")
-        for field in ["time", "grams", "display", "unit", "percent", "stable", "overload", "underload", "zero", "tare", "heaviest", "hue", "calibrated"] {
+        for field in [
+            "time", "grams", "display", "unit", "percent", "stable", "overload", "underload", "zero", "tare",
+            "heaviest", "hue", "calibrated"
+        ] {
             #expect(left.contains("\"\(field)\":"), "WEIGHT lacks \(field): \(left)")
         }
-        #expect(left.contains(#""calibrated":true"#), "a simulated pan is weighed with its exact transfer function: \(left)")
+        #expect(
+            left.contains(#""calibrated":true"#), "a simulated pan is weighed with its exact transfer function: \(left)"
+        )
 
         client.send("?POLL;")
         let poll = try #require(client.readUntil { $0.hasPrefix(#"{"class":"POLL""#) }, "no POLL answer")
@@ -43,13 +52,16 @@ struct DaemonProcessTests {
         #expect(devices.contains(#""sensor":"left""#) && devices.contains(#""kind":"simulated-hx711""#), "\(devices)")
 
         client.send(#"?ZERO={"sensor":"middle"};"#)
-        let unknown = try #require(client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) }, "no ERROR for sensor middle")
+        let unknown = try #require(
+            client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) }, "no ERROR for sensor middle")
         #expect(unknown.contains(#"unknown sensor \"middle\""#) && unknown.contains(#"\"left\""#), "\(unknown)")
 
         client.send("this is not a request")
-        #expect(client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) } != nil, "no ERROR for a line that is no request")
+        #expect(
+            client.readUntil { $0.hasPrefix(#"{"class":"ERROR""#) } != nil, "no ERROR for a line that is no request")
         client.send(#"?TARE={"sensor":"left"};"#)
-        let tare = try #require(client.readUntil { $0.hasPrefix(#"{"class":"TARE""#) }, "the connection stays usable after bad input")
+        let tare = try #require(
+            client.readUntil { $0.hasPrefix(#"{"class":"TARE""#) }, "the connection stays usable after bad input")
         #expect(tare.contains(#""sensor":"left""#), "TARE answered for another sensor: \(tare)")
     }
 
@@ -65,7 +77,8 @@ struct DaemonProcessTests {
             try DaemonFixture(command: ["/bin/sh", "-c", "ulimit -Sn 200 && exec \"$0\" \"$@\""])
         }
         let limits = readFile("/proc/\(daemon.pid)/limits")
-        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }, "limits: \(limits)")
+        let line = try #require(
+            limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }, "limits: \(limits)")
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         #expect(fields.count >= 5 && fields[3] == "320", "the soft limit should be 320: \(line)")
         #expect(daemon.terminate() == 0, "log: \(daemon.log)")

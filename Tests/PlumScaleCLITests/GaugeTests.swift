@@ -5,7 +5,9 @@ import Testing
 
 @Suite("The watch gauge, drawn as text")
 struct GaugeTests {
-    static func report(_ sensor: String, percent: Double, overload: Bool = false, heaviest: Bool = false) -> WeightReport {
+    static func report(_ sensor: String, percent: Double, overload: Bool = false, heaviest: Bool = false)
+        -> WeightReport
+    {
         let line = """
             {"class":"WEIGHT","sensor":"\(sensor)","time":0,"grams":\(percent * 3.85),"display":"\(percent * 3.85) g","unit":"g",\
             "percent":\(percent),"stable":true,"overload":\(overload),"underload":false,"zero":false,"tare":0,\
@@ -15,9 +17,11 @@ struct GaugeTests {
         return report
     }
 
-    @Test("a bar's filled length is its share of full scale, in eighths of a cell", arguments: [
-        (0.0, 0), (50.0, 20 * 8), (25.0, 10 * 8), (1.25, 4), (100.0, 40 * 8),
-    ])
+    @Test(
+        "a bar's filled length is its share of full scale, in eighths of a cell",
+        arguments: [
+            (0.0, 0), (50.0, 20 * 8), (25.0, 10 * 8), (1.25, 4), (100.0, 40 * 8)
+        ])
     func barLength(percent: Double, eighths: Int) {
         let bar = Gauge(colour: .none).bar(Self.report("left", percent: percent), width: 40).map(\.text).joined()
         let full = bar.filter { $0 == "█" }.count
@@ -28,14 +32,19 @@ struct GaugeTests {
 
     @Test("an overloaded pan fills the bar and reads 100%+ in place of grams and percent")
     func overload() {
-        let lines = Gauge(colour: .none).lines([Gauge.Row(sensor: "left", report: Self.report("left", percent: 109, overload: true))], columns: 100)
+        let lines = Gauge(colour: .none).lines(
+            [Gauge.Row(sensor: "left", report: Self.report("left", percent: 109, overload: true))], columns: 100)
         #expect(lines[0].contains(String(repeating: "█", count: 10)))
         #expect(lines[0].components(separatedBy: "100%+").count == 3, "\(lines[0])")
     }
 
     @Test("no line is wider than the terminal, so redrawing in place never wraps", arguments: [60, 80, 132])
     func fitsWidth(columns: Int) {
-        let rows = [Gauge.Row(sensor: "a-long-sensor-name", report: Self.report("a-long-sensor-name", percent: 42, heaviest: true), cueAge: 0.2)]
+        let rows = [
+            Gauge.Row(
+                sensor: "a-long-sensor-name", report: Self.report("a-long-sensor-name", percent: 42, heaviest: true),
+                cueAge: 0.2)
+        ]
         for line in Gauge(colour: .none).lines(rows, columns: columns) {
             #expect(line.count <= columns, "\(line.count) > \(columns): \(line)")
         }
@@ -50,5 +59,7 @@ struct GaugeTests {
 }
 
 extension String {
-    func components(separatedBy separator: String) -> [Substring] { split(separator: separator, omittingEmptySubsequences: false) }
+    func components(separatedBy separator: String) -> [Substring] {
+        split(separator: separator, omittingEmptySubsequences: false)
+    }
 }

@@ -5,7 +5,7 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscaled` as systemd runs it: socket activation, reload on SIGHUP, stop on SIGTERM, and
@@ -16,7 +16,9 @@ struct LifecycleProcessTests {
 
     @Test(
         "under systemd-socket-activate the daemon adopts the socket it is passed, greets and weighs on it, and binds no path of its own",
-        .enabled(if: access(socketActivate, X_OK) == 0, "needs systemd-socket-activate (Debian's systemd package; CI installs it)"))
+        .enabled(
+            if: access(socketActivate, X_OK) == 0,
+            "needs systemd-socket-activate (Debian's systemd package; CI installs it)"))
     func socketActivation() async throws {
         // systemd-socket-activate listens, and on the first connection execs the daemon with
         // LISTEN_FDS=1, LISTEN_PID and LISTEN_FDNAMES=json, as plumscaled.socket would. The
@@ -48,10 +50,13 @@ struct LifecycleProcessTests {
 
         // A calibration put in place by hand, as an administrator restoring a backup would.
         let fit = try CalibrationFit.fit(
-            points: [CalibrationPoint(grams: 0, signal: 42_000, noise: 20, samples: 24),
-                     CalibrationPoint(grams: 200, signal: 472_000, noise: 20, samples: 24)],
+            points: [
+                CalibrationPoint(grams: 0, signal: 42_000, noise: 20, samples: 24),
+                CalibrationPoint(grams: 200, signal: 472_000, noise: 20, samples: 24)
+            ],
             sensor: SensorIdentity(id: "left", model: "simulated-hx711", gain: 128), kind: .loadCell,
-            configuration: ScaleConfiguration(), createdAt: "2026-01-02T03:04:05Z").get()
+            configuration: ScaleConfiguration(), createdAt: "2026-01-02T03:04:05Z"
+        ).get()
         try CalibrationStore(directory: "\(scale.directory)/state").save(fit).get()
         try await scale.reload()
         let after = await scale.plumscale(["status"]).stdout
@@ -59,7 +64,9 @@ struct LifecycleProcessTests {
         #expect(try await offPool { scale.daemon.terminate() } == 0, "the daemon runs on after the reload")
     }
 
-    @Test("SIGHUP re-reads the configuration: a new [scale] division is used at once, and a file that no longer parses changes nothing")
+    @Test(
+        "SIGHUP re-reads the configuration: a new [scale] division is used at once, and a file that no longer parses changes nothing"
+    )
     func reloadConfiguration() async throws {
         let scale = try await ScaleFixture.start([("left", 50)])
         let config = "\(scale.directory)/plumscale.toml"
@@ -96,14 +103,18 @@ struct LifecycleProcessTests {
             return again
         }
         let status = await scale.plumscale(["status"]).stdout
-        #expect(status.contains("calibrated   20"), "the committed calibration, with its date, is in use after the restart: \(status)")
+        #expect(
+            status.contains("calibrated   20"),
+            "the committed calibration, with its date, is in use after the restart: \(status)")
         #expect(!status.contains("simulated chip"), "\(status)")
         let read = await scale.plumscale(["read", "--stable"])
         #expect(abs(grams(in: read.stdout) - 150) <= 0.2, "\(read.stdout)")
         #expect(try await offPool { again.terminate() } == 0, "log: \(again.log)")
     }
 
-    @Test("a client that never reads loses its oldest reports and is told so, while a watcher beside it gets every raw sample in order")
+    @Test(
+        "a client that never reads loses its oldest reports and is told so, while a watcher beside it gets every raw sample in order"
+    )
     func slowClientBesideWatcher() async throws {
         // A short queue, so a client that does not read overflows within seconds.
         let scale = try await ScaleFixture.start([("left", 80), ("right", 40)], daemonSettings: "client_queue = 16")
@@ -144,8 +155,9 @@ struct LifecycleProcessTests {
         // A watcher that reads at least once a second keeps up: with a default receive buffer
         // the kernel holds seconds of reports before the daemon queues any. Only a test process
         // the machine starved for longer may have been told of an OVERFLOW.
-        #expect(!watcherOverflowed || result.stall >= .seconds(1),
-                "the watcher read at least once every \(result.stall) and was still told of an OVERFLOW")
+        #expect(
+            !watcherOverflowed || result.stall >= .seconds(1),
+            "the watcher read at least once every \(result.stall) and was still told of an OVERFLOW")
         for sensor in ["left", "right"] {
             let times = result.times[sensor] ?? []
             // The stream flowed the whole window: a busy machine makes the driver discard more
@@ -172,11 +184,13 @@ struct LifecycleProcessTests {
             let resets = max(0, ((device?.discarded["settling"] ?? 0) + 3) / 4 - 1)
             // A watcher told of an OVERFLOW lost reports on the way, already reported above.
             guard !watcherOverflowed else { continue }
-            #expect(missing <= discarded + 2 * resets,
-                    "\(sensor): \(missing) conversions missing from the stream, \(discarded) discarded: \(reasons)")
+            #expect(
+                missing <= discarded + 2 * resets,
+                "\(sensor): \(missing) conversions missing from the stream, \(discarded) discarded: \(reasons)")
         }
-        #expect(result.slowLines.contains { $0.hasPrefix(#"{"class":"OVERFLOW","dropped":"#) },
-                "the stuck client learns how many reports it lost (or was disconnected): \(result.slowLines.suffix(2))")
+        #expect(
+            result.slowLines.contains { $0.hasPrefix(#"{"class":"OVERFLOW","dropped":"#) },
+            "the stuck client learns how many reports it lost (or was disconnected): \(result.slowLines.suffix(2))")
         #expect(try await offPool { scale.daemon.terminate() } == 0, "log: \(scale.daemon.log)")
     }
 }
@@ -195,25 +209,28 @@ func jsonNumbers(_ line: String, _ key: String) -> [Double] {
 
 @Suite("A sensor that fails, while the daemon runs", .tags(.process), .timeLimit(.minutes(3)))
 struct SensorFaultProcessTests {
-    @Test("a pan whose chip stops answering goes to a fault state with the reason, the other pan keeps weighing, and it comes back by itself")
+    @Test(
+        "a pan whose chip stops answering goes to a fault state with the reason, the other pan keeps weighing, and it comes back by itself"
+    )
     func faultAndRecovery() async throws {
         let directory = try TemporaryDirectory(prefix: "plumfault")
         let unplug = directory.file("left.unplugged")
         let daemon = try await offPool {
-            try DaemonFixture(configuration: """
-                [[sensor]]
-                name = "left"
-                kind = "simulated-hx711"
-                load_grams = 50
-                ready_timeout_ms = 300
-                unplug_file = "\(unplug)"
+            try DaemonFixture(
+                configuration: """
+                    [[sensor]]
+                    name = "left"
+                    kind = "simulated-hx711"
+                    load_grams = 50
+                    ready_timeout_ms = 300
+                    unplug_file = "\(unplug)"
 
-                [[sensor]]
-                name = "right"
-                kind = "simulated-hx711"
-                load_grams = 30
-                seed = 4
-                """, directory: directory)
+                    [[sensor]]
+                    name = "right"
+                    kind = "simulated-hx711"
+                    load_grams = 30
+                    seed = 4
+                    """, directory: directory)
         }
         /// Waits until `sensor`'s state in ?DEVICES satisfies `predicate`; returns the device.
         func wait(for sensor: String, _ what: String, until predicate: @escaping @Sendable (String) -> Bool)
@@ -233,8 +250,9 @@ struct SensorFaultProcessTests {
         _ = try await wait(for: "left", "ok") { $0 == "ok" }
         writeFile(unplug, "")
         let failed = try await wait(for: "left", "in fault or not ready") { $0 == "fault" || $0 == "not-ready" }
-        #expect(failed.reason?.contains("DOUT never went low") == true,
-                "the reason says what is wrong: \(failed.reason ?? "none")")
+        #expect(
+            failed.reason?.contains("DOUT never went low") == true,
+            "the reason says what is wrong: \(failed.reason ?? "none")")
         let right = try await offPool { try daemon.client().sensors(["right"])[0] }
         #expect(right.state == "ok", "the other pan is not disturbed: \(right)")
         let rightWeighs = try await offPool { () -> WeightReport in
@@ -247,6 +265,7 @@ struct SensorFaultProcessTests {
         unlink(unplug)
         let recovered = try await wait(for: "left", "ok again") { $0 == "ok" }
         #expect(recovered.state == "ok", "left comes back by itself once its chip answers: \(recovered)")
-        #expect(try await offPool { daemon.terminate() } == 0, "a sensor fault never stops the daemon; log: \(daemon.log)")
+        #expect(
+            try await offPool { daemon.terminate() } == 0, "a sensor fault never stops the daemon; log: \(daemon.log)")
     }
 }

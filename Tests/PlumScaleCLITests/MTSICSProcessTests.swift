@@ -2,7 +2,7 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A weight response's parts: `S S     100.00 g` → ("S", "S", 100.0), checking the exact
@@ -16,7 +16,8 @@ func weightResponse(_ line: String?, id: String) -> (status: String, grams: Doub
     guard rest.count == 12, rest[1] == " " else { return nil }
     let field = String(rest[2...])
     guard field.first == " " || field.first?.isNumber == true || field.first == "-",
-          let grams = Double(field.drop { $0 == " " }) else { return nil }
+        let grams = Double(field.drop { $0 == " " })
+    else { return nil }
     return (String(rest[0]), grams)
 }
 
@@ -42,32 +43,34 @@ func freeLoopbackPort() -> Int? {
 struct MTSICSProcessTests {
     static func config(directory: String, mtsics: String) -> String {
         """
-            [scale]
-            capacity_grams = 385
-            division_grams = 0.1
+        [scale]
+        capacity_grams = 385
+        division_grams = 0.1
 
-            [daemon]
-            socket = "\(directory)/plumscale.sock"
-            mtsics = "\(mtsics)"
-            mtsics_sensor = "right"
-            state_directory = "\(directory)/state"
+        [daemon]
+        socket = "\(directory)/plumscale.sock"
+        mtsics = "\(mtsics)"
+        mtsics_sensor = "right"
+        state_directory = "\(directory)/state"
 
-            [[sensor]]
-            name = "left"
-            kind = "simulated-hx711"
-            seed = 1
-            rate = 80
+        [[sensor]]
+        name = "left"
+        kind = "simulated-hx711"
+        seed = 1
+        rate = 80
 
-            [[sensor]]
-            name = "right"
-            kind = "simulated-hx711"
-            seed = 2
-            rate = 80
-            load_grams = 100
-            """
+        [[sensor]]
+        name = "right"
+        kind = "simulated-hx711"
+        seed = 2
+        rate = 80
+        load_grams = 100
+        """
     }
 
-    @Test("I4, SI, S, T, TA, TAC, Z, a preset TA, a bogus command and @ get a balance's exact CR LF responses, weighing mtsics_sensor")
+    @Test(
+        "I4, SI, S, T, TA, TAC, Z, a preset TA, a bogus command and @ get a balance's exact CR LF responses, weighing mtsics_sensor"
+    )
     func balanceCommands() throws {
         let directory = try TemporaryDirectory(prefix: "plumsics")
         let mtsicsPath = directory.file("mtsics.sock")
@@ -137,7 +140,9 @@ struct MTSICSProcessTests {
 
     @Test(
         "a peer without rights may weigh over MT-SICS but gets EL for Z, ZI, T, TI, a preset TA and TAC",
-        .enabled(if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"))
+        .enabled(
+            if: UnprivilegedClient.available, "needs root (to drop to uid 65534), /usr/bin/setpriv and /usr/bin/python3"
+        ))
     func unprivilegedPeer() throws {
         let admin = try #require(AuthorizationProcessTests.adminGroup, "no group to use as admin_group")
         let (daemon, _, directory) = try AuthorizationProcessTests.startDaemon(

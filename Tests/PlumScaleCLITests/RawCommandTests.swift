@@ -25,7 +25,9 @@ struct RawCommandTests {
         // starts a new conversion grid, and the later sample says what it discarded.)
         var checked = 0
         for (earlier, later) in zip(samples, samples.dropFirst()) where !later.contains("\"discarded\"") {
-            guard let first = jsonNumber(earlier, "edge_time"), let second = jsonNumber(later, "edge_time") else { continue }
+            guard let first = jsonNumber(earlier, "edge_time"), let second = jsonNumber(later, "edge_time") else {
+                continue
+            }
             let periods = (second - first) / 0.0125
             #expect(periods >= 0.999 && abs(periods - periods.rounded()) < 0.01, "gap \(second - first) s")
             checked += 1
@@ -52,14 +54,18 @@ struct RawCommandTests {
         let temporary = try TemporaryDirectory(prefix: "plumraw")
         let directory = temporary.path
         writeFile("\(directory)/trace.csv", "time_s,sensor,raw\n1.0,pan,-5\n1.1,other,9\n1.2,pan,8388607\n1.3,pan,42\n")
-        writeFile("\(directory)/plumscale.toml", """
+        writeFile(
+            "\(directory)/plumscale.toml",
+            """
             [[sensor]]
             name = "pan"
             kind = "replay"
             path = "\(directory)/trace.csv"
             pace = "fast"
             """)
-        let run = await ChildProcess.plumscale(["raw", "--config", "\(directory)/plumscale.toml", "--samples", "3", "--json"])
+        let run = await ChildProcess.plumscale([
+            "raw", "--config", "\(directory)/plumscale.toml", "--samples", "3", "--json"
+        ])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let raws = run.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
         #expect(raws == [-5, 8_388_607, 42], "the trace's pan samples, in order")
@@ -69,9 +75,13 @@ struct RawCommandTests {
     func recordThenReplay() async throws {
         let temporary = try TemporaryDirectory(prefix: "plumraw")
         let directory = temporary.path
-        let first = await ChildProcess.plumscale(["raw", "--simulate", "--samples", "8", "--json", "--record", "\(directory)/t.csv"])
+        let first = await ChildProcess.plumscale([
+            "raw", "--simulate", "--samples", "8", "--json", "--record", "\(directory)/t.csv"
+        ])
         #expect(first.status == 0, "stderr: \(first.stderr)")
-        writeFile("\(directory)/replay.toml", """
+        writeFile(
+            "\(directory)/replay.toml",
+            """
             [[sensor]]
             name = "again"
             kind = "replay"
@@ -79,7 +89,9 @@ struct RawCommandTests {
             trace_sensor = "sim"
             pace = "fast"
             """)
-        let second = await ChildProcess.plumscale(["raw", "--config", "\(directory)/replay.toml", "--samples", "8", "--json"])
+        let second = await ChildProcess.plumscale([
+            "raw", "--config", "\(directory)/replay.toml", "--samples", "8", "--json"
+        ])
         #expect(second.status == 0, "stderr: \(second.stderr)")
         let original = first.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
         let replayed = second.stdoutLines.dropLast().compactMap { jsonNumber($0, "raw") }
@@ -99,10 +111,14 @@ struct RawCommandTests {
     func badConfiguration() async throws {
         let temporary = try TemporaryDirectory(prefix: "plumraw")
         let directory = temporary.path
-        writeFile("\(directory)/bad.toml", "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"gpiochip0\"\ndout = 5\nsck = 6\ngain = 100\n")
+        writeFile(
+            "\(directory)/bad.toml",
+            "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"gpiochip0\"\ndout = 5\nsck = 6\ngain = 100\n")
         let run = await ChildProcess.plumscale(["raw", "--config", "\(directory)/bad.toml"])
         #expect(run.status == 1, "stdout: \(run.stdout) stderr: \(run.stderr)")
-        #expect(run.stderr.contains("\(directory)/bad.toml:7: sensor \"pan\".gain"), "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(
+            run.stderr.contains("\(directory)/bad.toml:7: sensor \"pan\".gain"),
+            "stdout: \(run.stdout) stderr: \(run.stderr)")
     }
 
     @Test("an unknown sensor exits 1 listing the sensors there are")
@@ -117,7 +133,9 @@ struct RawCommandTests {
     func missingChip() async throws {
         let temporary = try TemporaryDirectory(prefix: "plumraw")
         let directory = temporary.path
-        writeFile("\(directory)/pan.toml", "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"/dev/gpiochip-none\"\ndout = 5\nsck = 6\n")
+        writeFile(
+            "\(directory)/pan.toml",
+            "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\nchip = \"/dev/gpiochip-none\"\ndout = 5\nsck = 6\n")
         let run = await ChildProcess.plumscale(["raw", "--config", "\(directory)/pan.toml"])
         #expect(run.status == 3, "stdout: \(run.stdout) stderr: \(run.stderr)")
         #expect(run.stderr.contains("/dev/gpiochip-none"), "stdout: \(run.stdout) stderr: \(run.stderr)")
@@ -132,6 +150,8 @@ struct RawCommandTests {
         let run = await ChildProcess.plumscale(["raw", "--config", "\(directory)/fsr.toml"])
         #expect(run.status == 3, "stdout: \(run.stdout) stderr: \(run.stderr)")
         #expect(run.stderr.contains("i2c-97"), "stdout: \(run.stdout) stderr: \(run.stderr)")
-        #expect(run.stderr.contains("dtparam=i2c_arm=on") || run.stderr.contains("raspi-config"), "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(
+            run.stderr.contains("dtparam=i2c_arm=on") || run.stderr.contains("raspi-config"),
+            "stdout: \(run.stdout) stderr: \(run.stderr)")
     }
 }

@@ -2,7 +2,7 @@ import PlumTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `plumscale watch` and `demo` in a pseudo-terminal, as a person sees them.
@@ -33,12 +33,16 @@ struct WatchTerminalTests {
         return TerminalRun(output: output, status: jsonNumber(run.stdout, "status").map { Int($0) })
     }
 
-    @Test("watch draws a hue-coloured bar per pan, the heaviest in yellow, 100%+ past full scale, and restores the terminal on Ctrl-C")
+    @Test(
+        "watch draws a hue-coloured bar per pan, the heaviest in yellow, 100%+ past full scale, and restores the terminal on Ctrl-C"
+    )
     func watchInTerminal() async throws {
         let scale = try await ScaleFixture.start([("big", 420), ("plum", 95), ("grape", 6)])
-        let run = try await Self.inTerminal(["watch"], environment: [
-            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "",
-        ])
+        let run = try await Self.inTerminal(
+            ["watch"],
+            environment: [
+                "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": ""
+            ])
         #expect(run.status == 0, "exit status \(String(describing: run.status))")
         let text = run.output
         let seen = text.suffix(400).debugDescription
@@ -46,11 +50,18 @@ struct WatchTerminalTests {
         #expect(text.contains("█"), "bars are drawn; it showed \(seen)")
         #expect(text.utf8Contains("\u{1B}[38;2;"), "bars carry the 24-bit ForceSketch hue; it showed \(seen)")
         #expect(text.contains("100%+"), "the overloaded pan shows 100%+, not a number; it showed \(seen)")
-        #expect(text.utf8Contains("\u{1B}[1;33mbig"), "the heaviest pan (here the overloaded one) is highlighted in yellow; it showed \(seen)")
+        #expect(
+            text.utf8Contains("\u{1B}[1;33mbig"),
+            "the heaviest pan (here the overloaded one) is highlighted in yellow; it showed \(seen)")
         #expect(!text.utf8Contains("\u{1B}[1;33mgrape"), "a lighter pan is not; it showed \(seen)")
         #expect(text.contains("◀ heaviest"), "the heaviest pan is marked; it showed \(seen)")
         #expect(text.contains("\u{1B}[3F"), "later frames redraw in place over the three rows; it showed \(seen)")
-        #expect(text.hasSuffix("\u{1B}[0m\u{1B}[?25h"), "colours reset and the cursor shown again at the end: \(text.suffix(40).debugDescription); it showed \(seen)")
+        #expect(
+            text.hasSuffix("\u{1B}[0m\u{1B}[?25h"),
+            Comment(
+                rawValue: "colours reset and the cursor shown again at the end: \(text.suffix(40).debugDescription); "
+                    + "it showed \(seen)")
+        )
         let frames = text.split(separator: "\u{1B}[3F", omittingEmptySubsequences: false).count - 1
         // How often it redraws is for a benchmark on a quiet machine; here, that it redraws in place.
         #expect(frames >= 2, "frames after the first redraw in place, not \(frames)")
@@ -61,13 +72,17 @@ struct WatchTerminalTests {
         let scale = try await ScaleFixture.start([("pan", nil)])
         // The load goes on once watch shows the first reading, and watch is stopped once the cue
         // marker shows: the test waits for what a person would see, not for a time.
-        let run = try await Self.inTerminal(["watch"], seconds: 60, environment: [
-            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1",
-            "PTY_WHEN": " %", "PTY_WRITE_FILE": "\(scale.directory)/pan.grams", "PTY_WRITE_TEXT": "400\n",
-            "PTY_UNTIL": "♪ MAX",
-        ])
+        let run = try await Self.inTerminal(
+            ["watch"], seconds: 60,
+            environment: [
+                "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1",
+                "PTY_WHEN": " %", "PTY_WRITE_FILE": "\(scale.directory)/pan.grams", "PTY_WRITE_TEXT": "400\n",
+                "PTY_UNTIL": "♪ MAX"
+            ])
         let seen = run.output.suffix(600).debugDescription
-        #expect(run.status == 0, "watch should end on Ctrl-C with 0, not \(String(describing: run.status)); it showed \(seen)")
+        #expect(
+            run.status == 0,
+            "watch should end on Ctrl-C with 0, not \(String(describing: run.status)); it showed \(seen)")
         #expect(run.output.contains("100%+"), "400 g on a 385 g pan shows 100%+; it showed \(seen)")
         #expect(run.output.contains("♪ MAX"), "the max-force cue is shown; it showed \(seen)")
     }
@@ -75,9 +90,11 @@ struct WatchTerminalTests {
     @Test("watch without colour support draws the same view with no colour escapes")
     func watchPlainTerminal() async throws {
         let scale = try await ScaleFixture.start([("left", 95)])
-        let run = try await Self.inTerminal(["watch"], seconds: 60, environment: [
-            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1", "PTY_UNTIL": " %",
-        ])
+        let run = try await Self.inTerminal(
+            ["watch"], seconds: 60,
+            environment: [
+                "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm", "NO_COLOR": "1", "PTY_UNTIL": " %"
+            ])
         let seen = run.output.suffix(400).debugDescription
         #expect(run.status == 0, "exit status \(String(describing: run.status)); it showed \(seen)")
         #expect(run.output.contains("█") && run.output.contains(" g"), "a bar and a weight; it showed \(seen)")
@@ -88,13 +105,16 @@ struct WatchTerminalTests {
     func daemonGoesAway() async throws {
         let scale = try await ScaleFixture.start([("left", 95)])
         // The daemon is stopped once watch shows a reading.
-        let run = try await Self.inTerminal(["watch"], seconds: 60, environment: [
-            "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "PTY_WHEN": " %",
-            "PTY_KILL_PID": "\(scale.daemon.pid)",
-        ])
+        let run = try await Self.inTerminal(
+            ["watch"], seconds: 60,
+            environment: [
+                "PLUMSCALE_SOCKET": scale.socket, "TERM": "xterm-256color", "PTY_WHEN": " %",
+                "PTY_KILL_PID": "\(scale.daemon.pid)"
+            ])
         #expect(run.status == 6, "exit status \(String(describing: run.status)); it showed \(run.output.suffix(300))")
         #expect(run.output.contains("lost the connection to plumscaled"), "\(run.output.suffix(300))")
-        #expect(run.output.contains("\u{1B}[?25h"), "the cursor is shown again: \(run.output.suffix(100).debugDescription)")
+        #expect(
+            run.output.contains("\u{1B}[?25h"), "the cursor is shown again: \(run.output.suffix(100).debugDescription)")
     }
 
     @Test("watch into a pipe prints plain lines when readings change, no escapes")
@@ -109,24 +129,28 @@ struct WatchTerminalTests {
         kill(watch.pid, SIGINT)
         let run = try await offPool { watch.finish() }
         #expect(!run.stdout.contains("\u{1B}"), "no escapes into a pipe: \(run.stdout.debugDescription)")
-        #expect(run.stdoutLines.contains { $0.hasPrefix("left") && $0.contains(" g ") && $0.contains("heaviest") },
-                "\(run.stdout)")
+        #expect(
+            run.stdoutLines.contains { $0.hasPrefix("left") && $0.contains(" g ") && $0.contains("heaviest") },
+            "\(run.stdout)")
         #expect(run.stdoutLines.contains { $0.hasPrefix("right") }, "\(run.stdout)")
     }
 
     @Test("demo starts its own daemon with two pans, shows them, and stops cleanly on Ctrl-C leaving no socket behind")
     func demo() async throws {
-        let run = try await Self.inTerminal(["demo"], seconds: 60, environment: [
-            "TERM": "xterm-256color", "PTY_UNTIL": " %",
-        ])
+        let run = try await Self.inTerminal(
+            ["demo"], seconds: 60,
+            environment: [
+                "TERM": "xterm-256color", "PTY_UNTIL": " %"
+            ])
         let seen = run.output.suffix(600).debugDescription
         #expect(run.status == 0, "exit status \(String(describing: run.status)); it showed \(seen)")
         #expect(run.output.contains("plumscale demo"), "the title; it showed \(seen)")
         #expect(run.output.contains("left") && run.output.contains("right") && run.output.contains(" g"), "\(seen)")
         #expect(run.output.contains("demo stopped."), "it showed \(seen)")
-        let socket = try #require(run.output.firstRange(of: "socket ").map { range in
-            String(run.output[range.upperBound...].prefix { $0 != " " })
-        }, "the demo names its socket; it showed \(seen)")
+        let socket = try #require(
+            run.output.firstRange(of: "socket ").map { range in
+                String(run.output[range.upperBound...].prefix { $0 != " " })
+            }, "the demo names its socket; it showed \(seen)")
         #expect(socket.hasSuffix("/plumscale.sock"), "socket \(socket)")
         #expect(access(socket, F_OK) != 0, "the private socket is gone")
     }
@@ -136,15 +160,21 @@ extension String {
     /// Whether the bytes of `needle` occur in this string's bytes: escape sequences are matched
     /// as bytes, not as grapheme clusters.
     func utf8Contains(_ needle: String) -> Bool {
-        let haystack = Array(utf8), pattern = Array(needle.utf8)
+        let haystack = Array(utf8)
+        let pattern = Array(needle.utf8)
         guard !pattern.isEmpty, haystack.count >= pattern.count else { return pattern.isEmpty }
-        return (0...(haystack.count - pattern.count)).contains { start in haystack[start..<start + pattern.count].elementsEqual(pattern) }
+        return (0...(haystack.count - pattern.count)).contains { start in
+            haystack[start..<start + pattern.count].elementsEqual(pattern)
+        }
     }
 }
 
 /// A string field of a flat JSON object, with the usual escapes undone.
 func jsonString(_ json: String, _ key: String) -> String? {
-    guard let start = json.firstRange(of: "\"\(key)\": \"")?.upperBound ?? json.firstRange(of: "\"\(key)\":\"")?.upperBound else { return nil }
+    guard
+        let start = json.firstRange(of: "\"\(key)\": \"")?.upperBound
+            ?? json.firstRange(of: "\"\(key)\":\"")?.upperBound
+    else { return nil }
     var result = ""
     var index = start
     while index < json.endIndex {
@@ -158,7 +188,9 @@ func jsonString(_ json: String, _ key: String) -> String? {
             case "t": result.append("\t")
             case "u":
                 let hex = json[json.index(after: index)...].prefix(4)
-                if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) { result.unicodeScalars.append(scalar) }
+                if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                    result.unicodeScalars.append(scalar)
+                }
                 index = json.index(index, offsetBy: 4)
             default: result.append(json[index])
             }

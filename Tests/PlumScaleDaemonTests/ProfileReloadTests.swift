@@ -1,10 +1,11 @@
 import PlumConfig
 import PlumCore
 import PlumProtocol
-@testable import PlumScaleDaemon
-@testable import PlumStation
 import PlumTestSupport
 import Testing
+
+@testable import PlumScaleDaemon
+@testable import PlumStation
 
 /// Each sensor's engine runs with its own layered settings, and a reload puts a changed
 /// profile or scale key into use without a restart, while a wiring change still asks for one.
@@ -46,23 +47,27 @@ struct ProfileReloadTests {
         let inUse = ConfigurationInUse(configuration)
         let notes = await reloadConfiguration(path, inUse: inUse, station: station)
         #expect(!notes.joined().contains("restart"), "a profile change asked for a restart: \(notes)")
-        #expect(try #require(await station.entry("pan")?.engine.configuration).division.grams == 0.5,
-                "the new profile's division is not in use after the reload: \(notes)")
-        #expect(try #require(await station.entry("fsr")?.engine.configuration).zeroTracking,
-                "the sensor's own zero_tracking = true was not applied by the reload")
+        #expect(
+            try #require(await station.entry("pan")?.engine.configuration).division.grams == 0.5,
+            "the new profile's division is not in use after the reload: \(notes)")
+        #expect(
+            try #require(await station.entry("fsr")?.engine.configuration).zeroTracking,
+            "the sensor's own zero_tracking = true was not applied by the reload")
         let devices = await station.reply(to: .devices)
         guard case .devices(let report)? = devices.first else {
             Issue.record("?DEVICES answered \(devices)")
             return
         }
-        #expect(report.devices.map(\.profile) == ["hx711-5kg-gain128", "fsr402-10k-3v3"],
-                "?DEVICES names the profiles in use after the reload: \(report.devices.map(\.profile))")
+        #expect(
+            report.devices.map(\.profile) == ["hx711-5kg-gain128", "fsr402-10k-3v3"],
+            "?DEVICES names the profiles in use after the reload: \(report.devices.map(\.profile))")
 
         // The divider is wiring, opened at start: that change is named as needing a restart.
         try directory.write(
             "plumscale.toml", Self.file(panProfile: "hx711-5kg-gain128", fsrExtra: "divider_ohms = 4700"))
         let wiring = await reloadConfiguration(path, inUse: inUse, station: station)
-        #expect(wiring.contains { $0.contains("[[sensor]] changes") && $0.contains("restart") },
-                "a wiring change was not reported as needing a restart: \(wiring)")
+        #expect(
+            wiring.contains { $0.contains("[[sensor]] changes") && $0.contains("restart") },
+            "a wiring change was not reported as needing a restart: \(wiring)")
     }
 }

@@ -1,17 +1,19 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PlumConfig
-import PlumSensors
 import PlumCore
-@testable import PlumScaleDaemon
-@testable import PlumStation
-import PlumTransport
 import PlumDrivers
 import PlumHardware
+import PlumSensors
 import PlumSimulation
-import Testing
 import PlumTestSupport
+import PlumTransport
+import Testing
+
+@testable import PlumScaleDaemon
+@testable import PlumStation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("systemd hears how the sensors are")
 struct SensorStatusTests {
@@ -21,18 +23,22 @@ struct SensorStatusTests {
         let systemd = DatagramReceiver(path: directory.path + "/notify")
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": directory.path + "/notify"])
         let configuration = try PlumConfiguration.parse(
-            "[[sensor]]\nname = \"good\"\nkind = \"simulated-hx711\"\nload_grams = 50\n[[sensor]]\nname = \"broken\"\nkind = \"simulated-hx711\"\n",
+            "[[sensor]]\nname = \"good\"\nkind = \"simulated-hx711\"\nload_grams = 50\n[[sensor]]\nname = "
+                + "\"broken\"\nkind = \"simulated-hx711\"\n",
             file: "status.toml")
         let sensor = configuration.sensors[0]
         // A simulated chip in real time: it stays ok for as long as the test runs.
-        let good = Sampler(name: "good") { () throws(SensorError) -> any SampleSource in try SensorFactory.open(sensor) }
+        let good = Sampler(name: "good") { () throws(SensorError) -> any SampleSource in try SensorFactory.open(sensor)
+        }
         let broken = Sampler(name: "broken", backoff: Backoff(initial: .seconds(5), maximum: .seconds(5))) {
             () throws(SensorError) -> any SampleSource in
             throw .hardware(sensor: "broken", HardwareError(.notFound, operation: "opening", subject: "/dev/gpiochip9"))
         }
         let station = try Station(
-            configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: DiscardingPublisher())
-        let service = SamplerService(samplers: [good, broken], station: station, logger: quietLogger, notifier: notifier)
+            configuration: configuration, store: CalibrationStore(directory: directory.path),
+            publisher: DiscardingPublisher())
+        let service = SamplerService(
+            samplers: [good, broken], station: station, logger: quietLogger, notifier: notifier)
         let running = Task { try await service.run() }
         defer { running.cancel() }
 

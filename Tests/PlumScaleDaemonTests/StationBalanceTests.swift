@@ -1,15 +1,16 @@
 import Logging
 import PlumConfig
 import PlumCore
-@testable import PlumScaleDaemon
-@testable import PlumStation
-import PlumTransport
 import PlumDrivers
 import PlumHardware
 import PlumProtocol
 import PlumSimulation
-import Testing
 import PlumTestSupport
+import PlumTransport
+import Testing
+
+@testable import PlumScaleDaemon
+@testable import PlumStation
 
 /// Reports go nowhere: these tests look at MT-SICS responses only.
 struct DiscardingPublisher: ReportPublisher {
@@ -37,12 +38,18 @@ struct BalanceBench {
         directory = try TemporaryDirectory()
         let configuration = try PlumConfiguration.parse(
             // No initial zero-setting: each test decides where zero is.
-            "[scale]\ninitial_zero = false\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\ncell_capacity_grams = 1000\n",
+            "[scale]\ninitial_zero = false\n[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = "
+                + "80\ncell_capacity_grams = 1000\n",
             file: "bench.toml")
-        station = try Station(configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: DiscardingPublisher())
-        if calibrated { await Daemon.installSimulatedCalibrations(configuration, station: station, logger: quietLogger) }
+        station = try Station(
+            configuration: configuration, store: CalibrationStore(directory: directory.path),
+            publisher: DiscardingPublisher())
+        if calibrated {
+            await Daemon.installSimulatedCalibrations(configuration, station: station, logger: quietLogger)
+        }
         balance = StationBalance(
-            station: station, sensor: "pan", division: try Division(grams: 0.1), capacityGrams: 385, stableTimeout: stableTimeout)
+            station: station, sensor: "pan", division: try Division(grams: 0.1), capacityGrams: 385,
+            stableTimeout: stableTimeout)
     }
 
     /// `count` samples of `grams` each (alternating with `alternate` when given: a moving load).
@@ -52,7 +59,9 @@ struct BalanceBench {
         for index in 0..<count {
             let load = index.isMultiple(of: 2) ? grams : (alternate ?? grams)
             let code = try SimulatedHX711<VirtualClock>.noiselessCode(grams: load, driver: driver, chip: chip)
-            await station.handle(.sample(Sample(raw: code, signal: Double(code), time: MonotonicInstant(nanoseconds: clock.next))), from: "pan")
+            await station.handle(
+                .sample(Sample(raw: code, signal: Double(code), time: MonotonicInstant(nanoseconds: clock.next))),
+                from: "pan")
             clock.next += 12_500_000
         }
     }

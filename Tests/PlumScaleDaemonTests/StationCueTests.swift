@@ -1,7 +1,8 @@
 import PlumCore
-@testable import PlumStation
 import Synchronization
 import Testing
+
+@testable import PlumStation
 
 /// Collects the cues a station hands on.
 final class CollectingSink: CueSink {

@@ -25,7 +25,8 @@ struct ProfileEngineTests {
 
     @Test("an FSR profile keeps a slow drift in the reading instead of tracking it away as zero")
     func fsrDoesNotZeroTrack() throws {
-        let configuration = try PlumConfiguration.parse("""
+        let configuration = try PlumConfiguration.parse(
+            """
             [scale]
             initial_zero = false
             [[sensor]]
@@ -45,7 +46,8 @@ struct ProfileEngineTests {
             let points = [0.0, 100, 200, 385].map { CalibrationPoint(grams: $0, signal: 0.2 + 1.1 * pow($0, 0.9)) }
             let calibration = try CalibrationFit.fit(
                 points: points, sensor: sensor.identity, kind: sensor.sensorKind, configuration: scale,
-                createdAt: "test").get()
+                createdAt: "test"
+            ).get()
             var engine = try WeighingEngine(
                 sensor: sensor.identity, kind: sensor.sensorKind, configuration: scale, calibration: calibration)
             // 128 SPS: 2 s untouched, then the FSR creeps 0.2 g/s for 10 s (2 g in all).
@@ -54,7 +56,8 @@ struct ProfileEngineTests {
             }
             outcomes[sensor.name] = (engine.zeroOffset, readings.last?.net)
         }
-        let fsr = try #require(outcomes["fsr"]), tracking = try #require(outcomes["tracking"])
+        let fsr = try #require(outcomes["fsr"])
+        let tracking = try #require(outcomes["tracking"])
         #expect(fsr.offset == 0, "the FSR profile's engine moved its zero by \(fsr.offset) g: it tracked creep")
         #expect(abs((fsr.net ?? 0) - 2) < 0.2, "the 2 g of creep should still show, the net is \(fsr.net ?? .nan) g")
         // The same engine with zero-tracking on swallows it: the profile's setting is what matters.
@@ -64,7 +67,8 @@ struct ProfileEngineTests {
 
     @Test("one HX711 profile at 10 and 80 SPS: the same windows in seconds, and a small step settles alike")
     func hx711RatesAlike() throws {
-        let configuration = try PlumConfiguration.parse("""
+        let configuration = try PlumConfiguration.parse(
+            """
             [[sensor]]
             name = "slow"
             kind = "simulated-hx711"
@@ -94,13 +98,15 @@ struct ProfileEngineTests {
             let after = readings.filter { $0.time >= 3_000_000_000 }
             for reading in after where reading.isStable {
                 let net = reading.net ?? 0
-                #expect(abs(net - final) <= scale.division.grams * 1.0001,
-                        "\(sensor.name): stable at \(net) g, over 1 d from the \(final) g it settles to")
+                #expect(
+                    abs(net - final) <= scale.division.grams * 1.0001,
+                    "\(sensor.name): stable at \(net) g, over 1 d from the \(final) g it settles to")
             }
             let firstStable = try #require(after.first { $0.isStable }, "\(sensor.name) never became stable")
             settled[sensor.name] = Double(firstStable.time) / 1e9 - 3
         }
-        let slow = try #require(settled["slow"]), fast = try #require(settled["fast"])
+        let slow = try #require(settled["slow"])
+        let fast = try #require(settled["fast"])
         // Windows in time: the rates differ only by when a sample happens to fall, at most one
         // 10 SPS interval each side.
         #expect(abs(slow - fast) <= 0.2, "stable after \(slow) s at 10 SPS but \(fast) s at 80 SPS")

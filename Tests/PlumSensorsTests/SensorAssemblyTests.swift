@@ -14,20 +14,22 @@ struct SensorAssemblyTests {
         var testDescription: String { "\(identity.model) → \(sensorKind)" }
     }
 
-    @Test("each source kind has the identity its calibration is stored under and its engine kind", arguments: [
-        IdentityCase(
-            table: "kind = \"hx711\"\nchip = \"gpiochip0\"\ndout = 5\nsck = 6\ngain = 64",
-            identity: SensorIdentity(id: "s", model: "hx711", gain: 64), sensorKind: .loadCell),
-        IdentityCase(
-            table: "kind = \"simulated-hx711\"",
-            identity: SensorIdentity(id: "s", model: "simulated-hx711", gain: 128), sensorKind: .loadCell),
-        IdentityCase(
-            table: "kind = \"simulated-fsr\"",
-            identity: SensorIdentity(id: "s", model: "simulated-fsr"), sensorKind: .fsr),
-        IdentityCase(
-            table: "kind = \"iio\"\ndevice = \"iio:device0\"\nchannel = 0",
-            identity: SensorIdentity(id: "s", model: "iio"), sensorKind: .loadCell),
-    ])
+    @Test(
+        "each source kind has the identity its calibration is stored under and its engine kind",
+        arguments: [
+            IdentityCase(
+                table: "kind = \"hx711\"\nchip = \"gpiochip0\"\ndout = 5\nsck = 6\ngain = 64",
+                identity: SensorIdentity(id: "s", model: "hx711", gain: 64), sensorKind: .loadCell),
+            IdentityCase(
+                table: "kind = \"simulated-hx711\"",
+                identity: SensorIdentity(id: "s", model: "simulated-hx711", gain: 128), sensorKind: .loadCell),
+            IdentityCase(
+                table: "kind = \"simulated-fsr\"",
+                identity: SensorIdentity(id: "s", model: "simulated-fsr"), sensorKind: .fsr),
+            IdentityCase(
+                table: "kind = \"iio\"\ndevice = \"iio:device0\"\nchannel = 0",
+                identity: SensorIdentity(id: "s", model: "iio"), sensorKind: .loadCell)
+        ])
     func identity(_ example: IdentityCase) throws {
         let configuration = try PlumConfiguration.parse("[[sensor]]\nname = \"s\"\n\(example.table)\n", file: "t.toml")
         let sensor = try configuration.sensor(named: "s")
@@ -42,8 +44,9 @@ struct SensorAssemblyTests {
         let sensor = try configuration.sensor(named: "s")
         var scale = ScaleConfiguration()
         scale.capacity = 385
-        let calibration = try #require(try SimulatedCalibration.exact(for: sensor, scale: scale),
-                                       "a simulated HX711 has an exact calibration")
+        let calibration = try #require(
+            try SimulatedCalibration.exact(for: sensor, scale: scale),
+            "a simulated HX711 has an exact calibration")
         guard case .simulatedHX711(let wiring) = sensor.wiring else { throw CancellationError() }
         var chip = HX711Model<VirtualClock>.Configuration()
         chip.loadCell.capacityGrams = 1000

@@ -61,7 +61,8 @@ struct ADS1115ModelAlertTests {
     func disabledComparatorIsQuiet() throws {
         let (_, model) = instantModel()
         try enableReady(model)
-        try model.writeBigEndianWord(register: 0x01, ADS1115Config(mode: .continuous, comparatorQueue: .disabled).registerValue)
+        try model.writeBigEndianWord(
+            register: 0x01, ADS1115Config(mode: .continuous, comparatorQueue: .disabled).registerValue)
         #expect(try model.alertPin.waitForEdgeEvents(timeout: .milliseconds(50)) == false)
         #expect(try model.alertPin.value() == true)
         #expect(model.conversionsCompleted > 0)

@@ -14,9 +14,10 @@ struct ADS1115ModelComparatorTests {
         model.noiseEnabled = false
         let origin = clock.now()
         let period = ADS1115Config.DataRate.sps128.nominalConversionNanoseconds
-        model.connect(VoltageFunction { time in
-            volts[min(volts.count - 1, Int(time.nanoseconds(since: origin) / period))]
-        }, to: .ain0)
+        model.connect(
+            VoltageFunction { time in
+                volts[min(volts.count - 1, Int(time.nanoseconds(since: origin) / period))]
+            }, to: .ain0)
         let lsb = config.gain.lsbVolts
         try model.writeBigEndianWord(register: 0x02, UInt16(bitPattern: Int16(low / lsb)))
         try model.writeBigEndianWord(register: 0x03, UInt16(bitPattern: Int16(high / lsb)))
@@ -53,6 +54,8 @@ struct ADS1115ModelComparatorTests {
         let held = try pinLevels([0.7, 0.2, 0.7, 0.7], config: config, low: 0.5, high: 1.0)
         #expect(held == [false, true, true, true], "active high: asserted outside the window, then latched")
         let cleared = try pinLevels([0.7, 0.2, 0.7, 0.7], config: config, low: 0.5, high: 1.0, readConversionAfter: [2])
-        #expect(cleared == [false, true, false, false], "reading Conversion clears the latch while the input is back inside")
+        #expect(
+            cleared == [false, true, false, false], "reading Conversion clears the latch while the input is back inside"
+        )
     }
 }

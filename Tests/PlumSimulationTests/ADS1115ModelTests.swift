@@ -16,7 +16,9 @@ struct RateCase: Sendable, CustomTestStringConvertible {
     var error: Double
     var testDescription: String { "\(rate), oscillator \(Int((error * 100).rounded())) %" }
 
-    static let all = ADS1115Config.DataRate.allCases.flatMap { rate in [-0.1, -0.03, 0, 0.1].map { RateCase(rate: rate, error: $0) } }
+    static let all = ADS1115Config.DataRate.allCases.flatMap { rate in
+        [-0.1, -0.03, 0, 0.1].map { RateCase(rate: rate, error: $0) }
+    }
 }
 
 @Suite("ADS1115 register model")
@@ -41,8 +43,9 @@ struct ADS1115ModelTests {
         #expect(model.registerValue(.hiThresh) == 0x1234, "the chip takes the first byte as its MSB")
     }
 
-    @Test("a single shot finishes 1/DR after the Config write, stretched by the oscillator error; OS reads 0 until then",
-          arguments: RateCase.all)
+    @Test(
+        "a single shot finishes 1/DR after the Config write, stretched by the oscillator error; OS reads 0 until then",
+        arguments: RateCase.all)
     func conversionTiming(_ rate: RateCase) throws {
         let (clock, model) = instantModel(oscillatorError: rate.error)
         model.noiseEnabled = false
@@ -77,17 +80,22 @@ struct ADS1115ModelTests {
         model.noiseEnabled = false
         model.connect(ConstantVolts(12), to: .ain0)  // clamps to VDD + 0.3 = 3.6 V
         model.connect(ConstantVolts(0.5), to: .ain1)
-        for (mux, expected) in [(ADS1115Config.Mux.ain0, Int16.max), (.ain1MinusAin3, Int16.max), (.ain0MinusAin1, Int16.max)] {
-            try model.writeBigEndianWord(register: 0x01, ADS1115Config(mux: mux, gain: .volts0_256).registerValue | 0x8000)
+        for (mux, expected) in [
+            (ADS1115Config.Mux.ain0, Int16.max), (.ain1MinusAin3, Int16.max), (.ain0MinusAin1, Int16.max)
+        ] {
+            try model.writeBigEndianWord(
+                register: 0x01, ADS1115Config(mux: mux, gain: .volts0_256).registerValue | 0x8000)
             clock.advance(byNanoseconds: 10_000_000)
             #expect(Int16(bitPattern: try model.readBigEndianWord(register: 0x00)) == expected)
         }
-        try model.writeBigEndianWord(register: 0x01, ADS1115Config(mux: .ain1MinusAin3, gain: .volts6_144).registerValue | 0x8000)
+        try model.writeBigEndianWord(
+            register: 0x01, ADS1115Config(mux: .ain1MinusAin3, gain: .volts6_144).registerValue | 0x8000)
         clock.advance(byNanoseconds: 10_000_000)
         #expect(try model.readBigEndianWord(register: 0x00) == UInt16(bitPattern: Int16((0.5 / 187.5e-6).rounded())))
         model.connect(ConstantVolts(0), to: .ain1)
         model.connect(ConstantVolts(3.3), to: .ain3)
-        try model.writeBigEndianWord(register: 0x01, ADS1115Config(mux: .ain1MinusAin3, gain: .volts2_048).registerValue | 0x8000)
+        try model.writeBigEndianWord(
+            register: 0x01, ADS1115Config(mux: .ain1MinusAin3, gain: .volts2_048).registerValue | 0x8000)
         clock.advance(byNanoseconds: 10_000_000)
         #expect(try model.readBigEndianWord(register: 0x00) == 0x8000)
     }

@@ -48,7 +48,9 @@ struct FSRModelTests {
         #expect(factors.allSatisfy { $0 >= 0.85 && $0 <= 1.15 })
         #expect(Set(factors).count == factors.count)
         #expect((factors.max()! - factors.min()!) > 0.2, "the spread is used, not just its middle")
-        #expect(FSRModel(load: ConstantLoad(grams: 0), seed: 5).partFactor == FSRModel(load: ConstantLoad(grams: 0), seed: 5).partFactor)
+        #expect(
+            FSRModel(load: ConstantLoad(grams: 0), seed: 5).partFactor
+                == FSRModel(load: ConstantLoad(grams: 0), seed: 5).partFactor)
     }
 
     @Test("unloading reads about 10 % lower resistance than loading at the same force (Interlink: (R_F+ − R_F−)/R_F+)")
@@ -72,7 +74,8 @@ struct FSRModelTests {
     @Test("under a standing load resistance creeps down about 5 % per decade of time")
     func creep() {
         let clock = VirtualClock()
-        let fsr = FSRModel(load: ConstantLoad(grams: 200), parameters: FSRModel.Parameters(partToPartSpread: 0, hysteresis: 0))
+        let fsr = FSRModel(
+            load: ConstantLoad(grams: 200), parameters: FSRModel.Parameters(partToPartSpread: 0, hysteresis: 0))
         let start = clock.now()
         let first = fsr.ohms(at: start)
         let later = [9.0, 99, 999].map { fsr.ohms(at: start.advanced(byNanoseconds: UInt64($0 * 1e9))) }
@@ -87,5 +90,5 @@ struct FSRModelTests {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

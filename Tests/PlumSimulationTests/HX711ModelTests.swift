@@ -43,7 +43,9 @@ struct HX711ModelTests {
         return bits
     }
 
-    @Test("DOUT falls one conversion period after power-up; the event carries the conversion instant", arguments: HX711Rate.allCases)
+    @Test(
+        "DOUT falls one conversion period after power-up; the event carries the conversion instant",
+        arguments: HX711Rate.allCases)
     func readyEdge(rate: HX711Rate) throws {
         let (model, clock) = makeModel(rate: rate)
         let start = clock.now()
@@ -68,7 +70,9 @@ struct HX711ModelTests {
         #expect(clock.now().nanoseconds(since: before) == 20_001_000)
     }
 
-    @Test("24 pulses shift out the code MSB first in two's complement; the 25th pulls DOUT high", arguments: [100.0, -321.0, 5000.0])
+    @Test(
+        "24 pulses shift out the code MSB first in two's complement; the 25th pulls DOUT high",
+        arguments: [100.0, -321.0, 5000.0])
     func shiftsCode(grams: Double) throws {
         let (model, _) = makeModel(grams: grams)
         let bits = try read(model, pulses: 24)
@@ -82,7 +86,9 @@ struct HX711ModelTests {
         #expect(model.counters.serialErrors == 0)
     }
 
-    @Test("25, 26 and 27 pulses select A128, B32 and A64 for the following conversions, which then settle", arguments: HX711Gain.allCases)
+    @Test(
+        "25, 26 and 27 pulses select A128, B32 and A64 for the following conversions, which then settle",
+        arguments: HX711Gain.allCases)
     func gainSelection(gain: HX711Gain) throws {
         let (model, _) = makeModel()
         // Let the power-up settling pass at A128.
@@ -99,7 +105,8 @@ struct HX711ModelTests {
         #expect(settledFlags == (changed ? [false, false, false, false, true] : [true, true, true, true, true]))
     }
 
-    @Test("A pulse count outside 25...27 is a serial error that keeps the previous gain", arguments: [1, 20, 24, 28, 40])
+    @Test(
+        "A pulse count outside 25...27 is a serial error that keeps the previous gain", arguments: [1, 20, 24, 28, 40])
     func serialError(pulses: Int) throws {
         let (model, _) = makeModel()
         for _ in 0..<5 { try read(model, pulses: 27) }
@@ -121,7 +128,9 @@ struct HX711ModelTests {
         #expect(try model.dataLine.value() == bits[19])
     }
 
-    @Test("PD_SCK high over 60 µs powers down (DOUT high); low again resets to A128 and settles", arguments: [59, 61, 500])
+    @Test(
+        "PD_SCK high over 60 µs powers down (DOUT high); low again resets to A128 and settles", arguments: [59, 61, 500]
+    )
     func powerDown(microseconds: Int) throws {
         let (model, clock) = makeModel()
         for _ in 0..<5 { try read(model, pulses: 26) }
@@ -183,16 +192,19 @@ struct HX711ModelTests {
         var testDescription: String { "\(rate) \(gain.shortName)" }
     }
 
-    @Test("Noise in counts matches the datasheet's input-referred figure within sampling error", arguments: [
-        NoiseCase(rate: .sps10, gain: .channelA128), NoiseCase(rate: .sps80, gain: .channelA128),
-        NoiseCase(rate: .sps80, gain: .channelA64),
-    ])
+    @Test(
+        "Noise in counts matches the datasheet's input-referred figure within sampling error",
+        arguments: [
+            NoiseCase(rate: .sps10, gain: .channelA128), NoiseCase(rate: .sps80, gain: .channelA128),
+            NoiseCase(rate: .sps80, gain: .channelA64)
+        ])
     func noiseMatchesDatasheet(_ testCase: NoiseCase) throws {
         var chip = HX711Model<VirtualClock>.Configuration()
         chip.loadCell = LoadCell().ideal
         chip.seed = 20_240_711
         let sim = try SimulatedHX711(
-            load: ConstantLoad(grams: 200), driver: HX711Configuration(gain: testCase.gain, rate: testCase.rate), chip: chip)
+            load: ConstantLoad(grams: 200), driver: HX711Configuration(gain: testCase.gain, rate: testCase.rate),
+            chip: chip)
         let count = 3000
         var sum = 0.0
         var sumOfSquares = 0.0
@@ -210,7 +222,9 @@ struct HX711ModelTests {
         // The standard error of a sample standard deviation is σ/√(2(n−1)); allow four of them.
         let tolerance = 4 * expected / (2 * Double(count - 1)).squareRoot()
         #expect(abs(sigma - expected) < tolerance, "σ \(sigma) counts, datasheet \(expected) ± \(tolerance)")
-        #expect(abs(mean - Double(datasheetCodeA(grams: 200, gain: testCase.gain.gain))) < 4 * expected / Double(count).squareRoot())
+        #expect(
+            abs(mean - Double(datasheetCodeA(grams: 200, gain: testCase.gain.gain))) < 4 * expected
+                / Double(count).squareRoot())
     }
 
     @Test("The same seed gives the same codes; another seed gives other noise")

@@ -21,7 +21,9 @@ struct LoadModelTests {
         #expect(times.map(a.grams(at:)) == times.map(b.grams(at:)))
     }
 
-    @Test("Plums weigh 60–120 g, visits do not overlap and fill the configured duration", arguments: [1, 2, 3, 99] as [UInt64])
+    @Test(
+        "Plums weigh 60–120 g, visits do not overlap and fill the configured duration",
+        arguments: [1, 2, 3, 99] as [UInt64])
     func plumWeights(seed: UInt64) {
         let model = PlumLoadModel(seed: seed, start: start)
         #expect(model.placements.count > 200)
@@ -67,7 +69,9 @@ struct LoadModelTests {
     @Test("Creep grows towards its fraction of the load and recovers after removal; drift moves the zero slowly")
     func creepAndDrift() {
         var cell = LoadCell(zeroDrift: 0)
-        let volts = { (grams: Double, seconds: Double) in cell.outputVolts(grams: grams, excitation: 3.3, at: self.instant(seconds)) }
+        let volts = { (grams: Double, seconds: Double) in
+            cell.outputVolts(grams: grams, excitation: 3.3, at: self.instant(seconds))
+        }
         let perGram = 1e-3 * 3.3 / 1000
         let zero = volts(0, 0)
         let loaded = volts(300, 0.1)

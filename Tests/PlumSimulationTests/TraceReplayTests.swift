@@ -1,13 +1,13 @@
-import Testing
-import PlumTestSupport
 import PlumDrivers
 import PlumHardware
+import PlumTestSupport
+import Testing
+
 @testable import PlumSimulation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-
 
 @Suite("Trace record and replay")
 struct TraceReplayTests {
@@ -68,9 +68,11 @@ struct TraceReplayTests {
 
     /// Found by fuzzing (Tests/fuzz, target fuzz-trace): 1e300 s after the first sample does not
     /// fit the clock's nanoseconds, and converting it trapped, taking the daemon down.
-    @Test("a time centuries after the first sample is refused naming its line, not a crash", arguments: [
-        "1e300", "1.8446744073709552e10", "3155760001",
-    ])
+    @Test(
+        "a time centuries after the first sample is refused naming its line, not a crash",
+        arguments: [
+            "1e300", "1.8446744073709552e10", "3155760001"
+        ])
     func timeBeyondTheClock(_ time: String) throws {
         let directory = try TemporaryDirectory(prefix: "plum-trace")
         let path = directory.file("far.csv")
@@ -99,7 +101,8 @@ struct TraceReplayTests {
     @Test("a missing trace is an error naming the path")
     func missingTrace() {
         #expect {
-            try TraceReplay(name: "x", path: "/nonexistent/t.csv", traceSensor: "x", realTime: false, clock: VirtualClock())
+            try TraceReplay(
+                name: "x", path: "/nonexistent/t.csv", traceSensor: "x", realTime: false, clock: VirtualClock())
         } throws: { error in
             String(describing: error).contains("/nonexistent/t.csv") && String(describing: error).contains("ENOENT")
         }

@@ -1,10 +1,10 @@
 import Logging
 import PlumCore
-import PlumStation
 import PlumHardware
+import PlumStation
+import PlumTestSupport
 import Synchronization
 import Testing
-import PlumTestSupport
 
 /// An output line that records every level it is driven to, with when.
 final class RecordingLine: GPIOOutputLine, Sendable {
@@ -51,7 +51,9 @@ struct CuePulserTests {
         pulser.cue(.maxForce, sensor: "left")
         try await waitFor("the line to go active", describe: { "\(line.levels)" }) { line.levels.first == true }
         for _ in 0..<5 { pulser.cue(.maxForce, sensor: "left") }
-        try await waitFor("five cues coalesced into the first pulse", describe: { "\(pulser.counts)" }) { pulser.counts.pulses == 1 && pulser.counts.coalesced == 5 }
+        try await waitFor("five cues coalesced into the first pulse", describe: { "\(pulser.counts)" }) {
+            pulser.counts.pulses == 1 && pulser.counts.coalesced == 5
+        }
         pulser.cue(.stableWeight(grams: 120), sensor: "right")
         try await waitFor("a second pulse", describe: { "\(pulser.counts)" }) { pulser.counts.pulses == 2 }
         pulser.finish()

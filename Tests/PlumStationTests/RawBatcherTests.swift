@@ -1,8 +1,9 @@
 import PlumDrivers
 import PlumHardware
 import PlumProtocol
-@testable import PlumStation
 import Testing
+
+@testable import PlumStation
 
 @Suite("RAW reports batch raw samples")
 struct RawBatcherTests {

@@ -5,10 +5,11 @@ import PlumHardware
 import PlumProtocol
 import PlumSensors
 import PlumSimulation
-@testable import PlumStation
+import PlumTestSupport
 import Synchronization
 import Testing
-import PlumTestSupport
+
+@testable import PlumStation
 
 /// Keeps every report the station publishes, in order.
 final class RecordingPublisher: ReportPublisher {
@@ -48,7 +49,8 @@ struct RoundTripBench {
 
     init() async throws {
         directory = try TemporaryDirectory()
-        let configuration = try PlumConfiguration.parse("""
+        let configuration = try PlumConfiguration.parse(
+            """
             [scale]
             initial_zero = false
             [cue]
@@ -125,8 +127,10 @@ struct ReportRoundTripTests {
         try await bench.feed(12, count: 20, sensor: "right")
         try await bench.feed(0)
 
-        for request: Request in [.poll, .devices, .tare(sensor: "left"), .zero(sensor: "left"), .tare(sensor: "nope"),
-                                 .tare(sensor: "right"), .watch(WatchOptions())] {
+        for request: Request in [
+            .poll, .devices, .tare(sensor: "left"), .zero(sensor: "left"), .tare(sensor: "nope"),
+            .tare(sensor: "right"), .watch(WatchOptions())
+        ] {
             replies += await station.reply(to: request)
         }
         let calibrate = { (step: CalibrationRequest.Step) in
@@ -175,21 +179,29 @@ struct ReportRoundTripTests {
 
         // The run must have produced every class the station can send, and each variant of it.
         let classes = Set(all.map { String($0.line.dropFirst(10).prefix { $0 != "\"" }) })
-        #expect(classes == ["WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
-                            "ALERT"],
-                "classes produced: \(classes.sorted())")
+        #expect(
+            classes == [
+                "WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
+                "ALERT"
+            ],
+            "classes produced: \(classes.sorted())")
         let cues = Set(all.compactMap { if case .cue(let cue) = $0 { cue.cue } else { nil } })
         #expect(cues == ["max-force", "stable-weight"], "both cues: \(cues)")
         let alerts = Set(all.compactMap { if case .alert(let alert) = $0 { alert.active } else { nil } })
         #expect(alerts == [true, false], "the alert both raised and cleared: \(alerts)")
-        let devices = all.compactMap { if case .devices(let report) = $0 { report.devices } else { nil } }.flatMap { $0 }
-        #expect(devices.map(\.profile) == [nil, nil, "fsr402-10k-3v3"], "each device's profile: \(devices.map(\.profile))")
+        let devices = all.compactMap { if case .devices(let report) = $0 { report.devices } else { nil } }.flatMap {
+            $0
+        }
+        #expect(
+            devices.map(\.profile) == [nil, nil, "fsr402-10k-3v3"], "each device's profile: \(devices.map(\.profile))")
         let weights = all.compactMap { if case .weight(let weight) = $0 { weight } else { nil } }
         #expect(weights.contains { $0.grams == nil && $0.reason != nil }, "an uncalibrated weight, without grams")
         #expect(weights.contains { $0.overload }, "an overloaded weight")
         let steps = all.compactMap { if case .calibrate(let reply) = $0 { "\(reply.step) \(reply.ok)" } else { nil } }
-        let expected = ["rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true",
-                        "point true", "commit true", "cancel true", "zero false"]
+        let expected = [
+            "rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true",
+            "point true", "commit true", "cancel true", "zero false"
+        ]
         for step in expected {
             #expect(steps.contains(step), "a CALIBRATE \(step) reply; got \(steps)")
         }
@@ -199,9 +211,10 @@ struct ReportRoundTripTests {
 
     @Test("a commit that cannot be saved says so with saved null, and decodes to the same value")
     func unsavedCommit() async throws {
-        let reply = Report.calibrate(CalibrationReply(
-            sensor: "left", step: "commit", ok: true, points: 2,
-            message: "the calibration is in use but was not saved"))
+        let reply = Report.calibrate(
+            CalibrationReply(
+                sensor: "left", step: "commit", ok: true, points: 2,
+                message: "the calibration is in use but was not saved"))
         #expect(reply.line.contains(#""saved":null"#), "the client must see that nothing was written: \(reply.line)")
         #expect(try Report.decode(reply.line.dropLast()[...]) == reply, "the reply round-trips")
     }

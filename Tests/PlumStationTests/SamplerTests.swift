@@ -1,13 +1,14 @@
-import Testing
-import PlumTestSupport
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
-@testable import PlumStation
+import PlumTestSupport
 import Synchronization
+import Testing
+
+@testable import PlumStation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func writeTrace(_ path: String, sensor: String, codes: [Int32]) {
@@ -64,7 +65,8 @@ struct SamplerTests {
                 // The "cable" is plugged in while the sampler is retrying.
                 writeTrace(path, sensor: "late", codes: [7, 8, 9])
             }
-            return try TraceReplay(name: "late", path: path, traceSensor: "late", realTime: false, clock: SystemMonotonicClock())
+            return try TraceReplay(
+                name: "late", path: path, traceSensor: "late", realTime: false, clock: SystemMonotonicClock())
         }
         sampler.start()
         let events = await collect(sampler)
@@ -84,7 +86,8 @@ struct SamplerTests {
         let codes: [Int32] = Array(0..<500)
         writeTrace(path, sensor: "fast", codes: codes)
         let sampler = Sampler(name: "fast", bufferCapacity: 16) { () throws(SensorError) -> any SampleSource in
-            try TraceReplay(name: "fast", path: path, traceSensor: "fast", realTime: false, clock: SystemMonotonicClock())
+            try TraceReplay(
+                name: "fast", path: path, traceSensor: "fast", realTime: false, clock: SystemMonotonicClock())
         }
         sampler.start()
         // Do not read until the thread has produced everything.
@@ -118,9 +121,10 @@ struct SamplerTests {
     @Test("back-off doubles from its start up to its cap")
     func backoffDoubles() {
         let backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
-        #expect((0..<9).map { backoff.delay(attempt: $0) } == [
-            .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16),
-            .seconds(30), .seconds(30), .seconds(30),
-        ])
+        #expect(
+            (0..<9).map { backoff.delay(attempt: $0) } == [
+                .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16),
+                .seconds(30), .seconds(30), .seconds(30)
+            ])
     }
 }

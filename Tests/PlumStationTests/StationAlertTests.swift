@@ -6,10 +6,11 @@ import PlumHardware
 import PlumProtocol
 import PlumSensors
 import PlumSimulation
-@testable import PlumStation
+import PlumTestSupport
 import Synchronization
 import Testing
-import PlumTestSupport
+
+@testable import PlumStation
 
 /// A station with one calibrated simulated pan and a "fruit-low" alert on it, fed with the chip
 /// model's noiseless codes through the real engine.
@@ -23,7 +24,8 @@ struct AlertBench {
 
     init(alert: String) async throws {
         directory = try TemporaryDirectory()
-        let configuration = try PlumConfiguration.parse("""
+        let configuration = try PlumConfiguration.parse(
+            """
             [scale]
             initial_zero = false
             [cue]
@@ -74,10 +76,12 @@ struct StationAlertTests {
         try await bench.feed(150)
         var alerts = bench.alerts
         try #require(alerts.count == 1, "one ALERT when the bowl went under 200 g: \(alerts)")
-        #expect(alerts[0].active && alerts[0].name == "fruit-low" && alerts[0].sensor == "bowl",
-                "fruit-low on bowl raised: \(alerts[0])")
-        #expect(alerts[0].condition == "below" && alerts[0].threshold == 200 && alerts[0].hysteresis == 50,
-                "the rule travels with the report: \(alerts[0])")
+        #expect(
+            alerts[0].active && alerts[0].name == "fruit-low" && alerts[0].sensor == "bowl",
+            "fruit-low on bowl raised: \(alerts[0])")
+        #expect(
+            alerts[0].condition == "below" && alerts[0].threshold == 200 && alerts[0].hysteresis == 50,
+            "the rule travels with the report: \(alerts[0])")
         let grams = try #require(alerts[0].grams, "the grams that raised it")
         #expect(grams < 200, "raised under the 200 g threshold: \(grams)")
         for load in [210.0, 190, 240, 160, 249] { try await bench.feed(load) }
@@ -115,8 +119,9 @@ struct StationAlertTests {
     func currentState() async throws {
         let bench = try await AlertBench(alert: "below = 200")
         let before = await bench.station.alertReports(sensors: [])
-        #expect(before.map(\.line).allSatisfy { $0.contains(#""active":false"#) && $0.contains(#""grams":null"#) },
-                "before any reading: clear, no grams: \(before.map(\.line))")
+        #expect(
+            before.map(\.line).allSatisfy { $0.contains(#""active":false"#) && $0.contains(#""grams":null"#) },
+            "before any reading: clear, no grams: \(before.map(\.line))")
         try await bench.feed(100)
         let after = await bench.station.alertReports(sensors: ["bowl"])
         guard case .alert(let alert)? = after.first else {

@@ -1,7 +1,7 @@
-import PlumTransport
 import PlumProtocol
-import Testing
 import PlumTestSupport
+import PlumTransport
+import Testing
 
 @Suite("JSON clients over a real Unix socket", .serialized)
 struct ClientHubTests {
@@ -20,13 +20,14 @@ struct ClientHubTests {
             let client = try await server.connect()
             try await client.send("?POLL;\n?DEVICES;\n?POLL;\n?TARE={\"sensor\":\"left\"};\n?VERSION;\n")
             let lines = try await client.readLines { $0.hasPrefix("{\"class\":\"VERSION\"") }
-            #expect(lines == [
-                ScaleRequestHandler.line(ScaleRequestHandler.poll(1)),
-                ScaleRequestHandler.line(ScaleRequestHandler.devices),
-                ScaleRequestHandler.line(ScaleRequestHandler.poll(2)),
-                ScaleRequestHandler.line(ScaleRequestHandler.command("TARE", "left")),
-                server.hub.versionReport.dropLast().description,
-            ])
+            #expect(
+                lines == [
+                    ScaleRequestHandler.line(ScaleRequestHandler.poll(1)),
+                    ScaleRequestHandler.line(ScaleRequestHandler.devices),
+                    ScaleRequestHandler.line(ScaleRequestHandler.poll(2)),
+                    ScaleRequestHandler.line(ScaleRequestHandler.command("TARE", "left")),
+                    server.hub.versionReport.dropLast().description
+                ])
         }
     }
 
@@ -42,16 +43,19 @@ struct ClientHubTests {
         .raw(sensor: "left", line: "R-left\n"),
         .raw(sensor: "right", line: "R-right\n"),
         .event(sensor: "left", line: "E-left\n"),
-        .event(sensor: "right", line: "E-right\n"),
+        .event(sensor: "right", line: "E-right\n")
     ]
 
-    @Test("?WATCH decides which reports a client receives", arguments: [
-        FilterCase(watch: "{\"enable\":true}", expected: ["W-left", "W-right", "E-left", "E-right"]),
-        FilterCase(watch: "{\"sensors\":[\"left\"]}", expected: ["W-left", "E-left"]),
-        FilterCase(watch: "{\"sensors\":[\"right\"],\"raw\":true}", expected: ["W-right", "R-right", "E-right"]),
-        FilterCase(watch: "{\"raw\":true}", expected: ["W-left", "W-right", "R-left", "R-right", "E-left", "E-right"]),
-        FilterCase(watch: "{\"enable\":false,\"raw\":true}", expected: []),
-    ])
+    @Test(
+        "?WATCH decides which reports a client receives",
+        arguments: [
+            FilterCase(watch: "{\"enable\":true}", expected: ["W-left", "W-right", "E-left", "E-right"]),
+            FilterCase(watch: "{\"sensors\":[\"left\"]}", expected: ["W-left", "E-left"]),
+            FilterCase(watch: "{\"sensors\":[\"right\"],\"raw\":true}", expected: ["W-right", "R-right", "E-right"]),
+            FilterCase(
+                watch: "{\"raw\":true}", expected: ["W-left", "W-right", "R-left", "R-right", "E-left", "E-right"]),
+            FilterCase(watch: "{\"enable\":false,\"raw\":true}", expected: [])
+        ])
     func watchFilters(_ filter: FilterCase) async throws {
         try await ServerFixture.with { server in
             let client = try await server.connect()
@@ -82,11 +86,14 @@ struct ClientHubTests {
             let client = try await server.connect()
             try await client.send("?WATCH={\"binary\":true,\"sensors\":[\"right\"]};\n")
             let ack = try await client.readLine()
-            #expect(ack == "{\"class\":\"WATCH\",\"enable\":true,\"sensors\":[\"right\"],\"raw\":false,\"binary\":true}")
+            #expect(
+                ack == "{\"class\":\"WATCH\",\"enable\":true,\"sensors\":[\"right\"],\"raw\":false,\"binary\":true}")
 
             let first = BinaryFrame(sensorIndex: 1, flags: [.stable, .calibrated], grams: 12.5, raw: -1234)
             let second = BinaryFrame(sensorIndex: 1, flags: [.overload], grams: 5000, raw: 8_388_607)
-            server.hub.publish(.weight(sensor: "left", line: "W-left\n", frame: BinaryFrame(sensorIndex: 0, flags: [], grams: 1, raw: 1)))
+            server.hub.publish(
+                .weight(
+                    sensor: "left", line: "W-left\n", frame: BinaryFrame(sensorIndex: 0, flags: [], grams: 1, raw: 1)))
             server.hub.publish(.weight(sensor: "right", line: "W-right\n", frame: first))
             server.hub.publish(.raw(sensor: "right", line: "R-right\n"))
             server.hub.publish(.event(sensor: "right", line: "E-right\n"))
@@ -98,7 +105,9 @@ struct ClientHubTests {
 
             // Requests are carried out but answered silently; turning binary off answers in JSON.
             try await client.send("?TARE={\"sensor\":\"left\"};\n?WATCH={\"binary\":false};\n")
-            #expect(try await client.readLine() == "{\"class\":\"WATCH\",\"enable\":true,\"sensors\":[],\"raw\":false,\"binary\":false}")
+            #expect(
+                try await client.readLine()
+                    == "{\"class\":\"WATCH\",\"enable\":true,\"sensors\":[],\"raw\":false,\"binary\":false}")
         }
     }
 
@@ -108,7 +117,10 @@ struct ClientHubTests {
             let client = try await server.connect()
             try await client.send("?WATCH={\"sensors\":[\"middle\"]};\n")
             let line = try await client.readLine()
-            #expect(line == ProtocolError("?WATCH: unknown sensor \"middle\"; known: left, right").report.dropLast().description)
+            #expect(
+                line
+                    == ProtocolError("?WATCH: unknown sensor \"middle\"; known: left, right").report.dropLast()
+                    .description)
         }
     }
 
@@ -154,7 +166,8 @@ struct ClientHubTests {
 
     @Test("a slow reader loses its oldest reports, is told how many when it reads again, and a fast one loses nothing")
     func slowClientOverflow() async throws {
-        let configuration = ClientHub.Configuration(queueCapacity: 32, stallTimeout: .seconds(600), writeBufferLimit: 4096)
+        let configuration = ClientHub.Configuration(
+            queueCapacity: 32, stallTimeout: .seconds(600), writeBufferLimit: 4096)
         try await ServerFixture.with(configuration) { server in
             let slow = try await server.connect(receiveBuffer: 4096)
             let fast = try await server.connect()
@@ -200,7 +213,8 @@ struct ClientHubTests {
 
     @Test("a client whose queue stays full for the stall timeout is disconnected; the others carry on")
     func stuckClientDisconnected() async throws {
-        let configuration = ClientHub.Configuration(queueCapacity: 16, stallTimeout: .milliseconds(200), writeBufferLimit: 4096)
+        let configuration = ClientHub.Configuration(
+            queueCapacity: 16, stallTimeout: .milliseconds(200), writeBufferLimit: 4096)
         try await ServerFixture.with(configuration) { server in
             let stuck = try await server.connect(receiveBuffer: 4096)
             let fast = try await server.connect()
@@ -232,13 +246,21 @@ struct ClientHubTests {
         var testDescription: String { line }
     }
 
-    @Test("a malformed request gets an ERROR line that says what is wrong, and the connection stays open", arguments: [
-        GarbageCase(line: "hello", message: "a request starts with '?', such as ?POLL; or ?WATCH={\\\"enable\\\":true};"),
-        GarbageCase(line: "?NOPE;", message: "unknown request ?NOPE; known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE"),
-        GarbageCase(line: "?TARE;", message: "?TARE needs a JSON argument, such as ?TARE={\\\"sensor\\\":\\\"left\\\"};"),
-        GarbageCase(line: "?WATCH={not json};", message: "?WATCH: the argument is not valid JSON"),
-        GarbageCase(line: "\u{1}\u{2}\u{FF}binary", message: "a request starts with '?', such as ?POLL; or ?WATCH={\\\"enable\\\":true};"),
-    ])
+    @Test(
+        "a malformed request gets an ERROR line that says what is wrong, and the connection stays open",
+        arguments: [
+            GarbageCase(
+                line: "hello", message: "a request starts with '?', such as ?POLL; or ?WATCH={\\\"enable\\\":true};"),
+            GarbageCase(
+                line: "?NOPE;",
+                message: "unknown request ?NOPE; known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE"),
+            GarbageCase(
+                line: "?TARE;", message: "?TARE needs a JSON argument, such as ?TARE={\\\"sensor\\\":\\\"left\\\"};"),
+            GarbageCase(line: "?WATCH={not json};", message: "?WATCH: the argument is not valid JSON"),
+            GarbageCase(
+                line: "\u{1}\u{2}\u{FF}binary",
+                message: "a request starts with '?', such as ?POLL; or ?WATCH={\\\"enable\\\":true};")
+        ])
     func garbage(_ garbage: GarbageCase) async throws {
         try await ServerFixture.with { server in
             let client = try await server.connect()
@@ -267,7 +289,8 @@ struct ClientHubTests {
         }
     }
 
-    @Test("thousands of lines in one write are answered in order without the session recursing or growing without bound")
+    @Test(
+        "thousands of lines in one write are answered in order without the session recursing or growing without bound")
     func pipelinedFlood() async throws {
         try await ServerFixture.with { server in
             let client = try await server.connect()
@@ -281,8 +304,11 @@ struct ClientHubTests {
             let flooder = try await server.connect()
             try await flooder.send("?POLL;\n" + String(repeating: "?VERSION;\n", count: 3000))
             let flooded = try await flooder.readToEnd()
-            #expect(flooded.last == ProtocolError(
-                "more than 1024 requests without reading the replies; read the replies before sending more").report.dropLast().description)
+            #expect(
+                flooded.last
+                    == ProtocolError(
+                        "more than 1024 requests without reading the replies; read the replies before sending more"
+                    ).report.dropLast().description)
             #expect(flooded.count < 3000)
         }
     }
@@ -294,7 +320,11 @@ struct ClientHubTests {
             try await client.send("?DEVICES;\n?POLL;")
             client.shutdownWrite()
             let lines = try await client.readToEnd()
-            #expect(lines == [ScaleRequestHandler.line(ScaleRequestHandler.devices), ScaleRequestHandler.line(ScaleRequestHandler.poll(1))])
+            #expect(
+                lines == [
+                    ScaleRequestHandler.line(ScaleRequestHandler.devices),
+                    ScaleRequestHandler.line(ScaleRequestHandler.poll(1))
+                ])
         }
     }
 

@@ -1,11 +1,12 @@
-@testable import PlumTransport
 import PlumProtocol
 import Synchronization
 import Testing
 
+@testable import PlumTransport
+
 #if canImport(Glibc)
-import Glibc
-import PlumTestSupport
+    import Glibc
+    import PlumTestSupport
 #endif
 
 @Suite("Who may change the scale's state")
@@ -22,17 +23,31 @@ struct CommandAuthorizationTests {
         var testDescription: String { what }
     }
 
-    @Test("root, the daemon's user and admin-group members are permitted; everyone else and TCP are refused", arguments: [
-        PeerCase(what: "root", peer: .init(pid: 10, uid: 0, gid: 0, groups: []), grant: .root),
-        PeerCase(what: "root even with unknown groups", peer: .init(pid: 10, uid: 0, gid: 0, groups: nil), grant: .root),
-        PeerCase(what: "the daemon's own user", peer: .init(pid: 11, uid: 998, gid: 998, groups: []), grant: .daemonUser),
-        PeerCase(what: "a supplementary member of the admin group", peer: .init(pid: 12, uid: 1000, gid: 1000, groups: [27, 1001]), grant: .adminGroup),
-        PeerCase(what: "the admin group as primary group", peer: .init(pid: 13, uid: 1000, gid: 1001, groups: []), grant: .adminGroup),
-        PeerCase(what: "a user in other groups", peer: .init(pid: 14, uid: 1000, gid: 1000, groups: [27, 100]), grant: nil),
-        PeerCase(what: "nobody with no groups", peer: .init(pid: 15, uid: 65534, gid: 65534, groups: []), grant: nil),
-        PeerCase(what: "a user whose groups could not be read", peer: .init(pid: 0, uid: 1000, gid: 1000, groups: nil), grant: nil),
-        PeerCase(what: "a TCP client", peer: nil, grant: nil),
-    ])
+    @Test(
+        "root, the daemon's user and admin-group members are permitted; everyone else and TCP are refused",
+        arguments: [
+            PeerCase(what: "root", peer: .init(pid: 10, uid: 0, gid: 0, groups: []), grant: .root),
+            PeerCase(
+                what: "root even with unknown groups", peer: .init(pid: 10, uid: 0, gid: 0, groups: nil), grant: .root),
+            PeerCase(
+                what: "the daemon's own user", peer: .init(pid: 11, uid: 998, gid: 998, groups: []),
+                grant: .daemonUser),
+            PeerCase(
+                what: "a supplementary member of the admin group",
+                peer: .init(pid: 12, uid: 1000, gid: 1000, groups: [27, 1001]), grant: .adminGroup),
+            PeerCase(
+                what: "the admin group as primary group", peer: .init(pid: 13, uid: 1000, gid: 1001, groups: []),
+                grant: .adminGroup),
+            PeerCase(
+                what: "a user in other groups", peer: .init(pid: 14, uid: 1000, gid: 1000, groups: [27, 100]),
+                grant: nil),
+            PeerCase(
+                what: "nobody with no groups", peer: .init(pid: 15, uid: 65534, gid: 65534, groups: []), grant: nil),
+            PeerCase(
+                what: "a user whose groups could not be read", peer: .init(pid: 0, uid: 1000, gid: 1000, groups: nil),
+                grant: nil),
+            PeerCase(what: "a TCP client", peer: nil, grant: nil)
+        ])
     func decides(_ given: PeerCase) {
         let decision = policy.decide(given.peer, command: "?TARE")
         if let grant = given.grant {
@@ -59,9 +74,14 @@ struct CommandAuthorizationTests {
     func refusalWithoutGroup() {
         let rootDaemon = CommandAuthorization(daemonUID: 0)
         let decision = rootDaemon.decide(.init(pid: 15, uid: 1000, gid: 1000, groups: nil), command: "?ZERO")
-        #expect(decision == .refused(
-            "not permitted: ?ZERO changes the scale and is allowed only to root; this client runs as uid 1000, gid 1000 "
-                + "(its supplementary groups could not be read); run the client as root, or set [daemon] admin_group in plumscale.toml so a group's members may"))
+        #expect(
+            decision
+                == .refused(
+                    "not permitted: ?ZERO changes the scale and is allowed only to root; "
+                        + "this client runs as uid 1000, gid 1000 "
+                        + "(its supplementary groups could not be read); run the client as root, or set [daemon] "
+                        + "admin_group in plumscale.toml so a group's members may"
+                ))
     }
 
     @Test("a TCP client is told TCP is read-only and which socket to use")
@@ -80,8 +100,12 @@ struct CommandAuthorizationTests {
         #expect(Request.zero(sensor: "left").changesState)
         #expect(Request.calibrate(.init(sensor: "left", step: .begin)).changesState)
         #expect(![Request.poll, .devices, .version, .watch(.init())].contains { $0.changesState })
-        let changing: [MTSICSCommand] = [.zero, .zeroImmediately, .tare, .tareImmediately, .tarePreset(grams: 5), .tareClear]
-        let reading: [MTSICSCommand] = [.reset, .inquiry(4), .stableWeight, .immediateWeight, .immediateWeightRepeat, .tareQuery]
+        let changing: [MTSICSCommand] = [
+            .zero, .zeroImmediately, .tare, .tareImmediately, .tarePreset(grams: 5), .tareClear
+        ]
+        let reading: [MTSICSCommand] = [
+            .reset, .inquiry(4), .stableWeight, .immediateWeight, .immediateWeightRepeat, .tareQuery
+        ]
         #expect(changing.allSatisfy { $0.changesState })
         #expect(!reading.contains { $0.changesState })
     }
@@ -123,10 +147,11 @@ struct ProcessGroupsTests {
     }
 }
 
-
 @Suite("Authorization at the transport, over real sockets", .serialized)
 struct TransportAuthorizationTests {
-    @Test("over loopback TCP, ?TARE gets one 'not permitted' line naming the Unix socket, and the connection keeps answering ?POLL")
+    @Test(
+        "over loopback TCP, ?TARE gets one 'not permitted' line naming the Unix socket, and the connection keeps answering ?POLL"
+    )
     func tcpIsReadOnly() async throws {
         let directory = try TemporaryDirectory()
         let unixPath = directory.path + "/plumscale.sock"
@@ -162,7 +187,8 @@ struct TransportAuthorizationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
         let recorder = PeerRecorder()
-        let server = SocketServer(hub: ClientHub(), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
+        let server = SocketServer(
+            hub: ClientHub(), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
         try await server.start()
         do {
             let client = try TestClient(path: path)

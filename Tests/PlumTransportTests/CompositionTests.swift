@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
+import PlumTestSupport
 import PlumTransport
 import ServiceLifecycle
 import Synchronization
 import Testing
-import PlumTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Composing the daemon's transport in a ServiceGroup")
 struct CompositionTests {
@@ -31,7 +32,8 @@ struct CompositionTests {
         try await server.start()
         try notifier.ready(status: "serving")
         let group = ServiceGroup(
-            services: [server, pinger, reload], gracefulShutdownSignals: [], cancellationSignals: [], logger: quietLogger)
+            services: [server, pinger, reload], gracefulShutdownSignals: [], cancellationSignals: [],
+            logger: quietLogger)
         let running = Task { try await group.run() }
 
         let ready = try await systemd.next("READY=1")
@@ -41,7 +43,8 @@ struct CompositionTests {
 
         let client = try TestClient(path: socketPath)
         let version = try await client.readLine()
-        #expect(version?.hasPrefix("{\"class\":\"VERSION\"") == true, "expected VERSION, got \(version.debugDescription)")
+        #expect(
+            version?.hasPrefix("{\"class\":\"VERSION\"") == true, "expected VERSION, got \(version.debugDescription)")
         try await client.send("?WATCH={\"enable\":true};\n")
         _ = try await client.readLines { $0.hasPrefix("{\"class\":\"WATCH\"") }
         hub.publish(numberedReport(7))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PlumTransport
 
 @Suite("Open-file limit against max_clients")

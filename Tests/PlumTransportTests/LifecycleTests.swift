@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
+import PlumTestSupport
 import PlumTransport
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Synchronization
 import Testing
 import UnixSignals
-import PlumTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Running under swift-service-lifecycle")
 struct LifecycleTests {
@@ -25,10 +26,13 @@ struct LifecycleTests {
                 group.addTask { try await server.run() }
                 let client = try TestClient(path: path)
                 let version = try await client.readLine()
-                #expect(version?.hasPrefix("{\"class\":\"VERSION\"") == true, "expected VERSION, got \(version.debugDescription)")
+                #expect(
+                    version?.hasPrefix("{\"class\":\"VERSION\"") == true,
+                    "expected VERSION, got \(version.debugDescription)")
                 try await client.send("?WATCH={\"enable\":true};\n")
                 let watch = try await client.readLine()
-                #expect(watch?.hasPrefix("{\"class\":\"WATCH\"") == true, "expected WATCH, got \(watch.debugDescription)")
+                #expect(
+                    watch?.hasPrefix("{\"class\":\"WATCH\"") == true, "expected WATCH, got \(watch.debugDescription)")
 
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()
@@ -52,7 +56,9 @@ struct ReloadTests {
         // up its own trap cannot end the test run.
         let guardSignals = await UnixSignalsSequence(trapping: .sighup)
         let reloads = Atomic(0)
-        let service = ReloadService(notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": path]), logger: quietLogger) {
+        let service = ReloadService(
+            notifier: SystemdNotifier(environment: ["NOTIFY_SOCKET": path]), logger: quietLogger
+        ) {
             reloads.add(1, ordering: .relaxed)
             return "configuration reloaded"
         }

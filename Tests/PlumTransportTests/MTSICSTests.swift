@@ -1,10 +1,10 @@
-import PlumTransport
 import PlumProtocol
+import PlumTransport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
-import PlumTestSupport
+    import Glibc
+    import PlumTestSupport
 #endif
 
 /// A small real MT-SICS balance: 100.00 g stable, tare 25.00 g, zeroing succeeds; `SIR`
@@ -43,14 +43,16 @@ struct BenchBalance: MTSICSHandler {
 @Suite("MT-SICS over a real Unix socket", .serialized)
 struct MTSICSTests {
     private func withBalance(maximumClients: Int = 256, _ body: (TestClient) async throws -> Void) async throws {
-        try await withBalanceServer(maximumClients: maximumClients) { path in try await body(try TestClient(path: path)) }
+        try await withBalanceServer(maximumClients: maximumClients) { path in try await body(try TestClient(path: path))
+        }
     }
 
     private func withBalanceServer(maximumClients: Int = 256, _ body: (String) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/mtsics.sock"
         let server = SocketServer(
-            hub: ClientHub(configuration: .init(maximumClients: maximumClients)), requestHandler: ScaleRequestHandler(), endpoints: [],
+            hub: ClientHub(configuration: .init(maximumClients: maximumClients)), requestHandler: ScaleRequestHandler(),
+            endpoints: [],
             mtsics: .init(endpoints: [.unixSocket(path: path)], handler: BenchBalance()), logger: quietLogger)
         try await server.start()
         do {
@@ -65,7 +67,8 @@ struct MTSICSTests {
     @Test("past max_clients an MT-SICS connection is closed at once, and a place frees when one leaves")
     func connectionLimit() async throws {
         try await withBalanceServer(maximumClients: 2) { path in
-            let first = try TestClient(path: path), second = try TestClient(path: path)
+            let first = try TestClient(path: path)
+            let second = try TestClient(path: path)
             for client in [first, second] {
                 try await client.send("SI\r\n")
                 #expect(try await client.readLine() == "S S     100.00 g\r")
@@ -84,7 +87,9 @@ struct MTSICSTests {
         }
     }
 
-    @Test("a command the balance does not know is answered ES and the connection stays usable", arguments: ["XYZ", "s", "SI 1", "?POLL;", "I9"])
+    @Test(
+        "a command the balance does not know is answered ES and the connection stays usable",
+        arguments: ["XYZ", "s", "SI 1", "?POLL;", "I9"])
     func unknownCommand(_ command: String) async throws {
         try await withBalance { client in
             try await client.send(command + "\r\nSI\r\n")
@@ -99,15 +104,17 @@ struct MTSICSTests {
         var testDescription: String { command }
     }
 
-    @Test("known commands reach the handler and its exact response is sent back", arguments: [
-        DispatchCase(command: "S", response: ["S S     100.00 g"]),
-        DispatchCase(command: "Z", response: ["Z A"]),
-        DispatchCase(command: "T", response: ["T S      25.00 g"]),
-        DispatchCase(command: "TA", response: ["TA A      25.00 g"]),
-        DispatchCase(command: "TAC", response: ["TAC A"]),
-        DispatchCase(command: "I4", response: ["I4 A \"PLUM0001\""]),
-        DispatchCase(command: "@", response: ["I4 A \"PLUM0001\""]),
-    ])
+    @Test(
+        "known commands reach the handler and its exact response is sent back",
+        arguments: [
+            DispatchCase(command: "S", response: ["S S     100.00 g"]),
+            DispatchCase(command: "Z", response: ["Z A"]),
+            DispatchCase(command: "T", response: ["T S      25.00 g"]),
+            DispatchCase(command: "TA", response: ["TA A      25.00 g"]),
+            DispatchCase(command: "TAC", response: ["TAC A"]),
+            DispatchCase(command: "I4", response: ["I4 A \"PLUM0001\""]),
+            DispatchCase(command: "@", response: ["I4 A \"PLUM0001\""])
+        ])
     func dispatch(_ given: DispatchCase) async throws {
         try await withBalance { client in
             // A bare LF is accepted as well as CR LF.

@@ -1,8 +1,8 @@
 import PlumProtocol
+import PlumTestSupport
 import PlumTransport
 import Synchronization
 import Testing
-import PlumTestSupport
 
 /// Answers nothing until its task is cancelled, and counts the commands that arrived and the
 /// ones that were cancelled: a stand-in for a tare or an `S` waiting for a stable load.
@@ -32,12 +32,14 @@ final class HangingHandler: RequestHandler, MTSICSHandler {
 
 @Suite("Both sessions share one ordered-command queue")
 struct SessionCancellationTests {
-    @Test("a client that leaves cancels its command in flight, on the JSON socket and on MT-SICS alike",
-          arguments: ["json", "mtsics"])
+    @Test(
+        "a client that leaves cancels its command in flight, on the JSON socket and on MT-SICS alike",
+        arguments: ["json", "mtsics"])
     func closeCancelsInFlight(listener: String) async throws {
         let directory = try TemporaryDirectory()
         let handler = HangingHandler()
-        let json = directory.path + "/plumscale.sock", mtsics = directory.path + "/mtsics.sock"
+        let json = directory.path + "/plumscale.sock"
+        let mtsics = directory.path + "/mtsics.sock"
         let server = SocketServer(
             hub: ClientHub(), requestHandler: handler, endpoints: [.unixSocket(path: json)],
             mtsics: .init(endpoints: [.unixSocket(path: mtsics)], handler: handler), logger: quietLogger)

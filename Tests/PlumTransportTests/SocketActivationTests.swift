@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import PlumTransport
-import Testing
 import PlumTestSupport
+import Testing
+
+@testable import PlumTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Sockets passed by systemd (LISTEN_FDS)")
 struct SocketActivationTests {
@@ -32,7 +34,9 @@ struct SocketActivationTests {
         let activation = try SocketActivation.parse(
             environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2", "LISTEN_FDNAMES": "json:mtsics"],
             processID: getpid(), firstDescriptor: first)
-        #expect(activation.sockets == [.init(descriptor: first, name: "json"), .init(descriptor: first + 1, name: "mtsics")])
+        #expect(
+            activation.sockets == [.init(descriptor: first, name: "json"), .init(descriptor: first + 1, name: "mtsics")]
+        )
         #expect(fcntl(first, F_GETFD) & FD_CLOEXEC != 0)
         #expect(fcntl(first + 1, F_GETFD) & FD_CLOEXEC != 0)
 
@@ -53,27 +57,44 @@ struct SocketActivationTests {
     struct EnvironmentCase: Sendable, CustomTestStringConvertible {
         var environment: [String: String]
         var error: String?
-        var testDescription: String { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        var testDescription: String {
+            environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
     }
 
-    @Test("the LISTEN_* variables are checked and a bad one is named", arguments: [
-        EnvironmentCase(environment: [:], error: nil),
-        EnvironmentCase(environment: ["LISTEN_FDS": "2"], error: nil),
-        EnvironmentCase(environment: ["LISTEN_PID": "1", "LISTEN_FDS": "2"], error: nil),
-        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": ""], error: nil),
-        EnvironmentCase(environment: ["LISTEN_PID": "abc", "LISTEN_FDS": "1"], error: "reading LISTEN_PID=\"abc\": it must be a process ID"),
-        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "-1"], error: "reading LISTEN_FDS=\"-1\": it must be a small non-negative number"),
-        EnvironmentCase(environment: ["LISTEN_PID": "SELF"], error: "reading LISTEN_FDS=\"\": LISTEN_PID is set, so LISTEN_FDS must say how many sockets were passed"),
-        EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": "json:mtsics"], error: "reading LISTEN_FDNAMES=\"json:mtsics\": it names 2 sockets but LISTEN_FDS is 0"),
-    ])
+    @Test(
+        "the LISTEN_* variables are checked and a bad one is named",
+        arguments: [
+            EnvironmentCase(environment: [:], error: nil),
+            EnvironmentCase(environment: ["LISTEN_FDS": "2"], error: nil),
+            EnvironmentCase(environment: ["LISTEN_PID": "1", "LISTEN_FDS": "2"], error: nil),
+            EnvironmentCase(environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": ""], error: nil),
+            EnvironmentCase(
+                environment: ["LISTEN_PID": "abc", "LISTEN_FDS": "1"],
+                error: "reading LISTEN_PID=\"abc\": it must be a process ID"),
+            EnvironmentCase(
+                environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "-1"],
+                error: "reading LISTEN_FDS=\"-1\": it must be a small non-negative number"),
+            EnvironmentCase(
+                environment: ["LISTEN_PID": "SELF"],
+                error: "reading LISTEN_FDS=\"\": LISTEN_PID is set, so LISTEN_FDS must say how many sockets were passed"
+            ),
+            EnvironmentCase(
+                environment: ["LISTEN_PID": "SELF", "LISTEN_FDS": "0", "LISTEN_FDNAMES": "json:mtsics"],
+                error: "reading LISTEN_FDNAMES=\"json:mtsics\": it names 2 sockets but LISTEN_FDS is 0")
+        ])
     func environment(_ given: EnvironmentCase) throws {
         let pid = getpid()
         let environment = given.environment.mapValues { $0 == "SELF" ? "\(pid)" : $0 }
         if let expected = given.error {
-            let error = #expect(throws: DaemonError.self) { try SocketActivation.parse(environment: environment, processID: pid) }
+            let error = #expect(throws: DaemonError.self) {
+                try SocketActivation.parse(environment: environment, processID: pid)
+            }
             #expect(error?.code == .invalidEnvironment)
             #expect(error?.description.hasPrefix(expected) == true)
-            #expect(error?.description.hasSuffix("start plumscaled from plumscaled.socket or without the LISTEN_* variables") == true)
+            #expect(
+                error?.description.hasSuffix(
+                    "start plumscaled from plumscaled.socket or without the LISTEN_* variables") == true)
         } else {
             #expect(try SocketActivation.parse(environment: environment, processID: pid).sockets.isEmpty)
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import PlumTestSupport
 import PlumTransport
 import Testing
-import PlumTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Binding the client socket")
 struct SocketBindingTests {
@@ -33,7 +34,11 @@ struct SocketBindingTests {
         close(file)
         let error = await #expect(throws: DaemonError.self) { try await server([.unixSocket(path: path)]).start() }
         #expect(error?.code == .pathOccupied)
-        #expect(error?.description == "binding \(path): the path exists and is not a socket, so it is not ours to remove; move that file away or configure another socket path")
+        #expect(
+            error?.description
+                == "binding \(path): the path exists and is not a socket, so it is not ours to remove; "
+                + "move that file away or configure another socket path"
+        )
         var status = stat()
         #expect(lstat(path, &status) == 0 && status.st_size == 7)
     }
@@ -46,7 +51,9 @@ struct SocketBindingTests {
         try await first.start()
         let error = await #expect(throws: DaemonError.self) { try await server([.unixSocket(path: path)]).start() }
         #expect(error?.code == .alreadyRunning)
-        #expect(error?.description.contains("another daemon is listening there; stop it (systemctl stop plumscaled)") == true)
+        #expect(
+            error?.description.contains("another daemon is listening there; stop it (systemctl stop plumscaled)")
+                == true)
         let client = try TestClient(path: path)
         #expect(try await client.readLine()?.hasPrefix("{\"class\":\"VERSION\"") == true)
         await first.shutdown()
@@ -79,7 +86,9 @@ struct SocketBindingTests {
 
     @Test("TCP is refused on any address but loopback", arguments: ["0.0.0.0", "::", "192.168.1.20", "example.org"])
     func tcpNotLoopback(_ host: String) async throws {
-        let error = await #expect(throws: DaemonError.self) { try await server([.loopbackTCP(host: host, port: 0)]).start() }
+        let error = await #expect(throws: DaemonError.self) {
+            try await server([.loopbackTCP(host: host, port: 0)]).start()
+        }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.description.contains("only loopback addresses are allowed") == true)
     }
@@ -112,13 +121,21 @@ struct SocketBindingTests {
         var testDescription: String { expected }
     }
 
-    @Test("the default socket path follows systemd, then root, then the user's runtime directory", arguments: [
-        DefaultPathCase(environment: ["RUNTIME_DIRECTORY": "/run/plumscale"], userID: 998, expected: "/run/plumscale/plumscale.sock"),
-        DefaultPathCase(environment: ["RUNTIME_DIRECTORY": "/run/a:/run/b"], userID: 998, expected: "/run/a/plumscale.sock"),
-        DefaultPathCase(environment: ["XDG_RUNTIME_DIR": "/run/user/0"], userID: 0, expected: "/run/plumscale/plumscale.sock"),
-        DefaultPathCase(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000, expected: "/run/user/1000/plumscale/plumscale.sock"),
-        DefaultPathCase(environment: [:], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock"),
-    ])
+    @Test(
+        "the default socket path follows systemd, then root, then the user's runtime directory",
+        arguments: [
+            DefaultPathCase(
+                environment: ["RUNTIME_DIRECTORY": "/run/plumscale"], userID: 998,
+                expected: "/run/plumscale/plumscale.sock"),
+            DefaultPathCase(
+                environment: ["RUNTIME_DIRECTORY": "/run/a:/run/b"], userID: 998, expected: "/run/a/plumscale.sock"),
+            DefaultPathCase(
+                environment: ["XDG_RUNTIME_DIR": "/run/user/0"], userID: 0, expected: "/run/plumscale/plumscale.sock"),
+            DefaultPathCase(
+                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000,
+                expected: "/run/user/1000/plumscale/plumscale.sock"),
+            DefaultPathCase(environment: [:], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock")
+        ])
     func defaultPath(_ given: DefaultPathCase) {
         #expect(UnixSocketPath.defaultPath(environment: given.environment, userID: given.userID) == given.expected)
     }

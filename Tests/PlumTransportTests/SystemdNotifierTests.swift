@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Logging
-import Glibc
-#endif
-@testable import PlumTransport
+import PlumTestSupport
 import Synchronization
 import Testing
-import PlumTestSupport
+
+@testable import PlumTransport
+
+#if canImport(Glibc)
+    import Logging
+    import Glibc
+#endif
 
 @Suite("sd_notify over a real datagram socket")
 struct SystemdNotifierTests {
@@ -32,8 +34,9 @@ struct SystemdNotifierTests {
         #expect(sent > 0, "the first pings fitted before the socket filled")
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = buffer.withUnsafeMutableBytes { recv(stalled, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        #expect(count > 0 && String(decoding: buffer[..<max(0, count)], as: UTF8.self) == "WATCHDOG=1",
-                "what did fit arrived whole")
+        #expect(
+            count > 0 && String(decoding: buffer[..<max(0, count)], as: UTF8.self) == "WATCHDOG=1",
+            "what did fit arrived whole")
     }
 
     @Test("each notification arrives as one datagram with the assignments systemd expects")
@@ -62,7 +65,8 @@ struct SystemdNotifierTests {
         let reloading = try await systemd.next("RELOADING=1").split(separator: "\n")
         #expect(reloading.first == "RELOADING=1", "systemd got \(reloading)")
         let stamp = try #require(
-            reloading.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) }, "no MONOTONIC_USEC in \(reloading)")
+            reloading.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) },
+            "no MONOTONIC_USEC in \(reloading)")
         #expect(reloading.last?.hasPrefix("MONOTONIC_USEC=") == true, "systemd got \(reloading)")
         #expect((before...after).contains(stamp), "MONOTONIC_USEC=\(stamp) is not between \(before) and \(after)")
     }
@@ -102,24 +106,32 @@ struct SystemdNotifierTests {
         let error = #expect(throws: DaemonError.self) {
             try SystemdNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify"]).ready()
         }
-        #expect(error?.description.hasPrefix("notifying systemd through /nonexistent/notify: No such file or directory (ENOENT)") == true)
+        #expect(
+            error?.description.hasPrefix(
+                "notifying systemd through /nonexistent/notify: No such file or directory (ENOENT)") == true)
     }
 
     struct WatchdogCase: Sendable, CustomTestStringConvertible {
         var environment: [String: String]
         var timeout: Duration?
-        var testDescription: String { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        var testDescription: String {
+            environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
     }
 
-    @Test("WATCHDOG_USEC and WATCHDOG_PID give the timeout; pings go out at half of it", arguments: [
-        WatchdogCase(environment: [:], timeout: nil),
-        WatchdogCase(environment: ["WATCHDOG_USEC": "10000000"], timeout: .seconds(10)),
-        WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "SELF"], timeout: .seconds(30)),
-        WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"], timeout: nil),
-    ])
+    @Test(
+        "WATCHDOG_USEC and WATCHDOG_PID give the timeout; pings go out at half of it",
+        arguments: [
+            WatchdogCase(environment: [:], timeout: nil),
+            WatchdogCase(environment: ["WATCHDOG_USEC": "10000000"], timeout: .seconds(10)),
+            WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "SELF"], timeout: .seconds(30)),
+            WatchdogCase(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"], timeout: nil)
+        ])
     func watchdogTimeout(_ given: WatchdogCase) throws {
         let environment = given.environment.mapValues { $0 == "SELF" ? "\(getpid())" : $0 }
-        let pinger = try WatchdogPinger(environment: environment, notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
+        let pinger = try WatchdogPinger(
+            environment: environment, notifier: SystemdNotifier(environment: [:]), logger: quietLogger
+        ) { true }
         #expect(pinger.timeout == given.timeout)
         #expect(pinger.interval == given.timeout.map { $0 / 2 })
     }
@@ -127,9 +139,13 @@ struct SystemdNotifierTests {
     @Test("a malformed WATCHDOG_USEC is refused by name", arguments: ["0", "ten", "-5"])
     func badWatchdog(_ value: String) {
         let error = #expect(throws: DaemonError.self) {
-            try WatchdogPinger(environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:]), logger: quietLogger) { true }
+            try WatchdogPinger(
+                environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:]), logger: quietLogger
+            ) { true }
         }
-        #expect(error?.description.hasPrefix("reading WATCHDOG_USEC=\"\(value)\": it must be a positive number of microseconds") == true)
+        #expect(
+            error?.description.hasPrefix(
+                "reading WATCHDOG_USEC=\"\(value)\": it must be a positive number of microseconds") == true)
     }
 
     @Test("the watchdog pings while healthy and stays silent while not")
@@ -156,7 +172,9 @@ struct SystemdNotifierTests {
         // Wait for two checks that began after the change, then drop what the last healthy
         // check may have sent; after that nothing may arrive.
         let start = checks.load(ordering: .relaxed)
-        try await waitFor("two health checks after the change", describe: { "\(checks.load(ordering: .relaxed) - start)" }) {
+        try await waitFor(
+            "two health checks after the change", describe: { "\(checks.load(ordering: .relaxed) - start)" }
+        ) {
             checks.load(ordering: .relaxed) >= start + 2
         }
         while systemd.receiveNow() != nil {}

@@ -14,8 +14,9 @@ struct DaemonLinkTests {
         let directory = first.directory
         let daemon = PlumClientDaemon(socketPath: first.socketPath)
         let board = PanBoard()
-        let feed = DaemonFeed(daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
-                              devicesInterval: .milliseconds(500))
+        let feed = DaemonFeed(
+            daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
+            devicesInterval: .milliseconds(500))
         let (_, frames, _) = await board.subscribe()
         let group = ServiceGroup(services: [feed], logger: Logger(label: "test"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in

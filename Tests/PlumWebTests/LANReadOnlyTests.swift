@@ -16,7 +16,9 @@ struct LANReadOnlyTests {
         let directory = try TemporaryDirectory(prefix: "plumlan")
         let port = try freeTCPPort()
         let passwords = try directory.write("web-password", WebTestFixture.passwordHash + "\n")
-        let config = try directory.write("plumscale.toml", """
+        let config = try directory.write(
+            "plumscale.toml",
+            """
             [web]
             listen = "127.0.0.1:\(port)"
             lan_read_only = true
@@ -70,14 +72,15 @@ struct LANReadOnlyTests {
             ("/api/tare", #"{"sensor":"left"}"#, stolen),
             ("/api/zero", #"{"sensor":"right"}"#, stolen),
             ("/api/calibrate", #"{"sensor":"left","step":"begin"}"#, stolen),
-            ("/api/calibrate", #"{"sensor":"left","step":"cancel"}"#, []),
+            ("/api/calibrate", #"{"sensor":"left","step":"cancel"}"#, [])
         ]
         for (path, body, extra) in writes {
             let reply = try await lan.send("POST", path, json: body, extra: extra)
             let what = "POST \(path)\(extra.isEmpty ? "" : " with a session's cookie and token")"
             #expect(reply.status == 403, "the LAN may not \(what): \(reply)")
-            #expect(reply.body.contains("read-only from the network") && reply.body.contains("ssh -L"),
-                    "\(what): the refusal says why and what to do: \(reply)")
+            #expect(
+                reply.body.contains("read-only from the network") && reply.body.contains("ssh -L"),
+                "\(what): the refusal says why and what to do: \(reply)")
         }
         _ = try await offPool { web.finish(timeout: .seconds(30)) }
         _ = try await offPool { daemon.terminate() }
@@ -114,7 +117,7 @@ struct HTTPPeer {
     func webSocketOpening(_ path: String) async throws -> String {
         let result = try await curl([
             "curl", "-sS", "-i", "-N", "--max-time", "2", "-H", "Connection: Upgrade", "-H", "Upgrade: websocket",
-            "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: cGx1bXNjYWxlLWxhbi10ZXN0", base + path,
+            "-H", "Sec-WebSocket-Version: 13", "-H", "Sec-WebSocket-Key: cGx1bXNjYWxlLWxhbi10ZXN0", base + path
         ])
         return result.stdout
     }

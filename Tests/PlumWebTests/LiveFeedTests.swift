@@ -21,7 +21,10 @@ struct LiveFeedTests {
                 var pushed = false
                 for try await message in inbound.messages(maxSize: 1 << 16) {
                     guard case .text(let text) = message else { continue }
-                    let count = frames.withLock { $0.append(text); return $0.count }
+                    let count = frames.withLock {
+                        $0.append(text)
+                        return $0.count
+                    }
                     if count == 2 && !pushed {
                         // The snapshot (status, left) has arrived; now the daemon reports.
                         pushed = true
@@ -45,8 +48,9 @@ struct LiveFeedTests {
     func reconnects() async throws {
         let daemon = ScriptedDaemon()
         let board = PanBoard()
-        let feed = DaemonFeed(daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
-                              devicesInterval: .milliseconds(100))
+        let feed = DaemonFeed(
+            daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
+            devicesInterval: .milliseconds(100))
         let (snapshot, frames, _) = await board.subscribe()
         #expect(snapshot.first?.contains(#""connected":false"#) == true, "before the first connection, not connected")
         let group = ServiceGroup(services: [feed], logger: Logger(label: "test"))

@@ -35,16 +35,19 @@ final class ScriptedDaemon: ScaleDaemon {
     }
 
     func zero(sensor: String) async throws -> CommandReply {
-        try reply(.zero(sensor: sensor),
-                  #"{"class":"ZERO","sensor":"\#(sensor)","ok":false,"reason":"notStable","message":"not stable"}"#)
+        try reply(
+            .zero(sensor: sensor),
+            #"{"class":"ZERO","sensor":"\#(sensor)","ok":false,"reason":"notStable","message":"not stable"}"#)
     }
 
     func calibrate(_ step: CalibrationRequest) async throws -> CalibrationReply {
         state.withLock { $0.requests.append(.calibrate(step)) }
         if step.sensor == "middle" { throw DaemonRefusal("unknown sensor \"middle\"; sensors: \"left\", \"right\"") }
-        guard case .calibrate(let reply) = try Report.decode(Substring(
-            #"{"class":"CALIBRATE","sensor":"\#(step.sensor)","step":"\#(step.step.rawValue)","ok":true,"#
-                + #""points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#))
+        guard
+            case .calibrate(let reply) = try Report.decode(
+                Substring(
+                    #"{"class":"CALIBRATE","sensor":"\#(step.sensor)","step":"\#(step.step.rawValue)","ok":true,"#
+                        + #""points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#))
         else { throw NotScripted() }
         return reply
     }
@@ -88,12 +91,15 @@ final class ScriptedDaemon: ScaleDaemon {
 }
 
 /// A WEIGHT report as plumscaled sends it.
-func weight(_ sensor: String, grams: Double?, time: Double = 1_795_388_111, stable: Bool = true,
-            heaviest: Bool = false, overload: Bool = false, percent: Double = 25) throws -> Report {
+func weight(
+    _ sensor: String, grams: Double?, time: Double = 1_795_388_111, stable: Bool = true,
+    heaviest: Bool = false, overload: Bool = false, percent: Double = 25
+) throws -> Report {
     let gramsText = grams.map { "\($0)" } ?? "null"
     let display = overload ? "100%+" : grams.map { "\(($0 * 10).rounded() / 10) g" } ?? "no signal"
-    return try Report.decode(Substring(
-        #"{"class":"WEIGHT","sensor":"\#(sensor)","time":\#(time),"grams":\#(gramsText),"display":"\#(display)","#
-            + #""unit":"g","percent":\#(percent),"stable":\#(stable),"overload":\#(overload),"underload":false,"#
-            + ##""zero":false,"tare":0,"heaviest":\##(heaviest),"hue":90,"rgb":"#80ff00","calibrated":true}"##))
+    return try Report.decode(
+        Substring(
+            #"{"class":"WEIGHT","sensor":"\#(sensor)","time":\#(time),"grams":\#(gramsText),"display":"\#(display)","#
+                + #""unit":"g","percent":\#(percent),"stable":\#(stable),"overload":\#(overload),"underload":false,"#
+                + ##""zero":false,"tare":0,"heaviest":\##(heaviest),"hue":90,"rgb":"#80ff00","calibrated":true}"##))
 }

@@ -17,8 +17,9 @@ struct WebServiceTests {
                     #expect(response.status == .ok, "\(path) must be served")
                     #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path) has the wrong type")
                     let body = String(buffer: response.body)
-                    #expect(!body.contains("http://") && !body.contains("https://") && !body.contains("//cdn"),
-                            "\(path) must not load anything from another site")
+                    #expect(
+                        !body.contains("http://") && !body.contains("https://") && !body.contains("//cdn"),
+                        "\(path) must not load anything from another site")
                 }
             }
         }
@@ -54,7 +55,7 @@ struct WebServiceTests {
                     #"plumscale_weight_grams{sensor="left"} 12.5"#, #"plumscale_stable{sensor="left"} 1"#,
                     #"plumscale_overloads_total{sensor="left"} 1"#, #"plumscale_sample_rate_hertz{sensor="left"} 10.1"#,
                     #"plumscale_sensor_state{sensor="right",state="settling"} 1"#,
-                    #"plumscale_samples_discarded_total{sensor="left",reason="spike"} 2"#,
+                    #"plumscale_samples_discarded_total{sensor="left",reason="spike"} 2"#
                 ] {
                     #expect(text.contains(line), "missing \(line) in:\n\(text)")
                 }
@@ -94,8 +95,9 @@ struct WebServiceTests {
                 #expect($0.status == .forbidden, "a wrong CSRF token is refused")
             }
         }
-        #expect(fixture.daemon.requests.filter { $0 == .tare(sensor: "left") }.count == 1,
-                "exactly the one authorized tare reaches the daemon: \(fixture.daemon.requests)")
+        #expect(
+            fixture.daemon.requests.filter { $0 == .tare(sensor: "left") }.count == 1,
+            "exactly the one authorized tare reaches the daemon: \(fixture.daemon.requests)")
     }
 
     @Test("the calibration wizard's steps go to the daemon as ?CALIBRATE and the fit comes back")
@@ -104,20 +106,27 @@ struct WebServiceTests {
         try await fixture.application().test(.live) { client in
             let headers = try await WebTestFixture.logIn(client)
             for (step, grams) in [("begin", nil), ("zero", nil), ("point", 100.0), ("fit", nil), ("commit", nil)] {
-                let body = grams.map { #"{"sensor":"left","step":"\#(step)","grams":\#($0)}"# }
+                let body =
+                    grams.map { #"{"sensor":"left","step":"\#(step)","grams":\#($0)}"# }
                     ?? #"{"sensor":"left","step":"\#(step)"}"#
-                try await client.execute(uri: "/api/calibrate", method: .post, headers: headers,
-                                         body: ByteBuffer(string: body)) { response in
+                try await client.execute(
+                    uri: "/api/calibrate", method: .post, headers: headers,
+                    body: ByteBuffer(string: body)
+                ) { response in
                     #expect(response.status == .ok, "step \(step): \(String(buffer: response.body))")
                     #expect(String(buffer: response.body).contains(#""residuals":[0.01,-0.01]"#))
                 }
             }
-            try await client.execute(uri: "/api/calibrate", method: .post, headers: headers,
-                                     body: ByteBuffer(string: #"{"sensor":"left","step":"point"}"#)) {
+            try await client.execute(
+                uri: "/api/calibrate", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"sensor":"left","step":"point"}"#)
+            ) {
                 #expect($0.status == .badRequest, "a point without its known weight is refused before the daemon")
             }
-            try await client.execute(uri: "/api/calibrate", method: .post, headers: headers,
-                                     body: ByteBuffer(string: #"{"sensor":"middle","step":"begin"}"#)) { response in
+            try await client.execute(
+                uri: "/api/calibrate", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"sensor":"middle","step":"begin"}"#)
+            ) { response in
                 #expect(response.status == .badRequest, "the daemon's ERROR is the client's mistake")
                 #expect(String(buffer: response.body).contains("unknown sensor"), "and its message is passed on")
             }
@@ -138,8 +147,9 @@ struct WebServiceTests {
                 body: ByteBuffer(string: #"{"password":"x"}"#)
             ) { response in
                 #expect(response.status == .serviceUnavailable)
-                #expect(String(buffer: response.body).contains("plumscale-web hash-password"),
-                        "the message says what to run")
+                #expect(
+                    String(buffer: response.body).contains("plumscale-web hash-password"),
+                    "the message says what to run")
             }
         }
     }
@@ -159,17 +169,19 @@ struct WebServiceTests {
             let uri = "/api/history?sensor=left&since=\(Int(start))&until=\(Int(start) + 180)&format=csv"
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body) == """
-                    time,sensor,min,mean,max,samples
-                    2026-11-22T22:55:00Z,left,100.000,100.500,101.000,6
-                    2026-11-22T22:56:00Z,left,200.000,201.000,202.000,6
+                #expect(
+                    String(buffer: response.body) == """
+                        time,sensor,min,mean,max,samples
+                        2026-11-22T22:55:00Z,left,100.000,100.500,101.000,6
+                        2026-11-22T22:56:00Z,left,200.000,201.000,202.000,6
 
-                    """, "one row per closed minute with min, mean and max")
+                        """, "one row per closed minute with min, mean and max")
             }
             try await client.execute(uri: "/api/history?series=stable&since=2026-11-22&format=csv", method: .get) {
                 let lines = String(buffer: $0.body).split(separator: "\n")
-                #expect(lines.first == "time,sensor,grams" && lines.count == 14,
-                        "every changed stable weight: \(lines)")
+                #expect(
+                    lines.first == "time,sensor,grams" && lines.count == 14,
+                    "every changed stable weight: \(lines)")
             }
             try await client.execute(uri: "/api/history?since=soon", method: .get) { response in
                 #expect(response.status == .badRequest)

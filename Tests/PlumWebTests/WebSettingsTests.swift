@@ -6,7 +6,8 @@ import Testing
 struct WebSettingsTests {
     @Test("the keys are read, and a file without [web] gives the defaults")
     func keys() throws {
-        let settings = try WebSettings.parse("""
+        let settings = try WebSettings.parse(
+            """
             [web]
             listen = "[::1]:9000"
             lan_read_only = true
@@ -28,18 +29,25 @@ struct WebSettingsTests {
         var description: String { expected }
     }
 
-    @Test("a bad key or value names the file, the line and what to write", arguments: [
-        BadCase(text: "[web]\nlisten = \"127.0.0.1:8385\"\nlisen = 1\n",
+    @Test(
+        "a bad key or value names the file, the line and what to write",
+        arguments: [
+            BadCase(
+                text: "[web]\nlisten = \"127.0.0.1:8385\"\nlisen = 1\n",
                 expected: "site.toml:3: web.lisen: unknown key lisen; allowed here: "),
-        BadCase(text: "[web]\n\nlisten = \"8385\"\n",
+            BadCase(
+                text: "[web]\n\nlisten = \"8385\"\n",
                 expected: "site.toml:3: web.listen: listen = \"8385\" is not HOST:PORT"),
-        BadCase(text: "[web]\nretention_days = 0\n",
+            BadCase(
+                text: "[web]\nretention_days = 0\n",
                 expected: "site.toml:2: web.retention_days: retention_days = 0 is out of range"),
-        BadCase(text: "[web]\nauth_file = \"pw\"\n",
+            BadCase(
+                text: "[web]\nauth_file = \"pw\"\n",
                 expected: "site.toml:2: web.auth_file: auth_file = \"pw\" must be an absolute path"),
-        BadCase(text: "[web]\nlan_read_only = \"yes\"\n",
-                expected: "site.toml:2: web.lan_read_only: expected true or false"),
-    ])
+            BadCase(
+                text: "[web]\nlan_read_only = \"yes\"\n",
+                expected: "site.toml:2: web.lan_read_only: expected true or false")
+        ])
     func badKeys(_ bad: BadCase) {
         #expect {
             try WebSettings.parse(bad.text, file: "site.toml")

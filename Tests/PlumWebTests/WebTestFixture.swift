@@ -51,8 +51,8 @@ struct WebTestFixture {
             body: ByteBuffer(string: #"{"password":"\#(password)"}"#)
         ) { response in
             guard response.status == .ok, let cookie = response.headers[.setCookie]?.split(separator: ";").first,
-                  let token = try? JSONDecoder().decode(
-                      [String: TokenField].self, from: Data(buffer: response.body))["csrf"]
+                let token = try? JSONDecoder().decode(
+                    [String: TokenField].self, from: Data(buffer: response.body))["csrf"]
             else { throw LoginFailed(status: "\(response.status)", body: String(buffer: response.body)) }
             var headers = sameOrigin
             headers[.cookie] = String(cookie)

@@ -1,8 +1,8 @@
 import Logging
-import PlumTransport
 import PlumProtocol
-import Synchronization
 import PlumTestSupport
+import PlumTransport
+import Synchronization
 
 /// A small real request handler: answers `?POLL` with a numbered `POLL` line, `?DEVICES` with
 /// the two sensors, and `?TARE`/`?ZERO` with a `TARE`/`ZERO` line, or an error for an unknown
@@ -93,9 +93,11 @@ struct ServerFixture {
 /// A `WEIGHT`-like report with a sequence number and padding, so tests can check order and
 /// fill socket buffers quickly.
 func numberedReport(_ number: Int, sensor: String = "left", padding: Int = 0) -> Publication {
-    .weight(
+    let pad = padding > 0 ? ",\"pad\":\"" + String(repeating: "x", count: padding) + "\"" : ""
+    return .weight(
         sensor: sensor,
-        line: "{\"class\":\"WEIGHT\",\"sensor\":\"\(sensor)\",\"seq\":\(number)\(padding > 0 ? ",\"pad\":\"" + String(repeating: "x", count: padding) + "\"" : "")}\n")
+        line: "{\"class\":\"WEIGHT\",\"sensor\":\"\(sensor)\",\"seq\":\(number)\(pad)}\n"
+    )
 }
 
 /// The `seq` of a numbered report line, or nil for another line.

@@ -1,7 +1,8 @@
 import PlumSocketAddress
 import PlumTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A plain blocking socket client, as a user's script would be: real `connect(2)`, `read(2)`
