@@ -116,8 +116,11 @@ struct LifecycleProcessTests {
         "a client that never reads loses its oldest reports and is told so, while a watcher beside it gets every raw sample in order"
     )
     func slowClientBesideWatcher() async throws {
-        // A short queue, so a client that does not read overflows within seconds.
-        let scale = try await ScaleFixture.start([("left", 80), ("right", 40)], daemonSettings: "client_queue = 16")
+        // A short queue, so a client that does not read overflows within seconds; at some 140
+        // reports a second, 64 still lets the daemon's event loop be kept from the CPU for
+        // 0.4 s by a busy machine before a client that reads loses any (16 allowed 0.1 s, and
+        // the watcher was once told of an OVERFLOW on a loaded 2-core machine).
+        let scale = try await ScaleFixture.start([("left", 80), ("right", 40)], daemonSettings: "client_queue = 64")
         let stuck = try LineSocket(path: scale.socket, receiveBuffer: 4096)
         let watcher = try LineSocket(path: scale.socket)
         typealias Outcome = (
