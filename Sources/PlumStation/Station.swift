@@ -333,7 +333,8 @@ package actor Station {
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
             underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
             hue: hue.degrees, rgb: rgb, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
-            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams)
+            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams,
+            flow: reading.flow.finite)
     }
 
     static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {
