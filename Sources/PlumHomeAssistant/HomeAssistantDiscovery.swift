@@ -113,6 +113,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     }
 
     private static let names: [PanEntity: String] = [
-        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare", .zero: "zero"
+        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare",
+        .zero: "zero"
     ]
 }

@@ -80,8 +80,9 @@ struct AlertReloadTests {
             #expect(edited.active == false, "the edited rule starts again clear, with its new threshold: \(edited)")
             let added = try Self.alert(client, "nearly-empty") { $0.active }
             #expect(added.condition == "below" && added.threshold == 150, "the new rule runs: \(added)")
+            let note = "[[alert]] rules: 1 kept, 2 new or changed (light, nearly-empty), 1 removed (heavy)"
             try waitUntil("the daemon to log the reload", timeout: .seconds(10), describe: { daemon.log }) {
-                daemon.log.contains("[[alert]] rules: 1 kept, 2 new or changed (light, nearly-empty), 1 removed (heavy)")
+                daemon.log.contains(note)
             }
 
             let current = try Self.currentAlerts(daemon)
