@@ -276,6 +276,10 @@ public struct WeighingEngine: Sendable {
         }
     }
 
+    /// The sensor stopped delivering (a fault, a chip not ready): the flow rate starts over,
+    /// since the readings before the gap say nothing about the rate after it.
+    public mutating func interrupt() { flow.reset() }
+
     /// Removes the tare.
     public mutating func clearTare() {
         (tare, pendingRestore) = (0, nil)

@@ -263,6 +263,10 @@ package actor Station {
         guard var entry = entries[name] else { return }
         switch event {
         case .state(let state):
+            if state != .ok {
+                entry.engine.interrupt()
+                entries[name] = entry
+            }
             publisher.publishEvent(.state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
         case .sample(let sample):
             var flags: EngineInput.Flags = []

@@ -106,6 +106,17 @@ struct FlowRateTests {
         #expect(zeroed.flow == nil, "a rate right after a zero")
     }
 
+    @Test("a sensor fault or not-ready spell starts the rate over, however short the gap")
+    func faultStartsOver() throws {
+        var engine = try Fixtures.engine()
+        var noise = SeededNoise(seed: 4)
+        let before = Fixtures.feed(&engine, grams: 80, count: 160, start: 0, noise: &noise)
+        #expect(before.last?.flow != nil, "no rate after 2 s at 80 SPS")
+        engine.interrupt()
+        let after = Fixtures.feed(&engine, grams: 80, count: 80, start: 162, noise: &noise)
+        #expect(after.allSatisfy { $0.flow == nil }, "a rate within a window of the fault")
+    }
+
     @Test("an overloaded reading has no rate")
     func overloadHasNoRate() throws {
         var engine = try Fixtures.engine()
