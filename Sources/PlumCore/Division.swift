@@ -80,25 +80,45 @@ public struct Division: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Prints a multiple of the division with exactly ``decimals`` digits, without Foundation.
-    public func format(divisions: Int64) -> String {
+    public func format(divisions: Int64) -> String { format(divisions: divisions, suffix: "") }
+
+    /// The same with `suffix` (such as `" g"`) after it, written in the same pass: the display
+    /// text of every reading is made here, digit by digit into one buffer on the stack, with
+    /// no intermediate `String` (docs/PERFORMANCE.md, 4).
+    public func format(divisions: Int64, suffix: StaticString) -> String {
         let units = divisions * Int64(mantissa)
-        let negative = units < 0
-        let magnitude = units.magnitude
-        var text: String
-        if exponent >= 0 {
-            var scaled = magnitude
-            for _ in 0..<exponent { scaled *= 10 }
-            text = String(scaled)
-        } else {
-            var digits = String(magnitude)
-            let places = -exponent
-            if digits.count <= places {
-                digits = String(repeating: "0", count: places - digits.count + 1) + digits
+        // At most 20 digits, the zeros of a positive exponent, a point, a sign and the suffix.
+        let capacity = 32 + suffix.utf8CodeUnitCount
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var start = capacity - suffix.utf8CodeUnitCount
+            suffix.withUTF8Buffer { bytes in
+                for (offset, byte) in bytes.enumerated() { buffer[start + offset] = byte }
             }
-            let split = digits.index(digits.endIndex, offsetBy: -places)
-            text = digits[..<split] + "." + digits[split...]
+            func put(_ byte: UInt8) {
+                start -= 1
+                buffer[start] = byte
+            }
+            var magnitude = units.magnitude
+            if exponent >= 0 {
+                if magnitude > 0 { for _ in 0..<exponent { put(UInt8(ascii: "0")) } }
+                repeat {
+                    put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                    magnitude /= 10
+                } while magnitude > 0
+            } else {
+                // The last -exponent digits go after the point, and one digit at least before it.
+                let places = -exponent
+                var written = 0
+                repeat {
+                    if written == places { put(UInt8(ascii: ".")) }
+                    put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                    magnitude /= 10
+                    written += 1
+                } while magnitude > 0 || written <= places
+            }
+            if units < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<capacity]), as: UTF8.self)
         }
-        return negative ? "-" + text : text
     }
 
     /// Formats `grams` rounded to the division.

@@ -33,6 +33,25 @@ public struct ForceHue: Hashable, Sendable {
         blue = UInt8((b * 255).rounded())
     }
 
+    /// The colour as `#rrggbb` in lower case, as a WEIGHT report's `rgb` carries it. Written
+    /// byte by byte: it is made for every reading (docs/PERFORMANCE.md, 4).
+    public var hex: String {
+        String(unsafeUninitializedCapacity: 7) { text in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { digits in
+                func put(_ byte: UInt8, at offset: Int) {
+                    text[offset] = digits[Int(byte >> 4)]
+                    text[offset + 1] = digits[Int(byte & 0xF)]
+                }
+                text[0] = UInt8(ascii: "#")
+                put(red, at: 1)
+                put(green, at: 3)
+                put(blue, at: 5)
+            }
+            return 7
+        }
+    }
+
     /// The ANSI escape sequence that sets this colour as the terminal foreground.
     public var ansiForeground: String { "\u{1B}[38;2;\(red);\(green);\(blue)m" }
 }

@@ -90,7 +90,7 @@ public struct Reading: Hashable, Sendable {
         case .uncalibrated: return "uncalibrated"
         case .noSignal: return "no signal"
         case .grams(let divisions, let value):
-            if unit == .gram { return division.format(divisions: divisions) + " g" }
+            if unit == .gram { return division.format(divisions: divisions, suffix: " g") }
             return unit.text(grams: value, step: division.grams)
         }
     }

@@ -15,34 +15,68 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(512)
     }
 
-    private mutating func key(_ name: String) {
+    /// A key of an object. A literal in the source (`json.add("grams", …)`) is copied whole,
+    /// as it was compiled: a key written in this package never needs an escape, and scanning
+    /// the eighteen keys of each WEIGHT report for one cost a quarter of the report
+    /// (docs/PERFORMANCE.md, 4). A name made at run time (``init(_:)``) is escaped as any
+    /// string is.
+    public struct Key: ExpressibleByStringLiteral, Sendable {
+        fileprivate enum Name: Sendable {
+            case literal(StaticString)
+            case text(String)
+        }
+
+        fileprivate let name: Name
+
+        public init(stringLiteral value: StaticString) {
+            assert(
+                value.withUTF8Buffer { !$0.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } },
+                "a literal JSON key needs no escape: \(value)")
+            name = .literal(value)
+        }
+
+        /// A key known only at run time, such as a discard reason.
+        public init(_ text: String) {
+            name = .text(text)
+        }
+    }
+
+    private mutating func key(_ key: Key) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        Self.appendQuoted(name, to: &bytes)
+        switch key.name {
+        case .literal(let name):
+            bytes.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
+        case .text(let name):
+            Self.appendQuoted(name, to: &bytes)
+        }
         bytes.append(UInt8(ascii: ":"))
     }
 
-    private mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+    /// `true`, `false` or `null`: bytes fixed when the program is compiled.
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func add(_ name: String, _ value: String) {
+    public mutating func add(_ name: Key, _ value: String) {
         key(name)
         Self.appendQuoted(value, to: &bytes)
     }
 
-    public mutating func add(_ name: String, _ value: Bool) {
+    public mutating func add(_ name: Key, _ value: Bool) {
         key(name)
         raw(value ? "true" : "false")
     }
 
-    public mutating func add<I: BinaryInteger>(_ name: String, _ value: I) {
+    public mutating func add<I: BinaryInteger>(_ name: Key, _ value: I) {
         key(name)
         DecimalText.appendInteger(value, to: &bytes)
     }
 
     /// A number; NaN and infinities (which JSON cannot carry) become `null`.
-    public mutating func add(_ name: String, _ value: Double) {
+    public mutating func add(_ name: Key, _ value: Double) {
         key(name)
         appendNumber(value)
     }
@@ -51,7 +85,7 @@ public struct JSONWriter: Sendable {
     /// ``add(_:_:)-(_,Double)`` gives ``DecimalText/onGrid(_:decimals:)`` of it (the value
     /// rounded to the grid, or past 2^50 units the value itself), written without printing a
     /// double (see ``DecimalText/appendFixed(_:decimals:to:)``). NaN and infinities become `null`.
-    public mutating func add(_ name: String, _ value: Double, decimals: Int) {
+    public mutating func add(_ name: Key, _ value: Double, decimals: Int) {
         key(name)
         if value.isFinite {
             DecimalText.appendFixed(value, decimals: decimals, to: &bytes)
@@ -63,22 +97,22 @@ public struct JSONWriter: Sendable {
     /// `units × 10^-decimals` (0 to 9 decimals): a quantity kept as a whole number of its
     /// smallest step, such as a time in microseconds, written exactly as ``add(_:_:)-(_,Double)``
     /// writes the double nearest to it.
-    public mutating func add(_ name: String, units: Int64, decimals: Int) {
+    public mutating func add(_ name: Key, units: Int64, decimals: Int) {
         key(name)
         DecimalText.appendFixed(units: units, decimals: decimals, to: &bytes)
     }
 
     /// A quantity on a fixed grid, or `null` when absent.
-    public mutating func add(_ name: String, optional value: Double?, decimals: Int) {
+    public mutating func add(_ name: Key, optional value: Double?, decimals: Int) {
         if let value { add(name, value, decimals: decimals) } else { addNull(name) }
     }
 
-    public mutating func addNull(_ name: String) {
+    public mutating func addNull(_ name: Key) {
         key(name)
         raw("null")
     }
 
-    public mutating func add(_ name: String, strings: [String]) {
+    public mutating func add(_ name: Key, strings: [String]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, string) in strings.enumerated() {
@@ -89,7 +123,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// An array of numbers; non-finite ones become `null`.
-    public mutating func add(_ name: String, numbers: [Double]) {
+    public mutating func add(_ name: Key, numbers: [Double]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, number) in numbers.enumerated() {
@@ -101,7 +135,7 @@ public struct JSONWriter: Sendable {
 
     /// An array of quantities on a grid of `decimals` places (0 to 9), each written as
     /// ``add(_:_:decimals:)`` writes one; non-finite ones become `null`.
-    public mutating func add(_ name: String, numbers: [Double], decimals: Int) {
+    public mutating func add(_ name: Key, numbers: [Double], decimals: Int) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, number) in numbers.enumerated() {
@@ -115,7 +149,7 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    public mutating func add<I: BinaryInteger>(_ name: String, integers: [I]) {
+    public mutating func add<I: BinaryInteger>(_ name: Key, integers: [I]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, integer) in integers.enumerated() {
@@ -126,17 +160,17 @@ public struct JSONWriter: Sendable {
     }
 
     /// A number, or `null` when absent.
-    public mutating func add(_ name: String, optional value: Double?) {
+    public mutating func add(_ name: Key, optional value: Double?) {
         if let value { add(name, value) } else { addNull(name) }
     }
 
-    public mutating func add(_ name: String, object: JSONWriter) {
+    public mutating func add(_ name: Key, object: JSONWriter) {
         key(name)
         bytes.append(contentsOf: object.bytes)
         bytes.append(UInt8(ascii: "}"))
     }
 
-    public mutating func add(_ name: String, objects: [JSONWriter]) {
+    public mutating func add(_ name: Key, objects: [JSONWriter]) {
         key(name)
         bytes.append(UInt8(ascii: "["))
         for (index, object) in objects.enumerated() {
@@ -173,7 +207,7 @@ public struct JSONWriter: Sendable {
         } else if value == value.rounded(), abs(value) < 1e15 {
             DecimalText.appendInteger(Int64(value), to: &bytes)
         } else {
-            raw("\(value)")
+            bytes.append(contentsOf: "\(value)".utf8)
         }
     }
 

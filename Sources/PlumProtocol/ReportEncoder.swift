@@ -138,7 +138,7 @@ extension Report {
         var discarded = JSONWriter()
         let known = discardOrder.filter { device.discarded[$0] != nil }
         let others = device.discarded.keys.filter { !discardOrder.contains($0) }.sorted()
-        for key in known + others { discarded.add(key, device.discarded[key] ?? 0) }
+        for key in known + others { discarded.add(JSONWriter.Key(key), device.discarded[key] ?? 0) }
         json.add("discarded", object: discarded)
         json.add("not_ready", device.notReady)
         json.add("faults", device.faults)

@@ -328,15 +328,11 @@ package actor Station {
     /// per-sample benchmark).
     package static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> WeightReport {
         let hue = ForceHue(fraction: reading.fractionOfCapacity ?? 0)
-        let rgb = "#" + [hue.red, hue.green, hue.blue].map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
         return WeightReport(
             sensor: sensor, time: time, grams: reading.net.finite, display: reading.text(in: .gram), unit: "g",
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
             underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
-            hue: hue.degrees, rgb: rgb, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
+            hue: hue.degrees, rgb: hue.hex, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
             signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams,
             flow: reading.flow.finite)
     }

@@ -92,7 +92,7 @@ struct RawOutput {
 
     private func discardObject(_ counts: DiscardCounts) -> JSONWriter {
         var object = JSONWriter()
-        for (key, count) in counts.byKey { object.add(key, count) }
+        for (key, count) in counts.byKey { object.add(JSONWriter.Key(key), count) }
         return object
     }
 

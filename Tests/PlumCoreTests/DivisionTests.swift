@@ -56,4 +56,41 @@ struct DivisionTests {
             #expect(Double(division.format(divisions: rounded.divisions)) == rounded.grams)
         }
     }
+
+    /// The formatter before it wrote digits into a buffer: the reference the fast one must match.
+    static func referenceText(_ division: Division, divisions: Int64) -> String {
+        let units = divisions * Int64(division.mantissa)
+        var text: String
+        if division.exponent >= 0 {
+            var scaled = units.magnitude
+            for _ in 0..<division.exponent { scaled *= 10 }
+            text = String(scaled)
+        } else {
+            var digits = String(units.magnitude)
+            let places = -division.exponent
+            if digits.count <= places { digits = String(repeating: "0", count: places - digits.count + 1) + digits }
+            let split = digits.index(digits.endIndex, offsetBy: -places)
+            text = digits[..<split] + "." + digits[split...]
+        }
+        return units < 0 ? "-" + text : text
+    }
+
+    @Test("the display text written digit by digit is the reference formatter's, for every division and count")
+    func formatMatchesReference() async {
+        let counts = Gen.int(in: -2_000_000_000...2_000_000_000)
+        await propertyCheck(input: counts, Gen.element(of: [1, 2, 5]), Gen.int(in: -6...3)) { count, mantissa, exponent in
+            let division = try Division(mantissa: mantissa!, exponent: exponent)
+            let expected = Self.referenceText(division, divisions: Int64(count))
+            #expect(division.format(divisions: Int64(count)) == expected, "\(count) × \(division)")
+            #expect(division.format(divisions: Int64(count), suffix: " g") == expected + " g", "\(count) × \(division)")
+        }
+        for exponent in -6...3 {
+            for count: Int64 in [0, 1, -1, 9, 10, -10, 99, 100, 12345, -999_999, Int64(Int32.max)] {
+                let division = try! Division(mantissa: 5, exponent: exponent)
+                #expect(division.format(divisions: count) == Self.referenceText(division, divisions: count),
+                        "\(count) × \(division)")
+            }
+        }
+    }
 }
+

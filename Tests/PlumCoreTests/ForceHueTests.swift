@@ -32,4 +32,17 @@ struct ForceHueTests {
     func ansi() {
         #expect(ForceHue(fraction: 1.0 / 3).ansiForeground == "\u{1B}[38;2;0;255;0m")
     }
+
+    @Test("#rrggbb is the three channels in two lower-case hex digits each, for every load from 0 to full")
+    func hexText() {
+        for step in 0...3600 {
+            let hue = ForceHue(fraction: Double(step) / 3600)
+            let expected = "#" + [hue.red, hue.green, hue.blue].map { byte in
+                let digits = String(byte, radix: 16)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined()
+            #expect(hue.hex == expected, "at \(step)/3600 of capacity: \(hue.hex), not \(expected)")
+        }
+        #expect(ForceHue(fraction: 0.5).hex == "#00ffff" && ForceHue(fraction: 2.0 / 3).hex == "#0000ff")
+    }
 }
