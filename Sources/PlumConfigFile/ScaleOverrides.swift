@@ -16,11 +16,14 @@ public struct ScaleOverrides: Hashable, Sendable {
     public var stabilityBandDivisions: Double?
     /// A jump of more than this many divisions restarts the average at the new value.
     public var stepThresholdDivisions: Double?
+    /// The window the flow rate is fitted over, in milliseconds.
+    public var flowWindowMilliseconds: Double?
 
     public init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
         initialZero: Bool? = nil, averagingMilliseconds: Double? = nil, stabilityWindowMilliseconds: Double? = nil,
-        stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil
+        stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil,
+        flowWindowMilliseconds: Double? = nil
     ) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
@@ -30,6 +33,7 @@ public struct ScaleOverrides: Hashable, Sendable {
         self.stabilityWindowMilliseconds = stabilityWindowMilliseconds
         self.stabilityBandDivisions = stabilityBandDivisions
         self.stepThresholdDivisions = stepThresholdDivisions
+        self.flowWindowMilliseconds = flowWindowMilliseconds
     }
 
     /// True when the layer changes nothing.
@@ -46,13 +50,14 @@ public struct ScaleOverrides: Hashable, Sendable {
         if let stabilityWindowMilliseconds { result.stabilityWindowMilliseconds = stabilityWindowMilliseconds }
         if let stabilityBandDivisions { result.stabilityBandDivisions = stabilityBandDivisions }
         if let stepThresholdDivisions { result.stepThresholdDivisions = stepThresholdDivisions }
+        if let flowWindowMilliseconds { result.flowWindowMilliseconds = flowWindowMilliseconds }
         return result
     }
 
     /// The keys a layer may set, as written in the file.
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
-        "stability_band_divisions", "step_threshold_divisions"
+        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms",
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
@@ -78,5 +83,7 @@ public struct ScaleOverrides: Hashable, Sendable {
             "stability_band_divisions", in: 0.1...100, unit: "divisions (how far a stable reading may move)")
         stepThresholdDivisions = try reader.double(
             "step_threshold_divisions", in: 0.5...10_000, unit: "divisions (a jump that restarts the average)")
+        flowWindowMilliseconds = try reader.double(
+            "flow_window_ms", in: 100...60_000, unit: "ms (how much time the flow rate is fitted over)")
     }
 }

@@ -20,6 +20,8 @@ public struct ScaleSettings: Hashable, Sendable {
     public var stabilityBandDivisions: Double?
     /// A jump that restarts the average, in divisions; nil for the engine's (4 d).
     public var stepThresholdDivisions: Double?
+    /// The flow rate's window in milliseconds; nil for the engine's (1000 ms).
+    public var flowWindowMilliseconds: Double?
 
     public init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,

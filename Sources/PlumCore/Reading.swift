@@ -49,6 +49,10 @@ public struct Reading: Hashable, Sendable {
     public var percentOfCapacity: Double?
     /// Max − min over the stability window stayed within the band.
     public var isStable: Bool
+    /// How fast the load changes, in grams per second (``FlowRate``: the least-squares slope over
+    /// ``ScaleConfiguration/flowWindow``); nil until a window of valid readings has been seen
+    /// since the start, a zero or tare, an overload or a fault.
+    public var flow: Double?
     public var isOverload: Bool
     public var isUnderload: Bool
     /// Gross within ±0.25 d of zero (the centre-of-zero indication of OIML R 76-1).

@@ -25,6 +25,9 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// Stability window in nanoseconds (300 ms: 24 samples at 80 SPS, 3 at 10 SPS); see
     /// ``effectiveStabilityWindow``.
     public var stabilityWindow: UInt64 = 300_000_000
+    /// The window the flow rate (``Reading/flow``) is fitted over, in nanoseconds (1 s: 81
+    /// samples at 80 SPS, 11 at 10 SPS).
+    public var flowWindow: UInt64 = FlowRate.defaultWindow
     /// Stable when max − min over the window stays within this many divisions.
     public var stabilityBand: Double = 1
     /// Divisions above capacity at which the reading becomes an overload (OIML R 76-1: no indication above Max + 9 e).
@@ -71,6 +74,9 @@ public struct ScaleConfiguration: Hashable, Sendable {
         }
         guard stabilityWindow > 0, stabilityBand.isFinite, stabilityBand > 0 else {
             return bad("stability window or band is not positive", "use a 300 ms window and a 1 d band")
+        }
+        guard (1_000_000...60_000_000_000).contains(flowWindow) else {
+            return bad("flow window \(Double(flowWindow) / 1e6) ms is outside 1 ms ... 60 s", "use 1000 ms")
         }
         guard overloadMargin >= 0, loadedThreshold >= 0 else {
             return bad("overload margin or loaded threshold is negative", "use 9 d and 20 d")

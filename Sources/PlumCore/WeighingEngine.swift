@@ -27,6 +27,7 @@ public struct WeighingEngine: Sendable {
     private var stability: StabilityDetector
     private var tracker: ZeroTracker
     private var cues: CueGenerator
+    private var flow: FlowRate
     /// The filtered value: grams once calibrated, the signal's own units before.
     private var filtered: Double?
     /// The signal's measured noise: before calibration it stands in for the division.
@@ -60,9 +61,8 @@ public struct WeighingEngine: Sendable {
         stability = StabilityDetector(
             window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
-        cues = CueGenerator(
-            configuration: configuration.cue, capacity: configuration.capacity,
-            newWeightDistance: configuration.loadedThreshold * d)
+        flow = FlowRate(window: configuration.flowWindow)
+        cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
         if let calibration {
             if case .failure(let refusal) = install(calibration) { throw refusal }
         } else {
@@ -121,17 +121,8 @@ public struct WeighingEngine: Sendable {
         }
         // A pinned ADC, or a signal past a quadratic's turning point, is not a measurement:
         // keep it out of the filters so the average does not carry it afterwards.
-        var pinnedHigh = input.flags.contains(.overRange)
-        var pinnedLow = input.flags.contains(.underRange)
-        if let calibration, case .polynomial(_, let scale, _) = calibration.model, scale < 0 {
-            swap(&pinnedHigh, &pinnedLow)
-        }
-        if working == nil, let calibration, input.signal.isFinite {
-            let highSide = calibration.model.signal(fromGrams: configuration.overloadLimit)
-            let lowSide = calibration.model.signal(fromGrams: 0)
-            let beyondHigh = abs(input.signal - highSide) < abs(input.signal - lowSide)
-            if beyondHigh { pinnedHigh = true } else { pinnedLow = true }
-        }
+        let (pinnedHigh, pinnedLow) = Calibration.pinnedSides(
+            of: input, calibration: calibration, measured: working != nil, overloadLimit: configuration.overloadLimit)
         var stable = false
         if let value = working, let unit, !pinnedHigh, !pinnedLow {
             let filterTuning = configuration.filter
@@ -203,15 +194,17 @@ public struct WeighingEngine: Sendable {
         // Full force is judged on the gross load, as overload is: a tared bowl still loads the cell.
         let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net
         let force = overload ? max(gross ?? configuration.overloadLimit, configuration.overloadLimit) : gross
-        let emitted =
-            calibration == nil
-            ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
+        let emitted = calibration == nil ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
+        // The rate of the calibrated load, which neither zero nor tare steps (each also starts it
+        // over); an overload, a pinned or lost signal starts it over too.
+        let measured = input.signal.isFinite && !overload && !underload && gross != nil
+        let rate = flow.update(measured ? filtered : nil, time: input.time)
         let captured = procedure?.observe(signal: input.signal, stable: stable && !pinnedHigh && !pinnedLow)
 
         let reading = Reading(
             sensor: sensor.id, time: input.time, signal: input.signal, gross: gross, tare: tare, net: net,
             display: display, division: configuration.division, capacity: configuration.capacity,
-            percentOfCapacity: gross.map { $0 / configuration.capacity * 100 }, isStable: stable,
+            percentOfCapacity: gross.map { $0 / configuration.capacity * 100 }, isStable: stable, flow: rate,
             isOverload: overload, isUnderload: underload,
             isCentreOfZero: !overload && !underload && (gross.map { abs($0) <= 0.25 * d } ?? false),
             isLoaded: loaded, calibration: calibration, uncalibratedReason: uncalibratedReason, cues: emitted,
@@ -261,9 +254,8 @@ public struct WeighingEngine: Sendable {
                             ? "use tare, or empty the pan and zero again"
                             : "check that nothing lifts the pan, or recalibrate"))
             }
-            zeroOffset = value
-            tare = 0
-            pendingRestore = nil
+            (zeroOffset, tare, pendingRestore) = (value, 0, nil)
+            flow.reset()
             return .success(value)
         }
     }
@@ -285,16 +277,20 @@ public struct WeighingEngine: Sendable {
                         .negativeTare, "tare refused: gross load is \(grams(gross)), below zero",
                         hint: "zero the empty scale instead"))
             }
-            tare = abs(gross) <= 0.5 * d ? 0 : gross
-            pendingRestore = nil
+            (tare, pendingRestore) = (abs(gross) <= 0.5 * d ? 0 : gross, nil)
+            flow.reset()
             return .success(tare)
         }
     }
 
+    /// The sensor stopped delivering (a fault, a chip not ready): the flow rate starts over,
+    /// since the readings before the gap say nothing about the rate after it.
+    public mutating func interrupt() { flow.reset() }
+
     /// Removes the tare.
     public mutating func clearTare() {
-        tare = 0
-        pendingRestore = nil
+        (tare, pendingRestore) = (0, nil)
+        flow.reset()
     }
 
     /// Sets a known tare (a container weighed before), whatever is on the pan now.
@@ -316,8 +312,8 @@ public struct WeighingEngine: Sendable {
                         + "\(self.grams(configuration.capacity))",
                     hint: "send a tare between 0 and the capacity, or TAC to clear it"))
         }
-        tare = grams
-        pendingRestore = nil
+        (tare, pendingRestore) = (grams, nil)
+        flow.reset()
         return .success(grams)
     }
 
@@ -420,8 +416,8 @@ public struct WeighingEngine: Sendable {
         spikes.reset()
         filter.reset()
         stability.reset()
+        flow.reset()
         filtered = nil
-        zeroOffset = 0
-        tare = 0
+        (zeroOffset, tare) = (0, 0)
     }
 }

@@ -13,7 +13,12 @@ extension HomeAssistantDiscovery {
         payload.payloadOff = "OFF"
         payload.deviceClass = "problem"
         payload.icon = alert.condition == "below" ? "mdi:basket-off-outline" : "mdi:basket-fill"
-        return (topics.discovery(component: "binary_sensor", objectID: objectID), payload)
+        return (alertConfigTopic(alert.name), payload)
+    }
+
+    /// Where the discovery config of the alert `name` is retained.
+    public func alertConfigTopic(_ name: String) -> String {
+        topics.discovery(component: "binary_sensor", objectID: Self.alertObjectID(name))
     }
 
     /// The state payload of an alert: Home Assistant's default `payload_on`/`payload_off`.
@@ -21,6 +26,16 @@ extension HomeAssistantDiscovery {
 
     /// `alert_<name>`, so an alert never collides with a pan's entities.
     static func alertObjectID(_ name: String) -> String { "alert_\(ScaleIdentity.level(name))" }
+
+    /// The state topic of the alert whose config is on `topic`, or nil for another topic: both
+    /// are named after the rule's name made topic-safe (``ScaleIdentity/level(_:)``), which
+    /// leaves an already safe name as it is.
+    func alertStateTopic(ofConfig topic: String) -> String? {
+        let prefix = "\(topics.discoveryPrefix)/binary_sensor/\(topics.identity.nodeID)/alert_"
+        guard topic.hasPrefix(prefix), topic.hasSuffix("/config") else { return nil }
+        let level = topic.dropFirst(prefix.count).dropLast("/config".count)
+        return level.isEmpty || level.contains("/") ? nil : topics.alert(String(level))
+    }
 
     /// True for the config topic of an alert, however named.
     func isAlertConfig(_ topic: String) -> Bool {

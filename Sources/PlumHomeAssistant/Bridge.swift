@@ -30,6 +30,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private var cleanup = DiscoveryCleanup()
     /// The daemon's alerts, by name, as last reported (each watcher gets them all at once).
     private var alerts: [String: AlertReport] = [:]
+    /// The alerts the daemon has reported since the link (re)connected; complete at the first
+    /// WEIGHT, since the daemon sends every rule's state right after the WATCH acknowledgement.
+    private var alertsSinceConnect: Set<String>?
+    /// Retained alert configs found on the broker at connect, judged once the alerts are known.
+    private var staleAlertConfigs: [String]?
 
     public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -152,6 +157,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
             logger.info("watching plumscaled: \(newPans.count) pans (\(newPans.joined(separator: ", ")))")
             let left = discovery.configTopics(pans: pans).subtracting(discovery.configTopics(pans: newPans))
             pans = newPans
+            alertsSinceConnect = []
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
             for topic in left.sorted() { send(topic, bytes: [], retain: true) }
             if brokerUp { publishAll() }
@@ -170,6 +176,10 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private func handle(_ report: Report) {
         switch report {
         case .weight(let weight):
+            if let seen = alertsSinceConnect {
+                alertsSinceConnect = nil
+                alertsKnown(seen)
+            }
             guard policies[weight.sensor] != nil else { return }
             let decision = policies[weight.sensor]!.decide(weight, now: now)
             if let state = decision.state {
@@ -183,7 +193,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
         case .cue(let cue):
             let payload = CuePayload(cue: cue.cue, grams: cue.grams)
             send(settings.topics.cue(cue.sensor), text: Self.json(payload), retain: false)
+        case .alert(let alert) where alert.removed:
+            alertsSinceConnect?.remove(alert.name)
+            removeAlert(alert.name)
         case .alert(let alert):
+            alertsSinceConnect?.insert(alert.name)
             publishAlert(alert, configure: alerts[alert.name] == nil)
             alerts[alert.name] = alert
         case .state(let state):
@@ -222,12 +236,44 @@ public actor Bridge<Link: ScaleDaemonLink> {
 
     private func removeStaleConfigs() {
         guard daemonUp, let stale = cleanup.stale(keeping: discovery.configTopics(pans: pans)) else { return }
-        // Alerts are learnt from ALERT reports after the pans: theirs are not judged stale.
+        // Alerts are learnt from ALERT reports after the pans: theirs are judged once those came.
         let removed = stale.filter { !discovery.isAlertConfig($0) }
         for topic in removed { send(topic, bytes: [], retain: true) }
         if !removed.isEmpty {
             logger.info("removed \(removed.count) Home Assistant entities of pans no longer configured")
         }
+        staleAlertConfigs = stale.filter { discovery.isAlertConfig($0) }
+        removeStaleAlertConfigs()
+    }
+
+    /// The daemon has reported every alert it has since the link connected: one the bridge knew
+    /// that is not among them left the configuration while the bridge was away from the daemon.
+    private func alertsKnown(_ seen: Set<String>) {
+        for name in alerts.keys.sorted() where !seen.contains(name) { removeAlert(name) }
+        removeStaleAlertConfigs()
+    }
+
+    /// Empties the retained configs found on the broker of alerts the daemon no longer has (the
+    /// bridge restarted after the rule was taken out), once both the broker's retained configs
+    /// and the daemon's alerts are known.
+    private func removeStaleAlertConfigs() {
+        guard alertsSinceConnect == nil, daemonUp, let candidates = staleAlertConfigs else { return }
+        staleAlertConfigs = nil
+        let current = Set(alerts.keys.map(discovery.alertConfigTopic))
+        for topic in candidates where !current.contains(topic) {
+            send(topic, bytes: [], retain: true)
+            if let state = discovery.alertStateTopic(ofConfig: topic) { send(state, bytes: [], retain: true) }
+            logger.info("removed the Home Assistant entity of an alert no longer configured: \(topic)")
+        }
+    }
+
+    /// An alert taken out of the daemon's configuration: its entity goes from Home Assistant
+    /// (an empty retained config) and its retained state is cleared, so nothing shows it.
+    private func removeAlert(_ name: String) {
+        alerts.removeValue(forKey: name)
+        send(discovery.alertConfigTopic(name), bytes: [], retain: true)
+        send(settings.topics.alert(name), bytes: [], retain: true)
+        logger.info("alert \(name) is no longer configured; removed its Home Assistant entity")
     }
 
     /// An alert's state, retained, and first its discovery config when asked.

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
-/// sensor, stable and overload binary sensors, a force sensor, and tare and zero buttons; plus
-/// the scale's heaviest pan.
+/// sensor, stable and overload binary sensors, a force sensor, a flow sensor, and tare and zero
+/// buttons; plus the scale's heaviest pan.
 public struct HomeAssistantDiscovery: Hashable, Sendable {
     public let topics: BridgeTopics
     public let division: DivisionRounding
@@ -11,11 +11,11 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
 
     /// One entity a pan has in Home Assistant.
     public enum PanEntity: String, Hashable, Sendable, CaseIterable {
-        case weight, stable, overload, force, tare, zero
+        case weight, stable, overload, force, flow, tare, zero
 
         public var component: String {
             switch self {
-            case .weight, .force: return "sensor"
+            case .weight, .force, .flow: return "sensor"
             case .stable, .overload: return "binary_sensor"
             case .tare, .zero: return "button"
             }
@@ -66,6 +66,16 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
             payload.stateClass = "measurement"
             payload.suggestedDisplayPrecision = 0
             payload.icon = "mdi:gauge"
+        case .flow:
+            // The rate changes with every reading: it rides on the live topic, at the live rate.
+            // Home Assistant has no mass-flow device class (volume_flow_rate is volume per time,
+            // weight is a mass), so none is named: a measurement with its own unit.
+            payload.stateTopic = topics.live(pan)
+            payload.valueTemplate = "{{ value_json.flow }}"
+            payload.unitOfMeasurement = "g/s"
+            payload.stateClass = "measurement"
+            payload.suggestedDisplayPrecision = 2
+            payload.icon = "mdi:trending-up"
         case .stable, .overload:
             payload.stateTopic = topics.state(pan)
             payload.valueTemplate = "{{ 'ON' if value_json.\(entity.rawValue) else 'OFF' }}"
@@ -103,6 +113,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     }
 
     private static let names: [PanEntity: String] = [
-        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .tare: "tare", .zero: "zero"
+        .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare",
+        .zero: "zero"
     ]
 }

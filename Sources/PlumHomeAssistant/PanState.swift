@@ -14,10 +14,14 @@ public struct PanState: Hashable, Sendable, Encodable {
     public var calibrated: Bool
     /// When the reading was taken, seconds since the Unix epoch.
     public var time: Double
+    /// How fast the weight changes, grams per second (the daemon's `flow`, to 0.01 g/s); nil
+    /// until the daemon has a rate. Current on the live topic; on the state topic, the rate when
+    /// that state was published.
+    public var flow: Double?
 
     public init(
         grams: Double?, stable: Bool, overload: Bool, underload: Bool, percent: Double?, tare: Double,
-        calibrated: Bool, time: Double
+        calibrated: Bool, time: Double, flow: Double? = nil
     ) {
         self.grams = grams
         self.stable = stable
@@ -27,6 +31,7 @@ public struct PanState: Hashable, Sendable, Encodable {
         self.tare = tare
         self.calibrated = calibrated
         self.time = time
+        self.flow = flow
     }
 
     /// Encodes nil as `null`, so a template sees the key (`value_json.grams` is None, not an error).
@@ -40,9 +45,10 @@ public struct PanState: Hashable, Sendable, Encodable {
         try container.encode(tare, forKey: .tare)
         try container.encode(calibrated, forKey: .calibrated)
         try container.encode(time, forKey: .time)
+        try container.encode(flow, forKey: .flow)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case grams, stable, overload, underload, percent, tare, calibrated, time
+        case grams, stable, overload, underload, percent, tare, calibrated, time, flow
     }
 }

@@ -57,7 +57,7 @@ public struct PublishingPolicy: Hashable, Sendable {
             grams: report.grams.map(division.round), stable: report.stable, overload: report.overload,
             underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 },
             tare: report.tare,
-            calibrated: report.calibrated, time: report.time)
+            calibrated: report.calibrated, time: report.time, flow: report.flow)
         var decision = Decision()
         if settings.liveRate > 0, lastLiveAt.map({ now - $0 >= 1 / settings.liveRate - 1e-9 }) ?? true {
             decision.live = present

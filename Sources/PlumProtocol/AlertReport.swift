@@ -15,10 +15,13 @@ public struct AlertReport: Hashable, Sendable, Decodable {
     public var condition: String
     public var threshold: Double
     public var hysteresis: Double
+    /// The rule was taken out of the configuration by a reload (protocol 1.2): this is its last
+    /// report, never active; a client forgets the alert. Absent (false) otherwise.
+    public var removed: Bool
 
     public init(
         name: String, sensor: String, active: Bool, grams: Double? = nil, time: Double, condition: String,
-        threshold: Double, hysteresis: Double
+        threshold: Double, hysteresis: Double, removed: Bool = false
     ) {
         self.name = name
         self.sensor = sensor
@@ -28,5 +31,23 @@ public struct AlertReport: Hashable, Sendable, Decodable {
         self.condition = condition
         self.threshold = threshold
         self.hysteresis = hysteresis
+        self.removed = removed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, sensor, active, grams, time, condition, threshold, hysteresis, removed
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        sensor = try container.decode(String.self, forKey: .sensor)
+        active = try container.decode(Bool.self, forKey: .active)
+        grams = try container.decodeIfPresent(Double.self, forKey: .grams)
+        time = try container.decode(Double.self, forKey: .time)
+        condition = try container.decode(String.self, forKey: .condition)
+        threshold = try container.decode(Double.self, forKey: .threshold)
+        hysteresis = try container.decode(Double.self, forKey: .hysteresis)
+        removed = try container.decodeIfPresent(Bool.self, forKey: .removed) ?? false
     }
 }

@@ -4,6 +4,7 @@ public enum DaemonVersion {
     public static let release = "0.1.0"
     /// Changes only when a change would break existing clients.
     public static let protocolMajor = 1
-    /// Grows with each additive change: 1 added the `ALERT` report class.
-    public static let protocolMinor = 1
+    /// Grows with each additive change: 1 added the `ALERT` report class, 2 the `flow` of `WEIGHT`
+    /// and `removed` of `ALERT`.
+    public static let protocolMinor = 2
 }

@@ -118,11 +118,16 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     /// The division (scale interval d) ``display`` is rounded to, in grams: 0.1, 0.2, 0.5, 1, 2, 5 …
     /// Older daemons do not send it; a client then reads the step from ``display``.
     public var division: Double?
+    /// How fast the net weight changes, in grams per second, to 0.01 g/s (protocol 1.2): the
+    /// least-squares slope over the engine's flow window (1 s); nil until a window of valid
+    /// readings has been seen since the start, a zero or tare, an overload or a fault.
+    public var flow: Double?
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
         stable: Bool, overload: Bool, underload: Bool, zero: Bool, tare: Double, heaviest: Bool, hue: Double,
-        rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil, division: Double? = nil
+        rgb: String, calibrated: Bool, reason: String? = nil, signal: Double? = nil, division: Double? = nil,
+        flow: Double? = nil
     ) {
         let gramsGrid = ReportGrid.grams(division: division)
         self.sensor = sensor
@@ -143,6 +148,8 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         self.reason = reason
         self.signal = signal
         self.division = division.map { DecimalText.onGrid($0, decimals: ReportGrid.division) }
+        // + 0 turns a rate that rounds to -0 into 0, so a still pan never reads "-0".
+        self.flow = flow.map { DecimalText.onGrid($0, decimals: ReportGrid.flow) + 0 }
     }
 }
 

@@ -94,6 +94,7 @@ extension Report {
         if let reason = report.reason { json.add("reason", reason) }
         json.add("signal", optional: report.signal)
         if let division = report.division { json.add("division", division, decimals: ReportGrid.division) }
+        if let flow = report.flow { json.add("flow", flow, decimals: ReportGrid.flow) }
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {
@@ -106,6 +107,7 @@ extension Report {
         json.add("condition", report.condition)
         json.add("threshold", report.threshold)
         json.add("hysteresis", report.hysteresis)
+        if report.removed { json.add("removed", true) }
     }
 
     private static func write(_ report: PollReport, to json: inout JSONWriter) {

@@ -13,7 +13,9 @@
 /// - percent of capacity: 10^-5 %, a ten-millionth of full scale, no coarser than a thousandth of
 ///   a division up to 10 000 divisions (the most OIML R 76 class III allows);
 /// - hue: 10^-4 degree, under 3 × 10^-7 of the circle that spans full scale;
-/// - the division itself: exact (1, 2 or 5 × 10^k g with k ≥ −6).
+/// - the division itself: exact (1, 2 or 5 × 10^k g with k ≥ −6);
+/// - the flow rate: 0.01 g/s, about the noise of a 1 s slope at 80 SPS (0.03 g rms), and a
+///   change of one 0.1 g division every 10 s; finer digits would be noise.
 ///
 /// Past 2^50 units of its grid, a number is kept and sent as it is (see
 /// ``DecimalText/onGrid(_:decimals:)``).
@@ -26,6 +28,8 @@ enum ReportGrid {
     static let hue = 4
     /// Decimal places of the division in grams.
     static let division = 6
+    /// Decimal places of the flow rate in grams per second.
+    static let flow = 2
 
     /// Decimal places for grams when the display is rounded to `division` grams: three more than
     /// the division has, at most 9; nil when there is no division or it is not a multiple of

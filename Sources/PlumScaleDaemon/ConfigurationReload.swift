@@ -39,6 +39,17 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
         notes.append(await station.applyScaleSettings(of: applied))
         inUse.current.withLock { $0 = applied }
     }
+    if fresh.alerts != old.alerts {
+        // A rule on a sensor that is not running yet (a [[sensor]] added, which needs a restart)
+        // waits for that restart; the others are put into use now.
+        let running = Set(old.sensors.map(\.name))
+        let waiting = fresh.alerts.filter { !running.contains($0.sensor) }
+        notes.append(await station.applyAlerts(fresh.alerts.filter { running.contains($0.sensor) }))
+        if !waiting.isEmpty {
+            notes.append("[[alert]] \(waiting.map(\.name).joined(separator: ", ")) waits for a restart of its sensor")
+        }
+        inUse.current.withLock { $0.alerts = fresh.alerts }
+    }
     if notes.isEmpty { notes.append("\(path) unchanged") }
     return notes
 }

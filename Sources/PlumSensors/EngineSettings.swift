@@ -19,6 +19,7 @@ extension ScaleConfiguration {
         if let milliseconds = settings.stabilityWindowMilliseconds { stabilityWindow = Self.nanoseconds(milliseconds) }
         if let band = settings.stabilityBandDivisions { stabilityBand = band }
         if let threshold = settings.stepThresholdDivisions { filter.stepThreshold = threshold }
+        if let milliseconds = settings.flowWindowMilliseconds { flowWindow = Self.nanoseconds(milliseconds) }
         cue.stableWeightCue = stableWeightCue
         if case .failure(let refusal) = validate() { throw refusal }
     }

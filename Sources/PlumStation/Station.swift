@@ -273,8 +273,11 @@ package actor Station {
         guard var entry = entries[name] else { return }
         switch event {
         case .state(let state):
-            publisher.publishEvent(
-                .state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
+            if state != .ok {
+                entry.engine.interrupt()
+                entries[name] = entry
+            }
+            publisher.publishEvent(.state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
         case .sample(let sample):
             var flags: EngineInput.Flags = []
             if sample.flags.contains(.overRange) { flags.insert(.overRange) }
@@ -343,7 +346,8 @@ package actor Station {
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
             underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
             hue: hue.degrees, rgb: hue.hex, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
-            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams)
+            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams,
+            flow: reading.flow.finite)
     }
 
     static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {

@@ -1,4 +1,5 @@
-internal import PlumConfig
+package import PlumConfig
+internal import PlumHardware
 internal import PlumCore
 internal import PlumHardware
 package import PlumProtocol
@@ -24,7 +25,8 @@ struct StationAlert: Sendable {
     }
 
     /// The `ALERT` report of the current state; `now` stands in for a time that never changed.
-    func report(now: Double) -> AlertReport {
+    /// A rule taken out of the configuration is reported once more, `removed` and not active.
+    func report(now: Double, removed: Bool = false) -> AlertReport {
         let rule = state.rule
         let condition =
             switch rule.condition {
@@ -32,8 +34,9 @@ struct StationAlert: Sendable {
             case .above: "above"
             }
         return AlertReport(
-            name: rule.name, sensor: rule.sensor, active: state.isActive, grams: state.grams,
-            time: changedAt ?? now, condition: condition, threshold: rule.threshold, hysteresis: rule.hysteresis)
+            name: rule.name, sensor: rule.sensor, active: state.isActive && !removed, grams: state.grams,
+            time: removed ? now : changedAt ?? now, condition: condition, threshold: rule.threshold,
+            hysteresis: rule.hysteresis, removed: removed)
     }
 }
 
@@ -65,5 +68,47 @@ extension Station {
             alerts
             .filter { sensors.isEmpty || sensors.contains($0.state.rule.sensor) }
             .map { .alert($0.report(now: now)) }
+    }
+}
+
+/// Reloads: the `[[alert]]` rules follow the configuration file.
+extension Station {
+    /// Puts a reloaded file's `[[alert]]` rules into use. A rule whose name and settings are
+    /// unchanged keeps its state (an active alert stays raised, a hold goes on); a changed rule
+    /// starts again clear, and a rule taken out is reported `removed`, so no client keeps showing
+    /// an alert nothing evaluates any more. New and changed rules are reported in their state now.
+    /// - Returns: what changed, for the log and systemd's STATUS=.
+    package func applyAlerts(_ settings: [AlertSettings]) -> String {
+        let now = UTCTimestamp.epochSeconds()
+        let fresh = settings.map(StationAlert.init)
+        var kept = 0
+        var started: [String] = []
+        var next: [StationAlert] = []
+        for alert in fresh {
+            if let old = alerts.first(where: { $0.state.rule == alert.state.rule }) {
+                next.append(old)
+                kept += 1
+            } else {
+                next.append(alert)
+                started.append(alert.state.rule.name)
+            }
+        }
+        let names = Set(fresh.map(\.state.rule.name))
+        let removed = alerts.filter { !names.contains($0.state.rule.name) }
+        alerts = next
+        for alert in removed {
+            let rule = alert.state.rule
+            logger.notice("alert \(rule.name) removed from the configuration\(alert.state.isActive ? "; cleared" : "")")
+            publisher.publishEvent(.alert(alert.report(now: now, removed: true)), sensor: rule.sensor)
+        }
+        for alert in next where started.contains(alert.state.rule.name) {
+            publisher.publishEvent(.alert(alert.report(now: now)), sensor: alert.state.rule.sensor)
+        }
+        var parts = ["\(kept) kept"]
+        if !started.isEmpty { parts.append("\(started.count) new or changed (\(started.joined(separator: ", ")))") }
+        if !removed.isEmpty {
+            parts.append("\(removed.count) removed (\(removed.map(\.state.rule.name).joined(separator: ", ")))")
+        }
+        return "[[alert]] rules: " + parts.joined(separator: ", ")
     }
 }

@@ -22,6 +22,7 @@ struct HomeAssistantDiscoveryTests {
         for pan in ["left", "right"] {
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_weight/config")
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_force/config")
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_flow/config")
             expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_stable/config")
             expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_overload/config")
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_tare/config")
@@ -91,6 +92,22 @@ struct HomeAssistantDiscoveryTests {
         #expect(config["value_template"]?.string == "{{ value_json.percent }}", "value_template")
         #expect(
             config["device_class"] == nil, "no device_class: force in percent of full scale is none of HA's classes")
+    }
+
+    @Test("flow sensor: unit_of_measurement g/s, state_class measurement, no device_class, from the live topic")
+    func flowSensor() throws {
+        let config = try Self.payload("homeassistant/sensor/plumscale_kitchen/left_flow/config")
+        #expect(config["unit_of_measurement"]?.string == "g/s", "unit_of_measurement")
+        #expect(config["state_class"]?.string == "measurement", "state_class")
+        #expect(
+            config["device_class"] == nil,
+            "no device_class: HA's volume_flow_rate is volume per time and weight is a mass; none is a mass flow")
+        #expect(config["suggested_display_precision"]?.number == 2, "suggested_display_precision, 0.01 g/s as sent")
+        #expect(config["state_topic"]?.string == "plumscale/kitchen/left/live", "state_topic: the live topic")
+        #expect(config["value_template"]?.string == "{{ value_json.flow }}", "value_template")
+        #expect(config["unique_id"]?.string == "plumscale_kitchen_left_flow", "unique_id")
+        #expect(config["name"]?.string == "left flow", "name")
+        #expect(config["command_topic"] == nil, "a sensor has no command_topic")
     }
 
     @Test("buttons tare and zero: command_topic and payload_press PRESS, no state_topic")

@@ -1,3 +1,4 @@
+import Foundation
 import PlumHomeAssistant
 import Testing
 
@@ -94,6 +95,17 @@ struct PublishingPolicyTests {
             }
         }
         #expect(live == Int(10 * rate), "10 s at \(rate) Hz must give \(Int(10 * rate)) live messages, got \(live)")
+    }
+
+    @Test("the live topic carries the daemon's flow rate in g/s, and null while the daemon has none")
+    func liveFlow() throws {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 0.1), heartbeatSeconds: 60, liveRate: 2))
+        let none = try #require(policy.decide(weightReport("left", grams: 10, stable: false), now: 0).live)
+        #expect(none.flow == nil, "a flow on the live topic before the daemon sent one: \(none)")
+        let encoded = String(decoding: try JSONEncoder().encode(none), as: UTF8.self)
+        #expect(encoded.contains(#""flow":null"#), "flow is not sent as null, so a template cannot see it: \(encoded)")
+        let pouring = policy.decide(weightReport("left", grams: 12.5, stable: false, flow: 4.25), now: 0.5).live
+        #expect(pouring?.flow == 4.25, "the live topic lost the rate: \(String(describing: pouring))")
     }
 
     @Test("a weight a hair below zero is published as 0, not -0")

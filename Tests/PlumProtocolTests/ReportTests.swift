@@ -23,6 +23,23 @@ struct ReportTests {
             return
         }
         #expect(bare.grams == nil && bare.percent == nil && bare.reason == "not calibrated yet")
+        #expect(report.flow == nil && bare.flow == nil, "a WEIGHT without flow (before 1.2) decoded with one")
+    }
+
+    @Test("a WEIGHT's flow is sent on the 0.01 g/s grid, never as -0, and decodes to the value sent")
+    func flowOnItsGrid() throws {
+        let make = { (flow: Double?) in
+            WeightReport(
+                sensor: "left", time: 1, grams: 10, display: "10.0 g", unit: "g", stable: false, overload: false,
+                underload: false, zero: false, tare: 0, heaviest: false, hue: 0, rgb: "#ff0000", calibrated: true,
+                division: 0.1, flow: flow)
+        }
+        for (flow, text) in [(2.345678, #","flow":2.35}"#), (-0.004, #","flow":0}"#), (-12.5, #","flow":-12.5}"#)] {
+            let line = Report.weight(make(flow)).line
+            #expect(line.hasSuffix(text + "\n"), "flow \(flow) g/s was sent as \(line)")
+            #expect(try Report.decode(line.dropLast()[...]) == .weight(make(flow)), "\(line) did not round-trip")
+        }
+        #expect(!Report.weight(make(nil)).line.contains("flow"), "a WEIGHT without a rate still names flow")
 
         let refused =
             #"{"class":"ZERO","sensor":"left","ok":false,"reason":"outsideZeroRange","message":"zero refused: load is 152.2 g"}"#

@@ -165,6 +165,7 @@ struct ReportRoundTripTests {
             switch report {
             case .weight(let weight):
                 weight.grams == nil || weight.overload || weight.underload || weight.tare != 0 || index % 10 == 0
+                    || (weight.flow ?? 0) != 0
             case .raw: index % 10 == 0
             default: true
             }
@@ -197,6 +198,10 @@ struct ReportRoundTripTests {
         let weights = all.compactMap { if case .weight(let weight) = $0 { weight } else { nil } }
         #expect(weights.contains { $0.grams == nil && $0.reason != nil }, "an uncalibrated weight, without grams")
         #expect(weights.contains { $0.overload }, "an overloaded weight")
+        #expect(weights.contains { ($0.flow ?? 0) > 1 }, "a weight with a flow (the step onto 152.3 g)")
+        #expect(weights.contains { $0.calibrated && $0.flow == nil }, "a calibrated weight before a flow window")
+        #expect(weights.allSatisfy { $0.flow.map { ($0 * 100).rounded() / 100 == $0 } ?? true },
+                "every flow on the 0.01 g/s grid")
         let steps = all.compactMap { if case .calibrate(let reply) = $0 { "\(reply.step) \(reply.ok)" } else { nil } }
         let expected = [
             "rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true",

@@ -3,9 +3,9 @@ import PlumProtocol
 /// A WEIGHT report as plumscaled sends it, decoded by PlumProtocol (the one decoder).
 func weightReport(
     _ sensor: String, grams: Double?, stable: Bool, overload: Bool = false, percent: Double = 10,
-    heaviest: Bool = false, time: Double = 1_795_388_111, division: Double? = nil
+    heaviest: Bool = false, time: Double = 1_795_388_111, division: Double? = nil, flow: Double? = nil
 ) -> WeightReport {
-    let divisionField = division.map { #","division":\#($0)"# } ?? ""
+    let divisionField = (division.map { #","division":\#($0)"# } ?? "") + (flow.map { #","flow":\#($0)"# } ?? "")
     let gramsText = grams.map { "\($0)" } ?? "null"
     let line =
         #"{"class":"WEIGHT","sensor":"\#(sensor)","time":\#(time),"grams":\#(gramsText),"display":"x","unit":"g","#
