@@ -57,7 +57,7 @@ public struct ScaleOverrides: Hashable, Sendable {
     /// The keys a layer may set, as written in the file.
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
-        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms",
+        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms"
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.

@@ -62,7 +62,9 @@ public struct WeighingEngine: Sendable {
             window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
         flow = FlowRate(window: configuration.flowWindow)
-        cues = CueGenerator(configuration: configuration.cue, capacity: configuration.capacity, newWeightDistance: configuration.loadedThreshold * d)
+        cues = CueGenerator(
+            configuration: configuration.cue, capacity: configuration.capacity,
+            newWeightDistance: configuration.loadedThreshold * d)
         if let calibration {
             if case .failure(let refusal) = install(calibration) { throw refusal }
         } else {
@@ -194,7 +196,9 @@ public struct WeighingEngine: Sendable {
         // Full force is judged on the gross load, as overload is: a tared bowl still loads the cell.
         let cueNet = overload ? max(net ?? configuration.overloadLimit, configuration.overloadLimit) : net
         let force = overload ? max(gross ?? configuration.overloadLimit, configuration.overloadLimit) : gross
-        let emitted = calibration == nil ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
+        let emitted =
+            calibration == nil
+            ? [] : cues.update(net: cueNet, force: force, stable: stable, loaded: loaded, time: input.time)
         // The rate of the calibrated load, which neither zero nor tare steps (each also starts it
         // over); an overload, a pinned or lost signal starts it over too.
         let measured = input.signal.isFinite && !overload && !underload && gross != nil

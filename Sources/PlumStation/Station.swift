@@ -277,7 +277,8 @@ package actor Station {
                 entry.engine.interrupt()
                 entries[name] = entry
             }
-            publisher.publishEvent(.state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
+            publisher.publishEvent(
+                .state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
         case .sample(let sample):
             var flags: EngineInput.Flags = []
             if sample.flags.contains(.overRange) { flags.insert(.overRange) }

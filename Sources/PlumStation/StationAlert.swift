@@ -1,5 +1,4 @@
 package import PlumConfig
-internal import PlumHardware
 internal import PlumCore
 internal import PlumHardware
 package import PlumProtocol

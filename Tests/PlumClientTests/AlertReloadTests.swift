@@ -53,11 +53,13 @@ struct AlertReloadTests {
     func rulesFollowReload() async throws {
         let directory = try TemporaryDirectory(prefix: "plumalert")
         try directory.write("pan.grams", "100\n")
-        let before = Self.configuration(directory, alerts: [
-            "name = \"fruit-low\"\nbelow = 200\nhysteresis = 20",
-            "name = \"heavy\"\nabove = 50",
-            "name = \"light\"\nbelow = 120",
-        ])
+        let before = Self.configuration(
+            directory,
+            alerts: [
+                "name = \"fruit-low\"\nbelow = 200\nhysteresis = 20",
+                "name = \"heavy\"\nabove = 50",
+                "name = \"light\"\nbelow = 120"
+            ])
         let daemon = try await offPool { try DaemonFixture(configuration: before, directory: directory) }
         try await offPool {
             let client = try daemon.client()
@@ -68,11 +70,15 @@ struct AlertReloadTests {
 
             // fruit-low unchanged (its table moves down a line), heavy taken out, light edited,
             // nearly-empty added.
-            try directory.write("plumscale.toml", Self.configuration(directory, alerts: [
-                "name = \"light\"\nbelow = 80",
-                "name = \"nearly-empty\"\nbelow = 150",
-                "name = \"fruit-low\"\nbelow = 200\nhysteresis = 20",
-            ]))
+            try directory.write(
+                "plumscale.toml",
+                Self.configuration(
+                    directory,
+                    alerts: [
+                        "name = \"light\"\nbelow = 80",
+                        "name = \"nearly-empty\"\nbelow = 150",
+                        "name = \"fruit-low\"\nbelow = 200\nhysteresis = 20"
+                    ]))
             daemon.send(SIGHUP)
             let removed = try Self.alert(client, "heavy") { $0.removed }
             #expect(removed.active == false, "a removed rule is reported cleared: \(removed)")
@@ -86,11 +92,13 @@ struct AlertReloadTests {
             }
 
             let current = try Self.currentAlerts(daemon)
-            #expect(Set(current.keys) == ["fruit-low", "light", "nearly-empty"],
-                    "a new watcher is told of the rules in use only: \(current.keys.sorted())")
+            #expect(
+                Set(current.keys) == ["fruit-low", "light", "nearly-empty"],
+                "a new watcher is told of the rules in use only: \(current.keys.sorted())")
             let kept = try #require(current["fruit-low"], "the unchanged rule is gone")
-            #expect(kept.active && kept.time == raised.time && kept.grams == raised.grams,
-                    "the unchanged rule lost its state over the reload: \(kept), raised as \(raised)")
+            #expect(
+                kept.active && kept.time == raised.time && kept.grams == raised.grams,
+                "the unchanged rule lost its state over the reload: \(kept), raised as \(raised)")
 
             // The edited rule is evaluated with its new threshold: below 80 g it is raised.
             try directory.write("pan.grams", "60\n")

@@ -30,8 +30,9 @@ struct FlowRateTests {
             var ramp = FlowRate(window: window)
             let slope = Self.last(&ramp, rate: rate!, seconds: 3) { base + k * $0 }
             let measured = try #require(slope, "no rate after 3 s at \(rate!) SPS over \(window / 1_000_000) ms")
-            #expect(abs(measured - k) <= 1e-6 * max(1, abs(k)),
-                    "a ramp of \(k) g/s from \(base) g at \(rate!) SPS read \(measured) g/s")
+            #expect(
+                abs(measured - k) <= 1e-6 * max(1, abs(k)),
+                "a ramp of \(k) g/s from \(base) g at \(rate!) SPS read \(measured) g/s")
             var still = FlowRate(window: window)
             let constant = try #require(Self.last(&still, rate: rate!, seconds: 3) { _ in base })
             #expect(abs(constant) <= 1e-9, "a constant \(base) g at \(rate!) SPS read \(constant) g/s")
@@ -43,11 +44,13 @@ struct FlowRateTests {
         var flow = FlowRate(window: 1_000_000_000)
         let period = 1_000_000_000 / UInt64(rate)
         for index in 0..<rate {
-            #expect(flow.update(Double(index), time: UInt64(index) * period) == nil,
-                    "a rate after \(Double(index) / Double(rate)) s, before the 1 s window was full")
+            #expect(
+                flow.update(Double(index), time: UInt64(index) * period) == nil,
+                "a rate after \(Double(index) / Double(rate)) s, before the 1 s window was full")
         }
-        #expect(flow.update(Double(rate), time: UInt64(rate) * period) != nil,
-                "no rate once the samples spanned the window")
+        #expect(
+            flow.update(Double(rate), time: UInt64(rate) * period) != nil,
+            "no rate once the samples spanned the window")
     }
 
     @Test("a missing reading, a gap longer than the window and time going back each start it over")
@@ -92,8 +95,9 @@ struct FlowRateTests {
         let after = Fixtures.feed(&engine, grams: 120, count: 160, start: 240, noise: &noise)
         #expect(after.prefix(80).allSatisfy { $0.flow == nil }, "a rate within the window after the tare")
         let rates = after.compactMap(\.flow)
-        #expect(!rates.isEmpty && rates.allSatisfy { abs($0) < 0.05 },
-                "the tare showed as a flow: \(rates.map { abs($0) }.max() ?? .nan) g/s")
+        #expect(
+            !rates.isEmpty && rates.allSatisfy { abs($0) < 0.05 },
+            "the tare showed as a flow: \(rates.map { abs($0) }.max() ?? .nan) g/s")
         engine.clearTare()
         let cleared = engine.process(EngineInput(signal: Fixtures.signal(grams: 120), time: 400 * 12_500_000))
         #expect(cleared.flow == nil, "a rate right after the tare was cleared")

@@ -14,7 +14,8 @@ struct AlertRemovalBrokerTests {
 
     /// The ALERT line plumscaled sends for a rule a reload took out (protocol 1.2).
     static let removed: Report = {
-        let line = #"{"class":"ALERT","name":"fruit-low","sensor":"bowl","active":false,"grams":null,"#
+        let line =
+            #"{"class":"ALERT","name":"fruit-low","sensor":"bowl","active":false,"grams":null,"#
             + #""time":1795388112,"condition":"below","threshold":200,"hysteresis":50,"removed":true}"#
         guard let report = try? Report.decode(Substring(line)) else { fatalError("bad report \(line)") }
         return report
@@ -51,8 +52,9 @@ struct AlertRemovalBrokerTests {
             },
             "the removed alert's config and state were not emptied: \(watcher.messages(on: Self.config).count) configs")
         let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(!retained.contains(Self.config) && !retained.contains(Self.state),
-                "the broker still holds the removed alert: \(retained.sorted())")
+        #expect(
+            !retained.contains(Self.config) && !retained.contains(Self.state),
+            "the broker still holds the removed alert: \(retained.sorted())")
         #expect(retained.contains(Self.keptConfig), "the unchanged alert lost its entity: \(retained.sorted())")
         watcher.stop()
         await bridge.stop()
@@ -81,8 +83,9 @@ struct AlertRemovalBrokerTests {
             },
             "the alert the daemon no longer has was not removed")
         let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(!retained.contains(Self.config) && !retained.contains(Self.state),
-                "the broker still holds the alert that left: \(retained.sorted())")
+        #expect(
+            !retained.contains(Self.config) && !retained.contains(Self.state),
+            "the broker still holds the alert that left: \(retained.sorted())")
         #expect(retained.contains(Self.keptConfig), "the alert still configured lost its entity")
         watcher.stop()
         await bridge.stop()
@@ -111,8 +114,9 @@ struct AlertRemovalBrokerTests {
             },
             "the second bridge left the first one's alert in place")
         let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(!retained.contains(Self.config) && !retained.contains(Self.state),
-                "the broker still holds the alert that left: \(retained.sorted())")
+        #expect(
+            !retained.contains(Self.config) && !retained.contains(Self.state),
+            "the broker still holds the alert that left: \(retained.sorted())")
         #expect(retained.contains(Self.keptConfig), "the alert still configured lost its entity")
         watcher.stop()
         await second.stop()

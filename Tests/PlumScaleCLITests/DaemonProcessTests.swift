@@ -24,8 +24,9 @@ struct DaemonProcessTests {
     /// The conversation, byte for byte as the daemon writes it.
     static func converse(_ client: LineSocket) throws {
         let greeting = client.readLine()
-        #expect(greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":2}"#,
-                "the greeting was \(greeting ?? "nothing")")
+        #expect(
+            greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":2}"#,
+            "the greeting was \(greeting ?? "nothing")")
 
         client.send(#"?WATCH={"enable":true};"#)
         #expect(client.readUntil { $0.contains(#""class":"WATCH""#) } != nil, "no WATCH answer")

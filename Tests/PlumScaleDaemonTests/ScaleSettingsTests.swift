@@ -38,7 +38,8 @@ struct ScaleSettingsTests {
 
     @Test("flow_window_ms reaches each engine as a time, layered like the other windows, and is refused out of range")
     func flowWindow() throws {
-        let configuration = try PlumConfiguration.parse("""
+        let configuration = try PlumConfiguration.parse(
+            """
             [scale]
             flow_window_ms = 2000
             [[sensor]]
@@ -53,15 +54,17 @@ struct ScaleSettingsTests {
         let quick = try configuration.engineConfiguration(for: configuration.sensors[1])
         #expect(pan.flowWindow == 2_000_000_000, "[scale] flow_window_ms = 2000 was lost: \(pan.flowWindow) ns")
         #expect(quick.flowWindow == 250_000_000, "the sensor's own flow_window_ms was lost: \(quick.flowWindow) ns")
-        let defaults = try Daemon.scaleConfiguration(of: PlumConfiguration.parse(
-            "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\n", file: "t.toml"))
+        let defaults = try Daemon.scaleConfiguration(
+            of: PlumConfiguration.parse(
+                "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\n", file: "t.toml"))
         #expect(defaults.flowWindow == 1_000_000_000, "the flow window is 1 s by default")
         do {
             _ = try PlumConfiguration.parse("[scale]\nflow_window_ms = 5\n", file: "t.toml")
             Issue.record("flow_window_ms = 5 was accepted")
         } catch {
-            #expect("\(error)".contains("t.toml") && "\(error)".contains("flow_window_ms"),
-                    "the refusal names the file and the key: \(error)")
+            #expect(
+                "\(error)".contains("t.toml") && "\(error)".contains("flow_window_ms"),
+                "the refusal names the file and the key: \(error)")
         }
     }
 }

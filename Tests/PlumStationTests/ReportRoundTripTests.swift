@@ -200,8 +200,9 @@ struct ReportRoundTripTests {
         #expect(weights.contains { $0.overload }, "an overloaded weight")
         #expect(weights.contains { ($0.flow ?? 0) > 1 }, "a weight with a flow (the step onto 152.3 g)")
         #expect(weights.contains { $0.calibrated && $0.flow == nil }, "a calibrated weight before a flow window")
-        #expect(weights.allSatisfy { $0.flow.map { ($0 * 100).rounded() / 100 == $0 } ?? true },
-                "every flow on the 0.01 g/s grid")
+        #expect(
+            weights.allSatisfy { $0.flow.map { ($0 * 100).rounded() / 100 == $0 } ?? true },
+            "every flow on the 0.01 g/s grid")
         let steps = all.compactMap { if case .calibrate(let reply) = $0 { "\(reply.step) \(reply.ok)" } else { nil } }
         let expected = [
             "rollback false", "rollback true", "begin true", "fit false", "fit true", "zero true",
