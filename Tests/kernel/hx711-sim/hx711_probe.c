@@ -119,7 +119,10 @@ int main(int argc, char **argv)
 		 * Drain pending edges: data-bit edges of the previous read-out and, when the next
 		 * conversion is already ready, its falling edge, which is the latest one. DOUT can
 		 * also already be low with no pending edge (a conversion that came before the lines
-		 * were requested); that reading's edge_ns is 0.
+		 * were requested): that word is not read, since without its edge the read-out cannot
+		 * be timed against the conversion period, and a late one could be half replaced by
+		 * the next conversion unseen. The probe waits for the next conversion's edge instead
+		 * (the chip converts at its rate whether read or not, with the gain last selected).
 		 */
 		for (;;) {
 			ssize_t n;
@@ -135,7 +138,7 @@ int main(int argc, char **argv)
 					edge_ns = ev[k].timestamp_ns;
 		}
 		/* Wait for a conversion: a falling edge with DOUT still low. */
-		while (get_dout() != 0) {
+		while (edge_ns == 0 || get_dout() != 0) {
 			ssize_t n;
 
 			edge_ns = 0;
