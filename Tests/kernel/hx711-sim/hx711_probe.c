@@ -13,8 +13,9 @@
  *   reading value=<signed 24-bit> edge_ns=<kernel timestamp> high_max_ns=<longest SCK high>
  * With -H, SCK is then held high for HOLD_US (to power the chip down) before going low.
  * A read-out that ends more than LATE_US (default 75000: three quarters of a period at 10 Hz)
- * after its ready edge may have had its word replaced by the next conversion: it is printed as
- *   late value=... edge_ns=... readout_ns=...
+ * after its ready edge may have had its word replaced by the next conversion, and one during
+ * which the emulated chip counted a replaced word (its "aborted" parameter) did: it is printed as
+ *   late value=... edge_ns=... readout_ns=... replaced=0|1
  * and read again, at the same gain (the chip latched no selection from it); at most 20 times.
  * Prints "timeout" and exits 2 when no edge comes within TIMEOUT_MS.
  */
@@ -44,6 +45,25 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/*
+ * The emulated chip's count of words replaced mid-read-out by the next conversion, or -1
+ * where the module does not say. A read-out that started on a word whose ready edge came
+ * before the lines were requested has no edge to time it from; this count still tells when
+ * its word was replaced under the clock.
+ */
+static long replaced_words(void)
+{
+	FILE *f = fopen("/sys/module/hx711_sim/parameters/aborted", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
 }
 
 /* Line 0 of the request is SCK, line 1 is DOUT. */
@@ -119,10 +139,7 @@ int main(int argc, char **argv)
 		 * Drain pending edges: data-bit edges of the previous read-out and, when the next
 		 * conversion is already ready, its falling edge, which is the latest one. DOUT can
 		 * also already be low with no pending edge (a conversion that came before the lines
-		 * were requested): that word is not read, since without its edge the read-out cannot
-		 * be timed against the conversion period, and a late one could be half replaced by
-		 * the next conversion unseen. The probe waits for the next conversion's edge instead
-		 * (the chip converts at its rate whether read or not, with the gain last selected).
+		 * were requested); that reading's edge_ns is 0.
 		 */
 		for (;;) {
 			ssize_t n;
@@ -138,7 +155,7 @@ int main(int argc, char **argv)
 					edge_ns = ev[k].timestamp_ns;
 		}
 		/* Wait for a conversion: a falling edge with DOUT still low. */
-		while (edge_ns == 0 || get_dout() != 0) {
+		while (get_dout() != 0) {
 			ssize_t n;
 
 			edge_ns = 0;
@@ -154,6 +171,8 @@ int main(int argc, char **argv)
 				die("read event");
 			edge_ns = ev[n / sizeof(ev[0]) - 1].timestamp_ns;
 		}
+		long replaced_before = replaced_words();
+
 		for (int i = 1; i <= pulses; i++) {
 			uint64_t t0 = now_ns(), high;
 
@@ -170,9 +189,13 @@ int main(int argc, char **argv)
 		readout_end = now_ns();
 		if (value & 0x800000)
 			value -= 0x1000000;
-		if (edge_ns && late_us > 0 && readout_end - edge_ns > (uint64_t)late_us * 1000 && retries-- > 0) {
-			printf("late value=%d edge_ns=%llu readout_ns=%llu\n", value, (unsigned long long)edge_ns,
-			       (unsigned long long)(readout_end - edge_ns));
+		int replaced = replaced_before >= 0 && replaced_words() > replaced_before;
+
+		if (((edge_ns && late_us > 0 && readout_end - edge_ns > (uint64_t)late_us * 1000) || replaced) &&
+		    retries-- > 0) {
+			printf("late value=%d edge_ns=%llu readout_ns=%llu replaced=%d\n", value,
+			       (unsigned long long)edge_ns, (unsigned long long)(edge_ns ? readout_end - edge_ns : 0),
+			       replaced);
 			r--;
 			continue;
 		}
