@@ -19,6 +19,8 @@ public struct PlumConfiguration: Hashable, Sendable {
     public var source: String
     /// The `[[alert]]` rules, checked against the sensors.
     public var alerts: [AlertSettings] = []
+    /// The `[[button]]`s: push buttons that tare (short press) or zero (long press).
+    public var buttons: [ButtonSettings] = []
 
     public init(
         scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration],
@@ -121,7 +123,8 @@ public struct PlumConfiguration: Hashable, Sendable {
         _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
         let alerts = try AlertSettings.parseAll(
             table: table, file: file, locator: locator, sensors: sensors, hasCueOutput: cue != nil)
-        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert"])  // [mqtt]: MQTTSettings
+        let buttons = try ButtonSettings.parseAll(table: table, file: file, locator: locator, sensors: sensors)
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert", "button"])  // [mqtt]: MQTTSettings
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
@@ -130,6 +133,7 @@ public struct PlumConfiguration: Hashable, Sendable {
         }
         var configuration = PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
         configuration.alerts = alerts
+        configuration.buttons = buttons
         return configuration
     }
 }

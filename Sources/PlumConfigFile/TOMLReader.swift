@@ -86,6 +86,23 @@ package struct TOMLReader {
         return flag
     }
 
+    /// An array of strings, such as `sensors = ["left", "right"]`.
+    package mutating func strings(_ key: String) throws(ConfigurationError) -> [String]? {
+        readKeys.insert(key)
+        guard let value = value(key) else { return nil }
+        guard let array = value.array else {
+            throw error(key, "expected a list of names in quotes, such as [\"left\"], found \(describe(value))")
+        }
+        var strings: [String] = []
+        for index in 0..<array.count {
+            guard let text = array[index].string else {
+                throw error(key, "expected a list of names in quotes, such as [\"left\"]; item \(index + 1) is not one")
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// A value that may be written as a string or a whole number, such as a GPIO line
     /// (`dout = "GPIO5"` or `dout = 5`) or an I2C bus (`bus = 1` or `bus = "i2c-1"`).
     package mutating func stringOrInt(_ key: String) throws(ConfigurationError) -> String? {

@@ -1,10 +1,11 @@
 internal import PlumConfig
+internal import PlumConfigFile
 internal import PlumStation
 internal import Synchronization
 
 /// Re-reads the configuration on SIGHUP and puts into use what can change while running:
-/// `[scale]` and each sensor's profile and scale keys. Sensors' wiring, listeners and the cue
-/// line are opened at start, so a change to them is reported as needing a restart rather than
+/// `[scale]` and each sensor's profile and scale keys. Sensors' wiring, listeners, the cue line
+/// and the buttons are opened at start, so a change to them is reported as needing a restart rather than
 /// half applied; a file that no longer parses leaves everything as it was.
 func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Station) async -> [String] {
     let fresh: PlumConfiguration
@@ -27,6 +28,15 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
     {
         notes.append("[cue] line changes need a restart")
     }
+    // Where a button's table sits in the file is no change to the button.
+    let buttons = { (configuration: PlumConfiguration) in
+        configuration.buttons.map { button in
+            var button = button
+            button.position = SourcePosition(file: "")
+            return button
+        }
+    }
+    if buttons(fresh) != buttons(old) { notes.append("[[button]] changes need a restart") }
     if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable || fresh.sensors != old.sensors {
         var applied = old
         applied.scale = fresh.scale

@@ -150,6 +150,18 @@ package enum Daemon {
                 logger.error("cue output: \(error); cues go to clients only")
             }
         }
+        for button in configuration.buttons {
+            do {
+                let service = try ButtonService(button, station: station, logger: logger)
+                services.append(service)
+                let what = "short press tares, held \(button.longPressMilliseconds) ms zeroes"
+                logger.info(
+                    "\(service.watcher.name) (\(button.position)): \(what) \(button.sensors.joined(separator: ", "))")
+            } catch {
+                // The scale still weighs; clients can still tare.
+                logger.error("button (\(button.position)): \(error); the scale runs without it")
+            }
+        }
         let group = ServiceGroup(
             services: services,
             gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [],

@@ -347,6 +347,19 @@ def daemon_checks():
             f"(want once, 100 ms to 400 ms, then 0)")
     else:
         add("SKIP", "plumscaled.cue-pulse", "PLUMSCALE_BIN not set")
+    if (RUNS / "button.read.out").exists():
+        shown = " ".join(read(RUNS / "button.read.out").split())
+        edges = read(RUNS / "button.edges").strip()
+        log = read(RUNS / "daemon.err")
+        pressed = "button: short press, tare pan" in log
+        done = "button: pan tare done" in log
+        ok = " 0.0 g" in f" {shown} " and pressed and done
+        add("PASS" if ok else "FAIL", "plumscaled.button-tare",
+            f"a 0.4 s press of the BUTTON line ({edges} edges raised): plumscale read shows '{shown}'; "
+            f"daemon log: short press {'seen' if pressed else 'missing'}, tare {'done' if done else 'missing'} "
+            f"(want 0.0 g, both in the log)")
+    else:
+        add("SKIP", "plumscaled.button-tare", "PLUMSCALE_BIN not set")
     rc = read(RUNS / "daemon.rc").strip()
     saved = read(RUNS / "daemon.state")
     ok = rc == "0" and "pan" in saved and ".json" in saved

@@ -290,6 +290,15 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
         timeout 60 "$PLUMSCALE_BIN" read --sensor pan --stable --timeout 30 \
             >"$RUNS/cli.read.out" 2>"$RUNS/cli.read.err"
         echo $? >"$RUNS/cli.read.rc"
+        # The push button on the emulated chip's BUTTON line (active low): a 0.4 s press tares
+        # the 120 g on the next stable reading; read until the pan shows 0.0 g (30 s at most).
+        setp button 1; sleep 0.4; setp button 0
+        for _ in $(seq 60); do
+            "$PLUMSCALE_BIN" read --sensor pan >"$RUNS/button.read.out" 2>&1 &&
+                grep -qE ' 0\.0 g' "$RUNS/button.read.out" && break
+            sleep 0.5
+        done
+        getp button_edges >"$RUNS/button.edges"
         # Past full force (400 g): the daemon pulses its cue line once, for pulse_ms = 100.
         setp cue_rises 0; setp cue_last_high_ns 0
         setp code_a128 $((60000 + 400 * 1500))

@@ -59,7 +59,8 @@
 #define HX_SCK	0
 #define HX_DOUT	1
 #define HX_CUE	2	/* a plain output for the daemon's buzzer: not part of the HX711 */
-#define HX_NLINES 3
+#define HX_BUTTON 3	/* a push button to ground (pull-up): the daemon's [[button]], not the HX711 */
+#define HX_NLINES 4
 #define HX_LOG_LEN 64
 
 enum hx_gain { HX_A128 = 0, HX_B32 = 1, HX_A64 = 2 };
@@ -149,6 +150,11 @@ module_param(cue_last_high_ns, ulong, 0644);
 module_param(cue_level, uint, 0444);
 static ktime_t cue_rose;
 
+/* The BUTTON line: pressed pulls it low; each change raises an edge when one was requested. */
+static unsigned long button_edges;
+module_param(button_edges, ulong, 0444);
+MODULE_PARM_DESC(button_edges, "BUTTON edges raised to the kernel's edge detection");
+
 /* ---- state ------------------------------------------------------------------------ */
 
 struct hx711_sim {
@@ -174,6 +180,9 @@ struct hx711_sim {
 
 	unsigned int dout_trigger;	/* IRQ_TYPE_EDGE_* requested on DOUT, 0 when none */
 	bool dout_irq_on;	/* DOUT's interrupt is unmasked: edge detection is on */
+	bool button_pressed;	/* the BUTTON line is low */
+	unsigned int button_trigger;	/* IRQ_TYPE_EDGE_* requested on BUTTON */
+	bool button_irq_on;
 
 	u64 log[HX_LOG_LEN][2];	/* ktime (ns) just before and after raising each ready edge */
 	unsigned int log_next;
@@ -365,19 +374,19 @@ out:
 
 static int hx_get_direction(struct gpio_chip *gc, unsigned int offset)
 {
-	return offset == HX_DOUT ? GPIO_LINE_DIRECTION_IN : GPIO_LINE_DIRECTION_OUT;
+	return offset == HX_DOUT || offset == HX_BUTTON ? GPIO_LINE_DIRECTION_IN : GPIO_LINE_DIRECTION_OUT;
 }
 
 static int hx_direction_input(struct gpio_chip *gc, unsigned int offset)
 {
-	return offset == HX_DOUT ? 0 : -EPERM;
+	return offset == HX_DOUT || offset == HX_BUTTON ? 0 : -EPERM;
 }
 
 static void hx_set(struct gpio_chip *gc, unsigned int offset, int value);
 
 static int hx_direction_output(struct gpio_chip *gc, unsigned int offset, int value)
 {
-	if (offset == HX_DOUT)
+	if (offset == HX_DOUT || offset == HX_BUTTON)
 		return -EPERM;
 	hx_set(gc, offset, value);
 	return 0;
@@ -423,6 +432,8 @@ static int hx_get(struct gpio_chip *gc, unsigned int offset)
 	spin_lock_irqsave(&s->lock, flags);
 	if (offset == HX_CUE)
 		v = READ_ONCE(cue_level);
+	else if (offset == HX_BUTTON)
+		v = !s->button_pressed;
 	else if (offset == HX_SCK)
 		v = s->sck;
 	else if (!READ_ONCE(present) || !s->was_present || hx_powered_down(s, ktime_get()))
@@ -512,6 +523,8 @@ static void hx_irq_mask(struct irq_data *d)
 
 	if (irqd_to_hwirq(d) == HX_DOUT)
 		WRITE_ONCE(s->dout_irq_on, false);
+	if (irqd_to_hwirq(d) == HX_BUTTON)
+		WRITE_ONCE(s->button_irq_on, false);
 	gpiochip_disable_irq(gc, irqd_to_hwirq(d));
 }
 
@@ -523,6 +536,8 @@ static void hx_irq_unmask(struct irq_data *d)
 	gpiochip_enable_irq(gc, irqd_to_hwirq(d));
 	if (irqd_to_hwirq(d) == HX_DOUT)
 		WRITE_ONCE(s->dout_irq_on, true);
+	if (irqd_to_hwirq(d) == HX_BUTTON)
+		WRITE_ONCE(s->button_irq_on, true);
 }
 
 static int hx_irq_set_type(struct irq_data *d, unsigned int type)
@@ -531,12 +546,15 @@ static int hx_irq_set_type(struct irq_data *d, unsigned int type)
 	struct hx711_sim *s = gpiochip_get_data(gc);
 	unsigned long flags;
 
-	if (irqd_to_hwirq(d) != HX_DOUT)
+	if (irqd_to_hwirq(d) != HX_DOUT && irqd_to_hwirq(d) != HX_BUTTON)
 		return -EINVAL;
 	if (type & IRQ_TYPE_LEVEL_MASK)
 		return -EINVAL;	/* the emulation raises edges only */
 	spin_lock_irqsave(&s->lock, flags);
-	s->dout_trigger = type & IRQ_TYPE_EDGE_BOTH;
+	if (irqd_to_hwirq(d) == HX_BUTTON)
+		s->button_trigger = type & IRQ_TYPE_EDGE_BOTH;
+	else
+		s->dout_trigger = type & IRQ_TYPE_EDGE_BOTH;
 	spin_unlock_irqrestore(&s->lock, flags);
 	irq_set_handler_locked(d, handle_simple_irq);
 	return 0;
@@ -593,9 +611,48 @@ static const struct kernel_param_ops hx_log_ops = {
 module_param_cb(ready_log, &hx_log_ops, NULL, 0644);
 MODULE_PARM_DESC(ready_log, "before:after CLOCK_MONOTONIC ns around raising each of the last 64 ready edges; write to clear");
 
+/* ---- the button: write 1 to press it, 0 to let go ----------------------------------- */
+
+static int hx_button_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", hx ? READ_ONCE(hx->button_pressed) : 0);
+}
+
+static int hx_button_set(const char *val, const struct kernel_param *kp)
+{
+	struct hx711_sim *s = hx;
+	unsigned int edge = 0;
+	unsigned long flags;
+	bool pressed;
+	int ret;
+
+	ret = kstrtobool(val, &pressed);
+	if (ret || !s)
+		return ret;
+	spin_lock_irqsave(&s->lock, flags);
+	if (pressed != s->button_pressed) {
+		s->button_pressed = pressed;
+		/* Pressed pulls the line low: a falling edge; letting go, a rising one. */
+		edge = pressed ? IRQ_TYPE_EDGE_FALLING : IRQ_TYPE_EDGE_RISING;
+		if (!READ_ONCE(s->button_irq_on) || !(s->button_trigger & edge))
+			edge = 0;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (edge && s->gc.irq.domain && generic_handle_domain_irq_safe(s->gc.irq.domain, HX_BUTTON) == 0)
+		button_edges++;
+	return 0;
+}
+
+static const struct kernel_param_ops hx_button_ops = {
+	.get = hx_button_get,
+	.set = hx_button_set,
+};
+module_param_cb(button, &hx_button_ops, NULL, 0644);
+MODULE_PARM_DESC(button, "1: the BUTTON line is pressed (pulled low), 0: released (high)");
+
 /* ---- module ----------------------------------------------------------------------- */
 
-static const char *const hx_names[HX_NLINES] = { "SCK", "DOUT", "CUE" };
+static const char *const hx_names[HX_NLINES] = { "SCK", "DOUT", "CUE", "BUTTON" };
 
 static int __init hx711_sim_init(void)
 {

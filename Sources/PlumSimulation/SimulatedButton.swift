@@ -1,0 +1,77 @@
+public import PlumHardware
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A push button on a modelled GPIO input line with both edges requested, as the kernel
+/// presents one: each change of level is an edge event with a `CLOCK_MONOTONIC` time stamp,
+/// queued until read. Active-high: pressed reads `true` and a press is a rising edge (the
+/// kernel applies `active_low` before the events, so a driver sees the same either way).
+///
+/// Edges can be dated in the past or the future, so a test can make a 1.5 s press without
+/// waiting 1.5 s, and a bouncing contact is a burst of edges a millisecond apart.
+public final class SimulatedButton: GPIOEdgeLine, Sendable {
+    private struct State {
+        var pressed = false
+        var pending: [EdgeEvent] = []
+    }
+
+    private let state = Mutex(State())
+    /// The line offset the events carry.
+    public let offset: UInt32
+
+    public init(offset: UInt32 = 27) {
+        self.offset = offset
+    }
+
+    /// The contact closes at `time` (now when nil).
+    public func press(at time: MonotonicInstant? = nil) { change(to: true, at: time) }
+
+    /// The contact opens at `time` (now when nil).
+    public func release(at time: MonotonicInstant? = nil) { change(to: false, at: time) }
+
+    /// The contact closes at `time`, bouncing open and shut `bounces` times, a millisecond apart.
+    public func pressBouncing(at time: MonotonicInstant, bounces: Int) {
+        var at = time.nanoseconds
+        for _ in 0..<bounces {
+            change(to: true, at: MonotonicInstant(nanoseconds: at))
+            change(to: false, at: MonotonicInstant(nanoseconds: at + 500_000))
+            at += 1_000_000
+        }
+        change(to: true, at: MonotonicInstant(nanoseconds: at))
+    }
+
+    private func change(to pressed: Bool, at time: MonotonicInstant?) {
+        let stamp = time ?? SystemMonotonicClock().now()
+        state.withLock { state in
+            guard state.pressed != pressed else { return }
+            state.pressed = pressed
+            state.pending.append(EdgeEvent(kind: pressed ? .rising : .falling, timestamp: stamp, offset: offset))
+        }
+    }
+
+    public func value() throws(HardwareError) -> Bool {
+        state.withLock { $0.pressed }
+    }
+
+    public func waitForEdgeEvents(timeout: Duration) throws(HardwareError) -> Bool {
+        let deadline = SystemMonotonicClock().now().nanoseconds + timeout.nanoseconds
+        while true {
+            if state.withLock({ !$0.pending.isEmpty }) { return true }
+            if SystemMonotonicClock().now().nanoseconds >= deadline { return false }
+            usleep(500)
+        }
+    }
+
+    @discardableResult
+    public func readEdgeEvents(into events: inout [EdgeEvent]) throws(HardwareError) -> Int {
+        let taken = state.withLock { state in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
+        }
+        events.append(contentsOf: taken)
+        return taken.count
+    }
+}
