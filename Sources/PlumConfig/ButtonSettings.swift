@@ -75,29 +75,9 @@ public struct ButtonSettings: Hashable, Sendable {
     }
 
     init(_ reader: inout TOMLReader, sensors configured: [SensorConfiguration]) throws(ConfigurationError) {
-        guard let chip = try reader.string("chip") else {
-            throw reader.error(
-                nil, "missing key chip; the GPIO chip the button is on, for example chip = \"gpiochip0\"")
-        }
-        guard let line = try reader.stringOrInt("line") else {
-            throw reader.error(nil, "missing key line; the GPIO line the button is on, for example line = \"GPIO27\"")
-        }
-        do {
-            self.chip = try GPIOChipSpec(parsing: chip)
-        } catch {
-            let detail = error.detail ?? "\(error)"
-            throw reader.error(
-                "chip",
-                "chip = \"\(chip)\": \(detail); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\""
-            )
-        }
-        do {
-            self.line = try GPIOLineSpec(parsing: line)
-        } catch {
-            let detail = error.detail ?? "\(error)"
-            throw reader.error(
-                "line", "line = \"\(line)\": \(detail); use a line name such as \"GPIO27\" or an offset such as 27")
-        }
+        let keys = try GPIOLineKeys(&reader, what: "the button", example: 27)
+        chip = keys.chip
+        line = keys.line
         bias =
             try reader.choice(
                 "bias", GPIOBias.allCases.map { ($0.description, $0) }) ?? .asIs

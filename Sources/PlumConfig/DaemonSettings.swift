@@ -115,29 +115,9 @@ public struct CueOutputSettings: Hashable, Sendable {
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
-        guard let chip = try reader.string("chip") else {
-            throw reader.error(
-                nil, "missing key chip; the GPIO chip the buzzer is on, for example chip = \"gpiochip0\"")
-        }
-        guard let line = try reader.stringOrInt("line") else {
-            throw reader.error(nil, "missing key line; the GPIO line the buzzer is on, for example line = \"GPIO18\"")
-        }
-        do {
-            self.chip = try GPIOChipSpec(parsing: chip)
-        } catch {
-            let detail = error.detail ?? "\(error)"
-            throw reader.error(
-                "chip",
-                "chip = \"\(chip)\": \(detail); use a path, a name or a label, such as \"gpiochip0\" or \"pinctrl-rp1\""
-            )
-        }
-        do {
-            self.line = try GPIOLineSpec(parsing: line)
-        } catch {
-            let detail = error.detail ?? "\(error)"
-            throw reader.error(
-                "line", "line = \"\(line)\": \(detail); use a line name such as \"GPIO18\" or an offset such as 18")
-        }
+        let keys = try GPIOLineKeys(&reader, what: "the buzzer", example: 18)
+        chip = keys.chip
+        line = keys.line
         activeLow = try reader.bool("active_low") ?? false
         pulseMilliseconds = try reader.int("pulse_ms", in: 5...5000, unit: "ms") ?? 150
         onStable = try reader.bool("on_stable") ?? false
