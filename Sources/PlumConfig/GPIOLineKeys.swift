@@ -33,7 +33,8 @@ struct GPIOLineKeys {
             let detail = error.detail ?? "\(error)"
             throw reader.error(
                 "line",
-                "line = \"\(line)\": \(detail); use a line name such as \"GPIO\(example)\" or an offset such as \(example)"
+                "line = \"\(line)\": \(detail); use a line name such as \"GPIO\(example)\" "
+                    + "or an offset such as \(example)"
             )
         }
     }
