@@ -64,15 +64,23 @@ final class ClientOutbox: Sendable {
         state.withLock { $0.subscription }
     }
 
-    /// Replaces the subscription; reports queued under the old one are discarded, so that a
-    /// client switching to binary frames gets no JSON report after the acknowledgement.
-    func subscribe(_ subscription: Subscription) {
+    /// Replaces the subscription and queues its acknowledgement, in one step under the lock:
+    /// a report published before it is not sent (reports queued under the old subscription are
+    /// discarded, so a client switching to binary frames gets no JSON report after the
+    /// acknowledgement), and one published after it comes after the acknowledgement, never
+    /// ahead of it and never lost.
+    /// - Returns: true when a drain must be scheduled.
+    func subscribe(_ subscription: Subscription, acknowledgement: ByteBuffer) -> Bool {
         state.withLock { state in
+            guard !state.closed else { return false }
             state.subscription = subscription
             state.queue.removeAll { $0.isReport }
             state.reportCount = 0
             state.dropped = 0
             state.fullSince = nil
+            state.queue.append(Entry(bytes: acknowledgement, isReport: false))
+            defer { state.drainPending = true }
+            return !state.drainPending
         }
     }
 

@@ -226,9 +226,11 @@ final class ClientSession: ChannelDuplexHandler {
     private func finished(_ request: Request, ticket: Int, answer: Answer) {
         guard commands.finish(ticket), let outbox else { return }
         if case .watch(let options) = request, answer.watchAccepted {
+            // The subscription and its acknowledgement enter the client's queue together: a
+            // reading published by a sampler thread in between would otherwise reach the client
+            // ahead of its WATCH answer (or, the other way round, be lost after it).
             let subscription = Subscription(options)
-            outbox.subscribe(subscription)
-            queueReply(subscription.report, evenInBinaryMode: true)
+            if outbox.subscribe(subscription, acknowledgement: ByteBuffer(string: subscription.report)) { drain() }
         }
         for reply in answer.replies {
             queueReply(reply.hasSuffix("\n") ? reply : reply + "\n")
