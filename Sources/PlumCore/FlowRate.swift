@@ -16,10 +16,7 @@ public struct FlowRate: Sendable {
     /// The fewest samples a slope is given for, however long they span (a line through two
     /// points follows their noise).
     public let minimumSamples: Int
-    private var times: [UInt64] = []
-    private var values: [Double] = []
-    private var head = 0
-    private var coveredSince: UInt64?
+    private var samples: TimeWindow
 
     /// 1 s: long enough that noise averages down to a few hundredths of a gram per second, short
     /// enough that pouring shows within a second.
@@ -31,14 +28,12 @@ public struct FlowRate: Sendable {
     public init(window: UInt64 = FlowRate.defaultWindow, minimumSamples: Int = 3) {
         self.window = max(window, 1_000_000)
         self.minimumSamples = max(minimumSamples, 3)
+        samples = TimeWindow(window: self.window)
     }
 
     /// Forgets every sample: the next rate comes a whole window later.
     public mutating func reset() {
-        times.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        head = 0
-        coveredSince = nil
+        samples.reset()
     }
 
     /// Adds a sample and returns the rate now.
@@ -51,33 +46,21 @@ public struct FlowRate: Sendable {
             reset()
             return nil
         }
-        if let last = times.last, time < last || time - last > window { reset() }
-        if coveredSince == nil { coveredSince = time }
-        times.append(time)
-        values.append(grams)
-        // Keep the samples of the last window, both ends included: a full window holds 11 at
-        // 10 SPS.
-        let start = time >= window ? time - window : 0
-        while head < times.count - 1, times[head] < start { head += 1 }
-        if head > 256 {
-            times.removeFirst(head)
-            values.removeFirst(head)
-            head = 0
-        }
-        guard let since = coveredSince, time - since >= window, times.count - head >= minimumSamples else {
-            return nil
-        }
+        samples.append(grams, at: time)
+        guard samples.isFull, samples.indices.count >= minimumSamples else { return nil }
         return slope()
     }
 
     /// Ordinary least squares of grams on seconds over the window, with times measured from the
     /// newest sample so the sums stay small and exact.
     private func slope() -> Double? {
+        let times = samples.times
+        let values = samples.values
         let newest = times[times.count - 1]
-        let count = Double(times.count - head)
+        let count = Double(samples.indices.count)
         var sumT = 0.0
         var sumV = 0.0
-        for index in head..<times.count {
+        for index in samples.indices {
             sumT -= Double(newest - times[index]) / 1e9
             sumV += values[index]
         }
@@ -85,7 +68,7 @@ public struct FlowRate: Sendable {
         let meanV = sumV / count
         var covariance = 0.0
         var variance = 0.0
-        for index in head..<times.count {
+        for index in samples.indices {
             let t = -Double(newest - times[index]) / 1e9 - meanT
             covariance += t * (values[index] - meanV)
             variance += t * t

@@ -10,11 +10,7 @@ public struct StabilityDetector: Sendable {
     /// The largest max − min that still counts as stable; the engine sets it per sample before
     /// calibration, when it is measured from the noise.
     public var band: Double
-    private var times: [UInt64] = []
-    private var values: [Double] = []
-    private var head = 0
-    private var coveredSince: UInt64?
-    private var lastTime: UInt64?
+    private var samples: TimeWindow
 
     /// - Parameters:
     ///   - window: nanoseconds the readings must stay within the band.
@@ -22,41 +18,27 @@ public struct StabilityDetector: Sendable {
     public init(window: UInt64, band: Double) {
         self.window = window
         self.band = band
+        samples = TimeWindow(window: window)
     }
 
     public mutating func reset() {
-        times.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        head = 0
-        coveredSince = nil
-        lastTime = nil
+        samples.reset()
     }
 
     /// Adds a reading and says whether the load is stable now.
     public mutating func update(_ value: Double, time: UInt64) -> Bool {
-        if let last = lastTime, time < last || time - last > window || !value.isFinite {
-            reset()
+        guard value.isFinite else {
+            samples.reset()
+            return false
         }
-        guard value.isFinite else { return false }
-        lastTime = time
-        if coveredSince == nil { coveredSince = time }
-        times.append(time)
-        values.append(value)
-        let start = time >= window ? time - window : 0
-        while head < times.count - 1, times[head] < start { head += 1 }
-        // Compact now and then so the arrays stay as small as the window.
-        if head > 256 {
-            times.removeFirst(head)
-            values.removeFirst(head)
-            head = 0
-        }
+        samples.append(value, at: time)
+        guard samples.isFull else { return false }
         var low = value
         var high = value
-        for i in head..<values.count {
-            low = min(low, values[i])
-            high = max(high, values[i])
+        for index in samples.indices {
+            low = min(low, samples.values[index])
+            high = max(high, samples.values[index])
         }
-        guard let since = coveredSince, time - since >= window else { return false }
         return high - low <= band
     }
 }
