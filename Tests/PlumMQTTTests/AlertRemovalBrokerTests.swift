@@ -33,29 +33,41 @@ struct AlertRemovalBrokerTests {
         return Set(late.messages.filter { $0.topic != marker && $0.retain && !$0.payload.isEmpty }.map(\.topic))
     }
 
+    /// Waits until fruit-low's config and state have been emptied, then asks the broker what it
+    /// retains: neither of them, and still bowl-full's config.
+    static func expectFruitLowGone(port: Int, watcher: MessageCollector, _ failure: String) async throws {
+        #expect(
+            await eventually(within: .seconds(10)) {
+                watcher.messages(on: config).last?.payload.isEmpty == true
+                    && watcher.messages(on: state).last?.payload.isEmpty == true
+            },
+            Comment(rawValue: "\(failure): \(watcher.messages(on: config).count) configs"))
+        let retained = try await retainedTopics(port: port, filter: "#")
+        #expect(
+            !retained.contains(config) && !retained.contains(state),
+            "the broker still holds the alert that left: \(retained.sorted())")
+        #expect(retained.contains(keptConfig), "the alert still configured lost its entity: \(retained.sorted())")
+    }
+
+    /// Tells `bridge` of pan bowl with fruit-low raised and bowl-full clear.
+    static func sendTwoAlerts(to bridge: BridgeBrokerTests.Running) {
+        bridge.link.send(.connected(pans: ["bowl"]))
+        bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
+        bridge.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
+    }
+
     @Test("a rule the daemon reports removed after a reload: empty retained config and state, the others kept")
     func removedOnReload() async throws {
         let broker = try await MosquittoBroker.start()
         let bridge = try BridgeBrokerTests.Running(port: broker.port)
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
-        bridge.link.send(.connected(pans: ["bowl"]))
-        bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
-        bridge.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
+        Self.sendTwoAlerts(to: bridge)
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the alert raised")
         #expect(await watcher.first { $0.topic == Self.keptConfig } != nil, "the other alert configured")
 
         bridge.link.send(.report(Self.removed))
-        #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages(on: Self.config).last?.payload.isEmpty == true
-                    && watcher.messages(on: Self.state).last?.payload.isEmpty == true
-            },
-            "the removed alert's config and state were not emptied: \(watcher.messages(on: Self.config).count) configs")
-        let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(
-            !retained.contains(Self.config) && !retained.contains(Self.state),
-            "the broker still holds the removed alert: \(retained.sorted())")
-        #expect(retained.contains(Self.keptConfig), "the unchanged alert lost its entity: \(retained.sorted())")
+        try await Self.expectFruitLowGone(
+            port: broker.port, watcher: watcher, "the removed alert's config and state were not emptied")
         watcher.stop()
         await bridge.stop()
     }
@@ -65,9 +77,7 @@ struct AlertRemovalBrokerTests {
         let broker = try await MosquittoBroker.start()
         let bridge = try BridgeBrokerTests.Running(port: broker.port)
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
-        bridge.link.send(.connected(pans: ["bowl"]))
-        bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
-        bridge.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
+        Self.sendTwoAlerts(to: bridge)
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the alert raised")
 
         // The daemon restarts with fruit-low taken out: after ?WATCH it reports bowl-full alone,
@@ -76,17 +86,8 @@ struct AlertRemovalBrokerTests {
         bridge.link.send(.connected(pans: ["bowl"]))
         bridge.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
         bridge.link.send(.report(.weight(weightReport("bowl", grams: 300, stable: true))))
-        #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages(on: Self.config).last?.payload.isEmpty == true
-                    && watcher.messages(on: Self.state).last?.payload.isEmpty == true
-            },
-            "the alert the daemon no longer has was not removed")
-        let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(
-            !retained.contains(Self.config) && !retained.contains(Self.state),
-            "the broker still holds the alert that left: \(retained.sorted())")
-        #expect(retained.contains(Self.keptConfig), "the alert still configured lost its entity")
+        try await Self.expectFruitLowGone(
+            port: broker.port, watcher: watcher, "the alert the daemon no longer has was not removed")
         watcher.stop()
         await bridge.stop()
     }
@@ -95,9 +96,7 @@ struct AlertRemovalBrokerTests {
     func staleAfterBridgeRestart() async throws {
         let broker = try await MosquittoBroker.start()
         let first = try BridgeBrokerTests.Running(port: broker.port)
-        first.link.send(.connected(pans: ["bowl"]))
-        first.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
-        first.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
+        Self.sendTwoAlerts(to: first)
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the first bridge's alert")
         #expect(await watcher.first { $0.topic == Self.keptConfig } != nil, "the first bridge's other alert")
@@ -107,17 +106,8 @@ struct AlertRemovalBrokerTests {
         second.link.send(.connected(pans: ["bowl"]))
         second.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
         second.link.send(.report(.weight(weightReport("bowl", grams: 300, stable: true))))
-        #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages(on: Self.config).last?.payload.isEmpty == true
-                    && watcher.messages(on: Self.state).last?.payload.isEmpty == true
-            },
-            "the second bridge left the first one's alert in place")
-        let retained = try await Self.retainedTopics(port: broker.port, filter: "#")
-        #expect(
-            !retained.contains(Self.config) && !retained.contains(Self.state),
-            "the broker still holds the alert that left: \(retained.sorted())")
-        #expect(retained.contains(Self.keptConfig), "the alert still configured lost its entity")
+        try await Self.expectFruitLowGone(
+            port: broker.port, watcher: watcher, "the second bridge left the first one's alert in place")
         watcher.stop()
         await second.stop()
     }
