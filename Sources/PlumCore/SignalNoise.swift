@@ -8,8 +8,11 @@
 /// is the lower quartile of the last ``blockCount`` blocks (the sensor's own noise, which rest
 /// periods show), divided by 0.755: for Gaussian noise the lower quartile of 32 such estimates
 /// averages 0.755 σ (±0.066 σ), so the result is σ within about 10 %. The signal's quantum
-/// (the smallest change seen, one LSB for a quiet ADC) is kept too, so a signal too quiet to
-/// show noise still gets a band of a few codes.
+/// (the smallest change seen again and again, one LSB for a quiet ADC) is kept too, so a signal
+/// too quiet to show noise still gets a band of a few codes. A change seen once is not a
+/// quantum: on a signal that never moved before (an emulated chip's exact codes, an FSR at
+/// rest), the first change is the load being placed, and taking it for the quantum would call
+/// that very step stable.
 ///
 /// Blocks are counts of samples, not times: they are statistics, and 16 differences give an
 /// estimate good to about 30 % at any rate (the first after 0.2 s at 80 SPS, 1.6 s at 10 SPS);
@@ -24,8 +27,18 @@ public struct SignalNoise: Sendable {
     private var filled = 0
     private var blocks: [Double]
     private var blocksSeen = 0
-    /// The smallest non-zero change between successive samples seen so far.
-    public private(set) var quantum: Double?
+    /// How many times a change between successive samples must be seen, at the scale of the
+    /// smallest, before it is taken as the signal's quantum.
+    public static let quantumSightings = 4
+    /// The smallest non-zero change between successive samples seen so far, and how many changes
+    /// at its scale (within 1.5 times) have been seen.
+    private var smallestChange: Double?
+    private var smallestChangeSightings = 0
+    /// The signal's quantum: the smallest non-zero change between successive samples, once it
+    /// has been seen ``quantumSightings`` times; `nil` before.
+    public var quantum: Double? {
+        smallestChangeSightings >= Self.quantumSightings ? smallestChange : nil
+    }
 
     public init() {
         differences = Array(repeating: 0, count: Self.blockSize)
@@ -58,7 +71,7 @@ public struct SignalNoise: Sendable {
         defer { last = x }
         guard let last else { return }
         let difference = x - last
-        if difference != 0, abs(difference) < (quantum ?? .infinity) { quantum = abs(difference) }
+        if difference != 0 { sawChange(abs(difference)) }
         differences[filled] = difference
         filled += 1
         guard filled == Self.blockSize else { return }
@@ -69,6 +82,20 @@ public struct SignalNoise: Sendable {
         for i in 0..<known { scratch[i] = blocks[i] }
         scratch[0..<known].sort()
         sigma = scratch[(known - 1) / 4] / 0.755
+    }
+
+    private mutating func sawChange(_ size: Double) {
+        guard let smallest = smallestChange else {
+            (smallestChange, smallestChangeSightings) = (size, 1)
+            return
+        }
+        if size * 1.5 < smallest {
+            // A smaller scale: the smaller change starts its own count.
+            (smallestChange, smallestChangeSightings) = (size, 1)
+        } else if size <= smallest * 1.5 {
+            smallestChangeSightings += 1
+            smallestChange = min(smallest, size)
+        }
     }
 
     private mutating func blockSigma() -> Double {

@@ -91,6 +91,36 @@ struct UncalibratedStabilityTests {
         let stepped = engine.process(EngineInput(signal: 4_010 * 0.0078125, time: 200 * 15_625_000))
         #expect(!stepped.isStable, "stable on a 10-code step")
     }
+
+    @Test(
+        "a signal that never moved is not called stable on the step of the first load, and a calibration captures the load alone"
+    )
+    func firstChangeIsNotAQuantum() throws {
+        // The emulated HX711 of the systemd suite: exact codes at 10 SPS, 60000 empty, then 200 g
+        // at 1500 counts per gram. The first change ever seen is the load itself; taken as the
+        // signal's quantum it made the unit 600000 counts, the step "stable" at once, and the
+        // capture averaged one empty sample into the 200 g point (347500 for 360000: 4 % off).
+        var engine = try WeighingEngine(sensor: SensorIdentity(id: "pan", model: "HX711"), kind: .loadCell)
+        let period: UInt64 = 100_000_000
+        var index: UInt64 = 0
+        func feed(_ code: Double, _ count: Int) -> [Reading] {
+            (0..<count).map { _ in
+                defer { index += 1 }
+                return engine.process(EngineInput(signal: code, time: index * period))
+            }
+        }
+        _ = feed(60_000, 30)
+        engine.beginCalibration()
+        _ = try engine.captureZero().get()
+        _ = feed(60_000, 40)
+        _ = try engine.captureWeight(grams: 200).get()
+        _ = feed(60_000, 37)  // the weight is not on yet: the capture waits for the load to change
+        let placed = feed(360_000, 60)
+        #expect(!placed[0].isStable, "stable on the sample where 200 g went on")
+        let calibration = try engine.previewCalibration(createdAt: "2026-11-25T12:00:00Z").get()
+        let grams = try #require(calibration.grams(fromSignal: 60_000 + 120 * 1500))
+        #expect(abs(grams - 120) < 0.01, "120 g reads \(grams) g with the captured calibration")
+    }
 }
 
 #if canImport(Glibc)
