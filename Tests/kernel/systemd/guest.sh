@@ -1,0 +1,370 @@
+#!/bin/bash
+# Runs inside the systemd VM as root, started by plum-systemd-check.service once the machine has
+# reached multi-user.target. Phase 1 installs the package and checks the service path; the VM
+# then reboots (the overlay disk keeps what was installed) and phase 2 checks what a reboot must
+# keep, then removes and purges the package and powers off.
+#
+# Results: $PLUM_OUT/results.txt gets "PASS|FAIL name: detail" lines, every name beginning with
+# "systemd"; runs/ keeps what the commands printed; progress.txt marks how far the guest got.
+set -uo pipefail
+# shellcheck source=/dev/null
+source /etc/plum-test/env.sh
+R="$PLUM_OUT/results.txt"
+RUNS="$PLUM_OUT/runs"
+P=/sys/module/hx711_sim/parameters
+STATE=/var/lib/plum-test
+mkdir -p "$RUNS" "$STATE"
+
+result() { echo "$1 $2: ${3:-}" >>"$R"; echo "guest: $1 $2 ${3:-}"; }
+pass() { result PASS "$@"; }
+fail() { result FAIL "$@"; }
+check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds
+    local name=$1 detail=$2; shift 2
+    if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
+}
+progress() { echo "$*" >>"$PLUM_OUT/progress.txt"; }
+# until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds or SECONDS pass.
+until_true() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.2
+    done
+}
+prop() { systemctl show -P "$2" "$1"; }
+# The emulated HX711: zero at code 60000, 1500 counts per gram once calibrated.
+ZERO=60000
+PER_GRAM=1500
+load() { echo $((ZERO + $1 * PER_GRAM)) >"$P/code_a128"; }
+as() { local user=$1; shift; runuser -u "$user" -- "$@"; }
+# shows USER GRAMS: USER's stable reading of the pan is GRAMS (one decimal) within 60 s.
+shows() {
+    as "$1" plumscale read --sensor pan --stable --timeout 60 >"$RUNS/read.out" 2>"$RUNS/read.err" &&
+        grep -qE "(^| )$2 g" "$RUNS/read.out"
+}
+last_read() { cat "$RUNS/read.out" "$RUNS/read.err" | tr '\n' ' '; }
+# creds PID: setpriv's options for PID's user, group and supplementary groups.
+creds() {
+    local groups
+    groups=$(awk '/^Groups:/ {$1 = ""; gsub(/^ +| +$/, ""); gsub(/ +/, ","); print}' "/proc/$1/status")
+    echo "--reuid $(awk '/^Uid:/ {print $2}' "/proc/$1/status") --regid $(awk '/^Gid:/ {print $2}' "/proc/$1/status")" \
+        "${groups:+--groups $groups}${groups:---clear-groups}"
+}
+# sandboxed PID COMMAND...: COMMAND in PID's mount namespace with PID's credentials.
+sandboxed() {
+    local pid=$1; shift
+    # shellcheck disable=SC2046
+    nsenter -t "$pid" -m -- setpriv $(creds "$pid") -- "$@"
+}
+# outside PID COMMAND...: COMMAND with PID's credentials but outside its sandbox.
+outside() {
+    local pid=$1; shift
+    # shellcheck disable=SC2046
+    setpriv $(creds "$pid") -- "$@"
+}
+
+phase=$(cat "$STATE/phase" 2>/dev/null || echo 1)
+progress "phase$phase-start"
+echo "guest: phase $phase, kernel $(uname -r), $(nproc) CPUs, up $(cut -d' ' -f1 /proc/uptime) s"
+
+if [[ $phase == 1 ]]; then
+    # ---- systemd is PID 1 ------------------------------------------------------------------
+    state=$(systemctl is-system-running 2>&1) # 'starting' while this check runs
+    failed_units=$(systemctl --failed --no-legend --plain | awk '{print $1}' | tr '\n' ' ')
+    check systemd.pid1 "PID 1 is $(readlink /proc/1/exe), the system is $state${failed_units:+ (failed: $failed_units)}" \
+        test "$(readlink /proc/1/exe)" = /usr/lib/systemd/systemd -o "$(readlink /proc/1/exe)" = /lib/systemd/systemd
+
+    # ---- install, as on a Pi ---------------------------------------------------------------
+    # The I2C bus appears after the package (udev must apply the rules to a new device); the
+    # HX711's GPIO chip was there at boot (plum-hx711.service), before the rules existed.
+    rm -f /var/lib/man-db/auto-update # man-db's trigger takes minutes under TCG
+    # The host root may be a container image whose policy-rc.d forbids starting any service (exit
+    # 101); Debian on a Pi has none, and the package's own scripts must start the socket.
+    rm -f /usr/sbin/policy-rc.d
+    apt-get install -y "$PLUMSCALE_DEB" >"$RUNS/apt-install.out" 2>&1
+    rc=$?
+    check systemd.apt-install "apt-get install ./$(basename "$PLUMSCALE_DEB"): rc=$rc $(tail -n 2 "$RUNS/apt-install.out" | tr '\n' ' ')" \
+        test $rc = 0
+    modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-stub chip_addr=0x48
+    modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-dev
+    udevadm settle --timeout=30
+
+    groups_of_plumscale=$(id -nG plumscale 2>&1)
+    check systemd.sysusers "groups: $(getent group gpio i2c plumscale plumscale-admin | cut -d: -f1 | tr '\n' ' ');
+user plumscale home $(getent passwd plumscale | cut -d: -f6), in: $groups_of_plumscale" \
+        bash -c "getent group gpio i2c plumscale plumscale-admin | wc -l | grep -qx 4 &&
+            [[ ' $groups_of_plumscale ' == *' gpio '* && ' $groups_of_plumscale ' == *' i2c '* ]] &&
+            [[ \$(getent passwd plumscale | cut -d: -f6) == /var/lib/plumscale ]]"
+    gpiochip=$(grep -l hx711-sim /sys/bus/gpio/devices/gpiochip*/of_node/name /sys/bus/gpio/devices/*/label \
+        2>/dev/null | head -n1 | sed -n 's#.*/\(gpiochip[0-9]*\)/.*#\1#p')
+    [[ -n $gpiochip ]] || gpiochip=$(gpiodetect | awk '/\[hx711-sim\]/ {print $1; exit}')
+    i2cdev=$(ls /dev/i2c-* 2>/dev/null | head -n1)
+    gpio_mode=$(stat -c '%G %a' "/dev/$gpiochip" 2>&1)
+    i2c_mode=$(stat -c '%G %a' "$i2cdev" 2>&1)
+    check systemd.udev "60-plumscale.rules: /dev/$gpiochip (there before the rules) is $gpio_mode, $i2cdev (added after) is $i2c_mode (want gpio 660, i2c 660)" \
+        test "$gpio_mode|$i2c_mode" = "gpio 660|i2c 660"
+
+    # ---- the configuration an administrator writes, and the users -----------------------------
+    cat >/etc/plumscale/plumscale.toml <<'TOML'
+[scale]
+capacity_grams = 385
+division_grams = 0.1
+
+[daemon]
+admin_group = "plumscale-admin"
+
+# The emulated HX711 (hx711_sim.ko), at 10 SPS, with the clock-high limit raised for TCG
+# (Tests/kernel/configs/hx711.toml says why).
+[[sensor]]
+name = "pan"
+kind = "hx711"
+chip = "hx711-sim"
+dout = "DOUT"
+sck = "SCK"
+gain = 128
+rate = 10
+ready_timeout_ms = 1000
+clock_high_limit_us = 10000
+realtime_priority = 10
+lock_memory = true
+
+[mqtt]
+host = "127.0.0.1"
+scale_id = "vm"
+
+[web]
+listen = "127.0.0.1:8385"
+auth_file = "/etc/plumscale/web-password"
+TOML
+    useradd --no-create-home --groups plumscale reader
+    useradd --no-create-home --groups plumscale,plumscale-admin admin
+    useradd --no-create-home outsider
+    load 0
+
+    # ---- socket activation, READY and STATUS -------------------------------------------------
+    enabled="$(systemctl is-enabled plumscaled.socket) $(systemctl is-enabled plumscaled.service)"
+    before="$(systemctl is-active plumscaled.socket) $(systemctl is-active plumscaled.service)"
+    as reader plumscale status >"$RUNS/status.out" 2>&1
+    rc=$?
+    after=$(systemctl is-active plumscaled.service)
+    check systemd.socket-activation "socket and service $enabled; after install socket/service $before; \
+plumscale status as a member of plumscale: rc=$rc, then the service is $after" \
+        test "$enabled|$before|$rc|$after" = "enabled enabled|active inactive|0|active"
+    until_true 60 bash -c '[[ $(systemctl show -P SubState plumscaled.service) == running &&
+        -n $(systemctl show -P StatusText plumscaled.service) ]]'
+    check systemd.ready-status "Type=$(prop plumscaled.service Type), SubState=$(prop plumscaled.service SubState), \
+StatusText='$(prop plumscaled.service StatusText)'" \
+        test "$(prop plumscaled.service SubState)" = running -a -n "$(prop plumscaled.service StatusText)"
+
+    # ---- who may do what --------------------------------------------------------------------------
+    as outsider plumscale status >"$RUNS/outsider.out" 2>&1
+    rc=$?
+    check systemd.permission.outsider "a user in no PlumScale group: rc=$rc, $(tr '\n' ' ' <"$RUNS/outsider.out")" \
+        bash -c "[[ $rc != 0 ]] && grep -qi 'permission' '$RUNS/outsider.out'"
+    as reader plumscale tare --sensor pan >"$RUNS/reader-tare.out" 2>&1
+    rc=$?
+    check systemd.permission.reader "a member of plumscale tares: rc=$rc, $(tr '\n' ' ' <"$RUNS/reader-tare.out")" \
+        bash -c "[[ $rc != 0 ]] && grep -q 'join the group' '$RUNS/reader-tare.out'"
+
+    # ---- calibration, kept over a restart ----------------------------------------------------
+    as admin plumscale calibrate --sensor pan --point 0 --point 200 --yes \
+        >"$RUNS/calibrate.out" 2>"$RUNS/calibrate.err" &
+    calibrate_pid=$!
+    # The 200 g goes on when the CLI asks for it (its prompt is unbuffered on stderr).
+    until_true 180 bash -c "grep -q 'place 200.0 g' '$RUNS/calibrate.err' || ! kill -0 $calibrate_pid"
+    load 200
+    wait "$calibrate_pid"
+    rc=$?
+    load 0
+    as admin plumscale tare --sensor pan --timeout 60 >"$RUNS/admin-tare.out" 2>&1
+    rc=$?
+    check systemd.permission.admin "a member of plumscale-admin tares the empty pan: rc=$rc, $(tr '\n' ' ' <"$RUNS/admin-tare.out")" \
+        test $rc = 0
+    load 120
+    shows reader 120.0
+    shown=$?
+    check systemd.calibrate "plumscale calibrate --point 0 --point 200 as admin: rc=$rc; 120 g then reads: $(last_read)" \
+        test "$rc|$shown" = "0|0"
+    pid=$(prop plumscaled.service MainPID)
+    systemctl restart plumscaled.service
+    shows reader 120.0
+    check systemd.restart-keeps-calibration "systemctl restart (pid $pid -> $(prop plumscaled.service MainPID)): \
+$(last_read)(want 120.0 g)" test $? = 0
+
+    # ---- reload re-reads [scale] --------------------------------------------------------------
+    echo $((ZERO + 120 * PER_GRAM + 3 * PER_GRAM / 10)) >"$P/code_a128" # 120.3 g
+    shows reader 120.3
+    before=$(last_read)
+    pid=$(prop plumscaled.service MainPID)
+    sed -i 's/^division_grams = 0.1$/division_grams = 0.5/' /etc/plumscale/plumscale.toml
+    systemctl reload plumscaled.service
+    rc=$?
+    until_true 60 shows reader 120.5
+    shown=$?
+    check systemd.reload "120.3 g at division 0.1: $before; systemctl reload (rc $rc) with division 0.5: $(last_read)\
+(want 120.5 g, the same pid $pid: $(prop plumscaled.service MainPID))" \
+        test "$rc|$shown|$pid" = "0|0|$(prop plumscaled.service MainPID)"
+    sed -i 's/^division_grams = 0.5$/division_grams = 0.1/' /etc/plumscale/plumscale.toml
+    systemctl reload plumscaled.service
+    load 120
+
+    # ---- the watchdog -----------------------------------------------------------------------------
+    pid=$(prop plumscaled.service MainPID)
+    restarts=$(prop plumscaled.service NRestarts)
+    frozen_at=$SECONDS
+    kill -STOP "$pid"
+    until_true 90 bash -c "p=\$(systemctl show -P MainPID plumscaled.service);
+        [[ \$p != 0 && \$p != $pid && \$(systemctl show -P SubState plumscaled.service) == running ]]"
+    took=$((SECONDS - frozen_at))
+    journalctl -b -u plumscaled.service --no-pager >"$RUNS/plumscaled.journal" 2>&1
+    check systemd.watchdog "SIGSTOP to pid $pid: restarted as $(prop plumscaled.service MainPID) after ${took}s \
+(WatchdogSec=$(prop plumscaled.service WatchdogUSec)), NRestarts $restarts -> $(prop plumscaled.service NRestarts), \
+journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n1)" \
+        bash -c "[[ $(prop plumscaled.service NRestarts) -gt $restarts ]] && grep -qi 'watchdog timeout' '$RUNS/plumscaled.journal'"
+
+    # ---- the MQTT and web services, as their units run them ---------------------------------------
+    install -m 0755 "$PLUMSCALE_SERVICES_BIN/plumscale-mqtt" "$PLUMSCALE_SERVICES_BIN/plumscale-web" /usr/local/bin/
+    install -m 0644 "$PLUM_REPO/systemd/plumscale-mqtt.service" "$PLUM_REPO/systemd/plumscale-web.service" \
+        /etc/systemd/system/
+    echo plum-test-password | plumscale-web hash-password --cost 4 >/etc/plumscale/web-password
+    chmod 0640 /etc/plumscale/web-password
+    chgrp plumscale /etc/plumscale/web-password
+    systemctl daemon-reload
+    systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
+    load 0
+    timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/sensor/+/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
+    timeout 120 mosquitto_sub -h 127.0.0.1 -t 'plumscale/vm/pan/state' -C 1 >"$RUNS/mqtt-state.out" 2>&1
+    check systemd.mqtt.running "plumscale-mqtt.service $(systemctl is-active plumscale-mqtt.service) as \
+$(ps -o user= -p "$(prop plumscale-mqtt.service MainPID)"): discovery '$(head -c 120 "$RUNS/mqtt-config.out")', \
+state '$(head -c 160 "$RUNS/mqtt-state.out")'" \
+        bash -c "grep -q plumscale_vm '$RUNS/mqtt-config.out' && grep -q '\"grams\"' '$RUNS/mqtt-state.out'"
+    # One subscriber for the answers and a probe: once the probe comes back it is in place.
+    results="$RUNS/mqtt-results.out"
+    timeout 240 mosquitto_sub -h 127.0.0.1 -t plumscale/vm/pan/result -t plum-test/probe -v >"$results" 2>&1 &
+    sub=$!
+    until_true 60 bash -c "mosquitto_pub -h 127.0.0.1 -t plum-test/probe -m here && grep -q '^plum-test/probe' '$results'"
+    # mqtt_tare: one press of Home Assistant's button; true when its answer is ok (a pan that is
+    # still moving is refused, and pressed again).
+    mqtt_tare() {
+        local answers
+        answers=$(grep -c '^plumscale/vm/pan/result' "$results")
+        mosquitto_pub -h 127.0.0.1 -t plumscale/vm/pan/tare/set -m PRESS || return 1
+        until_true 30 bash -c "[[ \$(grep -c '^plumscale/vm/pan/result' '$results') -gt $answers ]]" &&
+            grep '^plumscale/vm/pan/result' "$results" | tail -n1 | grep -q '"ok":true'
+    }
+    until_true 120 mqtt_tare
+    kill "$sub" 2>/dev/null
+    grep '^plumscale/vm/pan/result' "$results" >"$RUNS/mqtt-result.out"
+    check systemd.mqtt.tare "Home Assistant's tare button through the bridge's dynamic user in plumscale-admin: \
+$(cat "$RUNS/mqtt-result.out")" grep -q '"ok":true' "$RUNS/mqtt-result.out"
+    until_true 120 bash -c "curl -sf http://127.0.0.1:8385/api/poll >'$RUNS/web-poll.out'"
+    curl -sf http://127.0.0.1:8385/metrics >"$RUNS/web-metrics.out"
+    check systemd.web.running "plumscale-web.service $(systemctl is-active plumscale-web.service) as \
+$(ps -o user= -p "$(prop plumscale-web.service MainPID)"): /api/poll '$(head -c 160 "$RUNS/web-poll.out")', \
+/metrics $(grep -c '^plumscale_' "$RUNS/web-metrics.out") plumscale_ samples" \
+        bash -c "grep -q '\"pan\"' '$RUNS/web-poll.out' && grep -q '^plumscale_' '$RUNS/web-metrics.out'"
+    load 120
+
+    # ---- the sandboxes are in force ------------------------------------------------------------
+    mkdir -p /home/pi && echo "notes of the grower" >/home/pi/notes.txt && chmod 0644 /home/pi/notes.txt
+    # walled_off SEEN HOME SHADOW: the file was readable outside, and neither it nor /etc/shadow inside.
+    walled_off() { [[ $1 == "notes of the grower" && $2 == *'ermission denied'* && $3 == *'ermission denied'* ]]; }
+    for unit in plumscaled plumscale-mqtt plumscale-web; do
+        pid=$(prop "$unit.service" MainPID)
+        seen=$(outside "$pid" cat /home/pi/notes.txt 2>&1)
+        home=$(sandboxed "$pid" cat /home/pi/notes.txt 2>&1)
+        shadow=$(sandboxed "$pid" head -c 1 /etc/shadow 2>&1)
+        check "systemd.sandbox.$unit.files" "as uid $(ps -o uid= -p "$pid" | tr -d ' '): /home/pi/notes.txt \
+outside the unit: '$seen'; inside: '$home'; /etc/shadow inside: '$shadow'" walled_off "$seen" "$home" "$shadow"
+    done
+    pid=$(prop plumscaled.service MainPID)
+    links=$(nsenter -t "$pid" -n ip -o link | awk -F': ' '{print $2}' | tr '\n' ' ')
+    check systemd.sandbox.plumscaled.network "network interfaces plumscaled sees: $links(want only lo)" \
+        test "$links" = "lo "
+
+    # ---- the system call filters, for a minute of everything --------------------------------------
+    # With SystemCallErrorNumber=EPERM a refused call fails quietly; for this run a drop-in makes
+    # every refused call kill the process (SIGSYS), so one would show as a crash and a restart.
+    for unit in plumscaled plumscale-mqtt plumscale-web; do
+        mkdir -p "/run/systemd/system/$unit.service.d"
+        printf '[Service]\nSystemCallErrorNumber=kill\n' >"/run/systemd/system/$unit.service.d/50-kill.conf"
+    done
+    systemctl daemon-reload
+    # systemd starts no socket whose service is already running: the daemon stops first.
+    systemctl stop plumscaled.service
+    systemctl enable --now plumscaled-mtsics.socket
+    systemctl start plumscaled.service
+    systemctl restart plumscale-mqtt.service plumscale-web.service
+    declare -A run_pid
+    for unit in plumscaled plumscale-mqtt plumscale-web; do run_pid[$unit]=$(prop "$unit.service" MainPID); done
+    until_true 60 test -S /run/plumscale/mtsics.sock
+    python3 - >"$RUNS/syscalls-clients.out" 2>&1 <<'PY' &
+import json, socket, time
+end = time.monotonic() + 60
+watch = socket.socket(socket.AF_UNIX); watch.connect("/run/plumscale/plumscale.sock")
+watch.sendall(b'?WATCH={"enable":true,"raw":true};\n'); watch.settimeout(5)
+balance = socket.socket(socket.AF_UNIX); balance.connect("/run/plumscale/mtsics.sock"); balance.settimeout(30)
+reports = answers = 0
+while time.monotonic() < end:
+    reports += watch.recv(65536).count(b"\n")
+    balance.sendall(b"SI\r\n"); answers += balance.recv(4096).count(b"\r\n")
+    time.sleep(0.5)
+print(json.dumps({"reports": reports, "mtsics_answers": answers}))
+PY
+    clients=$!
+    t0=$SECONDS
+    while ((SECONDS - t0 < 60)); do
+        as reader plumscale read --sensor pan >/dev/null 2>&1
+        as reader plumscale status >/dev/null 2>&1
+        as admin plumscale zero --sensor pan --timeout 5 >/dev/null 2>&1
+        curl -sf http://127.0.0.1:8385/api/poll >/dev/null
+        systemctl reload plumscaled.service
+        sleep 5
+    done
+    wait "$clients"
+    for unit in plumscaled plumscale-mqtt plumscale-web; do
+        journalctl -b -u "$unit.service" --no-pager >"$RUNS/$unit.journal" 2>&1
+        now=$(prop "$unit.service" MainPID)
+        check "systemd.syscalls.$unit" "60 s of clients with SystemCallErrorNumber=kill: pid ${run_pid[$unit]} -> $now, \
+$(systemctl is-active "$unit.service"); clients: $(tail -n1 "$RUNS/syscalls-clients.out"); \
+$(grep -c 'status=31/SYS' "$RUNS/$unit.journal") SIGSYS in the journal" \
+            bash -c "[[ $now == ${run_pid[$unit]} ]] && ! grep -q 'status=31/SYS' '$RUNS/$unit.journal'"
+    done
+    rm -rf /run/systemd/system/plumscaled.service.d /run/systemd/system/plumscale-*.service.d
+    systemctl daemon-reload
+    systemctl disable --now plumscaled-mtsics.socket
+
+    echo 2 >"$STATE/phase"
+    sync
+    progress phase1-done
+    systemctl reboot --no-block
+    exit 0
+fi
+
+# ---- phase 2: after the reboot ------------------------------------------------------------------
+load 120
+active="$(systemctl is-active plumscaled.socket) $(systemctl is-active plumscaled.service)"
+shows reader 120.0
+check systemd.reboot-keeps-calibration "after a reboot: socket/service $active; 120 g reads: $(last_read)(want 120.0 g)" \
+    test $? = 0
+systemctl disable --now plumscale-mqtt.service plumscale-web.service >/dev/null 2>&1
+saved=$(ls /var/lib/plumscale)
+apt-get remove -y plumscale >"$RUNS/apt-remove.out" 2>&1
+rc=$?
+left="$(ls /var/lib/plumscale 2>&1 | tr '\n' ' ')"
+check systemd.remove "apt-get remove: rc=$rc; plumscaled $(pgrep -x plumscaled >/dev/null && echo running || echo gone), \
+unit files: $(systemctl list-unit-files 'plumscaled*' --no-legend | wc -l), /usr/sbin/plumscaled \
+$([[ -e /usr/sbin/plumscaled ]] && echo present || echo gone); /var/lib/plumscale: $left(was: $(echo $saved)); \
+/etc/plumscale/plumscale.toml $([[ -f /etc/plumscale/plumscale.toml ]] && echo kept || echo gone)" \
+    bash -c "[[ $rc == 0 && ! -e /usr/sbin/plumscaled && '$left' == '$(echo $saved) ' ]] && ! pgrep -x plumscaled &&
+        [[ -f /etc/plumscale/plumscale.toml && \$(systemctl list-unit-files 'plumscaled*' --no-legend | wc -l) == 0 ]]"
+apt-get purge -y plumscale >"$RUNS/apt-purge.out" 2>&1
+rc=$?
+check systemd.purge "apt-get purge: rc=$rc; /var/lib/plumscale $([[ -e /var/lib/plumscale ]] && echo present || echo gone), \
+/etc/plumscale $([[ -e /etc/plumscale ]] && echo present || echo gone), /run/plumscale \
+$([[ -e /run/plumscale ]] && echo present || echo gone)" \
+    bash -c "[[ $rc == 0 && ! -e /var/lib/plumscale && ! -e /etc/plumscale && ! -e /run/plumscale ]]"
+journalctl -b --no-pager >"$RUNS/journal-phase2.txt" 2>&1
+dmesg >"$PLUM_OUT/dmesg.txt"
+progress phase2-done
+systemctl poweroff --no-block

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The service path under a real init: boots a stock Debian 12 kernel under QEMU (TCG) with
+# systemd as PID 1, installs the Debian package exactly as a Pi would (apt), and checks the
+# shipped units, sysusers file and udev rules at work: socket activation, READY and STATUS,
+# reload, the watchdog, the sandbox, who may do what, and calibrations kept over a restart and a
+# reboot; then the MQTT and web units with the same checks; then remove and purge.
+#
+#   sudo Tests/kernel/systemd/run.sh .build-deb/plumscale_*.deb      (root on Debian 12)
+#
+# The root the VM boots is the host's own, read-only over 9p, under an overlay whose upper layer
+# is a fresh disk image (.build-kernel/systemd/disk.img): what the guest installs survives the
+# VM's reboot and never touches the host. The host needs systemd, mosquitto and curl installed
+# (they run in the guest from that root).
+#
+# Environment:
+#   PLUMSCALE_SERVICES_BIN  where plumscale-mqtt and plumscale-web are (default .build/debug);
+#                           the package holds only plumscale and plumscaled, so these two are
+#                           installed in /usr/local/bin, as docs/install.md describes
+#   KERNEL_TEST_TIMEOUT     seconds the VM may run, both boots (default 1200)
+#   KERNEL_TEST_VERBOSE=1   print the console afterwards
+#
+# Prints one PASS/FAIL line per check (names begin with "systemd"), then "N passed, N failed";
+# exits 1 on any failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+started=$(date +%s)
+log() { printf '[systemd-tests %4ds] %s\n' "$(( $(date +%s) - started ))" "$*" >&2; }
+fatal() { log "FATAL: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+[[ $# -eq 1 && -f $1 ]] || fatal "usage: Tests/kernel/systemd/run.sh PATH/plumscale_VERSION_ARCH.deb"
+deb=$(realpath "$1")
+services_bin=$(realpath "${PLUMSCALE_SERVICES_BIN:-$repo/.build/debug}")
+for b in plumscale-mqtt plumscale-web; do
+    [[ -x $services_bin/$b ]] || fatal "$services_bin/$b is missing: swift build (or set PLUMSCALE_SERVICES_BIN)"
+done
+timeout_s=${KERNEL_TEST_TIMEOUT:-1200}
+
+extra_pkgs=(systemd udev mosquitto mosquitto-clients curl e2fsprogs util-linux)
+# shellcheck source=Tests/kernel/prepare.sh
+source "$here/../prepare.sh"
+
+work="$cache/systemd"
+out="$work/out"
+rm -rf "$work"; mkdir -p "$work" "$out"
+initrd="$cache/initramfs-systemd-$abi.cpio.gz"
+make_initramfs "$here/initramfs-init.sh" "$initrd" virtio_pci 9pnet_virtio 9p virtio_blk ext4 overlay
+
+# ---- the upper layer, staged on the host and packed into the disk image -----------------------
+upper="$work/stage/upper"
+mkdir -p "$upper/etc/plum-test" "$upper/etc/systemd/system/multi-user.target.wants" "$work/stage/work"
+echo "$out" >"$upper/etc/plum-test/out"
+cat >"$upper/etc/plum-test/env.sh" <<ENV
+KERNEL_ABI='$abi'
+MODROOT='$kdir/root'
+HX711_KO='$bdir/hx711_sim.ko'
+PLUM_REPO='$repo'
+PLUM_OUT='$out'
+PLUMSCALE_DEB='$deb'
+PLUMSCALE_SERVICES_BIN='$services_bin'
+ENV
+# A machine of its own: its id, its name, and no host services it does not need (they would
+# only slow the boot under TCG). mosquitto stays: the MQTT unit's broker.
+systemd-id128 new >"$upper/etc/machine-id"
+echo plumscale-vm >"$upper/etc/hostname"
+for unit in postgresql.service e2scrub_reap.service e2scrub_all.timer apt-daily.timer \
+    apt-daily-upgrade.timer man-db.timer fstrim.timer logrotate.timer dpkg-db-backup.timer \
+    systemd-networkd-wait-online.service getty@tty1.service serial-getty@ttyS0.service \
+    systemd-timesyncd.service cron.service ssh.service packagekit.service; do
+    ln -s /dev/null "$upper/etc/systemd/system/$unit"
+done
+cat >"$upper/etc/systemd/system/plum-systemd-check.service" <<UNIT
+[Unit]
+Description=PlumScale checks of the service path
+After=multi-user.target
+
+[Service]
+Type=oneshot
+ExecStart=/bin/bash $here/guest.sh
+StandardOutput=journal+console
+StandardError=journal+console
+TimeoutStartSec=infinity
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+ln -s ../plum-systemd-check.service "$upper/etc/systemd/system/multi-user.target.wants/"
+# The board's HX711 is there from power-on: the emulated chip is loaded at every boot, before the
+# daemon can start, at 10 SPS with the power-down threshold raised for TCG (Tests/kernel/guest.sh
+# says why), converting 60000 counts (the empty pan of guest.sh).
+cat >"$upper/etc/systemd/system/plum-hx711.service" <<UNIT
+[Unit]
+Description=The emulated HX711 (hx711_sim.ko), as a board wired to the GPIO header
+Before=plumscaled.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/sbin/insmod $bdir/hx711_sim.ko rate_hz=10 pd_threshold_us=15000 settle_periods=1 code_a128=60000
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+ln -s ../plum-hx711.service "$upper/etc/systemd/system/multi-user.target.wants/"
+disk="$work/disk.img"
+mke2fs -q -t ext4 -d "$work/stage" "$disk" 2G >/dev/null || fatal "mke2fs -d could not make the overlay disk"
+rm -rf "$work/stage"
+
+# ---- boot (the guest reboots once, by itself, between its two phases) -------------------------
+log "booting $abi with systemd as PID 1 under QEMU (TCG), timeout ${timeout_s}s"
+vm_rc=0
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
+    -accel tcg -machine q35 -cpu max -smp 2 -m 2048 \
+    -nographic -nodefaults -serial stdio \
+    -kernel "$vmlinuz" -initrd "$initrd" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 systemd.unit=multi-user.target systemd.show_status=error" \
+    -drive file="$disk",format=raw,if=virtio,cache=unsafe \
+    -virtfs local,path=/,mount_tag=hostfs,security_model=none,readonly=on,multidevs=remap,id=hostfs \
+    -virtfs local,path="$out",mount_tag=outfs,security_model=none,id=outfs \
+    </dev/null >"$work/console.log" 2>&1 || vm_rc=$?
+if [[ $vm_rc -eq 124 || $vm_rc -eq 137 ]]; then
+    echo "FAIL systemd.vm: timed out after ${timeout_s}s (see .build-kernel/systemd/console.log)" >>"$out/results.txt"
+elif [[ $vm_rc -ne 0 ]]; then
+    echo "FAIL systemd.vm: qemu exited with $vm_rc" >>"$out/results.txt"
+fi
+grep -q '^phase2-done' "$out/progress.txt" 2>/dev/null ||
+    echo "FAIL systemd.guest: did not run to the end ($(tail -n1 "$out/progress.txt" 2>/dev/null || echo "no progress"))" >>"$out/results.txt"
+if [[ ${KERNEL_TEST_VERBOSE:-0} != 0 || $vm_rc -ne 0 ]]; then tail -n 60 "$work/console.log" >&2; fi
+log "VM done"
+
+# ---- verdicts -------------------------------------------------------------------------------------
+grep -E '^(PASS|FAIL|SKIP) ' "$out/results.txt" || true
+passed=$(grep -c '^PASS ' "$out/results.txt" || true)
+failed=$(grep -c '^FAIL ' "$out/results.txt" || true)
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 && $passed -gt 0 ]]
