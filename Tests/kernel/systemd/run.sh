@@ -67,7 +67,7 @@ echo plumscale-vm >"$upper/etc/hostname"
 for unit in postgresql.service e2scrub_reap.service e2scrub_all.timer apt-daily.timer \
     apt-daily-upgrade.timer man-db.timer fstrim.timer logrotate.timer dpkg-db-backup.timer \
     systemd-networkd-wait-online.service getty@tty1.service serial-getty@ttyS0.service \
-    systemd-timesyncd.service cron.service ssh.service packagekit.service; do
+    systemd-timesyncd.service cron.service ssh.service packagekit.service gpsd.socket gpsd.service; do
     ln -s /dev/null "$upper/etc/systemd/system/$unit"
 done
 cat >"$upper/etc/systemd/system/plum-systemd-check.service" <<UNIT
