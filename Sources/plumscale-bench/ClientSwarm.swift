@@ -51,9 +51,34 @@ final class ClientSwarm {
         }
     }
 
+    /// Connects `count` clients to 127.0.0.1:`port` over TCP.
+    func connect(_ count: Int, loopbackPort port: UInt16) throws {
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else {
+                throw BenchError("socket: \(String(cString: strerror(errno))); raise the descriptor limit (ulimit -n)")
+            }
+            var address = LoopbackAddress(port: port).address
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            guard connected else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw BenchError("connect 127.0.0.1:\(port): \(reason)")
+            }
+            clients.append(Client(fd: fd))
+        }
+    }
+
     /// Sends `request` to every client.
-    func sendAll(_ request: Request) {
-        let bytes = Array((request.line + "\n").utf8)
+    func sendAll(_ request: Request) { sendAll(line: request.line) }
+
+    /// Sends one line of text to every client.
+    func sendAll(line: String) {
+        let bytes = Array((line + "\n").utf8)
         for client in clients {
             _ = bytes.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

@@ -103,33 +103,13 @@ final class DaemonUnderTest {
     }
 
     /// SIGTERM, and waits for it.
-    func stop() {
-        guard kill(pid, 0) == 0 else { return }
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
+    func stop() { ProcessStats(pid: pid).terminate() }
 
     /// CPU seconds (user + system) the daemon has used.
-    var cpuSeconds: Double {
-        guard let stat = Self.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return .nan }
-        // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    var cpuSeconds: Double { ProcessStats(pid: pid).cpuSeconds }
 
     /// A field of /proc/<pid>/status in MiB, such as "VmRSS" or "VmHWM" (the peak).
-    func memory(_ field: String) -> Double {
-        guard let status = Self.read("/proc/\(pid)/status") else { return .nan }
-        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap {
-                Double($0)
-            }
-            return (kilobytes ?? .nan) / 1024
-        }
-        return .nan
-    }
+    func memory(_ field: String) -> Double { ProcessStats(pid: pid).memory(field) }
 
     static func read(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
