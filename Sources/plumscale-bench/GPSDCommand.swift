@@ -13,8 +13,7 @@ struct GPSDCommand: ParsableCommand {
         commandName: "gpsd",
         abstract: "Measure plumscaled against gpsd: latency, CPU per delivered report and memory, 1 to 64 watchers.",
         discussion: """
-            Needs Debian's gpsd (sudo apt-get install gpsd gpsd-clients) and root, as gpsd drops its privileges \
-            only when started as root. gpsd reads NMEA that this program writes into a pseudo-terminal, ten \
+            Needs Debian's gpsd (sudo apt-get install gpsd gpsd-clients). gpsd reads NMEA that this program writes into a pseudo-terminal, ten \
             fixes a second; plumscaled weighs a simulated HX711 at 10 SPS. Both are watched over loopback TCP \
             (gpsd serves its clients no Unix socket) by the same epoll reader.
             """)
