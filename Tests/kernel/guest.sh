@@ -15,15 +15,8 @@ P=/sys/module/hx711_sim/parameters
 mkdir -p "$RUNS"
 : >>"$R"
 
-result() { echo "$1 $2: ${3:-}" >>"$R"; echo "guest: $1 $2 ${3:-}"; }
-pass() { result PASS "$@"; }
-fail() { result FAIL "$@"; }
-skip() { result SKIP "$@"; }
-check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds
-    local name=$1 detail=$2; shift 2
-    if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
-}
-progress() { echo "$*" >>"$PLUM_OUT/progress.txt"; }
+# shellcheck source=Tests/kernel/guest-lib.sh
+source "$PLUM_REPO/Tests/kernel/guest-lib.sh"
 setp() { echo "$2" >"$P/$1"; }
 getp() { cat "$P/$1"; }
 hx_stats=(conversions overwritten lost_busy readouts aborted bad_pulses power_downs edges sck_high_min_ns sck_high_max_ns sck_highs stalls readout_ns_max)

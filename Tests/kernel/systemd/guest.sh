@@ -15,14 +15,8 @@ P=/sys/module/hx711_sim/parameters
 STATE=/var/lib/plum-test
 mkdir -p "$RUNS" "$STATE"
 
-result() { echo "$1 $2: ${3:-}" >>"$R"; echo "guest: $1 $2 ${3:-}"; }
-pass() { result PASS "$@"; }
-fail() { result FAIL "$@"; }
-check() { # check NAME DETAIL COMMAND...: PASS when COMMAND succeeds
-    local name=$1 detail=$2; shift 2
-    if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
-}
-progress() { echo "$*" >>"$PLUM_OUT/progress.txt"; }
+# shellcheck source=Tests/kernel/guest-lib.sh
+source "$PLUM_REPO/Tests/kernel/guest-lib.sh"
 # until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds or SECONDS pass.
 until_true() {
     local deadline=$((SECONDS + $1)); shift
