@@ -297,13 +297,16 @@ import json, socket, time
 end = time.monotonic() + 60
 watch = socket.socket(socket.AF_UNIX); watch.connect("/run/plumscale/plumscale.sock")
 watch.sendall(b'?WATCH={"enable":true,"raw":true};\n'); watch.settimeout(5)
+frames = socket.socket(socket.AF_UNIX); frames.connect("/run/plumscale/plumscale.sock")
+frames.sendall(b'?WATCH={"enable":true,"binary":true};\n'); frames.settimeout(5)
 balance = socket.socket(socket.AF_UNIX); balance.connect("/run/plumscale/mtsics.sock"); balance.settimeout(30)
-reports = answers = 0
+reports = frame_bytes = answers = 0
 while time.monotonic() < end:
     reports += watch.recv(65536).count(b"\n")
+    frame_bytes += len(frames.recv(65536))
     balance.sendall(b"SI\r\n"); answers += balance.recv(4096).count(b"\r\n")
     time.sleep(0.5)
-print(json.dumps({"reports": reports, "mtsics_answers": answers}))
+print(json.dumps({"reports": reports, "binary_bytes": frame_bytes, "mtsics_answers": answers}))
 PY
     clients=$!
     t0=$SECONDS
@@ -322,7 +325,8 @@ PY
         check "systemd.syscalls.$unit" "60 s of clients with SystemCallErrorNumber=kill: pid ${run_pid[$unit]} -> $now, \
 $(systemctl is-active "$unit.service"); clients: $(tail -n1 "$RUNS/syscalls-clients.out"); \
 $(grep -c 'status=31/SYS' "$RUNS/$unit.journal") SIGSYS in the journal" \
-            bash -c "[[ $now == ${run_pid[$unit]} ]] && ! grep -q 'status=31/SYS' '$RUNS/$unit.journal'"
+            bash -c "[[ $now == ${run_pid[$unit]} ]] && ! grep -q 'status=31/SYS' '$RUNS/$unit.journal' &&
+                grep -qE '\"reports\": [1-9].*\"binary_bytes\": [1-9].*\"mtsics_answers\": [1-9]' '$RUNS/syscalls-clients.out'"
     done
     rm -rf /run/systemd/system/plumscaled.service.d /run/systemd/system/plumscale-*.service.d
     systemctl daemon-reload
