@@ -26,7 +26,7 @@ public struct ListenerAddress: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch endpoint {
         case .unixSocket(let path): path
-        case .loopback(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .loopback(let host, let port): host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
         }
     }
 

@@ -169,7 +169,7 @@ extension ADS1115Wiring {
         do {
             return try FSRDivider(supplyVolts: supply ?? 3.3, fixedOhms: ohms, placement: side ?? .fsrToSupply)
         } catch {
-            throw reader.error(error.parameter.contains("supply") ? "supply_volts" : "divider_ohms", error.description)
+            throw reader.error(error.parameter.hasPrefix("supply") ? "supply_volts" : "divider_ohms", error.description)
         }
     }
 }

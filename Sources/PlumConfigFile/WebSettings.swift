@@ -106,5 +106,5 @@ public struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
     /// Whether only this machine can connect.
     public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
