@@ -68,7 +68,8 @@ final class ClientOutbox: Sendable {
     /// a report published before it is not sent (reports queued under the old subscription are
     /// discarded, so a client switching to binary frames gets no JSON report after the
     /// acknowledgement), and one published after it comes after the acknowledgement, never
-    /// ahead of it and never lost.
+    /// ahead of it and never lost. `acknowledgement` holds the `WATCH` line and the state lines
+    /// that go with it (the alerts), which no reading may split.
     /// - Returns: true when a drain must be scheduled.
     func subscribe(_ subscription: Subscription, acknowledgement: ByteBuffer) -> Bool {
         state.withLock { state in

@@ -226,14 +226,21 @@ final class ClientSession: ChannelDuplexHandler {
     private func finished(_ request: Request, ticket: Int, answer: Answer) {
         guard commands.finish(ticket), let outbox else { return }
         if case .watch(let options) = request, answer.watchAccepted {
-            // The subscription and its acknowledgement enter the client's queue together: a
-            // reading published by a sampler thread in between would otherwise reach the client
-            // ahead of its WATCH answer (or, the other way round, be lost after it).
+            // The subscription, its acknowledgement and the states that follow it (the alerts
+            // now) enter the client's queue together: a reading published by a sampler thread in
+            // between would otherwise reach the client ahead of them (or, the other way round, be
+            // lost after the acknowledgement). A binary watcher reads 10-byte frames only, so it
+            // gets the acknowledgement alone.
             let subscription = Subscription(options)
-            if outbox.subscribe(subscription, acknowledgement: ByteBuffer(string: subscription.report)) { drain() }
-        }
-        for reply in answer.replies {
-            queueReply(reply.hasSuffix("\n") ? reply : reply + "\n")
+            var answerLines = subscription.report
+            if !subscription.binary {
+                for reply in answer.replies { answerLines += reply.hasSuffix("\n") ? reply : reply + "\n" }
+            }
+            if outbox.subscribe(subscription, acknowledgement: ByteBuffer(string: answerLines)) { drain() }
+        } else {
+            for reply in answer.replies {
+                queueReply(reply.hasSuffix("\n") ? reply : reply + "\n")
+            }
         }
         processNext()
     }
