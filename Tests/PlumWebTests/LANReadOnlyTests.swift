@@ -32,10 +32,22 @@ struct LANReadOnlyTests {
         try await offPool { try web.waitForOutput("plumscale-web on http://0.0.0.0:\(port)") }
 
         let lan = HTTPPeer(base: "http://\(namespace.hostAddress):\(port)", namespace: namespace)
-        try await waitFor("the LAN peer to see both pans", timeout: .seconds(60), interval: .milliseconds(100)) {
-            let poll = try await lan.send("GET", "/api/poll")
-            return poll.status == 200 && poll.body.contains(#""sensor":"left""#)
-                && poll.body.contains(#""sensor":"right""#)
+        // A refused connection is retried too: the listener and the veth pair's route may come up
+        // a moment after the line that says where the service listens.
+        var lastSeen = ""
+        try await waitFor(
+            "the LAN peer to see both pans", timeout: .seconds(60), interval: .milliseconds(100),
+            describe: { lastSeen }
+        ) {
+            do {
+                let poll = try await lan.send("GET", "/api/poll")
+                lastSeen = "HTTP \(poll.status): \(poll.body.prefix(300))"
+                return poll.status == 200 && poll.body.contains(#""sensor":"left""#)
+                    && poll.body.contains(#""sensor":"right""#)
+            } catch {
+                lastSeen = "\(error)"
+                return false
+            }
         }
 
         // Reading: the page, the API, the metrics, the history and the live WebSocket.
