@@ -108,7 +108,9 @@ package enum Daemon {
         for sampler in samplers { await station.attach(sampler) }
 
         try await server.start()
-        let feeding = SamplerService(samplers: samplers, station: station, logger: logger, notifier: notifier)
+        let feeding = SamplerService(
+            samplers: samplers, station: station, logger: logger, notifier: notifier,
+            executor: server.publishingExecutor)
         let names = configuration.sensors.map(\.name).joined(separator: ", ")
         var listening = endpoints.map(\.description).joined(separator: ", ")
         if let mtsics, let balance = mtsics.handler as? StationBalance {

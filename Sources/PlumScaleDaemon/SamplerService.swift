@@ -11,12 +11,15 @@ struct SamplerService: Service {
     let logger: Logger
     /// Hears a new STATUS= line whenever a sensor's state changes (`systemctl status` shows it).
     var notifier: SystemdNotifier?
+    /// Where the station weighs each sample: the transport's publishing event loop, so that one
+    /// thread is woken per sample, not one for the station and then one for the clients.
+    var executor: (any TaskExecutor)?
 
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             for sampler in samplers {
                 sampler.start()
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     for await event in sampler.events {
                         if case .state(let state) = event {
                             logger.notice("\(sampler.name): \(state)")

@@ -65,8 +65,13 @@ package final class SocketServer: Service {
         self.endpoints = endpoints
         self.mtsics = mtsics
         self.group = eventLoopGroup
+        self.publishingExecutor = EventLoopTaskExecutor(eventLoopGroup.next())
         self.logger = logger
     }
+
+    /// Where the producer of reports should run: one of the server's event loops. A report
+    /// published there reaches that loop's clients in the same turn, without a thread woken.
+    package let publishingExecutor: EventLoopTaskExecutor
 
     /// The addresses the listeners are bound to, in the order of the endpoints (JSON first,
     /// then MT-SICS); empty before ``start()``.
