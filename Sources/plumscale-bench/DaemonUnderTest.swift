@@ -29,7 +29,8 @@ final class DaemonUnderTest {
     }
 
     /// Writes `configuration` (TOML) and starts the daemon on it; returns once it is READY.
-    init(configuration: String) throws {
+    /// - Parameter program: the daemon to run; by default the one built beside this benchmark.
+    init(configuration: String, program: String = DaemonUnderTest.binary) throws {
         var template = Array("/tmp/plumscale-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw BenchError("cannot make a directory under /tmp: \(String(cString: strerror(errno)))")
@@ -38,8 +39,8 @@ final class DaemonUnderTest {
         socket = directory + "/plumscale.sock"
         let config = directory + "/plumscale.toml"
         try Self.write(config, configuration)
-        guard access(Self.binary, X_OK) == 0 else {
-            throw BenchError("no plumscaled at \(Self.binary); build it first: swift build -c release")
+        guard access(program, X_OK) == 0 else {
+            throw BenchError("no plumscaled at \(program); build it first: swift build -c release")
         }
 
         let notify = socket_(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -61,7 +62,7 @@ final class DaemonUnderTest {
             pointer = pointer.advanced(by: 1)
         }
         let arguments: [String] = [
-            Self.binary, "--config", config, "--socket", socket, "--state-directory", directory + "/state"
+            program, "--config", config, "--socket", socket, "--state-directory", directory + "/state"
         ]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -76,8 +77,8 @@ final class DaemonUnderTest {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let start = Clock.now()
         var child: pid_t = 0
-        let status = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
-        guard status == 0 else { throw BenchError("cannot start \(Self.binary): \(String(cString: strerror(status)))") }
+        let status = posix_spawn(&child, program, &actions, nil, argv, envp)
+        guard status == 0 else { throw BenchError("cannot start \(program): \(String(cString: strerror(status)))") }
         pid = child
 
         var timeout = timeval(tv_sec: 30, tv_usec: 0)

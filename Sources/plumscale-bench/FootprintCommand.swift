@@ -16,16 +16,25 @@ struct FootprintCommand: ParsableCommand {
     var samples: Int = 4000
     @Option(help: "Seconds of load (4 sensors, 64 raw watchers) for the peak memory.")
     var seconds: Double = 20
+    @Option(
+        name: .customLong("daemon"),
+        help: ArgumentHelp(
+            "The plumscaled to measure; by default the one built beside this program.",
+            discussion:
+                "For the package's daemon: dpkg-deb -x plumscale_*.deb /tmp/p, then --daemon /tmp/p/usr/sbin/plumscaled."
+        ))
+    var program: String = DaemonUnderTest.binary
 
     func run() throws {
         ClientSwarm.raiseDescriptorLimit()
+        try restingWithOneSensor()
         var toml = "[daemon]\nmax_clients = 128\n\n"
         for index in 1...4 {
             toml +=
                 "[[sensor]]\nname = \"pan\(index)\"\nkind = \"simulated-hx711\"\nrate = 80\nseed = "
                 + "\(index)\nload_grams = \(40 * index)\n\n"
         }
-        let daemon = try DaemonUnderTest(configuration: toml)
+        let daemon = try DaemonUnderTest(configuration: toml, program: program)
         let ready = daemon.secondsToReady
         usleep(5_000_000)
         let idle = daemon.memory("VmRSS")
@@ -37,7 +46,7 @@ struct FootprintCommand: ParsableCommand {
         let peak = daemon.memory("VmHWM")
         daemon.stop()
 
-        print("Footprint: plumscaled with 4 simulated HX711 at 80 SPS\n")
+        print("\nFootprint: plumscaled with 4 simulated HX711 at 80 SPS\n")
         print(
             TextTable.render(
                 header: ["measure", "value"],
@@ -89,6 +98,23 @@ struct FootprintCommand: ParsableCommand {
     }
 
     /// The instructions callgrind counts for `plumscale-bench per-sample --samples N`.
+    /// The target's case: one simulated HX711, no client, after 5 s. Resident memory is split
+    /// into what the daemon allocated (anonymous pages: heap, stacks) and the pages of the program
+    /// and its libraries mapped from their files (shared with the page cache, and dropped first
+    /// under memory pressure).
+    private func restingWithOneSensor() throws {
+        let toml = "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 80\nload_grams = 100\n"
+        let resting = try DaemonUnderTest(configuration: toml, program: program)
+        defer { resting.stop() }
+        usleep(5_000_000)
+        let rows = [
+            ("resident memory (VmRSS)", "VmRSS"), ("  of which allocated by the daemon (RssAnon)", "RssAnon"),
+            ("  of which its program and libraries (RssFile)", "RssFile")
+        ].map { [$0.0, fixed(resting.memory($0.1), 1) + " MiB"] }
+        print("Footprint: \(program) with one simulated HX711 at 80 SPS, at rest (5 s, no clients)\n")
+        print(TextTable.render(header: ["measure", "value"], rows: rows))
+    }
+
     static func instructions(valgrind: String, program: String, samples: Int, stage: PerSampleCommand.Stage) throws
         -> Int
     {
