@@ -21,7 +21,8 @@ struct FootprintCommand: ParsableCommand {
         help: ArgumentHelp(
             "The plumscaled to measure; by default the one built beside this program.",
             discussion:
-                "For the package's daemon: dpkg-deb -x plumscale_*.deb /tmp/p, then --daemon /tmp/p/usr/sbin/plumscaled."
+                "For the package's daemon: dpkg-deb -x plumscale_*.deb /tmp/p, "
+                + "then --daemon /tmp/p/usr/sbin/plumscaled."
         ))
     var program: String = DaemonUnderTest.binary
 
