@@ -2,9 +2,9 @@ internal import PlumHardware
 internal import PlumSocketAddress
 
 #if canImport(Glibc)
-    package import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-    package import Musl
+    internal import Musl
 #endif
 
 /// The rules for the filesystem side of a listening Unix socket: where it goes by default,
@@ -85,10 +85,11 @@ package enum UnixSocketPath {
         }
     }
 
-    /// Sets the socket's mode and, when given, its group, so that exactly the group's members
-    /// may connect.
+    /// Sets the socket's mode to 0660 and, when given, its group, so that exactly the group's
+    /// members may connect.
     /// - Throws: ``DaemonError`` when the group does not exist or the calls fail.
-    package static func restrictAccess(_ path: String, mode: mode_t = 0o660, group: String? = nil) throws(DaemonError) {
+    package static func restrictAccess(_ path: String, group: String? = nil) throws(DaemonError) {
+        let mode: mode_t = 0o660
         if let group {
             guard let entry = getgrnam(group) else {
                 throw DaemonError(
