@@ -38,6 +38,11 @@ struct GPSDCommand: ParsableCommand {
         /// Resident memory at the end of the row, MiB.
         var rss: Double
         var fewestPerClient: Int
+        /// With `fewestPerClient`: equal when every watcher got the same reports, so a shortfall
+        /// from the rate is reports the daemon never made, not reports lost in delivery.
+        var mostPerClient: Int
+        /// `OVERFLOW` lines: plumscaled's notice of reports dropped for a slow client.
+        var overflows: Int
     }
 
     func run() throws {
@@ -113,7 +118,10 @@ struct GPSDCommand: ParsableCommand {
         }
         print(
             TextTable.render(
-                header: ["clients", "daemon", "p50 ms", "p99 ms", "CPU µs/report", "RSS MiB", "reports min/client"],
+                header: [
+                    "clients", "daemon", "p50 ms", "p99 ms", "CPU µs/report", "RSS MiB", "reports min/client",
+                    "max/client", "overflows"
+                ],
                 rows: rows))
         print("\nplumscaled ÷ gpsd (below 1: plumscaled is ahead)\n")
         print(TextTable.render(header: ["clients", "p50", "p99", "CPU/report", "RSS"], rows: ratios))
@@ -136,7 +144,9 @@ struct GPSDCommand: ParsableCommand {
         var perClient = [Int](repeating: 0, count: count)
         let cpuBefore = stats.preciseCPUSeconds
         let start = Clock.now()
+        var overflows = 0
         swarm.read(until: start + seconds) { client, line, received in
+            if LineFields.isClass(line, "OVERFLOW") { overflows += 1 }
             guard let value = latency(line, received) else { return }
             latencies.append(value)
             perClient[client] += 1
@@ -145,7 +155,8 @@ struct GPSDCommand: ParsableCommand {
         let p = Percentiles(latencies)
         return Figures(
             p50: p.value(0.5), p99: p.value(0.99), cpuPerReport: cpu / Double(max(1, latencies.count)),
-            rss: stats.memory("VmRSS"), fewestPerClient: perClient.min() ?? 0)
+            rss: stats.memory("VmRSS"), fewestPerClient: perClient.min() ?? 0, mostPerClient: perClient.max() ?? 0,
+            overflows: overflows)
     }
 
     /// A WEIGHT report's latency: from its `time` (the sample's ready edge) to its receipt.
@@ -165,7 +176,8 @@ struct GPSDCommand: ParsableCommand {
     private static func row(_ clients: String, _ daemon: String, _ figures: Figures) -> [String] {
         [
             clients, daemon, fixed(figures.p50 * 1000, 2), fixed(figures.p99 * 1000, 2),
-            fixed(figures.cpuPerReport * 1e6, 1), fixed(figures.rss, 1), "\(figures.fewestPerClient)"
+            fixed(figures.cpuPerReport * 1e6, 1), fixed(figures.rss, 1), "\(figures.fewestPerClient)",
+            "\(figures.mostPerClient)", daemon == "gpsd" ? "–" : "\(figures.overflows)"
         ]
     }
 
