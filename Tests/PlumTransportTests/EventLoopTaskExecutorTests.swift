@@ -37,16 +37,18 @@ struct EventLoopTaskExecutorTests {
         try await group.shutdownGracefully()
     }
 
-    @Test("a report published from the executor reaches a client on the same loop")
+    @Test("a report published on the server's publishing executor runs on its loop and reaches a watching client")
     func publishFromTheLoop() async throws {
         try await ServerFixture.with { server in
             let client = try await server.connect()
             try await client.send("?WATCH={\"enable\":true};\n")
             _ = try await client.readLines { $0.hasPrefix("{\"class\":\"WATCH\"") }
             let executor = server.server.publishingExecutor
-            await Task(executorPreference: executor) {
+            let publishedOnLoop = await Task(executorPreference: executor) {
                 server.hub.publish(.weight(sensor: "left", line: #"{"class":"WEIGHT","sensor":"left"}"#))
+                return executor.eventLoop.inEventLoop
             }.value
+            #expect(publishedOnLoop, "the report was published off the server's publishing loop")
             let line = try await client.readLine()
             #expect(line == #"{"class":"WEIGHT","sensor":"left"}"#)
         }
