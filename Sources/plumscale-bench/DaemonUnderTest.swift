@@ -40,7 +40,10 @@ final class DaemonUnderTest {
         let config = directory + "/plumscale.toml"
         try Self.write(config, configuration)
         guard access(program, X_OK) == 0 else {
-            throw BenchError("no plumscaled at \(program); build it first: swift build -c release")
+            throw BenchError(
+                program == Self.binary
+                    ? "no plumscaled at \(program); build it first: swift build -c release"
+                    : "no executable plumscaled at \(program); give the path of a built one")
         }
 
         let notify = socket_(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -47,7 +47,7 @@ struct FootprintCommand: ParsableCommand {
         let peak = daemon.memory("VmHWM")
         daemon.stop()
 
-        print("\nFootprint: plumscaled with 4 simulated HX711 at 80 SPS\n")
+        print("\nFootprint: \(program) with 4 simulated HX711 at 80 SPS\n")
         print(
             TextTable.render(
                 header: ["measure", "value"],
@@ -98,7 +98,6 @@ struct FootprintCommand: ParsableCommand {
         )
     }
 
-    /// The instructions callgrind counts for `plumscale-bench per-sample --samples N`.
     /// The target's case: one simulated HX711, no client, after 5 s. Resident memory is split
     /// into what the daemon allocated (anonymous pages: heap, stacks) and the pages of the program
     /// and its libraries mapped from their files (shared with the page cache, and dropped first
@@ -116,6 +115,7 @@ struct FootprintCommand: ParsableCommand {
         print(TextTable.render(header: ["measure", "value"], rows: rows))
     }
 
+    /// The instructions callgrind counts for `plumscale-bench per-sample --samples N`.
     static func instructions(valgrind: String, program: String, samples: Int, stage: PerSampleCommand.Stage) throws
         -> Int
     {
