@@ -284,22 +284,32 @@ outside the unit: '$seen'; inside: '$home'; /etc/shadow inside: '$shadow'" walle
         printf '[Service]\nSystemCallErrorNumber=kill\n' >"/run/systemd/system/$unit.service.d/50-kill.conf"
     done
     systemctl daemon-reload
-    # systemd starts no socket whose service is already running: the daemon stops first.
-    systemctl stop plumscaled.service
+    # systemd starts no socket whose service is already running ("already active, refusing"), so
+    # the daemon stops first, and with it the bridge and the web service: either reconnects at
+    # once and would start the daemon through plumscaled.socket before the MT-SICS socket is up.
+    systemctl stop plumscale-mqtt.service plumscale-web.service plumscaled.service
     systemctl enable --now plumscaled-mtsics.socket
-    systemctl start plumscaled.service
-    systemctl restart plumscale-mqtt.service plumscale-web.service
+    systemctl start plumscaled.service plumscale-mqtt.service plumscale-web.service
     declare -A run_pid
     for unit in plumscaled plumscale-mqtt plumscale-web; do run_pid[$unit]=$(prop "$unit.service" MainPID); done
     until_true 60 test -S /run/plumscale/mtsics.sock
+    check systemd.syscalls.mtsics-socket "plumscaled-mtsics.socket $(systemctl is-active plumscaled-mtsics.socket), \
+/run/plumscale/mtsics.sock $(stat -c '%F' /run/plumscale/mtsics.sock 2>&1)" test -S /run/plumscale/mtsics.sock
     python3 - >"$RUNS/syscalls-clients.out" 2>&1 <<'PY' &
 import json, socket, time
+def connect(path):
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(path)
+    except OSError as error:
+        raise SystemExit(f"connect {path}: {error}")
+    return s
 end = time.monotonic() + 60
-watch = socket.socket(socket.AF_UNIX); watch.connect("/run/plumscale/plumscale.sock")
+watch = connect("/run/plumscale/plumscale.sock")
 watch.sendall(b'?WATCH={"enable":true,"raw":true};\n'); watch.settimeout(5)
-frames = socket.socket(socket.AF_UNIX); frames.connect("/run/plumscale/plumscale.sock")
+frames = connect("/run/plumscale/plumscale.sock")
 frames.sendall(b'?WATCH={"enable":true,"binary":true};\n'); frames.settimeout(5)
-balance = socket.socket(socket.AF_UNIX); balance.connect("/run/plumscale/mtsics.sock"); balance.settimeout(30)
+balance = connect("/run/plumscale/mtsics.sock"); balance.settimeout(30)
 reports = frame_bytes = answers = 0
 while time.monotonic() < end:
     reports += watch.recv(65536).count(b"\n")
