@@ -53,17 +53,42 @@ static uint64_t now_ns(void)
  * before the lines were requested has no edge to time it from; this count still tells when
  * its word was replaced under the clock.
  */
-static long replaced_words(void)
+static long module_count(const char *name)
 {
-	FILE *f = fopen("/sys/module/hx711_sim/parameters/aborted", "r");
+	char path[96];
+	FILE *f;
 	long n = -1;
 
+	snprintf(path, sizeof(path), "/sys/module/hx711_sim/parameters/%s", name);
+	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%ld", &n) != 1)
 			n = -1;
 		fclose(f);
 	}
 	return n;
+}
+
+static long replaced_words(void)
+{
+	return module_count("aborted");
+}
+
+/*
+ * After a word was replaced under the clock, the chip started the new word's shift at its MSB
+ * and counted the pulses that followed as that word's first: it is mid-word, and DOUT low is a
+ * data bit, not "ready". Its next conversion starts a word afresh (the emulated chip counts it
+ * in "conversions"): wait for that one, at most timeout_ms.
+ */
+static void wait_for_next_conversion(int timeout_ms)
+{
+	long before = module_count("conversions");
+
+	for (int waited = 0; before >= 0 && waited < timeout_ms; waited++) {
+		if (module_count("conversions") != before)
+			return;
+		usleep(1000);
+	}
 }
 
 /* Line 0 of the request is SCK, line 1 is DOUT. */
@@ -196,6 +221,8 @@ int main(int argc, char **argv)
 			printf("late value=%d edge_ns=%llu readout_ns=%llu replaced=%d\n", value,
 			       (unsigned long long)edge_ns, (unsigned long long)(edge_ns ? readout_end - edge_ns : 0),
 			       replaced);
+			if (replaced)
+				wait_for_next_conversion(timeout_ms);
 			r--;
 			continue;
 		}
