@@ -47,12 +47,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-/*
- * The emulated chip's count of words replaced mid-read-out by the next conversion, or -1
- * where the module does not say. A read-out that started on a word whose ready edge came
- * before the lines were requested has no edge to time it from; this count still tells when
- * its word was replaced under the clock.
- */
+/* One of the emulated chip's counters (a module parameter), or -1 where the module does not say. */
 static long module_count(const char *name)
 {
 	char path[96];
@@ -69,6 +64,12 @@ static long module_count(const char *name)
 	return n;
 }
 
+/*
+ * The emulated chip's count of words replaced mid-read-out by the next conversion, or -1
+ * where the module does not say. A read-out that started on a word whose ready edge came
+ * before the lines were requested has no edge to time it from; this count still tells when
+ * its word was replaced under the clock.
+ */
 static long replaced_words(void)
 {
 	return module_count("aborted");
