@@ -52,11 +52,19 @@ package final class ClientHub: Sendable {
         var drains: [ObjectIdentifier: LoopDrains] = [:]
     }
 
-    struct Registration: Sendable {
-        var outbox: ClientOutbox
-        var channel: any Channel
-        var session: NIOLoopBound<ClientSession>
-        var drains: LoopDrains
+    /// A connected client. A class, so that publishing to it retains one reference, not four.
+    final class Registration: Sendable {
+        let outbox: ClientOutbox
+        let channel: any Channel
+        let session: NIOLoopBound<ClientSession>
+        let drains: LoopDrains
+
+        init(outbox: ClientOutbox, channel: any Channel, session: NIOLoopBound<ClientSession>, drains: LoopDrains) {
+            self.outbox = outbox
+            self.channel = channel
+            self.session = session
+            self.drains = drains
+        }
     }
 
     /// The clients of one event loop with reports newly queued. A report wakes each loop

@@ -128,10 +128,13 @@ final class ClientOutbox: Sendable {
     /// Replies not yet taken for writing.
     var replyBacklog: Int { state.withLock { $0.queue.count - $0.reportCount } }
 
-    /// Takes up to `limit` messages; taking the last one ends the pending drain.
-    func take(limit: Int) -> Batch {
+    /// Takes up to `limit` messages into `batch`, whose messages must be empty; taking the last
+    /// one ends the pending drain. The event loop passes the same batch each time, so that its
+    /// storage is reused.
+    func take(limit: Int, into batch: inout Batch) {
         state.withLock { state in
-            var batch = Batch()
+            batch.dropped = 0
+            batch.exhausted = false
             batch.binary = state.subscription.binary
             var tookReport = false
             while batch.messages.count < limit, let entry = state.queue.popFirst() {
@@ -155,7 +158,6 @@ final class ClientOutbox: Sendable {
                 state.drainPending = false
                 batch.exhausted = true
             }
-            return batch
         }
     }
 

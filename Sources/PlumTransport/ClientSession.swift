@@ -36,6 +36,8 @@ final class ClientSession: ChannelDuplexHandler {
     /// Requests (or their refusals), answered in order.
     private var commands = OrderedCommandQueue<Pending>()
     private var readHeld = false
+    /// The messages of one pass, kept between passes so that a report costs no allocation here.
+    private var batch = ClientOutbox.Batch()
     private var inputClosed = false
 
     init(
@@ -256,9 +258,9 @@ final class ClientSession: ChannelDuplexHandler {
     /// Holds reading while requests or replies pile up, so a client that sends requests and
     /// never reads the answers cannot grow memory.
     private func updateReading() {
-        guard let context else { return }
-        let backlog = commands.count + (outbox?.replyBacklog ?? 0)
-        if readHeld, backlog < Self.backlogLimit {
+        // Asked after every drain: the backlog (a lock on the outbox) only when reading is held.
+        guard readHeld, let context else { return }
+        if commands.count + (outbox?.replyBacklog ?? 0) < Self.backlogLimit {
             readHeld = false
             context.read()
         }
@@ -298,9 +300,10 @@ final class ClientSession: ChannelDuplexHandler {
     /// by the water mark plus the queue.
     private func drain() {
         guard let context, let outbox else { return }
+        let channel = context.channel
         var wrote = false
-        while context.channel.isWritable {
-            let batch = outbox.take(limit: Self.batchLimit)
+        while channel.isWritable {
+            outbox.take(limit: Self.batchLimit, into: &batch)
             if batch.dropped > 0, !batch.binary {
                 let overflow = Report.overflow(dropped: batch.dropped).line
                 context.write(wrapOutboundOut(ByteBuffer(string: overflow)), promise: nil)
@@ -309,6 +312,7 @@ final class ClientSession: ChannelDuplexHandler {
                 context.write(wrapOutboundOut(message), promise: nil)
             }
             wrote = wrote || !batch.isEmpty
+            batch.messages.removeAll(keepingCapacity: true)
             if batch.exhausted { break }
         }
         if wrote { context.flush() }
