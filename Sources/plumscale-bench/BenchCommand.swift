@@ -10,11 +10,11 @@ struct BenchCommand: ParsableCommand {
         abstract: "PlumScale's benchmarks: they print figures; docs/PERFORMANCE.md says how to read them.",
         discussion: """
             Build in release mode first and run each as: swift run -c release plumscale-bench <name>.
-            Without a name it runs 'settling'. 'capture', 'latency', 'footprint' and 'gpsd' start the real \
+            Without a name it runs 'settling'. 'capture', 'latency', 'fan-out', 'footprint' and 'gpsd' start the real \
             plumscaled built beside this program; 'gpsd' also starts Debian's gpsd.
             """,
         subcommands: [
-            SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FootprintCommand.self,
+            SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FanOutCommand.self, FootprintCommand.self,
             PerSampleCommand.self,
             GPSDCommand.self
         ],

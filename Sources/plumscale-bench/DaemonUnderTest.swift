@@ -29,8 +29,10 @@ final class DaemonUnderTest {
     }
 
     /// Writes `configuration` (TOML) and starts the daemon on it; returns once it is READY.
-    /// - Parameter program: the daemon to run; by default the one built beside this benchmark.
-    init(configuration: String, program: String = DaemonUnderTest.binary) throws {
+    /// - Parameters:
+    ///   - program: the daemon to run; by default the one built beside this benchmark.
+    ///   - launcher: a program and its arguments that run the daemon, such as valgrind.
+    init(configuration: String, program: String = DaemonUnderTest.binary, launcher: [String] = []) throws {
         var template = Array("/tmp/plumscale-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw BenchError("cannot make a directory under /tmp: \(String(cString: strerror(errno)))")
@@ -64,9 +66,9 @@ final class DaemonUnderTest {
             if !text.hasPrefix("NOTIFY_SOCKET=") && !text.hasPrefix("LISTEN_") { environment.append(text) }
             pointer = pointer.advanced(by: 1)
         }
-        let arguments: [String] = [
-            program, "--config", config, "--socket", socket, "--state-directory", directory + "/state"
-        ]
+        let arguments: [String] =
+            launcher + [program, "--config", config, "--socket", socket, "--state-directory", directory + "/state"]
+        let executable = launcher.first ?? program
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
@@ -80,8 +82,10 @@ final class DaemonUnderTest {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let start = Clock.now()
         var child: pid_t = 0
-        let status = posix_spawn(&child, program, &actions, nil, argv, envp)
-        guard status == 0 else { throw BenchError("cannot start \(program): \(String(cString: strerror(status)))") }
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        guard status == 0 else {
+            throw BenchError("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
         pid = child
 
         var timeout = timeval(tv_sec: 30, tv_usec: 0)

@@ -18,6 +18,12 @@ struct LatencyCommand: ParsableCommand {
     var seconds: Double = 10
     @Option(help: "Connections to accept and greet at once.")
     var connections: Int = 1000
+    @Option(
+        name: .customLong("daemon"),
+        help: ArgumentHelp(
+            "The plumscaled to measure; by default the one built beside this program.",
+            discussion: "Two builds measured in turn by the same benchmark make an A/B comparison."))
+    var program: String = DaemonUnderTest.binary
 
     func run() throws {
         ClientSwarm.raiseDescriptorLimit()
@@ -35,7 +41,7 @@ struct LatencyCommand: ParsableCommand {
             let toml =
                 "[daemon]\nmax_clients = \(count + 16)\nclient_queue = 512\n\n[[sensor]]\nname = \"pan\"\nkind = "
                 + "\"simulated-hx711\"\nrate = 80\nload_grams = 100\n"
-            let daemon = try DaemonUnderTest(configuration: toml)
+            let daemon = try DaemonUnderTest(configuration: toml, program: program)
             usleep(2_000_000)
             let swarm = ClientSwarm()
             try swarm.connect(count, to: daemon.socket)
@@ -88,8 +94,8 @@ struct LatencyCommand: ParsableCommand {
         let daemon = try DaemonUnderTest(
             configuration:
                 "[daemon]\nmax_clients = \(connections + 16)\n\n[[sensor]]\nname = \"pan\"\nkind = "
-                + "\"simulated-hx711\"\nrate = 80\nload_grams = 100\n"
-        )
+                + "\"simulated-hx711\"\nrate = 80\nload_grams = 100\n",
+            program: program)
         usleep(1_000_000)
         let swarm = ClientSwarm()
         let start = Clock.now()
