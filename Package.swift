@@ -130,8 +130,8 @@ let package = Package(
         .executableTarget(
             name: "plumscaled",
             dependencies: [
+                // No swift-argument-parser: DaemonCommandLine reads its four options.
                 "PlumScaleDaemon", "PlumConfig", "PlumConfigFile",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
         ),

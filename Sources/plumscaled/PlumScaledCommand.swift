@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import Logging
 import PlumConfig
@@ -18,52 +17,62 @@ import PlumScaleDaemon
 @main
 enum PlumScaledMain {
     static func main() {
-        let command = PlumScaledCommand.parseOrExit()
+        let command: PlumScaledCommand
+        do {
+            switch try DaemonCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
+            case .help:
+                print(DaemonCommandLine.help, terminator: "")
+                exit(0)
+            case .run(let line):
+                command = PlumScaledCommand(line)
+            }
+        } catch {
+            let message = "\(error)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            exit(64)  // EX_USAGE
+        }
         let outcome = Outcome()
         Task.detached {
             do {
                 try await command.run()
+                outcome.status = 0
+            } catch let error as PlumScaledCommand.Failure {
+                outcome.status = error.status
             } catch {
-                outcome.error = error
+                outcome.status = 1
             }
             outcome.finished.signal()
         }
         outcome.finished.wait()
-        PlumScaledCommand.exit(withError: outcome.error)
+        exit(outcome.status)
     }
 
     /// How the daemon's run ended, handed from its task to the waiting main thread (the
     /// semaphore orders the write before the read).
     private final class Outcome: @unchecked Sendable {
         let finished = DispatchSemaphore(value: 0)
-        var error: (any Error)?
+        var status: Int32 = 0
     }
 }
 
-/// `plumscaled`: the status daemon. Argument parsing and wiring only; the work is in PlumScaleDaemon.
-struct PlumScaledCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plumscaled",
-        abstract: "PlumScale's status daemon: reads the sensors and serves readings on a local socket.",
-        discussion: """
-            Under systemd it adopts the socket passed by plumscaled.socket and reports READY, \
-            STATUS and the watchdog. SIGHUP (systemctl reload plumscaled) re-reads the configuration's \
-            [scale] and the stored calibrations; SIGTERM stops cleanly. \
-            Exit codes: 0 stopped on request; 1 configuration error; 2 could not listen or start.
-            """)
+/// `plumscaled`: the status daemon. Wiring only; the work is in PlumScaleDaemon.
+struct PlumScaledCommand: Sendable {
+    /// A run that ended with this exit status (the error was logged).
+    struct Failure: Error {
+        var status: Int32
+    }
 
-    @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
-    var config: String = PlumConfiguration.defaultPath
-
-    @Flag(help: "Two simulated pans with plums coming and going: no hardware, no root.")
-    var simulate = false
-
-    @Option(
-        help: ArgumentHelp("Listen on this Unix socket instead of the configured or default path.", valueName: "path"))
+    var config: String
+    var simulate: Bool
     var socket: String?
-
-    @Option(name: .customLong("state-directory"), help: ArgumentHelp("Where calibrations are kept.", valueName: "dir"))
     var stateDirectory: String?
+
+    init(_ line: DaemonCommandLine) {
+        config = line.config
+        simulate = line.simulate
+        socket = line.socket
+        stateDirectory = line.stateDirectory
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -78,7 +87,7 @@ struct PlumScaledCommand: AsyncParsableCommand {
                 configuration = try PlumConfiguration.load(path: config)
             } catch {
                 logger.critical("\(error)")
-                throw ExitCode(1)
+                throw Failure(status: 1)
             }
         }
         let state =
@@ -99,7 +108,7 @@ struct PlumScaledCommand: AsyncParsableCommand {
                 logger: logger)
         } catch {
             logger.critical("\(error)")
-            throw ExitCode(2)
+            throw Failure(status: 2)
         }
     }
 
