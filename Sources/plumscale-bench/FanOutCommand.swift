@@ -37,20 +37,13 @@ struct FanOutCommand: ParsableCommand {
 
     func run() throws {
         ClientSwarm.raiseDescriptorLimit()
-        let candidates: [String] = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"]
-        guard let valgrind = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            throw BenchError("valgrind is not installed: sudo apt-get install valgrind, then run this again")
-        }
+        guard let valgrind = Callgrind.valgrind else { throw BenchError(Callgrind.missing) }
         guard access(program, X_OK) == 0 else {
             throw BenchError("no executable plumscaled at \(program); build it first: swift build -c release")
         }
-        // Debian 12's valgrind cannot read the DWARF 5 that Swift's toolchain writes; a copy
-        // without debug information runs the same instructions.
         let copy = "/tmp/plumscaled-nodebug-\(getpid())"
         defer { unlink(copy) }
-        guard system("cp '\(program)' \(copy) && strip --strip-debug \(copy)") == 0 else {
-            throw BenchError("could not make a copy without debug information at \(copy) (strip is in binutils)")
-        }
+        try Callgrind.copyWithoutDebugInformation(program, to: copy)
         let profile = "/tmp/plumscale-bench-fan-out-\(getpid()).callgrind"
         let toml =
             "[daemon]\nmax_clients = \(clients + 16)\nclient_queue = 512\n\n[[sensor]]\nname = \"pan\"\n"

@@ -62,18 +62,13 @@ struct FootprintCommand: ParsableCommand {
             "\nInstructions per processed sample (driver on the chip model + engine + WEIGHT report + one client's "
                 + "socket), valgrind --tool=callgrind:"
         )
-        let candidates: [String] = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"]
-        guard let valgrind = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            print("  valgrind is not installed: sudo apt-get install valgrind, then run this again")
+        guard let valgrind = Callgrind.valgrind else {
+            print("  " + Callgrind.missing)
             return
         }
-        // Debian 12's valgrind cannot read the DWARF 5 that Swift's toolchain writes; a copy of
-        // this program without debug information runs the same instructions.
         let copy = "/tmp/plumscale-bench-nodebug-\(getpid())"
         defer { unlink(copy) }
-        guard system("cp \(DaemonUnderTest.selfPath) \(copy) && strip --strip-debug \(copy)") == 0 else {
-            throw BenchError("could not make a copy without debug information at \(copy) (strip is in binutils)")
-        }
+        try Callgrind.copyWithoutDebugInformation(DaemonUnderTest.selfPath, to: copy)
         var perStage: [PerSampleCommand.Stage: Double] = [:]
         for stage in PerSampleCommand.Stage.allCases {
             let small = try Self.instructions(valgrind: valgrind, program: copy, samples: samples, stage: stage)

@@ -23,8 +23,8 @@ enum PlumScaledMain {
             case .help:
                 print(DaemonCommandLine.help, terminator: "")
                 exit(0)
-            case .run(let line):
-                command = PlumScaledCommand(line)
+            case .run(let options):
+                command = PlumScaledCommand(options: options)
             }
         } catch {
             let message = "\(error)\n"
@@ -62,17 +62,7 @@ struct PlumScaledCommand: Sendable {
         var status: Int32
     }
 
-    var config: String
-    var simulate: Bool
-    var socket: String?
-    var stateDirectory: String?
-
-    init(_ line: DaemonCommandLine) {
-        config = line.config
-        simulate = line.simulate
-        socket = line.socket
-        stateDirectory = line.stateDirectory
-    }
+    var options: DaemonCommandLine
 
     func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -81,6 +71,7 @@ struct PlumScaledCommand: Sendable {
             return handler
         }
         let logger = Logger(label: "plumscaled")
+        let (config, simulate) = (options.config, options.simulate)
         var configuration = PlumConfiguration.simulatedPans
         if !simulate {
             do {
@@ -91,7 +82,7 @@ struct PlumScaledCommand: Sendable {
             }
         }
         let state =
-            stateDirectory
+            options.stateDirectory
             ?? configuration.daemon.stateDirectory
             ?? ProcessInfoLite.environment("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
             ?? (simulate ? "/tmp/plumscale-\(getuid())/state" : "/var/lib/plumscale")
@@ -103,7 +94,7 @@ struct PlumScaledCommand: Sendable {
         do {
             try await Daemon.run(
                 Daemon.Options(
-                    configuration: configuration, socketPath: socket, stateDirectory: state,
+                    configuration: configuration, socketPath: options.socket, stateDirectory: state,
                     configurationPath: simulate ? nil : config),
                 logger: logger)
         } catch {
