@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "PlumTransport",
             dependencies: [
-                "PlumProtocol", "PlumHardware", "PlumSocketAddress",
+                "PlumProtocol", "PlumHardware", "PlumSocketAddress", "CPlumShim",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

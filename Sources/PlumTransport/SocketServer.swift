@@ -30,7 +30,9 @@ package final class SocketServer: Service {
     private let requestHandler: any RequestHandler
     private let endpoints: [ListenerEndpoint]
     private let mtsics: MTSICS?
-    private let group: any EventLoopGroup
+    /// The event loops, the publishing one first; connections go to them in turn.
+    private let loops: [any EventLoop]
+    private let connectionCount = Atomic(0)
     private let notifier: SystemdNotifier?
     private let logger: Logger
     private let authorization: CommandAuthorization
@@ -38,7 +40,8 @@ package final class SocketServer: Service {
     private let mtsicsConnections = ConnectionCounter()
 
     private struct State {
-        var listeners: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        var listeners: [(endpoint: ListenerEndpoint, descriptor: CInt)] = []
+        var acceptor: Acceptor?
         var started = false
         var stopped = false
     }
@@ -64,8 +67,11 @@ package final class SocketServer: Service {
         self.requestHandler = requestHandler
         self.endpoints = endpoints
         self.mtsics = mtsics
-        self.group = eventLoopGroup
-        self.publishingExecutor = EventLoopTaskExecutor(eventLoopGroup.next())
+        // The first client shares the publishing loop: a lone watcher is written to without a
+        // thread being woken.
+        let loops = Array(eventLoopGroup.makeIterator())
+        self.loops = loops
+        self.publishingExecutor = EventLoopTaskExecutor(loops[0])
         self.logger = logger
     }
 
@@ -73,14 +79,14 @@ package final class SocketServer: Service {
     /// published there reaches that loop's clients in the same turn, without a thread woken.
     package let publishingExecutor: EventLoopTaskExecutor
 
-    /// The addresses the listeners are bound to, in the order of the endpoints (JSON first,
-    /// then MT-SICS); empty before ``start()``.
+    /// The addresses the listeners are bound to, in the order of the endpoints (MT-SICS first,
+    /// then JSON); empty before ``start()``.
     package var boundAddresses: [SocketAddress?] {
-        state.withLock { $0.listeners.map(\.channel.localAddress) }
+        state.withLock { $0.listeners.map { Acceptor.localAddress(of: $0.descriptor) } }
     }
 
-    /// Binds every listener. Either all listeners are bound or none is (those bound are closed
-    /// again on failure).
+    /// Binds every listener and starts accepting. Either all listeners are bound or none is
+    /// (those bound are closed again on failure).
     /// - Throws: ``DaemonError`` naming the endpoint and what to do.
     package func start() async throws {
         let alreadyStarted = state.withLock { state in
@@ -88,26 +94,52 @@ package final class SocketServer: Service {
             return state.started
         }
         guard !alreadyStarted else { return }
-        var bound: [(endpoint: ListenerEndpoint, channel: any Channel)] = []
+        var bound: [(endpoint: ListenerEndpoint, listener: Acceptor.Listener)] = []
+        var acceptor: Acceptor?
         do {
             // MT-SICS first: a client greeted on the JSON socket knows every listener is up.
             if let mtsics {
                 for endpoint in mtsics.endpoints {
                     let initializer = mtsicsInitializer(for: endpoint, handler: mtsics.handler)
-                    bound.append((endpoint, try await bind(endpoint, initializer: initializer)))
+                    let descriptor = try bind(endpoint)
+                    bound.append(
+                        (
+                            endpoint,
+                            Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
+                                self.adopt(connection, from: endpoint) { channel in initializer(channel) }
+                            }
+                        ))
                 }
             }
             for endpoint in endpoints {
-                bound.append((endpoint, try await bind(endpoint, initializer: jsonInitializer(for: endpoint))))
+                let initializer = jsonInitializer(for: endpoint)
+                let descriptor = try bind(endpoint)
+                bound.append(
+                    (
+                        endpoint,
+                        Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
+                            self.adopt(connection, from: endpoint) { channel in initializer(channel, connection) }
+                        }
+                    ))
+            }
+            let started = try Acceptor(listeners: bound.map(\.listener), logger: logger)
+            acceptor = started
+            try started.start()
+            state.withLock { state in
+                state.acceptor = started
+                state.listeners = bound.map { ($0.endpoint, $0.listener.descriptor) }
             }
         } catch {
-            for listener in bound { try? await listener.channel.close() }
+            acceptor?.stop()
+            for (endpoint, listener) in bound {
+                close(listener.descriptor)
+                if case .unixSocket(let path, _) = endpoint { UnixSocketPath.removeSocket(path) }
+            }
             state.withLock { $0.started = false }
             throw error
         }
-        state.withLock { $0.listeners = bound }
-        for listener in bound {
-            logger.info("listening", metadata: ["endpoint": "\(listener.endpoint)"])
+        for (endpoint, _) in bound {
+            logger.info("listening", metadata: ["endpoint": "\(endpoint)"])
         }
     }
 
@@ -124,15 +156,17 @@ package final class SocketServer: Service {
     /// Closes the listeners (removing the Unix socket files this server created), then every
     /// client connection.
     package func shutdown() async {
-        let listeners = state.withLock { state in
+        let (listeners, acceptor) = state.withLock { state in
             defer {
                 state.listeners = []
+                state.acceptor = nil
                 state.stopped = true
             }
-            return state.listeners
+            return (state.listeners, state.acceptor)
         }
+        acceptor?.stop()
         for listener in listeners {
-            try? await listener.channel.close()
+            close(listener.descriptor)
             if case .unixSocket(let path, _) = listener.endpoint {
                 UnixSocketPath.removeSocket(path)
             }
@@ -141,72 +175,60 @@ package final class SocketServer: Service {
         if !listeners.isEmpty { logger.info("listeners and clients closed") }
     }
 
-    private func bind(
-        _ endpoint: ListenerEndpoint, initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
-    ) async throws -> any Channel {
+    /// A listening socket for `endpoint`, bound and with its access set.
+    private func bind(_ endpoint: ListenerEndpoint) throws(DaemonError) -> CInt {
         try endpoint.validate()
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 128)
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(
-                .writeBufferWaterMark,
-                value: .init(low: hub.configuration.writeBufferLimit / 2, high: hub.configuration.writeBufferLimit)
-            )
-            .childChannelOption(.maxMessagesPerRead, value: 4)
-            .childChannelInitializer(initializer)
-        switch endpoint {
-        case .unixSocket(let path, let group):
-            try UnixSocketPath.prepareForBinding(path)
-            let channel: any Channel
-            do {
-                channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            } catch let error as IOError {
-                throw DaemonError(
-                    .systemCall, operation: "binding", subject: path, errno: .init(rawValue: error.errnoCode),
-                    hint: "check that the directory is writable by the daemon's user")
-            }
+        let descriptor = try Acceptor.listen(on: endpoint, backlog: 128)
+        if case .unixSocket(let path, let group) = endpoint {
             do {
                 try UnixSocketPath.restrictAccess(path, group: group)
             } catch {
-                try? await channel.close()
+                close(descriptor)
                 UnixSocketPath.removeSocket(path)
                 throw error
             }
-            return channel
-        case .passedDescriptor(let descriptor, let name):
-            do {
-                return try await bootstrap.withBoundSocket(descriptor).get()
-            } catch let error as IOError {
-                throw DaemonError(
-                    .systemCall, operation: "adopting", subject: "systemd socket '\(name)' (fd \(descriptor))",
-                    errno: .init(rawValue: error.errnoCode), hint: "check ListenStream= in plumscaled.socket")
-            }
-        case .loopbackTCP(let host, let port):
-            do {
-                return
-                    try await bootstrap
-                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                    .bind(host: host, port: port).get()
-            } catch let error as IOError {
-                throw DaemonError(
-                    .systemCall, operation: "binding", subject: endpoint.description,
-                    errno: .init(rawValue: error.errnoCode), hint: "choose another port or stop what uses it")
-            }
         }
+        return descriptor
     }
 
-    private func jsonInitializer(for endpoint: ListenerEndpoint) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+    /// Hands an accepted connection to an event loop, with the options every client gets.
+    private func adopt(
+        _ connection: CInt, from endpoint: ListenerEndpoint,
+        initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) {
+        let limit = hub.configuration.writeBufferLimit
+        let logger = self.logger
+        let loop = loops[connectionCount.add(1, ordering: .relaxed).oldValue % loops.count]
+        ClientBootstrap(group: loop)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelOption(.writeBufferWaterMark, value: .init(low: limit / 2, high: limit))
+            .channelOption(.maxMessagesPerRead, value: 4)
+            .channelInitializer(initializer)
+            .withConnectedSocket(connection)
+            .whenFailure { error in
+                // A refusal was logged by who refused.
+                guard !(error is Refused) else { return }
+                logger.warning("\(endpoint): could not set up a connection: \(error); it was closed")
+            }
+    }
+
+    private func jsonInitializer(for endpoint: ListenerEndpoint)
+        -> @Sendable (any Channel, CInt) -> EventLoopFuture<
+            Void
+        >
+    {
         let hub = self.hub
         let handler = self.requestHandler
         let listener = endpoint.description
         let authorization = self.authorization
-        return { channel in
+        return { channel, descriptor in
             Self.peerCredentials(of: channel).flatMapThrowing { peer in
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(maximumLength: Request.maximumLineLength)))
                 try channel.pipeline.syncOperations.addHandler(
                     ClientSession(
-                        hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization))
+                        hub: hub, handler: handler, listener: listener, peer: peer, authorization: authorization,
+                        descriptor: descriptor))
             }
         }
     }
@@ -231,7 +253,7 @@ package final class SocketServer: Service {
             guard connections.admit(limit: limit) else {
                 logger.warning(
                     "MT-SICS on \(listener): more than \(limit) connections (max_clients); closed the newest")
-                return channel.close()
+                return channel.eventLoop.makeFailedFuture(Refused())
             }
             channel.closeFuture.whenComplete { _ in connections.release() }
             return Self.peerCredentials(of: channel).flatMapThrowing { peer in
@@ -261,6 +283,9 @@ package final class SocketServer: Service {
             .recover { _ in nil }
     }
 }
+
+/// A channel initializer turned the connection away (and said why); the bootstrap closes it.
+struct Refused: Error {}
 
 /// Numbers connections, from any event loop.
 final class ConnectionCounter: Sendable {

@@ -83,4 +83,52 @@ struct DaemonProcessTests {
         #expect(fields.count >= 5 && fields[3] == "320", "the soft limit should be 320: \(line)")
         #expect(daemon.terminate() == 0, "log: \(daemon.log)")
     }
+
+    @Test(
+        "out of descriptors, a new client waits in the listen queue, is greeted once another leaves, and the log says so once"
+    )
+    func waitsForADescriptor() async throws {
+        // The shell lowers both limits, so the daemon cannot raise its own: 64 descriptors, of
+        // which the daemon's own files, sockets and event loops take about 30.
+        let daemon = try await offPool {
+            try DaemonFixture(command: ["/bin/sh", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+        }
+        let shortage = "new clients wait in the queue until others disconnect"
+        var greeted: [LineSocket] = []
+        var queued: LineSocket?
+        for _ in 0..<64 {
+            let client = try LineSocket(path: daemon.socketPath)
+            try await waitFor("a greeting, or the daemon saying it is out of descriptors", describe: { daemon.log }) {
+                Self.isReadable(client.descriptor) || daemon.log.contains(shortage)
+            }
+            guard Self.isReadable(client.descriptor) else {
+                queued = client
+                break
+            }
+            let greeting = client.readLine()
+            #expect(greeting?.hasPrefix(#"{"class":"VERSION""#) == true, "greeting: \(greeting ?? "none")")
+            greeted.append(client)
+        }
+        let waiting = try #require(queued, "64 clients were all served with 64 descriptors; log: \(daemon.log)")
+        #expect(greeted.count > 10, "only \(greeted.count) clients were served before the shortage")
+        #expect(
+            daemon.log.components(separatedBy: shortage).count == 2,
+            "the shortage is logged once, not per attempt: \(daemon.log)")
+
+        greeted.removeFirst()  // closes its socket: one descriptor comes free
+        let greeting = try await offPool { waiting.readLine() }
+        #expect(greeting?.hasPrefix(#"{"class":"VERSION""#) == true, "the queued client got \(greeting ?? "nothing")")
+        #expect(daemon.log.contains("accepting connections on"), "no word that accepting resumed: \(daemon.log)")
+
+        let other = try #require(greeted.last)
+        other.send("?POLL;")
+        #expect(other.readUntil { $0.hasPrefix(#"{"class":"POLL""#) } != nil, "a served client stays served")
+        greeted.removeAll()
+        #expect(daemon.terminate() == 0, "log: \(daemon.log)")
+    }
+
+    private static func isReadable(_ descriptor: Int32) -> Bool {
+        var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&polled, 1, 0) == 1
+    }
 }

@@ -22,9 +22,9 @@ struct SocketActivationTests {
             // dup2 clears FD_CLOEXEC, as an exec from systemd leaves it.
             #expect(fcntl(first + Int32(offset), F_GETFD) & FD_CLOEXEC == 0)
         }
-        // The server adopts `first` (NIO's withBoundSocket owns it from then on and closes it at
-        // shutdown); closing it here too could close a descriptor another test, or NIO's own
-        // event loop, was given the number of meanwhile.
+        // The server adopts `first` (it owns it from then on and closes it at shutdown); closing
+        // it here too could close a descriptor another test, or NIO's own event loop, was given
+        // the number of meanwhile.
         var adopted = false
         defer {
             if !adopted { close(first) }

@@ -21,6 +21,14 @@ const char *plum_errno_name(int errnum);
 /* errno as the system's message ("Permission denied"), thread-safe. */
 const char *plum_errno_message(int errnum, char *buffer, unsigned long size);
 
+/* ---- Sockets --------------------------------------------------------------------------- */
+
+/* accept4(2) of a connection on `listening`, non-blocking and close-on-exec; the Glibc module
+ * leaves accept4 out, since it is a GNU extension. */
+int plum_accept_connection(int listening);
+/* A non-blocking, close-on-exec eventfd(2) counting from 0, for waking a thread in poll(2). */
+int plum_wake_descriptor(void);
+
 /* ---- GPIO ------------------------------------------------------------------------------ */
 
 /* An open GPIO character device (/dev/gpiochipN). */

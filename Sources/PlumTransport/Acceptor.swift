@@ -1,0 +1,228 @@
+internal import CPlumShim
+internal import Logging
+internal import NIOCore
+internal import PlumHardware
+internal import PlumSocketAddress
+internal import Synchronization
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// The daemon's listening sockets, whose connections it accepts itself on one thread of their
+/// own and hands to SwiftNIO as connected sockets.
+///
+/// NIO's server channel does not say which descriptor a connection got, and a JSON session
+/// needs it to write its reports straight to the socket (``ClientSession``, docs/PERFORMANCE.md
+/// section 3). The thread sleeps in `poll(2)` on every listening socket and on an `eventfd`
+/// that ``stop()`` signals. It never shuts a listening socket down: one that systemd passed
+/// keeps the connections queued on it while the daemon restarts.
+final class Acceptor: Sendable {
+    /// One listening socket and what to do with each connection it accepts.
+    struct Listener: Sendable {
+        /// A listening socket, non-blocking; it stays its owner's to close, after ``stop()``.
+        var descriptor: CInt
+        var name: String
+        /// Takes ownership of an accepted, non-blocking, close-on-exec socket.
+        var accepted: @Sendable (CInt) -> Void
+    }
+
+    /// How long the thread waits before accepting again when the daemon is out of descriptors
+    /// or memory: the connection stays queued meanwhile, and polling at once would spin.
+    private static let retryInterval: Int32 = 100
+
+    private let listeners: [Listener]
+    private let wake: CInt
+    private let logger: Logger
+    private let thread = Mutex<pthread_t?>(nil)
+
+    /// - Throws: ``DaemonError`` when the thread's `eventfd` cannot be made.
+    init(listeners: [Listener], logger: Logger) throws(DaemonError) {
+        let wake = plum_wake_descriptor()
+        guard wake >= 0 else {
+            throw DaemonError.systemCall("creating", "an eventfd for the thread that accepts connections")
+        }
+        self.listeners = listeners
+        self.wake = wake
+        self.logger = logger
+    }
+
+    /// Starts accepting.
+    /// - Throws: ``DaemonError`` when the thread cannot be started.
+    func start() throws(DaemonError) {
+        let body = Unmanaged.passRetained(AcceptorBody(self))
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<AcceptorBody>.fromOpaque(context!).takeRetainedValue().acceptor.run()
+                return nil
+            }, body.toOpaque())
+        guard result == 0 else {
+            body.release()
+            throw DaemonError(
+                .systemCall, operation: "starting", subject: "the thread that accepts connections",
+                errno: Errno(rawValue: result), hint: "the system is out of threads or memory")
+        }
+        self.thread.withLock { $0 = thread }
+    }
+
+    /// Stops accepting and waits for the thread. The listening sockets stay open, and the
+    /// connections already accepted are not touched. Call it once, also when ``start()`` failed.
+    func stop() {
+        if let thread = self.thread.withLock({ $0.take() }) {
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+            pthread_join(thread, nil)
+        }
+        close(wake)
+    }
+
+    private func run() {
+        var polled = listeners.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        polled.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
+        var short = false
+        while true {
+            if poll(&polled, nfds_t(polled.count), -1) < 0 {
+                if errno == EINTR { continue }
+                logger.error("waiting for connections: \(Errno.current); trying again")
+                poll(nil, 0, Self.retryInterval)
+                continue
+            }
+            if polled[listeners.count].revents != 0 { return }
+            for (index, listener) in listeners.enumerated() where polled[index].revents != 0 {
+                short = acceptAll(on: listener, short: short)
+            }
+        }
+    }
+
+    /// Accepts what is queued on `listener`; returns whether the daemon ran short of
+    /// descriptors or memory, so that the shortage is logged once, not per connection.
+    private func acceptAll(on listener: Listener, short: Bool) -> Bool {
+        var short = short
+        while true {
+            let connection = plum_accept_connection(listener.descriptor)
+            if connection >= 0 {
+                if short {
+                    short = false
+                    logger.notice("accepting connections on \(listener.name) again")
+                }
+                listener.accepted(connection)
+                continue
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK:
+                return short
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                if !short {
+                    logger.error(
+                        """
+                        accepting on \(listener.name): \(Errno.current); new clients wait in the queue until \
+                        others disconnect: raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower \
+                        max_clients
+                        """)
+                }
+                poll(nil, 0, Self.retryInterval)
+                return true
+            default:
+                logger.error("accepting on \(listener.name): \(Errno.current); trying again")
+                poll(nil, 0, Self.retryInterval)
+                return short
+            }
+        }
+    }
+
+    /// A listening, non-blocking, close-on-exec socket for `endpoint`: bound here, or the one
+    /// systemd passed.
+    /// - Throws: ``DaemonError`` naming the endpoint and what to do.
+    static func listen(on endpoint: ListenerEndpoint, backlog: Int32) throws(DaemonError) -> CInt {
+        switch endpoint {
+        case .unixSocket(let path, _):
+            try UnixSocketPath.prepareForBinding(path)
+            let address: UnixSocketAddress
+            do { address = try UnixSocketAddress(path: path) } catch {
+                preconditionFailure("checked by prepareForBinding")
+            }
+            let hint = "check that the directory is writable by the daemon's user"
+            let descriptor = try socket(AF_UNIX, path, hint: hint)
+            let bound = address.withSockaddr { Glibc.bind(descriptor, $0, $1) }
+            try listen(descriptor, bound: bound, backlog: backlog, subject: path, hint: hint)
+            return descriptor
+        case .passedDescriptor(let descriptor, let name):
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
+                throw DaemonError.systemCall(
+                    "adopting", "systemd socket '\(name)' (fd \(descriptor))",
+                    hint: "check ListenStream= in plumscaled.socket")
+            }
+            return descriptor
+        case .loopbackTCP(let host, let port):
+            let subject = endpoint.description
+            let address: SocketAddress
+            do {
+                address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+            } catch {
+                throw DaemonError(
+                    .invalidConfiguration, operation: "binding", subject: subject, detail: "\(error)",
+                    hint: "use 127.0.0.1 or ::1")
+            }
+            let hint = "choose another port or stop what uses it"
+            let descriptor = try socket(address.protocol.rawValue, subject, hint: hint)
+            var one: CInt = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<CInt>.size))
+            let bound = address.withSockAddr { Glibc.bind(descriptor, $0, socklen_t($1)) }
+            try listen(descriptor, bound: bound, backlog: backlog, subject: subject, hint: hint)
+            return descriptor
+        }
+    }
+
+    private static func socket(_ family: CInt, _ subject: String, hint: String) throws(DaemonError) -> CInt {
+        let descriptor = Glibc.socket(
+            family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw DaemonError.systemCall("binding", subject, hint: hint) }
+        return descriptor
+    }
+
+    private static func listen(
+        _ descriptor: CInt, bound: CInt, backlog: Int32, subject: String, hint: String
+    ) throws(DaemonError) {
+        guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
+            let error = DaemonError.systemCall(bound == 0 ? "listening on" : "binding", subject, hint: hint)
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// The address `descriptor` is bound to, as NIO spells it; nil when the kernel will not say.
+    static func localAddress(of descriptor: CInt) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        let family = CInt(storage.ss_family)
+        return withUnsafeBytes(of: storage) { raw -> SocketAddress? in
+            switch family {
+            case AF_INET:
+                return SocketAddress(raw.load(as: sockaddr_in.self), host: "")
+            case AF_INET6:
+                return SocketAddress(raw.load(as: sockaddr_in6.self), host: "")
+            case AF_UNIX:
+                let path = raw.load(as: sockaddr_un.self)
+                let name = withUnsafeBytes(of: path.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                return try? SocketAddress(unixDomainSocketPath: name)
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+/// What the acceptor's thread runs: a C thread entry cannot capture.
+private final class AcceptorBody: Sendable {
+    let acceptor: Acceptor
+    init(_ acceptor: Acceptor) { self.acceptor = acceptor }
+}
