@@ -33,8 +33,11 @@ struct GPSDCommand: ParsableCommand {
     struct Figures {
         var p50: Double
         var p99: Double
-        /// Daemon CPU seconds per report delivered to a client.
+        /// Daemon CPU seconds per report delivered to a client; NaN when what the watchers cost
+        /// is within the run-to-run spread of the daemon's idle CPU, too small to tell.
         var cpuPerReport: Double
+        /// That spread per report: the most `cpuPerReport` can be when it is NaN.
+        var cpuNoise: Double
         /// Resident memory at the end of the row, MiB.
         var rss: Double
         var fewestPerClient: Int
@@ -75,9 +78,12 @@ struct GPSDCommand: ParsableCommand {
         let ourBase = Self.idleCPU(plum, seconds: seconds)
         let theirBase = Self.idleCPU(gps.stats, seconds: seconds)
         print(
-            "With no watcher: plumscaled \(fixed(ourBase * 100, 1)) % of a core (the driver clocking the simulated "
-                + "HX711 and the engine), gpsd \(fixed(theirBase * 100, 1)) % (parsing NMEA); CPU per report below "
-                + "is what each uses beyond that, divided by the reports its watchers received.\n")
+            "With no watcher: plumscaled \(fixed(ourBase.share * 100, 2)) ± \(fixed(ourBase.spread * 100, 2)) % of a "
+                + "core (the driver clocking the simulated HX711 and the engine), gpsd "
+                + "\(fixed(theirBase.share * 100, 2)) ± \(fixed(theirBase.spread * 100, 2)) % (parsing NMEA), "
+                + "the ± being how far the two halves of the idle time differ; CPU per report below is what each "
+                + "uses beyond that, divided by the reports its "
+                + "watchers received, or the most it can be (\"<\") when it is within the ±.\n")
         let plumWatch = Request.watch(WatchOptions()).line
         var rows: [[String]] = []
         var ratios: [[String]] = []
@@ -100,7 +106,7 @@ struct GPSDCommand: ParsableCommand {
             rows.append(Self.row("\(count)", "gpsd", theirs))
             ratios.append([
                 "\(count)", Self.ratio(ours.p50, theirs.p50), Self.ratio(ours.p99, theirs.p99),
-                Self.ratio(ours.cpuPerReport, theirs.cpuPerReport), Self.ratio(ours.rss, theirs.rss)
+                Self.cpuRatio(ours, theirs), Self.ratio(ours.rss, theirs.rss)
             ])
         }
         if beyond > 0 {
@@ -111,7 +117,7 @@ struct GPSDCommand: ParsableCommand {
             if let gpsdAtLimit {
                 ratios.append([
                     "\(beyond) vs gpsd's \(counts.max() ?? 0)", Self.ratio(ours.p50, gpsdAtLimit.p50),
-                    Self.ratio(ours.p99, gpsdAtLimit.p99), Self.ratio(ours.cpuPerReport, gpsdAtLimit.cpuPerReport),
+                    Self.ratio(ours.p99, gpsdAtLimit.p99), Self.cpuRatio(ours, gpsdAtLimit),
                     Self.ratio(ours.rss, gpsdAtLimit.rss)
                 ])
             }
@@ -131,7 +137,7 @@ struct GPSDCommand: ParsableCommand {
     /// `seconds`: each report's latency as `latency` computes it, the daemon's CPU beyond its
     /// `idle` share of a core, and its memory.
     private func measure(
-        _ count: Int, port: UInt16, stats: ProcessStats, idle: Double, watch: String,
+        _ count: Int, port: UInt16, stats: ProcessStats, idle: IdleCPU, watch: String,
         latency: (Substring, Double) -> Double?
     ) throws -> Figures {
         let swarm = ClientSwarm()
@@ -151,10 +157,14 @@ struct GPSDCommand: ParsableCommand {
             latencies.append(value)
             perClient[client] += 1
         }
-        let cpu = max(0, stats.preciseCPUSeconds - cpuBefore - idle * (Clock.now() - start))
+        let elapsed = Clock.now() - start
+        let cpu = stats.preciseCPUSeconds - cpuBefore - idle.share * elapsed
+        let reports = Double(max(1, latencies.count))
+        let cpuPerReport = cpu > idle.spread * elapsed ? cpu / reports : .nan
         let p = Percentiles(latencies)
         return Figures(
-            p50: p.value(0.5), p99: p.value(0.99), cpuPerReport: cpu / Double(max(1, latencies.count)),
+            p50: p.value(0.5), p99: p.value(0.99), cpuPerReport: cpuPerReport,
+            cpuNoise: idle.spread * elapsed / reports,
             rss: stats.memory("VmRSS"), fewestPerClient: perClient.min() ?? 0, mostPerClient: perClient.max() ?? 0,
             overflows: overflows)
     }
@@ -165,20 +175,43 @@ struct GPSDCommand: ParsableCommand {
         return received - time
     }
 
-    /// The share of a core `stats`'s process uses over `seconds` with no watcher.
-    private static func idleCPU(_ stats: ProcessStats, seconds: Double) -> Double {
-        let before = stats.preciseCPUSeconds
-        let start = Clock.now()
-        usleep(UInt32(seconds * 1e6))
-        return (stats.preciseCPUSeconds - before) / (Clock.now() - start)
+    /// A daemon's share of a core with no watcher, and how far it moves on its own.
+    struct IdleCPU {
+        var share: Double
+        /// How far the shares of the two halves of the measurement differ.
+        var spread: Double
+    }
+
+    /// The share of a core `stats`'s process uses over `seconds` with no watcher, measured in
+    /// two halves.
+    private static func idleCPU(_ stats: ProcessStats, seconds: Double) -> IdleCPU {
+        func share(over seconds: Double) -> Double {
+            let before = stats.preciseCPUSeconds
+            let start = Clock.now()
+            usleep(UInt32(seconds * 1e6))
+            return (stats.preciseCPUSeconds - before) / (Clock.now() - start)
+        }
+        let first = share(over: seconds / 2)
+        let second = share(over: seconds / 2)
+        return IdleCPU(share: (first + second) / 2, spread: abs(first - second))
     }
 
     private static func row(_ clients: String, _ daemon: String, _ figures: Figures) -> [String] {
         [
             clients, daemon, fixed(figures.p50 * 1000, 2), fixed(figures.p99 * 1000, 2),
-            fixed(figures.cpuPerReport * 1e6, 1), fixed(figures.rss, 1), "\(figures.fewestPerClient)",
+            figures.cpuPerReport.isNaN ? "< " + fixed(figures.cpuNoise * 1e6, 1) : fixed(figures.cpuPerReport * 1e6, 1),
+            fixed(figures.rss, 1),
+            "\(figures.fewestPerClient)",
             "\(figures.mostPerClient)", daemon == "gpsd" ? "–" : "\(figures.overflows)"
         ]
+    }
+
+    /// The ratio of CPU per report, or the most it can be when ours is below the noise.
+    private static func cpuRatio(_ ours: Figures, _ theirs: Figures) -> String {
+        guard ours.cpuPerReport.isNaN, theirs.cpuPerReport > 0 else {
+            return ratio(ours.cpuPerReport, theirs.cpuPerReport)
+        }
+        return "< " + fixed(ours.cpuNoise / theirs.cpuPerReport, 2)
     }
 
     private static func ratio(_ ours: Double, _ theirs: Double) -> String {
