@@ -91,30 +91,30 @@ final class Acceptor: Sendable {
             }
             if polled[listeners.count].revents != 0 { return }
             for (index, listener) in listeners.enumerated() where polled[index].revents != 0 {
-                short = acceptAll(on: listener, short: short)
+                short = acceptOne(on: listener, short: short)
             }
         }
     }
 
-    /// Accepts what is queued on `listener`; returns whether the daemon ran short of
-    /// descriptors or memory, so that the shortage is logged once, not per connection.
-    private func acceptAll(on listener: Listener, short: Bool) -> Bool {
-        var short = short
+    /// Accepts one connection from `listener`, which `poll(2)` found with one queued; returns
+    /// whether the daemon is short of descriptors or memory, so that a shortage is logged once,
+    /// not per attempt. One per wake-up, because Linux takes the descriptor before it looks at
+    /// the queue: an `accept` on an empty queue with the table full fails with `EMFILE` too,
+    /// and would claim a client waits when none does.
+    private func acceptOne(on listener: Listener, short: Bool) -> Bool {
         while true {
             let connection = plum_accept_connection(listener.descriptor)
             if connection >= 0 {
-                if short {
-                    short = false
-                    logger.notice("accepting connections on \(listener.name) again")
-                }
+                if short { logger.notice("accepting connections on \(listener.name) again") }
                 listener.accepted(connection)
-                continue
+                return false
             }
             switch errno {
-            case EAGAIN, EWOULDBLOCK:
-                return short
-            case EINTR, ECONNABORTED, EPROTO:
+            case EINTR:
                 continue
+            case EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO:
+                // Gone before it was accepted; poll says whether another waits.
+                return short
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                 if !short {
                     logger.error(

@@ -317,9 +317,10 @@ final class ClientSession: ChannelDuplexHandler {
     /// by the water mark plus the queue.
     private func drain() {
         guard let context, let outbox else { return }
-        let channel = context.channel
         var handedOver = false
-        while channel.isWritable {
+        // With nothing in NIO's buffer the channel is writable; asking costs a retain and a
+        // lookup per pass.
+        while inNIO == 0 || context.channel.isWritable {
             outbox.take(limit: Self.batchLimit, into: &batch)
             if batch.dropped > 0, !batch.binary {
                 let overflow = Report.overflow(dropped: batch.dropped).line
