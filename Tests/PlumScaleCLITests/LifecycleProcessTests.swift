@@ -28,18 +28,35 @@ struct LifecycleProcessTests {
         let daemon = try DaemonFixture(
             command: [Self.socketActivate, "--listen=\(socket)", "--fdname=json"], directory: directory,
             waitForSocket: false)
-        let weight = try await offPool { () -> WeightReport in
-            try waitUntil("systemd-socket-activate to listen on \(socket)") { access(socket, F_OK) == 0 }
-            let client = try DaemonClient(socketPath: socket, timeout: .seconds(30))
-            #expect(client.version.protoMajor == 1, "greeting \(client.version)")
-            try client.watch()
-            return try client.nextWeight(within: .seconds(30))
+        let weight: WeightReport
+        do {
+            weight = try await offPool { () -> WeightReport in
+                // Listening, not just bound: the file appears at bind(2), and a connection made
+                // before listen(2) is refused.
+                try waitUntil("systemd-socket-activate to listen on \(socket)") { Self.isListening(socket) }
+                let client = try DaemonClient(socketPath: socket, timeout: .seconds(30))
+                #expect(client.version.protoMajor == 1, "greeting \(client.version)")
+                try client.watch()
+                return try client.nextWeight(within: .seconds(30))
+            }
+        } catch {
+            Issue.record("\(error); the daemon's log: \(daemon.log)")
+            return
         }
         #expect(weight.calibrated, "readings arrive on the passed socket: \(weight)")
         #expect(access(daemon.socketPath, F_OK) != 0, "with a socket passed, the daemon binds nothing itself")
         let status = try await offPool { daemon.terminate() }
         #expect(status == 0, "log: \(daemon.log)")
         #expect(access(socket, F_OK) == 0, "the socket is systemd's: the daemon leaves its path alone")
+    }
+
+    /// Whether a Unix socket is listening at `path`: its line in /proc/net/unix (unix(7)) has
+    /// the flag `__SO_ACCEPTCON` (0x10000), which `listen(2)` sets.
+    static func isListening(_ path: String) -> Bool {
+        readFile("/proc/net/unix").split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 8 && fields[7] == path && fields[3] == "00010000"
+        }
     }
 
     @Test("SIGHUP makes the daemon re-read the calibrations in its state directory, as after a restore by hand")
