@@ -140,11 +140,7 @@ final class Acceptor: Sendable {
     static func listen(on endpoint: ListenerEndpoint, backlog: Int32) throws(DaemonError) -> CInt {
         switch endpoint {
         case .unixSocket(let path, _):
-            try UnixSocketPath.prepareForBinding(path)
-            let address: UnixSocketAddress
-            do { address = try UnixSocketAddress(path: path) } catch {
-                preconditionFailure("checked by prepareForBinding")
-            }
+            let address = try UnixSocketPath.prepareForBinding(path)
             let hint = "check that the directory is writable by the daemon's user"
             let descriptor = try socket(AF_UNIX, path, hint: hint)
             let bound = address.withSockaddr { Glibc.bind(descriptor, $0, $1) }

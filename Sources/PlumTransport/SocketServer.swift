@@ -96,31 +96,28 @@ package final class SocketServer: Service {
         guard !alreadyStarted else { return }
         var bound: [(endpoint: ListenerEndpoint, listener: Acceptor.Listener)] = []
         var acceptor: Acceptor?
+        /// Binds `endpoint`; each connection it accepts is set up by `initializer`, which is
+        /// given the connection's descriptor too.
+        func listen(
+            _ endpoint: ListenerEndpoint,
+            _ initializer: @escaping @Sendable (any Channel, CInt) -> EventLoopFuture<Void>
+        ) throws(DaemonError) {
+            let descriptor = try bind(endpoint)
+            let listener = Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
+                self.adopt(connection, from: endpoint) { channel in initializer(channel, connection) }
+            }
+            bound.append((endpoint, listener))
+        }
         do {
             // MT-SICS first: a client greeted on the JSON socket knows every listener is up.
             if let mtsics {
                 for endpoint in mtsics.endpoints {
                     let initializer = mtsicsInitializer(for: endpoint, handler: mtsics.handler)
-                    let descriptor = try bind(endpoint)
-                    bound.append(
-                        (
-                            endpoint,
-                            Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
-                                self.adopt(connection, from: endpoint) { channel in initializer(channel) }
-                            }
-                        ))
+                    try listen(endpoint) { channel, _ in initializer(channel) }
                 }
             }
             for endpoint in endpoints {
-                let initializer = jsonInitializer(for: endpoint)
-                let descriptor = try bind(endpoint)
-                bound.append(
-                    (
-                        endpoint,
-                        Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
-                            self.adopt(connection, from: endpoint) { channel in initializer(channel, connection) }
-                        }
-                    ))
+                try listen(endpoint, jsonInitializer(for: endpoint))
             }
             let started = try Acceptor(listeners: bound.map(\.listener), logger: logger)
             acceptor = started

@@ -36,9 +36,10 @@ package enum UnixSocketPath {
     /// Makes `path` ready for `bind(2)`: creates missing parent directories (mode 0755) and
     /// removes a stale socket left by a daemon that is gone.
     ///
+    /// - Returns: the address to bind.
     /// - Throws: ``DaemonError`` `.pathOccupied` when the path exists and is not a socket,
     ///   `.alreadyRunning` when a process accepts connections on it, `.systemCall` otherwise.
-    package static func prepareForBinding(_ path: String) throws(DaemonError) {
+    static func prepareForBinding(_ path: String) throws(DaemonError) -> UnixSocketAddress {
         guard path.hasPrefix("/") else {
             throw DaemonError(
                 .invalidConfiguration, operation: "binding", subject: path,
@@ -58,7 +59,7 @@ package enum UnixSocketPath {
         var status = stat()
         if lstat(path, &status) != 0 {
             let error = Errno.current
-            if error == .noSuchFileOrDirectory { return }
+            if error == .noSuchFileOrDirectory { return address }
             throw DaemonError(.systemCall, operation: "inspecting", subject: path, errno: error)
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
@@ -78,6 +79,7 @@ package enum UnixSocketPath {
                 throw .systemCall(
                     "removing the stale socket", path, hint: "remove it by hand or fix the directory's permissions")
             }
+            return address
         case .failed(let error):
             throw DaemonError(
                 .systemCall, operation: "checking whether a daemon listens on", subject: path, errno: error,
