@@ -241,7 +241,10 @@ let package = Package(
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumConfigFile", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
-            dependencies: ["PlumSensors", "PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumSimulation"]
+            dependencies: [
+                "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
+                "PlumTestSupport"
+            ]
         ),
         .testTarget(
             name: "PlumStationTests",

@@ -4,7 +4,7 @@
     import Musl
 #endif
 
-/// Real-time helpers for a sampler thread: `SCHED_FIFO` and locked memory.
+/// Real-time helpers for a sampler thread: `SCHED_FIFO`, timer slack and locked memory.
 ///
 /// Bit-banging the HX711 keeps each PD_SCK pulse under 50 µs (HX711 datasheet, "Serial
 /// Interface", T3; high for over 60 µs powers the chip down), so the sampler thread must not be
@@ -70,6 +70,29 @@ public enum RealTime {
         case .failure(let errno):
             throw HardwareError(
                 .systemCall, operation: "reading scheduling policy of", subject: "the calling thread", errno: errno)
+        }
+    }
+
+    /// Sets the calling thread's timer slack (`prctl(PR_SET_TIMERSLACK)`): how much later than
+    /// asked the kernel may end its timed waits, to wake it together with other timers. An
+    /// ordinary thread has 50 µs; a `SCHED_FIFO` thread none. A sampler's timed waits are the
+    /// hardware's deadlines (an ADS1115 conversion polled without an ALERT line, a simulated
+    /// chip's next edge), so it asks for little. Nanoseconds of 0 restore the thread's default.
+    public static func setTimerSlack(nanoseconds: UInt) throws(HardwareError) {
+        if case .failure(let errno) = Syscalls.setTimerSlack(nanoseconds: nanoseconds) {
+            throw HardwareError(
+                .systemCall, operation: "setting timer slack \(nanoseconds) ns for", subject: "the calling thread",
+                errno: errno)
+        }
+    }
+
+    /// The calling thread's timer slack in nanoseconds (`prctl(PR_GET_TIMERSLACK)`).
+    public static func timerSlack() throws(HardwareError) -> UInt {
+        switch Syscalls.timerSlack() {
+        case .success(let nanoseconds): return UInt(nanoseconds)
+        case .failure(let errno):
+            throw HardwareError(
+                .systemCall, operation: "reading timer slack of", subject: "the calling thread", errno: errno)
         }
     }
 

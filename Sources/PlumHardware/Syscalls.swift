@@ -246,6 +246,14 @@ enum Syscalls {
         sched_get_priority_min(policy)...sched_get_priority_max(policy)
     }
 
+    static func setTimerSlack(nanoseconds: UInt) -> Result<Void, Errno> {
+        once { plum_set_timer_slack(nanoseconds) }.map { _ in () }
+    }
+
+    static func timerSlack() -> Result<Int, Errno> {
+        once { plum_timer_slack() }
+    }
+
     static func lockAllMemory() -> Result<Void, Errno> {
         once { mlockall(MCL_CURRENT | MCL_FUTURE) }.map { _ in () }
     }

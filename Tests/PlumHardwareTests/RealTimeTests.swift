@@ -1,4 +1,5 @@
 import PlumHardware
+import PlumTestSupport
 import Testing
 
 /// Whether these succeed depends on the privileges of whoever runs the tests (root in a
@@ -28,6 +29,20 @@ struct RealTimeTests {
         let error = #expect(throws: HardwareError.self) { try RealTime.setFIFOPriority(priority) }
         #expect(error?.code == .invalidRequest)
         #expect(error?.detail == "outside 1…99")
+    }
+
+    @Test("a thread's timer slack is set to the nanosecond, read back, and restored to what it started with")
+    func timerSlack() throws {
+        let (before, set, restored) = try onThreadOfItsOwn {
+            let before = try RealTime.timerSlack()
+            try RealTime.setTimerSlack(nanoseconds: 1_000)
+            let set = try RealTime.timerSlack()
+            try RealTime.setTimerSlack(nanoseconds: 0)
+            return (before, set, try RealTime.timerSlack())
+        }
+        #expect(set == 1_000)
+        #expect(restored == before, "0 restores the slack the thread inherited")
+        #expect(before > 0, "an ordinary thread has slack (50 µs by default)")
     }
 
     @Test("mlockall either succeeds and can be undone, or fails saying which capability or limit to raise")

@@ -21,6 +21,13 @@ const char *plum_errno_name(int errnum);
 /* errno as the system's message ("Permission denied"), thread-safe. */
 const char *plum_errno_message(int errnum, char *buffer, unsigned long size);
 
+/* ---- Threads --------------------------------------------------------------------------- */
+
+/* The calling thread's timer slack in nanoseconds (prctl PR_SET_TIMERSLACK / PR_GET_TIMERSLACK;
+ * prctl is variadic, which Swift cannot call). Setting 0 restores the thread's default. */
+int plum_set_timer_slack(unsigned long nanoseconds);
+long plum_timer_slack(void);
+
 /* ---- Sockets --------------------------------------------------------------------------- */
 
 /* accept4(2) of a connection on `listening`, non-blocking and close-on-exec; the Glibc module
