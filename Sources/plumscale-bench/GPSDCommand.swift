@@ -110,16 +110,24 @@ struct GPSDCommand: ParsableCommand {
             ])
         }
         if beyond > 0 {
-            let ours = try measure(beyond, port: plumPort, stats: plum, idle: ourBase, watch: plumWatch) {
+            // Over TCP like gpsd's clients, then over the Unix socket that plumscaled's own
+            // clients use: each daemon at four times gpsd's limit on its clients' transport.
+            let overTCP = try measure(beyond, port: plumPort, stats: plum, idle: ourBase, watch: plumWatch) {
                 Self.weightLatency($0, $1)
             }
-            rows.append(Self.row("\(beyond)", "plumscaled", ours))
+            let overUnix = try measure(
+                beyond, socket: daemon.socket, stats: plum, idle: ourBase, watch: plumWatch
+            ) { Self.weightLatency($0, $1) }
+            rows.append(Self.row("\(beyond)", "plumscaled", overTCP))
+            rows.append(Self.row("\(beyond) unix", "plumscaled", overUnix))
             if let gpsdAtLimit {
-                ratios.append([
-                    "\(beyond) vs gpsd's \(counts.max() ?? 0)", Self.ratio(ours.p50, gpsdAtLimit.p50),
-                    Self.ratio(ours.p99, gpsdAtLimit.p99), Self.cpuRatio(ours, gpsdAtLimit),
-                    Self.ratio(ours.rss, gpsdAtLimit.rss)
-                ])
+                for (transport, ours) in [("", overTCP), (" unix", overUnix)] {
+                    ratios.append([
+                        "\(beyond)\(transport) vs gpsd's \(counts.max() ?? 0)", Self.ratio(ours.p50, gpsdAtLimit.p50),
+                        Self.ratio(ours.p99, gpsdAtLimit.p99), Self.cpuRatio(ours, gpsdAtLimit),
+                        Self.ratio(ours.rss, gpsdAtLimit.rss)
+                    ])
+                }
             }
         }
         print(
@@ -133,16 +141,17 @@ struct GPSDCommand: ParsableCommand {
         print(TextTable.render(header: ["clients", "p50", "p99", "CPU/report", "RSS"], rows: ratios))
     }
 
-    /// Connects `count` watchers to `port`, lets them settle for a second, then reads for
+    /// Connects `count` watchers to TCP `port` or the Unix `socket`, lets them settle for a second, then reads for
     /// `seconds`: each report's latency as `latency` computes it, the daemon's CPU beyond its
     /// `idle` share of a core, and its memory.
     private func measure(
-        _ count: Int, port: UInt16, stats: ProcessStats, idle: IdleCPU, watch: String,
+        _ count: Int, port: UInt16? = nil, socket: String? = nil, stats: ProcessStats, idle: IdleCPU, watch: String,
         latency: (Substring, Double) -> Double?
     ) throws -> Figures {
         let swarm = ClientSwarm()
         defer { swarm.closeAll() }
-        try swarm.connect(count, loopbackPort: port)
+        if let port { try swarm.connect(count, loopbackPort: port) }
+        if let socket { try swarm.connect(count, to: socket) }
         swarm.sendAll(line: watch)
         swarm.read(until: Clock.now() + 1) { _, _, _ in }
         var latencies: [Double] = []
