@@ -61,8 +61,10 @@ struct GPSDCommand: ParsableCommand {
         let plumPort = try Self.freeLoopbackPort()
         let gps = try GPSDUnderTest(program: gpsd, port: gpsdPort, rate: Self.rate)
         defer { gps.stop() }
+        // max_clients leaves room for a row's watchers while the daemon still closes the last
+        // row's, so that none is refused as one too many.
         let toml =
-            "[daemon]\ntcp = \"127.0.0.1:\(plumPort)\"\nmax_clients = \(max(beyond, 64) + 16)\nclient_queue = 512\n\n"
+            "[daemon]\ntcp = \"127.0.0.1:\(plumPort)\"\nmax_clients = \(2 * max(beyond, 64) + 16)\nclient_queue = 512\n\n"
             + "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 10\nload_grams = 100\n"
         let daemon = try DaemonUnderTest(configuration: toml)
         defer { daemon.stop() }
@@ -153,7 +155,13 @@ struct GPSDCommand: ParsableCommand {
         if let port { try swarm.connect(count, loopbackPort: port) }
         if let socket { try swarm.connect(count, to: socket) }
         swarm.sendAll(line: watch)
-        swarm.read(until: Clock.now() + 1) { _, _, _ in }
+        var refusals: [Substring] = []
+        swarm.read(until: Clock.now() + 1) { _, line, _ in
+            if LineFields.isClass(line, "ERROR") { refusals.append(line) }
+        }
+        if let first = refusals.first {
+            throw BenchError("\(refusals.count) of \(count) watchers were answered with an error, the first: \(first)")
+        }
         var latencies: [Double] = []
         latencies.reserveCapacity(Int(seconds * Self.rate) * count)
         var perClient = [Int](repeating: 0, count: count)
