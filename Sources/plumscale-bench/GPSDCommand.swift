@@ -15,7 +15,8 @@ struct GPSDCommand: ParsableCommand {
         discussion: """
             Needs Debian's gpsd (sudo apt-get install gpsd gpsd-clients). gpsd reads NMEA that this program writes into a pseudo-terminal, ten \
             fixes a second; plumscaled weighs a simulated HX711 at 10 SPS. Both are watched over loopback TCP \
-            (gpsd serves its clients no Unix socket) by the same epoll reader.
+            (gpsd serves its clients no Unix socket) by the same epoll reader; at --beyond, plumscaled alone \
+            is also watched over its own Unix socket.
             """)
 
     @Option(help: "Numbers of watching clients, comma-separated (gpsd's limit is 64).")
@@ -72,7 +73,8 @@ struct GPSDCommand: ParsableCommand {
 
         print(
             "gpsd \(gps.version) and plumscaled side by side: \(fixed(Self.rate, 0)) reports a second from each, "
-                + "watched over loopback TCP by one epoll reader, \(fixed(seconds, 0)) s per row.\n"
+                + "watched over loopback TCP by one epoll reader, \(fixed(seconds, 0)) s per row; at \(beyond) "
+                + "plumscaled alone, over TCP and then over its Unix socket (\"unix\").\n"
                 + "Latency: from the NMEA fix written into gpsd's pseudo-terminal, or the HX711 sample's ready "
                 + "edge in plumscaled, to the client's receipt of its TPV or WEIGHT report.\n")
         // What each costs with no watcher (plumscaled clocking the HX711 model bit by bit and
