@@ -65,7 +65,8 @@ struct GPSDCommand: ParsableCommand {
         // max_clients leaves room for a row's watchers while the daemon still closes the last
         // row's, so that none is refused as one too many.
         let toml =
-            "[daemon]\ntcp = \"127.0.0.1:\(plumPort)\"\nmax_clients = \(2 * max(beyond, 64) + 16)\nclient_queue = 512\n\n"
+            "[daemon]\ntcp = \"127.0.0.1:\(plumPort)\"\n"
+            + "max_clients = \(2 * max(beyond, 64) + 16)\nclient_queue = 512\n\n"
             + "[[sensor]]\nname = \"pan\"\nkind = \"simulated-hx711\"\nrate = 10\nload_grams = 100\n"
         let daemon = try DaemonUnderTest(configuration: toml)
         defer { daemon.stop() }
@@ -145,9 +146,11 @@ struct GPSDCommand: ParsableCommand {
         print(TextTable.render(header: ["clients", "p50", "p99", "CPU/report", "RSS"], rows: ratios))
     }
 
-    /// Connects `count` watchers to TCP `port` or the Unix `socket`, lets them settle for a second, then reads for
-    /// `seconds`: each report's latency as `latency` computes it, the daemon's CPU beyond its
-    /// `idle` share of a core, and its memory.
+    /// Connects `count` watchers to TCP `port` or the Unix `socket`, lets them settle for a
+    /// second, then reads for `seconds`: each report's latency as `latency` computes it, the
+    /// daemon's CPU beyond its `idle` share of a core, and its memory. A watcher answered with an
+    /// error (refused as one too many) stops the benchmark rather than leave a row that looks
+    /// served.
     private func measure(
         _ count: Int, port: UInt16? = nil, socket: String? = nil, stats: ProcessStats, idle: IdleCPU, watch: String,
         latency: (Substring, Double) -> Double?
