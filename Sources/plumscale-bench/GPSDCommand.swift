@@ -94,11 +94,12 @@ struct GPSDCommand: ParsableCommand {
         var ratios: [[String]] = []
         var gpsdAtLimit: Figures?
         for count in counts {
-            let ours = try measure(count, port: plumPort, stats: plum, idle: ourBase, watch: plumWatch) {
+            let ours = try measure(count, at: .tcp(plumPort), stats: plum, idle: ourBase, watch: plumWatch) {
                 Self.weightLatency($0, $1)
             }
             let theirs = try measure(
-                count, port: gpsdPort, stats: gps.stats, idle: theirBase, watch: #"?WATCH={"enable":true,"json":true};"#
+                count, at: .tcp(gpsdPort), stats: gps.stats, idle: theirBase,
+                watch: #"?WATCH={"enable":true,"json":true};"#
             ) {
                 line, received in
                 guard LineFields.isClass(line, "TPV"), let time = LineFields.string(line, "time"),
@@ -117,11 +118,11 @@ struct GPSDCommand: ParsableCommand {
         if beyond > 0 {
             // Over TCP like gpsd's clients, then over the Unix socket that plumscaled's own
             // clients use: each daemon at four times gpsd's limit on its clients' transport.
-            let overTCP = try measure(beyond, port: plumPort, stats: plum, idle: ourBase, watch: plumWatch) {
+            let overTCP = try measure(beyond, at: .tcp(plumPort), stats: plum, idle: ourBase, watch: plumWatch) {
                 Self.weightLatency($0, $1)
             }
             let overUnix = try measure(
-                beyond, socket: daemon.socket, stats: plum, idle: ourBase, watch: plumWatch
+                beyond, at: .unix(daemon.socket), stats: plum, idle: ourBase, watch: plumWatch
             ) { Self.weightLatency($0, $1) }
             rows.append(Self.row("\(beyond)", "plumscaled", overTCP))
             rows.append(Self.row("\(beyond) unix", "plumscaled", overUnix))
@@ -146,19 +147,26 @@ struct GPSDCommand: ParsableCommand {
         print(TextTable.render(header: ["clients", "p50", "p99", "CPU/report", "RSS"], rows: ratios))
     }
 
-    /// Connects `count` watchers to TCP `port` or the Unix `socket`, lets them settle for a
-    /// second, then reads for `seconds`: each report's latency as `latency` computes it, the
-    /// daemon's CPU beyond its `idle` share of a core, and its memory. A watcher answered with an
-    /// error (refused as one too many) stops the benchmark rather than leave a row that looks
-    /// served.
+    /// Where watchers connect: a loopback TCP port, or a Unix socket's path.
+    enum Endpoint {
+        case tcp(UInt16)
+        case unix(String)
+    }
+
+    /// Connects `count` watchers to `endpoint`, lets them settle for a second, then reads for
+    /// `seconds`: each report's latency as `latency` computes it, the daemon's CPU beyond its
+    /// `idle` share of a core, and its memory. A watcher answered with an error (refused as one
+    /// too many) stops the benchmark rather than leave a row that looks served.
     private func measure(
-        _ count: Int, port: UInt16? = nil, socket: String? = nil, stats: ProcessStats, idle: IdleCPU, watch: String,
+        _ count: Int, at endpoint: Endpoint, stats: ProcessStats, idle: IdleCPU, watch: String,
         latency: (Substring, Double) -> Double?
     ) throws -> Figures {
         let swarm = ClientSwarm()
         defer { swarm.closeAll() }
-        if let port { try swarm.connect(count, loopbackPort: port) }
-        if let socket { try swarm.connect(count, to: socket) }
+        switch endpoint {
+        case .tcp(let port): try swarm.connect(count, loopbackPort: port)
+        case .unix(let path): try swarm.connect(count, to: path)
+        }
         swarm.sendAll(line: watch)
         var refusals: [Substring] = []
         swarm.read(until: Clock.now() + 1) { _, line, _ in
