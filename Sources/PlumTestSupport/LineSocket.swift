@@ -73,6 +73,13 @@ public final class LineSocket: @unchecked Sendable {
         }
     }
 
+    /// Bytes the kernel holds for this socket that have not been read yet (`FIONREAD`): a client
+    /// that does not read sees it stop growing once the sender can write no more.
+    public var pendingBytes: Int {
+        var count: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
+    }
+
     /// Reads lines until one satisfies `predicate` (at most `limit` lines); nil when none did.
     public func readUntil(limit: Int = 2000, _ predicate: (String) -> Bool) -> String? {
         for _ in 0..<limit {
