@@ -286,7 +286,12 @@ let package = Package(
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         .testTarget(
             name: "PlumScaleCLITests",
-            dependencies: ["plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport"]
+            dependencies: [
+                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport",
+                // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
+                // are compared with the CLI's text.
+                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+            ]
         )
     ],
     swiftLanguageModes: [.v6]

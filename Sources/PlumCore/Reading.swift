@@ -83,6 +83,11 @@ public struct Reading: Hashable, Sendable {
     ///
     /// Other units are converted from the rounded grams with enough decimals that one step is
     /// no coarser than the division.
+    /// The shown weight as a count of divisions; nil when the display is not a weight.
+    public var displayedDivisions: Int64? {
+        if case .grams(let divisions, _) = display { divisions } else { nil }
+    }
+
     public func text(in unit: MassUnit = .gram) -> String {
         switch display {
         case .overload: return "100%+"

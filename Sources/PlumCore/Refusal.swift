@@ -24,6 +24,8 @@ public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         case noiseLargerThanStep
         case fitFailed
         case invalidProfile
+        /// The sensor delivers no samples (not ready, a fault): nothing current to act on.
+        case sensorUnavailable
     }
 
     public var code: Code

@@ -17,8 +17,10 @@ public struct WeighingEngine: Sendable {
     public private(set) var zeroOffset = 0.0
     /// The current tare in grams.
     public private(set) var tare = 0.0
-    /// The reading of the latest sample; commands act on it.
+    /// The reading of the latest sample; commands act on it. Nil again after ``interrupt(because:)``.
     public private(set) var lastReading: Reading?
+    /// Why the sensor delivers no samples, from ``interrupt(because:)`` until the next sample.
+    public private(set) var interruption: String?
     /// The running calibration procedure, if any.
     public internal(set) var procedure: CalibrationProcedure?
 
@@ -108,6 +110,7 @@ public struct WeighingEngine: Sendable {
     /// A non-finite signal is not a measurement: it leaves the filters untouched, and the
     /// reading repeats the last filtered value, marked not stable.
     public mutating func process(_ input: EngineInput) -> Reading {
+        interruption = nil
         let d = configuration.division.grams
         noise.add(input.signal)
         // Every threshold is a multiple of a unit: d in grams once calibrated; before, a unit
@@ -287,9 +290,24 @@ public struct WeighingEngine: Sendable {
         }
     }
 
-    /// The sensor stopped delivering (a fault, a chip not ready): the flow rate starts over,
-    /// since the readings before the gap say nothing about the rate after it.
-    public mutating func interrupt() { flow.reset() }
+    /// The sensor stopped delivering (a fault, a chip not ready): nothing measured before the
+    /// gap is current any more.
+    ///
+    /// The last reading is forgotten, so no zero, tare or capture can be taken from it; the
+    /// filters, stability and flow start over, so the first stable reading afterwards is made
+    /// of samples taken after the gap alone. Commands are refused with
+    /// ``Refusal/Code/sensorUnavailable`` until the next sample arrives.
+    /// - Parameter reason: what the sensor's state says, for the refusals (`no conversion
+    ///   within 200 ms: …`).
+    public mutating func interrupt(because reason: String) {
+        interruption = reason
+        lastReading = nil
+        filtered = nil
+        spikes.reset()
+        filter.reset()
+        stability.reset()
+        flow.reset()
+    }
 
     /// Removes the tare.
     public mutating func clearTare() {
@@ -302,6 +320,7 @@ public struct WeighingEngine: Sendable {
     /// - Returns: the tare in grams, or a refusal for an uncalibrated sensor or a value
     ///   outside 0 … capacity.
     public mutating func presetTare(grams: Double) -> Result<Double, Refusal> {
+        if let refusal = unavailable("tare") { return .failure(refusal) }
         guard calibration != nil else {
             return .failure(
                 Refusal(
@@ -323,6 +342,7 @@ public struct WeighingEngine: Sendable {
 
     /// The filtered load from calibrated zero, if a command may act on it now.
     private func commandState(_ command: String, requireStable: Bool) -> Result<Double, Refusal> {
+        if let refusal = unavailable(command) { return .failure(refusal) }
         guard calibration != nil else {
             return .failure(
                 Refusal(
@@ -351,6 +371,15 @@ public struct WeighingEngine: Sendable {
             )
         }
         return .success(value)
+    }
+
+    /// The refusal of `command` while the sensor delivers no samples.
+    private func unavailable(_ command: String) -> Refusal? {
+        interruption.map {
+            Refusal(
+                .sensorUnavailable, "\(command) refused: \(sensor.id) delivers no samples (\($0))",
+                hint: "check the sensor's wiring and power; it works again once samples come")
+        }
     }
 
     func grams(_ value: Double) -> String { configuration.division.format(value) + " g" }

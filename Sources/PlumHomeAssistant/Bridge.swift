@@ -26,6 +26,8 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private var pans: [String] = []
     private var policies: [String: PublishingPolicy] = [:]
     private var heaviestFlags: [String: Bool] = [:]
+    /// Whether each pan's sensor delivers, as last published on its availability topic.
+    private var panAvailable: [String: Bool] = [:]
     private var publishedHeaviest: String?
     private var cleanup = DiscoveryCleanup()
     /// The daemon's alerts, by name, as last reported (each watcher gets them all at once).
@@ -181,6 +183,14 @@ public actor Bridge<Link: ScaleDaemonLink> {
                 alertsKnown(seen)
             }
             guard policies[weight.sensor] != nil else { return }
+            // A sensor that delivers no samples: its entities go unavailable, and its last
+            // stable state stays as it was, neither replaced by nothing nor shown as current.
+            setAvailable(weight.sensor, weight.state == nil)
+            if weight.state != nil {
+                heaviestFlags[weight.sensor] = false
+                publishHeaviest()
+                return
+            }
             let decision = policies[weight.sensor]!.decide(weight, now: now)
             if let state = decision.state {
                 send(settings.topics.state(weight.sensor), text: Self.json(state), retain: settings.retain)
@@ -202,6 +212,9 @@ public actor Bridge<Link: ScaleDaemonLink> {
             alerts[alert.name] = alert
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
+            // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
+            // warming-up sensor delivers, and stays available).
+            if Self.outageStates.contains(state.state) { setAvailable(state.sensor, false) }
         default:
             break
         }
@@ -223,6 +236,8 @@ public actor Bridge<Link: ScaleDaemonLink> {
             send(topic, bytes: HomeAssistantDiscovery.encode(payload), retain: settings.retain)
         }
         for pan in pans {
+            let available = panAvailable[pan] == false ? "offline" : "online"
+            send(settings.topics.panAvailability(pan), text: available, retain: true)
             if let state = policies[pan]?.lastState {
                 send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
             }
@@ -287,6 +302,17 @@ public actor Bridge<Link: ScaleDaemonLink> {
         if alerts[alert.name]?.active != alert.active {
             logger.info("alert \(alert.name) on \(alert.sensor): \(state)")
         }
+    }
+
+    /// The sensor states in which a sensor delivers no samples.
+    static var outageStates: Set<String> { ["not-ready", "fault", "ended", "stopped"] }
+
+    /// Publishes `pan`'s availability when it changes.
+    private func setAvailable(_ pan: String, _ available: Bool) {
+        guard panAvailable[pan] != available else { return }
+        panAvailable[pan] = available
+        if !available { logger.warning("\(pan): the sensor delivers no samples; its entities are unavailable") }
+        send(settings.topics.panAvailability(pan), text: available ? "online" : "offline", retain: true)
     }
 
     private func publishHeaviest() {

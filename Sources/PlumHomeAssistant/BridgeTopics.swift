@@ -1,6 +1,7 @@
 /// Every topic the bridge publishes or listens on, in one place.
 ///
 ///     plumscale/kitchen/status               online / offline (birth and last will), retained
+///     plumscale/kitchen/left/availability    online / offline: the pan's sensor delivers, retained
 ///     plumscale/kitchen/left/state           {"grams":152.2,"stable":true,...}, retained
 ///     plumscale/kitchen/left/live            the same, at most live_rate per second
 ///     plumscale/kitchen/left/cue             {"cue":"max-force"}
@@ -24,6 +25,9 @@ public struct BridgeTopics: Hashable, Sendable {
     public var availability: String { "\(base)/status" }
     public var heaviest: String { "\(base)/heaviest" }
     public func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
+    /// `online` while the pan's sensor delivers samples, `offline` while it does not (not
+    /// ready, a fault); with ``availability`` it decides whether the pan's entities are available.
+    public func panAvailability(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/availability" }
     public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
     public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
     public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }

@@ -4,9 +4,14 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     public var name: String
     public var uniqueID: String
     public var objectID: String
-    public var availabilityTopic: String
-    public var payloadAvailable = "online"
-    public var payloadNotAvailable = "offline"
+    /// The one topic that says whether the entity is available: the scale-wide entities'.
+    public var availabilityTopic: String?
+    public var payloadAvailable: String? = "online"
+    public var payloadNotAvailable: String? = "offline"
+    /// Several topics, all of which must say `online` (with ``availabilityMode`` `all`): a
+    /// pan's entities follow the bridge with its daemon link and the pan's own sensor.
+    public var availability: [Availability]?
+    public var availabilityMode: String?
     public var device: Device
     public var origin: Origin
     public var qos: Int
@@ -25,6 +30,21 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     public var retain: Bool?
     public var icon: String?
     public var entityCategory: String?
+
+    /// One entry of ``availability``.
+    public struct Availability: Hashable, Sendable, Encodable {
+        public var topic: String
+        public var payloadAvailable = "online"
+        public var payloadNotAvailable = "offline"
+
+        public init(topic: String) { self.topic = topic }
+
+        private enum CodingKeys: String, CodingKey {
+            case topic
+            case payloadAvailable = "payload_available"
+            case payloadNotAvailable = "payload_not_available"
+        }
+    }
 
     /// The device registry entry all of a scale's entities share.
     public struct Device: Hashable, Sendable, Encodable {
@@ -58,6 +78,8 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         case availabilityTopic = "availability_topic"
         case payloadAvailable = "payload_available"
         case payloadNotAvailable = "payload_not_available"
+        case availability
+        case availabilityMode = "availability_mode"
         case device, origin, qos
         case stateTopic = "state_topic"
         case valueTemplate = "value_template"

@@ -51,6 +51,13 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     func config(_ entity: PanEntity, pan: String) -> (topic: String, payload: DiscoveryPayload) {
         let objectID = "\(ScaleIdentity.level(pan))_\(entity.rawValue)"
         var payload = base(name: "\(pan) \(Self.names[entity]!)", objectID: objectID)
+        // Available only while the bridge has the daemon and this pan's sensor delivers: a
+        // pulled wire makes this pan's entities unavailable, and no other pan's.
+        payload.availabilityTopic = nil
+        payload.payloadAvailable = nil
+        payload.payloadNotAvailable = nil
+        payload.availability = [.init(topic: topics.availability), .init(topic: topics.panAvailability(pan))]
+        payload.availabilityMode = "all"
         switch entity {
         case .weight:
             payload.stateTopic = topics.state(pan)

@@ -50,11 +50,17 @@ public struct PublishingPolicy: Hashable, Sendable {
 
     public init(_ settings: Settings) { self.settings = settings }
 
+    /// The weight the daemon's display shows (``WeightReport/shownGrams``), so Home Assistant
+    /// shows the same digits as every other client, a half-way weight included.
+    public static func shownGrams(_ report: WeightReport, division: DivisionRounding) -> Double? {
+        report.shownGrams.map(division.round)
+    }
+
     /// Decides what `report` publishes; `now` is a monotonic time in seconds.
     public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
         let division = settings.division(of: report)
         let present = PanState(
-            grams: report.grams.map(division.round), stable: report.stable, overload: report.overload,
+            grams: Self.shownGrams(report, division: division), stable: report.stable, overload: report.overload,
             underload: report.underload, percent: report.percent.map { ($0 * 10).rounded() / 10 + 0.0 },
             tare: report.tare,
             calibrated: report.calibrated, time: report.time, flow: report.flow)

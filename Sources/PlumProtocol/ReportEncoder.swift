@@ -95,6 +95,10 @@ extension Report {
         json.add("signal", optional: report.signal)
         if let division = report.division { json.add("division", division, decimals: ReportGrid.division) }
         if let flow = report.flow { json.add("flow", flow, decimals: ReportGrid.flow) }
+        if let divisions = report.divisions { json.add("divisions", divisions) }
+        if let state = report.state { json.add("state", state) }
+        if report.stale { json.add("stale", true) }
+        if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {

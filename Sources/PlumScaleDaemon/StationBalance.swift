@@ -54,6 +54,7 @@ package struct StationBalance: MTSICSHandler {
         case .stableWeight:
             let outcome = await station.whenStable(sensor, timeout: stableTimeout, .weigh)
             if outcome.unknownSensor { return MTSICSResponse.logicalError }
+            if outcome.outage != nil { return MTSICSResponse.notExecutable("S") }
             if outcome.timedOut { return Self.notExecutable("S", outcome.reading) }
             return Self.weight(outcome.reading, id: "S")
         case .zero:
@@ -73,8 +74,11 @@ package struct StationBalance: MTSICSHandler {
             case .success(let tare)?:
                 return MTSICSResponse.tareValue(grams: division.round(tare).grams, decimals: division.decimals)
             case .failure(let refusal)?:
-                return refusal.code == .invalidWeight
-                    ? MTSICSResponse.parameterError("TA") : MTSICSResponse.logicalError
+                switch refusal.code {
+                case .invalidWeight: return MTSICSResponse.parameterError("TA")
+                case .sensorUnavailable: return MTSICSResponse.notExecutable("TA")
+                default: return MTSICSResponse.logicalError
+                }
             }
         case .tareClear:
             return await station.clearTare(sensor) ? MTSICSResponse.done("TAC") : MTSICSResponse.logicalError
@@ -86,6 +90,7 @@ package struct StationBalance: MTSICSHandler {
         let station = self.station
         let sensor = self.sensor
         let forwarding = Task {
+            // nil: the sensor stopped delivering, and `S I` says so until it is back.
             for await reading in await station.readings(of: sensor) {
                 continuation.yield(Self.weight(reading, id: "S"))
             }
@@ -98,8 +103,9 @@ package struct StationBalance: MTSICSHandler {
     // MARK: - Mapping readings and refusals to responses
 
     /// `S S …`/`S D …` for a reading; `S +`/`S -` over or under the range; `S I` with no
-    /// reading yet; `EL` for an uncalibrated sensor, which has no grams to send.
-    static func weight(_ reading: Reading?, id: String) -> String {
+    /// current reading (none yet, or a sensor that delivers no samples); `EL` for an
+    /// uncalibrated sensor, which has no grams to send.
+    package static func weight(_ reading: Reading?, id: String) -> String {
         guard let reading else { return MTSICSResponse.notExecutable(id) }
         if reading.isOverload { return MTSICSResponse.overRange(id) }
         if reading.isUnderload { return MTSICSResponse.underRange(id) }
@@ -126,6 +132,7 @@ package struct StationBalance: MTSICSHandler {
     /// `Z A` (or `ZI S`/`ZI D`), `Z I`, `Z +`/`Z -` outside the zero range, `EL` uncalibrated.
     static func zeroResponse(_ outcome: WeighingOutcome, id: String) -> String {
         if outcome.unknownSensor { return MTSICSResponse.logicalError }
+        if outcome.outage != nil { return MTSICSResponse.notExecutable(id) }
         guard !outcome.timedOut, let result = outcome.result else { return notExecutable(id, outcome.reading) }
         switch result {
         case .success:
@@ -134,6 +141,7 @@ package struct StationBalance: MTSICSHandler {
                 : MTSICSResponse.done(id, outcome.reading?.isStable == true ? .stable : .dynamic)
         case .failure(let refusal):
             switch refusal.code {
+            case .sensorUnavailable: return MTSICSResponse.notExecutable(id)
             case .outsideZeroRange:
                 return (outcome.loadFromCalibratedZero ?? 1) > 0
                     ? MTSICSResponse.overRange(id) : MTSICSResponse.underRange(id)
@@ -149,6 +157,7 @@ package struct StationBalance: MTSICSHandler {
     /// uncalibrated.
     func tareResponse(_ outcome: WeighingOutcome, id: String) -> String {
         if outcome.unknownSensor { return MTSICSResponse.logicalError }
+        if outcome.outage != nil { return MTSICSResponse.notExecutable(id) }
         guard !outcome.timedOut, let result = outcome.result else { return Self.notExecutable(id, outcome.reading) }
         switch result {
         case .success(let tare):

@@ -17,6 +17,6 @@ package struct StationRequestHandler: RequestHandler {
     }
 
     package func watchBegan(sensors: [String]) async -> [Report] {
-        await station.alertReports(sensors: sensors)
+        await station.watchReports(sensors: sensors)
     }
 }

@@ -3,7 +3,7 @@ package import PlumConfig
 package import PlumCore
 internal import PlumDrivers
 internal import PlumHardware
-package import PlumProtocol
+internal import PlumProtocol
 internal import PlumSensors
 
 /// The daemon's heart: one weighing engine per sensor, fed by the samplers, publishing what
@@ -29,6 +29,17 @@ package actor Station {
         var latestIsStale = false
         /// The saved zero and tare handed to the engine, until what became of them is logged.
         var restoring: ZeroTareState?
+        /// When the sample behind `latest` was taken: reports of it carry this time, never the
+        /// time they are asked for.
+        var latestTime: MonotonicInstant?
+        /// The sensor's state while it delivers no samples (not-ready, a fault, a replay's end):
+        /// `latest` is then history, not a weight. Set by the sampler's state, cleared by the
+        /// next sample, which is the only proof that the sensor is back.
+        var outage: SensorState?
+
+        /// The latest reading while it is current; nil during an outage, so that nothing weighs,
+        /// zeroes, tares or ranks a pan on a reading from before it.
+        var current: Reading? { outage == nil ? latest : nil }
     }
 
     /// How long a capture may wait for the load to be stable.
@@ -44,6 +55,8 @@ package actor Station {
 
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
+    /// Which pan is the heaviest, on the stable displays (``HeaviestJudge``).
+    var heaviest = HeaviestJudge(order: [])
     let publisher: any ReportPublisher
     /// The buzzer or haptic output, if one is configured.
     var cueSink: (any CueSink)?
@@ -106,6 +119,7 @@ package actor Station {
             order.append(sensor.name)
         }
         alerts = configuration.alerts.map(StationAlert.init)
+        heaviest = HeaviestJudge(order: order)
     }
 
     /// The engines' settings from `[scale]` (and `[cue] on_stable`), before any sensor's
@@ -152,11 +166,13 @@ package actor Station {
                 return "[scale] not applied to \(name): \(error); the old settings stay"
             }
             entry.restoring = carried.flatMap { Self.restore($0, into: &entry.engine, sensor: name, logger: logger) }
+            if let outage = entry.outage { entry.engine.interrupt(because: outage.description) }
             if let sensor = configuration.sensors.first(where: { $0.name == name }) {
                 entry.profile = sensor.profile?.name
             }
             entry.latest = nil
             entries[name] = entry
+            heaviest.observe(name, nil)
         }
         let base = configuration.scale
         let tracking = base.zeroTracking ? "on" : "off"
@@ -273,24 +289,26 @@ package actor Station {
         guard var entry = entries[name] else { return }
         switch event {
         case .state(let state):
-            if state != .ok {
-                entry.engine.interrupt()
-                entries[name] = entry
-            }
             publisher.publishEvent(
                 .state(StateReport(sensor: name, state: state.name, reason: state.reason)), sensor: name)
+            if state != .ok && state != .starting { beginOutage(&entry, state) }
         case .sample(let sample):
             var flags: EngineInput.Flags = []
             if sample.flags.contains(.overRange) { flags.insert(.overRange) }
             if sample.flags.contains(.underRange) { flags.insert(.underRange) }
             let reading = entry.engine.process(
                 EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
+            let outageEnded = entry.outage != nil
             entry.latest = reading
+            entry.latestTime = sample.time
+            entry.outage = nil
             entry.latestIsStale = false
+            if outageEnded { logger.notice("\(name): samples again; weighing resumes on a fresh stable reading") }
             if entry.restoring != nil { logRestoreOutcome(&entry) }
             batchRaw(&entry, sample)
             if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
             entries[name] = entry
+            heaviest.observe(name, reading)
             serveWaiters(name, reading)
             publishWeight(entry, reading, sampleTime: sample.time)
             evaluateAlerts(name, reading, sampleTime: sample.time)
@@ -326,44 +344,14 @@ package actor Station {
         publisher.publishEvent(.cue(report), sensor: name)
     }
 
-    /// The sensors that are the heaviest loaded ones now (several on a tie, none when empty).
+    /// The sensors that are the heaviest loaded ones now (several on a tie, none when empty),
+    /// judged on the stable displays; a sensor in an outage is not among them.
     func heaviestNames() -> Set<String> {
-        let readings = order.compactMap { entries[$0]?.latest }
-        switch ScaleGroup.summarize(readings).heaviest {
+        switch heaviest.heaviest {
         case .none: return []
         case .sensor(let id): return [id]
         case .tie(let ids): return Set(ids)
         }
-    }
-
-    // MARK: - Reports
-
-    /// A `WEIGHT` report for `reading`, as every watcher receives it (also used by the
-    /// per-sample benchmark).
-    package static func weightReport(_ reading: Reading, sensor: String, time: Double, heaviest: Bool) -> WeightReport {
-        let hue = ForceHue(fraction: reading.fractionOfCapacity ?? 0)
-        return WeightReport(
-            sensor: sensor, time: time, grams: reading.net.finite, display: reading.text(in: .gram), unit: "g",
-            percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
-            underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
-            hue: hue.degrees, rgb: hue.hex, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
-            signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams,
-            flow: reading.flow.finite)
-    }
-
-    static func frame(_ reading: Reading, index: Int, heaviest: Bool) -> BinaryFrame {
-        var flags: BinaryFrame.Flags = []
-        if reading.isStable { flags.insert(.stable) }
-        if reading.isOverload { flags.insert(.overload) }
-        if reading.isUnderload { flags.insert(.underload) }
-        if reading.isCentreOfZero { flags.insert(.zeroCentre) }
-        if reading.tare != 0 { flags.insert(.tared) }
-        if heaviest { flags.insert(.heaviest) }
-        if reading.isCalibrated { flags.insert(.calibrated) }
-        if reading.cues.contains(.maxForce) { flags.insert(.cue) }
-        return BinaryFrame(
-            sensorIndex: UInt8(truncatingIfNeeded: index), flags: flags, grams: Float(reading.net ?? .nan),
-            raw: Int32(clamping: Int64(reading.signal.isFinite ? reading.signal.rounded() : 0)))
     }
 
     static func grams(_ value: Double) -> String {

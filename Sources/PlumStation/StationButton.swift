@@ -27,7 +27,9 @@ extension Station {
             case .failure(let refusal)?:
                 logger.warning("button: \(sensor) \(word) refused: \(refusal)")
             case nil:
-                let why = outcome.timedOut ? "not stable within 10 s" : "no stable reading"
+                let why =
+                    outcome.outage.map { "the sensor delivers no samples (\($0))" }
+                    ?? (outcome.timedOut ? "not stable within 10 s" : "no stable reading")
                 logger.warning("button: \(sensor) \(word) not done: \(why)")
             }
         }

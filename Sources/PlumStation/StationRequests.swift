@@ -1,6 +1,7 @@
 internal import PlumConfig
 internal import PlumCore
 internal import PlumDrivers
+internal import PlumHardware
 package import PlumProtocol
 
 /// The requests the station answers: POLL, DEVICES, TARE, ZERO and CALIBRATE.
@@ -28,20 +29,38 @@ extension Station {
         return .error(message: "unknown sensor \"\(name)\"; sensors: " + names)
     }
 
+    /// Every sensor's weight now: a live one's latest reading with the time its sample was
+    /// taken, a sensor in an outage as unavailable (no grams, `stale`, its age); the total
+    /// only when every pan is live.
     func poll() -> Report {
         let heaviest = heaviestNames()
+        let now = SystemMonotonicClock().now()
         var weights: [WeightReport] = []
+        var live = 0
         for name in sensorNames {
-            guard let entry = entry(name), let reading = entry.latest else { continue }
+            guard let entry = entry(name) else { continue }
+            if entry.outage != nil {
+                weights.append(unavailableReport(entry, now: now))
+                continue
+            }
+            guard let reading = entry.latest else { continue }
+            live += 1
             weights.append(
                 Self.weightReport(
-                    reading, sensor: name, time: UTCTimestamp.epochSeconds(), heaviest: heaviest.contains(name)))
+                    reading, sensor: name, time: WallClock.seconds(at: entry.latestTime ?? now),
+                    heaviest: heaviest.contains(name)))
         }
-        let summary = ScaleGroup.summarize(sensorNames.compactMap { entry($0)?.latest })
-        var report = PollReport(time: UTCTimestamp.epochSeconds(), active: weights.count, weights: weights)
-        switch summary.total {
-        case .grams(let total): report.total = total.isFinite ? total : nil
-        case .unavailable(let reason): report.totalReason = reason
+        let summary = ScaleGroup.summarize(sensorNames.compactMap { entry($0)?.current })
+        var report = PollReport(time: WallClock.seconds(at: now), active: live, weights: weights)
+        if let out = sensorNames.lazy.compactMap({ self.entry($0) }).first(where: { $0.outage != nil }),
+            let outage = out.outage
+        {
+            report.totalReason = "sensor \(out.name) is \(outage)"
+        } else {
+            switch summary.total {
+            case .grams(let total): report.total = total.isFinite ? total : nil
+            case .unavailable(let reason): report.totalReason = reason
+            }
         }
         return .poll(report)
     }

@@ -15,6 +15,8 @@ package struct WeighingOutcome: Sendable {
     package var timedOut = false
     /// The sensor is not configured.
     package var unknownSensor = false
+    /// The sensor delivers no samples: nothing was weighed, zeroed or tared.
+    package var outage: SensorState?
 }
 
 /// Zero or tare, or only weigh.
@@ -29,8 +31,9 @@ extension Station {
     ///
     /// After a zero or tare the latest reading still shows the old net weight, so this waits
     /// for the next one (at most `timeout`, one sample period in practice).
+    /// A sensor that delivers no samples has no current reading: nil.
     package func currentReading(of name: String, timeout: Duration = .seconds(1)) async -> Reading? {
-        guard let entry = entry(name) else { return nil }
+        guard let entry = entry(name), entry.outage == nil else { return nil }
         guard entry.latestIsStale else { return entry.latest }
         let token = newToken()
         return await withCheckedContinuation { continuation in
@@ -50,8 +53,11 @@ extension Station {
     ///
     /// The zero or tare runs in the same actor turn as the stable reading arrives, so no later
     /// sample can make it refuse for a moving load.
+    /// A sensor that delivers no samples answers at once with its ``WeighingOutcome/outage``,
+    /// and a wait ends with it when the sensor stops while it waits.
     package func whenStable(_ name: String, timeout: Duration, _ action: WeighingAction) async -> WeighingOutcome {
         guard let entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
+        if let outage = entry.outage { return WeighingOutcome(outage: outage) }
         if let latest = entry.latest, !entry.latestIsStale, latest.isStable || latest.isOverload || latest.isUnderload {
             return latest.isStable && !latest.isOverload && !latest.isUnderload
                 ? act(name, action, requireStable: true) : WeighingOutcome(reading: latest)
@@ -79,7 +85,8 @@ extension Station {
 
     /// Zeroes or tares `name` now, on the latest reading, stable or not (MT-SICS `ZI`, `TI`).
     package func actNow(_ name: String, _ action: WeighingAction) -> WeighingOutcome {
-        guard entry(name) != nil else { return WeighingOutcome(unknownSensor: true) }
+        guard let entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
+        if let outage = entry.outage { return WeighingOutcome(outage: outage) }
         return act(name, action, requireStable: false)
     }
 
@@ -106,9 +113,11 @@ extension Station {
     }
 
     /// Every new reading of `name` from now on, until the consumer stops iterating; a slow
-    /// consumer gets the newest reading only.
-    package func readings(of name: String) -> AsyncStream<Reading> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Reading.self, bufferingPolicy: .bufferingNewest(1))
+    /// consumer gets the newest reading only. A nil says the sensor stopped delivering (and
+    /// comes at once for a sensor that delivers nothing now).
+    package func readings(of name: String) -> AsyncStream<Reading?> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Reading?.self, bufferingPolicy: .bufferingNewest(1))
+        if entry(name)?.outage != nil { continuation.yield(nil) }
         let token = newToken()
         waits.follow(token, sensor: name, continuation)
         continuation.onTermination = { [weak self] _ in
@@ -121,6 +130,7 @@ extension Station {
 
     private func act(_ name: String, _ action: WeighingAction, requireStable: Bool) -> WeighingOutcome {
         guard var entry = entry(name) else { return WeighingOutcome(unknownSensor: true) }
+        if let outage = entry.outage { return WeighingOutcome(outage: outage) }
         let load = entry.latest?.gross.map { $0 + entry.engine.zeroOffset }
         var outcome = WeighingOutcome(reading: entry.latest, loadFromCalibratedZero: load)
         switch action {
@@ -155,13 +165,13 @@ extension Station {
     /// waiting.
     func endWait(_ token: UInt64) {
         guard let waiter = waits.endStableWait(token) else { return }
-        waiter.reply.resume(returning: WeighingOutcome(reading: entry(waiter.sensor)?.latest, timedOut: true))
+        waiter.reply.resume(returning: WeighingOutcome(reading: entry(waiter.sensor)?.current, timedOut: true))
     }
 
     /// Ends a wait for the next reading of a sensor that sent none in time: the old reading.
     func endNextReadingWait(_ token: UInt64) {
         guard let waiter = waits.endNextWait(token) else { return }
-        waiter.reply.resume(returning: entry(waiter.sensor)?.latest)
+        waiter.reply.resume(returning: entry(waiter.sensor)?.current)
     }
 
     func removeReadingStream(_ token: UInt64) {

@@ -1,7 +1,8 @@
 internal import PlumCore
 
 /// Everything that waits on a sensor's readings: MT-SICS `S`, `Z`, `T` waiting for a stable
-/// one, `SI` after a zero or tare waiting for the next one, and `SIR` following all of them.
+/// one, `SI` after a zero or tare waiting for the next one, and `SIR` following all of them
+/// (a nil for a sensor that stopped delivering).
 ///
 /// Owned by the station, so a wait is decided in the same actor turn as the reading that
 /// decides it; each wait has a token by which a time-out or a cancellation ends it.
@@ -15,7 +16,7 @@ struct WaitRegistry {
     }
 
     private var stable: [UInt64: StableWaiter] = [:]
-    private var streams: [UInt64: (sensor: String, continuation: AsyncStream<Reading>.Continuation)] = [:]
+    private var streams: [UInt64: (sensor: String, continuation: AsyncStream<Reading?>.Continuation)] = [:]
     private var next: [UInt64: (sensor: String, reply: CheckedContinuation<Reading?, Never>)] = [:]
     private var lastToken: UInt64 = 0
 
@@ -34,7 +35,7 @@ struct WaitRegistry {
     mutating func waitForNext(_ token: UInt64, sensor: String, _ reply: CheckedContinuation<Reading?, Never>) {
         next[token] = (sensor, reply)
     }
-    mutating func follow(_ token: UInt64, sensor: String, _ continuation: AsyncStream<Reading>.Continuation) {
+    mutating func follow(_ token: UInt64, sensor: String, _ continuation: AsyncStream<Reading?>.Continuation) {
         streams[token] = (sensor, continuation)
     }
 
@@ -59,6 +60,25 @@ struct WaitRegistry {
             }
         }
         return decided
+    }
+
+    /// `sensor` stopped delivering: the waits for its next reading end with none, the
+    /// followers are told (nil), and every stable wait on it is removed and returned, to be
+    /// answered with the outage.
+    mutating func interrupt(_ sensor: String) -> [(StableWaiter, Void)] {
+        for (token, waiter) in next where waiter.sensor == sensor {
+            next[token] = nil
+            waiter.reply.resume(returning: nil)
+        }
+        for (_, stream) in streams where stream.sensor == sensor {
+            stream.continuation.yield(nil)
+        }
+        var ended: [(StableWaiter, Void)] = []
+        for (token, waiter) in stable where waiter.sensor == sensor {
+            stable[token] = nil
+            ended.append((waiter, ()))
+        }
+        return ended
     }
 
     /// Removes the stable wait with `token`, if it still waits.

@@ -22,7 +22,7 @@ public actor HistoryKeeper {
     public func record(_ weight: WeightReport) {
         let output = recorder.record(
             HistorySample(
-                sensor: weight.sensor, time: weight.time, grams: weight.grams, stable: weight.stable,
+                sensor: weight.sensor, time: weight.time, grams: weight.shownGrams, stable: weight.stable,
                 outOfRange: weight.overload || weight.underload))
         write(stable: output.stable.map { [$0] } ?? [], minutes: output.minute.map { [$0] } ?? [])
         if weight.time - lastPurge > 3600 {

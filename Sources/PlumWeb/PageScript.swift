@@ -27,7 +27,12 @@ enum PageScript {
 
         function showWeight(w) {
           const node = card(w.sensor);
-          node.querySelector(".grams").textContent = w.display;
+          // A sensor that delivers no samples: its state and hint stand where the weight was.
+          const state = node.querySelector(".state");
+          if (w.stale) state.textContent = w.state + (w.reason ? ": " + w.reason : "");
+          else if (node.classList.contains("unavailable")) state.textContent = "";
+          node.classList.toggle("unavailable", !!w.stale);
+          node.querySelector(".grams").textContent = w.stale ? "–" : w.display;
           const percent = w.percent == null ? 0 : w.percent;
           const fill = node.querySelector(".fill");
           fill.style.width = Math.max(0, Math.min(100, percent)) + "%";

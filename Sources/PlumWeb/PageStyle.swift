@@ -16,6 +16,7 @@ enum PageStyle {
         .pans { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; padding: 1rem; }
         .pan { background: var(--card); border-radius: .8rem; padding: 1rem; border: 3px solid transparent; }
         .pan.heaviest { background: var(--heaviest); border-color: #c9a800; }
+        .pan.unavailable { border-color: #d33; } .pan.unavailable .grams { color: #888; }
         .pan.flash { animation: flash .6s ease-out 2; }
         @keyframes flash { 0% { box-shadow: 0 0 0 0 #ff2a2a; } 50% { box-shadow: 0 0 0 .8rem #ff2a2a88; }
                            100% { box-shadow: 0 0 0 0 #ff2a2a00; } }

@@ -71,15 +71,31 @@ struct ReadCommand: ParsableCommand {
         try connection.watch(WatchOptions(sensors: wanted))
         var latest: [String: (report: WeightReport, line: String)] = [:]
         var done: Set<String> = []
+        var stale: [String: WeightReport] = [:]
         let deadline = Monotonic.seconds() + (stable ? timeout : 5)
         while done.count < wanted.count {
             let left = deadline - Monotonic.seconds()
             guard left > 0, let received = try connection.receive(timeout: left.seconds) else { break }
             guard case .weight(let report) = received.report else { continue }
+            if report.stale {
+                // It stopped delivering after `?DEVICES` said it was fine: no weight to show,
+                // unless it comes back before the deadline.
+                stale[report.sensor] = report
+                latest[report.sensor] = nil
+                continue
+            }
+            stale[report.sensor] = nil
             latest[report.sensor] = (report, received.line)
             if !stable || report.stable { done.insert(report.sensor) }
         }
-        let missing = wanted.filter { latest[$0] == nil }
+        for name in wanted {
+            guard let report = stale[name] else { continue }
+            printError("\(name): \(report.state ?? "unavailable")\(report.reason.map { ": \($0)" } ?? "")")
+        }
+        if stale.count == wanted.count {
+            throw CommandError(.refused, "no sensor is giving readings; see plumscale status")
+        }
+        let missing = wanted.filter { latest[$0] == nil && stale[$0] == nil }
         if !missing.isEmpty {
             let seconds = stable ? Int(timeout) : 5
             throw CommandError(

@@ -11,7 +11,13 @@ enum ReadingText {
         guard let grams = report.grams else { return "no signal" }
         guard report.calibrated else { return "uncalibrated" }
         if unit == .gram { return report.display }
-        return text(grams: grams, division: division(of: report), unit: unit)
+        let division = division(of: report)
+        // The displayed count of divisions (protocol 1.3) is the number the scale shows; the
+        // grams of an older daemon are rounded to d first.
+        if let divisions = report.divisions {
+            return unit.text(grams: Double(divisions) * division.grams, step: division.grams)
+        }
+        return text(grams: grams, division: division, unit: unit)
     }
 
     /// `grams` as the engine shows it in `unit`: rounded to the division first, as
@@ -52,7 +58,7 @@ enum ReadingText {
         var words: [String] = [report.stable ? "stable" : "moving"]
         if report.heaviest && several { words.append("heaviest") }
         if report.zero { words.append("zero") }
-        if report.tare != 0 { words.append("tare \(FixedPoint.text(report.tare, decimals: 1)) g") }
+        if report.tare != 0 { words.append("tare \(division(of: report).format(report.tare)) g") }
         if !report.calibrated, let reason = report.reason { words.append("(\(reason))") }
         return words
     }

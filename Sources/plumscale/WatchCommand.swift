@@ -82,8 +82,11 @@ struct WatchSession {
                     switch report {
                     case .weight(let report):
                         if let index = rows.firstIndex(where: { $0.sensor == report.sensor }) {
-                            rows[index].report = report
-                            rows[index].trouble = nil
+                            // A stale report has no weight: the row shows its state and hint.
+                            rows[index].report = report.stale ? nil : report
+                            rows[index].trouble =
+                                report.stale
+                                ? "\(report.state ?? "unavailable")\(report.reason.map { ": \($0)" } ?? "")" : nil
                         }
                     case .state(let state):
                         if let index = rows.firstIndex(where: { $0.sensor == state.sensor }) {

@@ -116,7 +116,7 @@ struct FlowRateTests {
         var noise = SeededNoise(seed: 4)
         let before = Fixtures.feed(&engine, grams: 80, count: 160, start: 0, noise: &noise)
         #expect(before.last?.flow != nil, "no rate after 2 s at 80 SPS")
-        engine.interrupt()
+        engine.interrupt(because: "no conversion")
         let after = Fixtures.feed(&engine, grams: 80, count: 80, start: 162, noise: &noise)
         #expect(after.allSatisfy { $0.flow == nil }, "a rate within a window of the fault")
     }

@@ -47,15 +47,30 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test(
-        "every entity: availability_topic with payload_available online and payload_not_available offline, one device")
+        "a pan's entities are available only while the bridge, its daemon link and the pan's sensor all say online; the scale's follow the bridge; one device"
+    )
     func availabilityAndDevice() throws {
         var uniqueIDs: [String] = []
         for (topic, _) in Self.discovery.configs(pans: ["left", "right"]) {
             let config = try Self.payload(topic)
-            #expect(
-                config["availability_topic"]?.string == "plumscale/kitchen/status", "availability_topic of \(topic)")
-            #expect(config["payload_available"]?.string == "online", "payload_available of \(topic)")
-            #expect(config["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
+            if let pan = ["left", "right"].first(where: { topic.contains("/plumscale_kitchen/\($0)_") }) {
+                #expect(config["availability_topic"] == nil, "availability_topic and availability exclude each other")
+                #expect(config["availability_mode"]?.string == "all", "availability_mode of \(topic)")
+                let topics = config["availability"]?.array?.compactMap { $0["topic"]?.string }
+                #expect(
+                    topics == ["plumscale/kitchen/status", "plumscale/kitchen/\(pan)/availability"],
+                    "availability of \(topic): \(String(describing: topics))")
+                for entry in config["availability"]?.array ?? [] {
+                    #expect(entry["payload_available"]?.string == "online", "payload_available of \(topic)")
+                    #expect(entry["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
+                }
+            } else {
+                #expect(
+                    config["availability_topic"]?.string == "plumscale/kitchen/status",
+                    "availability_topic of \(topic)")
+                #expect(config["payload_available"]?.string == "online", "payload_available of \(topic)")
+                #expect(config["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
+            }
             let device = try #require(config["device"], "device of \(topic)")
             #expect(device["identifiers"]?.array == [.string("plumscale_kitchen")], "device.identifiers of \(topic)")
             #expect(device["name"]?.string == "PlumScale kitchen", "device.name")

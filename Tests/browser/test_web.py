@@ -49,13 +49,20 @@ def free_port():
 class Stack:
     """plumscaled --simulate and plumscale-web on a free port, in a temporary directory."""
 
-    def __init__(self, bin_dir):
+    def __init__(self, bin_dir, sensors=None):
+        """`sensors`: the daemon's [[sensor]] tables, in place of --simulate's two pans."""
         self.dir = tempfile.mkdtemp(prefix="plumweb-browser-")
         self.processes = []
         self.socket = os.path.join(self.dir, "plumscale.sock")
         self.port = free_port()
         self.password = "plum-browser-test"
-        self.daemon = self.start([os.path.join(bin_dir, "plumscaled"), "--simulate", "--socket", self.socket,
+        if sensors is None:
+            source = ["--simulate"]
+        else:
+            with open(os.path.join(self.dir, "daemon.toml"), "w") as f:
+                f.write(sensors.replace("{dir}", self.dir))
+            source = ["--config", os.path.join(self.dir, "daemon.toml")]
+        self.daemon = self.start([os.path.join(bin_dir, "plumscaled")] + source + ["--socket", self.socket,
                                   "--state-directory", os.path.join(self.dir, "state")], "daemon.log")
         wait_until("plumscaled's socket", lambda: os.path.exists(self.socket))
         hashed = subprocess.run([os.path.join(bin_dir, "plumscale-web"), "hash-password", "--cost", "4"],
@@ -204,6 +211,47 @@ def check_api(driver, stack):
     assert devices["connected"], "the service is connected"
 
 
+PULLED_WIRE = """
+[[sensor]]
+name = "left"
+kind = "simulated-hx711"
+load_grams = 152.3
+ready_timeout_ms = 300
+unplug_file = "{dir}/left.unplugged"
+
+[[sensor]]
+name = "right"
+kind = "simulated-hx711"
+load_grams = 30
+seed = 4
+"""
+
+
+def check_pulled_wire(driver, bin_dir):
+    """A pan whose wire is pulled shows its state and the daemon's hint where its weight was,
+    never the old weight; the other pan keeps weighing; once back, the weight returns."""
+    stack = Stack(bin_dir, sensors=PULLED_WIRE)
+    try:
+        driver.get(stack.url + "/")
+        wait_until("two pan cards", lambda: len(cards(driver)) == 2)
+        left = cards(driver)[0]
+        wait_until("152.3 g on the left pan", lambda: left.find_element(By.CLASS_NAME, "grams").text == "152.3 g")
+        open(os.path.join(stack.dir, "left.unplugged"), "w").close()
+        state = left.find_element(By.CLASS_NAME, "state")
+        wait_until("the left card to show the fault", lambda: "unavailable" in left.get_attribute("class").split())
+        grams = left.find_element(By.CLASS_NAME, "grams").text
+        assert "152" not in grams, f"the old weight is still shown: {grams!r}"
+        assert state.text.startswith(("not-ready", "fault")) and "DOUT" in state.text, f"the hint: {state.text!r}"
+        assert "heaviest" not in left.get_attribute("class").split(), "a pan with no weight is not the heaviest"
+        right = cards(driver)[1].find_element(By.CLASS_NAME, "grams").text
+        assert right.endswith(" g"), f"the right pan keeps weighing: {right!r}"
+        os.unlink(os.path.join(stack.dir, "left.unplugged"))
+        wait_until("152.3 g again", lambda: left.find_element(By.CLASS_NAME, "grams").text == "152.3 g", seconds=60)
+        assert "unavailable" not in left.get_attribute("class").split() and state.text == "", state.text
+    finally:
+        stack.stop(keep_logs=False)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.environ.get("PLUMSCALE_BIN_DIR", ".build/debug"))
@@ -214,9 +262,11 @@ def main():
     passed, failed = 0, 0
     try:
         driver = browser()
-        for check in (check_live_pans, check_heaviest,
-                      lambda d, s: check_screenshot(d, s, args.screenshot), check_tare, check_api):
-            name = getattr(check, "__name__", "check_screenshot")
+        checks = [("check_live_pans", check_live_pans), ("check_heaviest", check_heaviest),
+                  ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
+                  ("check_tare", check_tare), ("check_api", check_api),
+                  ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin)))]
+        for name, check in checks:
             try:
                 check(driver, stack)
                 passed += 1

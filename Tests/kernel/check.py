@@ -324,6 +324,19 @@ def daemon_checks():
         f"calibration steps ok: {[step.get('ok') for step in steps]}, saved to {out.get('commit', {}).get('saved')}; "
         f"then {weight.get('display')} "
         f"(grams {grams}, want 50.0 g)" + ("" if ok else f"; steps {steps}"))
+    stale = out.get("outage_weight") or {}
+    poll = (out.get("outage_poll") or {}).get("weights") or [{}]
+    tare = out.get("outage_tare") or {}
+    back = out.get("recovered") or {}
+    ok = (stale.get("grams") is None and stale.get("stable") is False and stale.get("state") in ("not-ready", "fault")
+          and poll[0].get("grams") is None and poll[0].get("stale") is True
+          and tare.get("ok") is False and tare.get("reason") == "sensorUnavailable"
+          and isinstance(back.get("grams"), (int, float)) and abs(back["grams"] - 50) <= 0.1 and back.get("tare") == 0)
+    add("PASS" if ok else "FAIL", "plumscaled.dead-sensor-weighed-nowhere",
+        f"DOUT held high: WEIGHT {stale.get('display')} stale={stale.get('stale')} state={stale.get('state')}; "
+        f"POLL grams={poll[0].get('grams')} stale={poll[0].get('stale')}; ?TARE ok={tare.get('ok')} "
+        f"reason={tare.get('reason')}; back: {back.get('display')} tare={back.get('tare')} "
+        "(want no grams, stale, the tare refused as sensorUnavailable, then 50.0 g with no tare)")
     if (RUNS / "cli.calibrate.rc").exists():
         rc = read(RUNS / "cli.calibrate.rc").strip()
         out = read(RUNS / "cli.calibrate.out")

@@ -4,6 +4,8 @@ emulated HX711 converts, and prints one JSON object with what happened, for chec
 
 Calibration through the protocol: zero at code 50000, a known 100 g at code 250000
 (2000 counts per gram), commit; then the chip converts 150000 and the pan must read 50.0 g.
+Then the chip stops answering (DOUT held high) and comes back: the daemon must weigh it nowhere
+meanwhile, and take no tare from its last reading.
 """
 import json, socket, sys, time
 
@@ -60,5 +62,41 @@ while time.time() < deadline:
     if report.get("class") == "WEIGHT" and report.get("stable") and report.get("grams") is not None \
             and abs(report["grams"] - 50) < 1:
         result["weight"] = report
+        break
+
+
+def ask(line, wanted):
+    """The reply of class `wanted` to `line`, past the WEIGHT reports of the watch."""
+    f.write(line + "\n")
+    f.flush()
+    while True:
+        reply = json.loads(f.readline())
+        if reply.get("class") in (wanted, "ERROR"):
+            return reply
+
+
+def set_present(value):
+    with open(f"{params}/present", "w") as f:
+        f.write("1" if value else "0")
+
+
+# The chip stops answering: DOUT held high. The daemon must weigh it nowhere: the watcher is
+# told (a WEIGHT without grams, stale, with its state), ?POLL gives no old weight, ?TARE is
+# refused; once the chip answers again, a fresh stable reading of the same 50 g comes back.
+set_present(False)
+deadline = time.time() + 60
+while time.time() < deadline:
+    report = json.loads(f.readline())
+    if report.get("class") == "WEIGHT" and report.get("stale"):
+        result["outage_weight"] = report
+        break
+result["outage_poll"] = ask("?POLL;", "POLL")
+result["outage_tare"] = ask('?TARE={"sensor":"pan"};', "TARE")
+set_present(True)
+deadline = time.time() + 90
+while time.time() < deadline:
+    report = json.loads(f.readline())
+    if report.get("class") == "WEIGHT" and report.get("stable") and not report.get("stale"):
+        result["recovered"] = report
         break
 print(json.dumps(result))
