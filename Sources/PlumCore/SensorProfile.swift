@@ -38,6 +38,9 @@ public struct SensorProfile: Hashable, Sendable, Codable {
     public var averagingSamples: Int?
     public var stepThreshold: Double?
     public var zeroTracking: Bool?
+    /// How long the sensor warms up after start before initial zero-setting and the restore of
+    /// a saved zero and tare, in seconds (``ScaleConfiguration/warmUp``).
+    public var warmUpSeconds: Double?
 
     /// Parses a profile file's bytes, refusing unknown schema versions and bad values.
     ///
@@ -86,6 +89,10 @@ public struct SensorProfile: Hashable, Sendable, Codable {
         }
         if let stepThreshold { configuration.filter.stepThreshold = stepThreshold }
         if let zeroTracking { configuration.zeroTracking = zeroTracking }
+        if let warmUpSeconds { configuration.warmUp = UInt64((warmUpSeconds * 1e9).rounded()) }
+        if kind == .loadCell, nominalSignalPerGram.isFinite, nominalSignalPerGram > 0 {
+            configuration.nominalSignalPerGram = nominalSignalPerGram
+        }
         return configuration.validate().map { configuration }
     }
 }

@@ -5,6 +5,7 @@ public enum DaemonVersion {
     /// Changes only when a change would break existing clients.
     public static let protocolMajor = 1
     /// Grows with each additive change: 1 added the `ALERT` report class, 2 the `flow` of `WEIGHT`
-    /// and `removed` of `ALERT`.
-    public static let protocolMinor = 2
+    /// and `removed` of `ALERT`, 3 the `restore` and `restore_reason` of `DEVICES` and its state
+    /// `warming-up`.
+    public static let protocolMinor = 3
 }

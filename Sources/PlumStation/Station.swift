@@ -287,7 +287,7 @@ package actor Station {
                 EngineInput(signal: sample.signal, time: sample.time.nanoseconds, flags: flags))
             entry.latest = reading
             entry.latestIsStale = false
-            if entry.restoring != nil { logRestoreOutcome(&entry) }
+            keepZeroTare(&entry)
             batchRaw(&entry, sample)
             if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
             entries[name] = entry

@@ -132,6 +132,12 @@ struct Wizard {
             say("")
             say("3. The fit:")
             say(Self.table(fit))
+            if fit.ok, let advice = Self.unchecked(fit) {
+                say("   \(advice)")
+                say("   Add a third point now? [Y/n]")
+                guard let answer = ask() else { return try cancel() }
+                if !answer.lowercased().hasPrefix("n") { continue }
+            }
             if fit.ok { break }
             // The points so far are kept: an FSR needs more of them, or the span was too small.
             say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
@@ -165,6 +171,7 @@ struct Wizard {
         }
         let fit = try step(.fit)
         print(Self.table(fit))
+        if fit.ok, let advice = Self.unchecked(fit) { say("\(sensor): \(advice)") }
         guard fit.ok else {
             _ = try? step(.cancel)
             throw CommandError(
@@ -237,6 +244,15 @@ struct Wizard {
         lines.append("   quality: \(fit.quality ?? "?")")
         if let notice = fit.notice { lines.append("   note: \(notice)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// Advice when nothing checks `fit`: zero and a single known weight fit exactly whatever
+    /// was on the pan (graded "not checked"), so a third point, another known weight, is the
+    /// only way to catch a weight typed wrong.
+    static func unchecked(_ fit: CalibrationReply) -> String? {
+        guard let grams = fit.grams, Set(grams).count <= 2 else { return nil }
+        return "Only zero and one known weight: nothing checks this fit (a weight typed wrong would still fit "
+            + "exactly). Place a different known weight as a third point to check it."
     }
 
     /// "100", "100g", "100 g" or "100.5" as grams.

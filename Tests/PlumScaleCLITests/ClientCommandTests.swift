@@ -91,7 +91,7 @@ struct ClientCommandTests {
         let run = await scale.plumscale(["zero", "--sensor", "left"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("left: zero refused: load is 4"), "\(run.stderr)")
-        #expect(run.stderr.contains(" g, outside the ±15.4 g zero range — use tare"), "\(run.stderr)")
+        #expect(run.stderr.contains(" g, outside the ±7.7 g zero range — use tare"), "\(run.stderr)")
     }
 
     @Test(
