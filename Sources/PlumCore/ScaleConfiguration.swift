@@ -98,7 +98,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
         }
         guard zeroRangeFraction >= 0, zeroRangeFraction <= 0.02 else {
             return bad(
-                "zero range ±\(zeroRangeFraction * 100) % is outside ±0 ... 2 % (4 % of Max in all, OIML R 76-1 4.5.1)",
+                "zero range ±\(zeroRangeFraction * 100) % is outside ±0 ... 2 % "
+                    + "(4 % of Max in all, OIML R 76-1 4.5.1)",
                 "use 0.02 (±2 % of capacity)")
         }
         guard initialZeroRangeFraction >= zeroRangeFraction, initialZeroRangeFraction <= 0.1 else {

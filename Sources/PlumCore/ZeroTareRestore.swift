@@ -85,10 +85,12 @@ public enum ZeroTareRestore: Hashable, Sendable {
                 return .restored(zeroOffset: saved.zeroOffset, tare: saved.tare)
             }
             let way = difference < 0 ? "lighter" : "heavier"
-            tareDropped = "tare \(format(saved.tare)) dropped: the pan is \(format(abs(difference))) \(way) than the tare"
+            tareDropped =
+                "tare \(format(saved.tare)) dropped: the pan is \(format(abs(difference))) \(way) than the tare"
         }
         guard abs(gross) <= range else {
-            let zero = "zero \(format(saved.zeroOffset)) dropped: the pan is \(format(gross)) from it, outside the "
+            let zero =
+                "zero \(format(saved.zeroOffset)) dropped: the pan is \(format(gross)) from it, outside the "
                 + "±\(format(range)) zero range"
             return .discarded(reason: tareDropped.map { $0 + "; " + zero } ?? zero)
         }

@@ -41,7 +41,8 @@ struct CalibrationCheckTests {
     func plausibility() throws {
         let wrong = try Self.fit(Self.points(placed: [0, 100], typed: [0, 200]))
         let warning = try #require(wrong.quality.warning)
-        #expect(warning.contains("1074 per gram") && warning.contains("0.50 ×") && warning.contains("2147"), "\(warning)")
+        #expect(
+            warning.contains("1074 per gram") && warning.contains("0.50 ×") && warning.contains("2147"), "\(warning)")
         #expect(warning.contains("heavier weight than was on the pan"))
         #expect(wrong.quality.summary.hasSuffix(warning))
         let right = try Self.fit(Self.points(placed: [0, 100, 300], typed: [0, 100, 300]))
@@ -53,7 +54,8 @@ struct CalibrationCheckTests {
 
     @Test("a profile file's nominal signal per gram reaches the configuration of a load cell only")
     func profileNominal() throws {
-        let json = #"{"schemaVersion":1,"name":"x","description":"","kind":"load-cell","adc":"HX711","#
+        let json =
+            #"{"schemaVersion":1,"name":"x","description":"","kind":"load-cell","adc":"HX711","#
             + #""samplesPerSecond":80,"nominalSignalPerGram":429,"typicalNoiseGrams":0.15,"division":0.5,"#
             + #""warmUpSeconds":30}"#
         let profile = try SensorProfile.decode(Array(json.utf8), source: "x.json").get()

@@ -108,8 +108,12 @@ struct RestoreEdgeTests {
         for index in 80..<880 {
             let grams = Double(index - 80) / 80 * 0.02
             let time = UInt64(index) * Fixtures.nanosecondsPerSample
-            _ = engine.process(EngineInput(signal: Fixtures.signal(grams: grams + noise.gaussian(sigma: 0.01)), time: time))
-            if engine.zeroMovedSinceSave { moved = true; break }
+            let signal = Fixtures.signal(grams: grams + noise.gaussian(sigma: 0.01))
+            _ = engine.process(EngineInput(signal: signal, time: time))
+            if engine.zeroMovedSinceSave {
+                moved = true
+                break
+            }
         }
         #expect(moved, "tracking followed \(engine.zeroOffset) g and asked for no save")
         let state = try #require(engine.zeroTareState)

@@ -58,7 +58,7 @@ struct WeighingEngineTests {
         #expect(!low.isStable)
     }
 
-    @Test("zero outside ±2 % of capacity (R 76: 4 % in all) is refused with the load, the range and the advice to tare")
+    @Test("zero outside ±2 % of capacity (R 76: 4 % in all) is refused with the load, the range and advice to tare")
     func zeroRangeRefusal() throws {
         var engine = try Fixtures.engine()
         _ = Self.settle(&engine, grams: 42)
