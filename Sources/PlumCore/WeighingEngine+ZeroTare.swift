@@ -91,6 +91,35 @@ extension WeighingEngine {
         restoreOutcome = nil
     }
 
+    /// Whether a saved zero and tare wait to be judged on the first stable load after warm-up.
+    public var isRestorePending: Bool { pendingRestore != nil }
+
+    /// Takes over `old`'s zero, tare and warm-up when a reload rebuilt the engine with new
+    /// settings. Nothing happened to the pan, so a live zero and tare are not judged on the load
+    /// again, only checked against the new ranges (and judged as at a start when they no longer
+    /// fit); a restore still pending stays pending; the warm-up goes on from the first sample.
+    public mutating func carryZeroTare(from old: WeighingEngine) {
+        firstSampleTime = old.firstSampleTime
+        if let pending = old.pendingRestore {
+            restoreZeroTare(pending)
+            return
+        }
+        guard let state = old.zeroTareState else { return }
+        let range = configuration.zeroRange
+        let fits =
+            configuration.restoreTare && calibration.map { state.calibration.matches($0) } == true
+            && abs(state.zeroReference) <= configuration.initialZeroRange
+            && abs(state.zeroOffset - state.zeroReference) <= range * (1 + 1e-9)
+            && configuration.tareRange.contains(state.tare)
+        guard fits else {
+            restoreZeroTare(state)
+            return
+        }
+        (zeroOffset, zeroReference, tare) = (state.zeroOffset, state.zeroReference, state.tare)
+        awaitingInitialZero = awaitingInitialZero && old.awaitingInitialZero
+        (persistedZero, restoreOutcome) = (old.persistedZero, old.restoreOutcome)
+    }
+
     /// Sets zero to the present load, if it is stable and within the zero range of the
     /// power-up zero (R 76-1 4.5.1: zero-setting and tracking together within 4 % of Max).
     ///

@@ -18,6 +18,18 @@ extension Station {
         return nil
     }
 
+    /// After a reload rebuilt `entry`'s engine, the old one's zero, tare and warm-up carried
+    /// over (``WeighingEngine/carryZeroTare(from:)``): judged on the load only when they no
+    /// longer fit the new settings, or were still waiting to be.
+    func carryZeroTare(from old: WeighingEngine, into entry: inout Entry) {
+        let state = entry.restoring ?? old.zeroTareState
+        entry.engine.carryZeroTare(from: old)
+        if let outcome = entry.engine.restoreOutcome, old.restoreOutcome != outcome {
+            logger.notice("\(Self.describe(outcome, sensor: entry.name))")
+        }
+        entry.restoring = entry.engine.isRestorePending ? state : nil
+    }
+
     /// One line for the log: what was restored, or what was dropped and why.
     static func describe(_ outcome: ZeroTareRestore, sensor: String) -> String {
         switch outcome {

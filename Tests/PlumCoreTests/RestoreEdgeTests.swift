@@ -122,6 +122,30 @@ struct RestoreEdgeTests {
         #expect(!engine.zeroMovedSinceSave)
     }
 
+    @Test("a reload carries the live zero, tare and warm-up over without judging them on the load again")
+    func reloadCarries() throws {
+        var configuration = ScaleConfiguration()
+        configuration.warmUp = 1_000_000_000
+        var old = try Fixtures.engine(configuration: configuration)
+        var index = 0
+        Restore.hold(&old, grams: 1.2, seconds: 2, from: &index)  // warmed up, then zeroed at 1.2 g
+        Restore.hold(&old, grams: 1.2 + 50, from: &index)  // a plum, not tared
+        #expect(abs(old.zeroOffset - 1.2) < 0.05)
+        configuration.stabilityBand = 2
+        var reloaded = try Fixtures.engine(configuration: configuration)
+        reloaded.carryZeroTare(from: old)
+        #expect(!reloaded.isRestorePending)
+        let reading = Restore.hold(&reloaded, grams: 1.2 + 50, from: &index)
+        #expect(!reloaded.isWarmingUp, "the warm-up started over")
+        #expect(reading.display == .grams(divisions: 500, value: 50), "the plum reads \(reading.display)")
+        // Judged as at a start instead, the plum would have cost the zero: 51.2 g.
+        var restarted = try Fixtures.engine()
+        restarted.restoreZeroTare(try #require(old.zeroTareState))
+        var restartIndex = 0
+        let judged = Restore.hold(&restarted, grams: 1.2 + 50, from: &restartIndex)
+        #expect(judged.display == .grams(divisions: 512, value: 51.2), "\(judged.display)")
+    }
+
     @Test("a file written before the power-up zero was kept decodes with its ranges from calibrated zero")
     func olderFile() throws {
         let state = ZeroTareState(
