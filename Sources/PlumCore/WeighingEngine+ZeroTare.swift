@@ -13,6 +13,22 @@ extension WeighingEngine {
     /// zero-setting and the restore decision wait until it is over (state `warming-up`).
     public var isWarmingUp: Bool { isWarmingUp(at: lastReading?.time ?? firstSampleTime ?? 0) }
 
+    /// The warm-up's start and end, each once, for a daemon to report: true on the first
+    /// reading of a warm-up, false on the first after it, nil otherwise (and always without one).
+    public mutating func takeWarmUpChange() -> Bool? {
+        guard lastReading != nil else { return nil }
+        switch (warmUpAnnounced, isWarmingUp) {
+        case (nil, true):
+            warmUpAnnounced = true
+            return true
+        case (true?, false):
+            warmUpAnnounced = false
+            return false
+        default:
+            return nil
+        }
+    }
+
     /// Zero-setting at power-up, the restore decision, and zero-tracking for one filtered value.
     ///
     /// - Parameter value: the filtered load in grams from calibrated zero.

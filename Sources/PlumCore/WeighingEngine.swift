@@ -45,6 +45,8 @@ public struct WeighingEngine: Sendable {
     var firstSampleTime: UInt64?
     /// The zero offset last saved (``markZeroTareSaved()``), to save again once tracking moved it.
     var persistedZero: Double?
+    /// Whether ``takeWarmUpChange()`` last said the warm-up began (true) or ended (false).
+    var warmUpAnnounced: Bool?
 
     /// Creates an engine, refusing a configuration or calibration that cannot work.
     ///

@@ -48,6 +48,13 @@ extension Station {
     /// engine has decided (so a dropped tare is not restored again), and saves the zero once
     /// tracking has moved it by a division.
     func keepZeroTare(_ entry: inout Entry) {
+        if let warming = entry.engine.takeWarmUpChange() {
+            // A sample arrived, so the sampler delivers: its state is ok but for the warm-up.
+            let state = StateReport(
+                sensor: entry.name, state: warming ? "warming-up" : "ok",
+                reason: warming ? Self.warmingUp(entry.engine) : nil)
+            publisher.publishEvent(.state(state), sensor: entry.name)
+        }
         if entry.restoring != nil {
             guard let outcome = entry.engine.restoreOutcome else { return }
             entry.restoring = nil
@@ -82,7 +89,13 @@ extension Station {
         }
         if device.state == "ok", entry.engine.isWarmingUp {
             device.state = "warming-up"
-            device.reason = "warming up for \(entry.engine.configuration.warmUp / 1_000_000_000) s before zero-setting"
+            device.reason = warmingUp(entry.engine)
         }
+    }
+
+    /// Why a sensor is `warming-up`, in words.
+    static func warmingUp(_ engine: WeighingEngine) -> String {
+        let seconds = FixedPoint.text(Double(engine.configuration.warmUp) / 1e9, decimals: 1)
+        return "warming up for \(seconds) s after start before zero-setting and the restore of zero and tare"
     }
 }

@@ -14,6 +14,8 @@ import Testing
 @Suite("The restore of a saved zero and tare in ?DEVICES")
 struct RestoreReportTests {
     static let text = """
+        [scale]
+        warm_up_s = 0.5
         [[sensor]]
         name = "pan"
         kind = "simulated-hx711"
@@ -37,8 +39,8 @@ struct RestoreReportTests {
     }
 
     /// A station started on the state directory, as plumscaled is at each start.
-    func start() throws -> Station {
-        try Station(configuration: configuration, store: store, publisher: RecordingPublisher())
+    func start(_ publisher: RecordingPublisher = RecordingPublisher()) throws -> Station {
+        try Station(configuration: configuration, store: store, publisher: publisher)
     }
 
     func feed(_ station: Station, _ grams: Double, count: Int = 80) async throws {
@@ -97,5 +99,17 @@ struct RestoreReportTests {
         let third = try start()
         try await feed(third, 0)
         #expect(try await device(third).restore == "restored")
+    }
+
+    @Test("a warm-up is reported as state warming-up when the samples start, and ok when it is over")
+    func warmUpReported() async throws {
+        let publisher = RecordingPublisher()
+        let station = try start(publisher)
+        try await feed(station, 0, count: 20)  // 0.25 s of the 0.5 s warm-up
+        let states = { publisher.reports.withLock { $0.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
+        #expect(states().map(\.state) == ["warming-up"], "\(states())")
+        #expect(states().first?.reason?.contains("0.5 s") == true)
+        try await feed(station, 0, count: 40)
+        #expect(states().map(\.state) == ["warming-up", "ok"], "\(states())")
     }
 }
