@@ -140,6 +140,10 @@ struct Wizard {
                 say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
                 continue
             }
+            if fit.quality?.contains("check before saving") == true {
+                say("   The signal per gram is far from what the sensor's profile expects: was the weight you")
+                say("   typed the one on the pan? Answer n to cancel and calibrate again.")
+            }
             guard let advice = Self.unchecked(fit) else { break }
             say("   \(advice)")
             say("Save and use this calibration? [y/N], or place a third known weight and type its grams:")
