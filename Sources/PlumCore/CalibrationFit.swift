@@ -187,8 +187,7 @@ public enum CalibrationFit {
             kind: kind, points: points, residuals: residuals, division: division,
             checked: levels.count > parameters)
         if kind == .loadCell, let nominal = configuration.nominalSignalPerGram {
-            quality.warning = plausibility(
-                perGram: abs(model.slope(atGrams: capacity / 2)), nominal: nominal, format: grams)
+            quality.warning = plausibility(perGram: abs(model.slope(atGrams: capacity / 2)), nominal: nominal)
             if let warning = quality.warning { quality.summary += "; " + warning }
         }
         return .success(
@@ -203,7 +202,7 @@ public enum CalibrationFit {
     public static let plausibleFactor = 1.5
 
     /// A warning when `perGram` lies outside nominal ÷ 1.5 … nominal × 1.5, nil otherwise.
-    static func plausibility(perGram: Double, nominal: Double, format: (Double) -> String) -> String? {
+    static func plausibility(perGram: Double, nominal: Double) -> String? {
         let ratio = perGram / abs(nominal)
         guard ratio.isFinite, ratio < 1 / plausibleFactor || ratio > plausibleFactor else { return nil }
         let fitted = Reading.fixed(perGram, decimals: perGram < 10 ? 3 : 0)

@@ -89,7 +89,15 @@ public struct SensorProfile: Hashable, Sendable, Codable {
         }
         if let stepThreshold { configuration.filter.stepThreshold = stepThreshold }
         if let zeroTracking { configuration.zeroTracking = zeroTracking }
-        if let warmUpSeconds { configuration.warmUp = UInt64((warmUpSeconds * 1e9).rounded()) }
+        if let warmUpSeconds {
+            guard warmUpSeconds.isFinite, (0...3_600).contains(warmUpSeconds) else {
+                return .failure(
+                    Refusal(
+                        .invalidConfiguration, "warmUpSeconds \(warmUpSeconds) is outside 0 ... 3600 s",
+                        hint: "give the warm-up in seconds, such as 30, or leave it out for none"))
+            }
+            configuration.warmUp = UInt64((warmUpSeconds * 1e9).rounded())
+        }
         if kind == .loadCell, nominalSignalPerGram.isFinite, nominalSignalPerGram > 0 {
             configuration.nominalSignalPerGram = nominalSignalPerGram
         }

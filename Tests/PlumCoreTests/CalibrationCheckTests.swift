@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PlumCore
@@ -62,5 +63,12 @@ struct CalibrationCheckTests {
         let configuration = try profile.configuration().get()
         #expect(configuration.nominalSignalPerGram == 429)
         #expect(configuration.warmUp == 30_000_000_000)
+        let negative = json.replacingOccurrences(of: "\"warmUpSeconds\":30", with: "\"warmUpSeconds\":-1")
+        #expect(negative != json)
+        guard case .failure(let refusal) = SensorProfile.decode(Array(negative.utf8), source: "x.json") else {
+            Issue.record("a negative warm-up was accepted")
+            return
+        }
+        #expect(refusal.reason.contains("warmUpSeconds -1.0 is outside 0 ... 3600 s"), "\(refusal)")
     }
 }
