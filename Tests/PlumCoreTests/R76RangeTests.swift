@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 
 @testable import PlumCore
@@ -124,5 +125,41 @@ extension Result where Failure == Refusal {
     var refusalHint: String? {
         if case .failure(let refusal) = self { return refusal.hint }
         return nil
+    }
+}
+
+/// The restore decision's invariants over random saved states and loads at start.
+@Suite("Restore decision invariants")
+struct RestoreInvariantTests {
+    @Test("whatever is kept explains the load: a tare within 5 d of the gross, a bare zero within the zero range")
+    func keptExplainsLoad() async {
+        let calibration = ZeroTareRestoreTests.calibration
+        let configuration = ScaleConfiguration()
+        let d = configuration.division.grams
+        await propertyCheck(
+            input: Gen.double(in: -10...10), Gen.double(in: -1...400), Gen.double(in: -20...420), Gen.double(in: -2...2)
+        ) { zero, tare, load, reference in
+            let saved = ZeroTareState(
+                sensor: Fixtures.sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zero,
+                zeroReference: reference, tare: tare)
+            let outcome = ZeroTareRestore.decide(
+                saved: saved, calibration: calibration, configuration: configuration, load: load)
+            let gross = load - zero
+            switch outcome {
+            case .restored(let kept, let keptTare) where keptTare > 0:
+                #expect(kept == zero && keptTare == tare)
+                #expect(abs(gross - tare) <= 5 * d + 1e-9, "tare \(tare) kept under a gross of \(gross)")
+            case .restored(let kept, _), .zeroOnly(let kept, _):
+                #expect(kept == zero)
+                #expect(abs(gross) <= configuration.zeroRange, "zero \(zero) kept under a gross of \(gross)")
+            case .discarded:
+                break
+            }
+            if outcome.zeroOffset != nil {
+                #expect(abs(zero - reference) <= configuration.zeroRange * (1 + 1e-9))
+                #expect(abs(reference) <= configuration.initialZeroRange)
+                #expect(configuration.tareRange.contains(tare))
+            }
+        }
     }
 }
