@@ -28,10 +28,13 @@ public struct HardwareProfile: Hashable, Sendable {
     public var wiring: [String: WiringValue]
     /// The scale settings the profile sets; keys it leaves out come from `[scale]`.
     public var scale: ScaleOverrides
+    /// The signal per gram its cell and gain give (`nominalSignalPerGram` of its file), which a
+    /// calibration far from is flagged for confirmation; nil when not a fixed figure.
+    public var nominalSignalPerGram: Double?
 
     public init(
         name: String, summary: String, kinds: [SourceKind], gain: Int? = nil, wiring: [String: WiringValue] = [:],
-        scale: ScaleOverrides
+        scale: ScaleOverrides, nominalSignalPerGram: Double? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -39,6 +42,7 @@ public struct HardwareProfile: Hashable, Sendable {
         self.gain = gain
         self.wiring = wiring
         self.scale = scale
+        self.nominalSignalPerGram = nominalSignalPerGram
     }
 
     /// Whether a sensor of `kind` can use this profile.
@@ -61,10 +65,10 @@ public struct HardwareProfile: Hashable, Sendable {
 
     /// Every profile this PlumScale knows.
     public static let builtIn: [HardwareProfile] = [
-        loadCell("hx711-1kg-gain128", gain: 128, division: 0.1, "1 kg bar cell, HX711 channel A at gain 128"),
-        loadCell("hx711-1kg-gain64", gain: 64, division: 0.2, "1 kg bar cell, HX711 channel A at gain 64"),
-        loadCell("hx711-5kg-gain128", gain: 128, division: 0.5, "5 kg bar cell, HX711 channel A at gain 128"),
-        loadCell("hx711-5kg-gain64", gain: 64, division: 1, "5 kg bar cell, HX711 channel A at gain 64"),
+        loadCell("hx711-1kg-gain128", gain: 128, division: 0.1, 2147, "1 kg bar cell, HX711 channel A at gain 128"),
+        loadCell("hx711-1kg-gain64", gain: 64, division: 0.2, 1074, "1 kg bar cell, HX711 channel A at gain 64"),
+        loadCell("hx711-5kg-gain128", gain: 128, division: 0.5, 429, "5 kg bar cell, HX711 channel A at gain 128"),
+        loadCell("hx711-5kg-gain64", gain: 64, division: 1, 215, "5 kg bar cell, HX711 channel A at gain 64"),
         HardwareProfile(
             name: "fsr402-10k-3v3",
             summary: "Interlink FSR 402 over a 10 kΩ resistor at 3.3 V on an ADS1115: an indicator, not a scale",
@@ -85,12 +89,14 @@ public struct HardwareProfile: Hashable, Sendable {
         averagingMilliseconds: 200, stabilityWindowMilliseconds: 300, stabilityBandDivisions: 1,
         stepThresholdDivisions: 4)
 
-    private static func loadCell(_ name: String, gain: Int, division: Double, _ summary: String) -> HardwareProfile {
+    private static func loadCell(
+        _ name: String, gain: Int, division: Double, _ perGram: Double, _ summary: String
+    ) -> HardwareProfile {
         var scale = cellTuning
         scale.divisionGrams = division
         return HardwareProfile(
             name: name, summary: summary, kinds: [.hx711, .simulatedHX711, .replay], gain: gain,
-            wiring: ["gain": .int(gain)], scale: scale)
+            wiring: ["gain": .int(gain)], scale: scale, nominalSignalPerGram: perGram)
     }
 
     private static func kernelCell(_ name: String, division: Double, _ summary: String) -> HardwareProfile {

@@ -54,18 +54,43 @@ extension SensorConfiguration {
                 + "\(instead)leave gain out to use \(wanted)")
     }
 
-    /// The sensor's capacity and division, wherever each came from, must give 10 to 1 000 000
-    /// divisions, as the engine requires; the message says which layer set each.
+    /// The sensor's capacity and division, wherever each came from, must give 10 divisions to
+    /// `max_divisions` (10 000, OIML class III, unless raised), as the engine requires: its R 76
+    /// limits are in d and assume e = d. The message says which layer set each.
     func checkDivisions(over base: ScaleSettings, _ reader: TOMLReader) throws(ConfigurationError) {
         let settings = sensorSettings(over: base)
         let divisions = settings.capacityGrams / settings.divisionGrams
-        guard divisions < 10 || divisions > 1_000_000 else { return }
+        let limit = settings.maxDivisions ?? 10_000
+        guard divisions < 10 || divisions > limit * (1 + 1e-9) else { return }
+        if divisions > 10 {
+            let key =
+                scale.divisionGrams != nil ? "division_grams" : (scale.capacityGrams != nil ? "capacity_grams" : nil)
+            throw reader.error(
+                key ?? (profile?.scale.divisionGrams != nil ? "profile" : nil),
+                "division_grams = \(settings.divisionGrams) (\(origin(of: \.divisionGrams, base: base))) at "
+                    + "capacity_grams = \(settings.capacityGrams) (\(origin(of: \.capacityGrams, base: base))) gives "
+                    + "\(Int(divisions.rounded())) divisions, over max_divisions = \(Int(limit)) (OIML class III "
+                    + "allows 10000; the engine's limits are in d); use division_grams = "
+                    + "\(Self.coarserDivision(settings.capacityGrams / limit)) or more, or raise max_divisions in "
+                    + "[scale] if the cell truly resolves that many")
+        }
         let key = scale.divisionGrams != nil ? "division_grams" : (scale.capacityGrams != nil ? "capacity_grams" : nil)
         throw reader.error(
             key ?? (profile?.scale.divisionGrams != nil ? "profile" : nil),
             "capacity \(settings.capacityGrams) g (\(origin(of: \.capacityGrams, base: base))) at a division of "
                 + "\(settings.divisionGrams) g (\(origin(of: \.divisionGrams, base: base))) gives \(divisions) "
-                + "divisions; set capacity_grams or division_grams in this [[sensor]] for 10 to 1 000 000 divisions")
+                + "divisions; set capacity_grams or division_grams in this [[sensor]] for at least 10 divisions")
+    }
+
+    /// The smallest 1, 2 or 5 × 10^k g at or above `grams`, as written in the file.
+    static func coarserDivision(_ grams: Double) -> String {
+        for exponent in -4...5 {
+            for mantissa in [1, 2, 5] {
+                guard let value = Double("\(mantissa)e\(exponent)"), value >= grams * (1 - 1e-9) else { continue }
+                return exponent >= 0 ? String(Int(value)) : String(value)
+            }
+        }
+        return String(grams)
     }
 
     /// The layers applied as ``PlumConfiguration/scaleSettings(for:)`` does, over `base`.

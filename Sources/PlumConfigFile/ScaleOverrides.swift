@@ -18,6 +18,11 @@ public struct ScaleOverrides: Hashable, Sendable {
     public var stepThresholdDivisions: Double?
     /// The window the flow rate is fitted over, in milliseconds.
     public var flowWindowMilliseconds: Double?
+    /// How long the sensor warms up after start before initial zero-setting and the restore
+    /// of a saved zero and tare, in seconds.
+    public var warmUpSeconds: Double?
+    /// The most divisions (capacity ÷ division) allowed; 10 000 (OIML class III) unless raised.
+    public var maxDivisions: Double?
 
     public init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
@@ -51,13 +56,15 @@ public struct ScaleOverrides: Hashable, Sendable {
         if let stabilityBandDivisions { result.stabilityBandDivisions = stabilityBandDivisions }
         if let stepThresholdDivisions { result.stepThresholdDivisions = stepThresholdDivisions }
         if let flowWindowMilliseconds { result.flowWindowMilliseconds = flowWindowMilliseconds }
+        if let warmUpSeconds { result.warmUpSeconds = warmUpSeconds }
+        if let maxDivisions { result.maxDivisions = maxDivisions }
         return result
     }
 
     /// The keys a layer may set, as written in the file.
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
-        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms"
+        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms", "warm_up_s", "max_divisions"
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
@@ -85,5 +92,9 @@ public struct ScaleOverrides: Hashable, Sendable {
             "step_threshold_divisions", in: 0.5...10_000, unit: "divisions (a jump that restarts the average)")
         flowWindowMilliseconds = try reader.double(
             "flow_window_ms", in: 100...60_000, unit: "ms (how much time the flow rate is fitted over)")
+        warmUpSeconds = try reader.double(
+            "warm_up_s", in: 0...3_600, unit: "s (how long the sensor warms up before zero-setting at start)")
+        maxDivisions = try reader.double(
+            "max_divisions", in: 10...1_000_000, unit: "divisions (capacity ÷ division; 10000 for OIML class III)")
     }
 }

@@ -6,8 +6,8 @@ public struct ScaleSettings: Hashable, Sendable {
     public var divisionGrams: Double = 0.1
     /// Automatic zero-tracking (at most 0.5 d/s, only while stable within ±0.5 d of zero).
     public var zeroTracking: Bool = true
-    /// Initial zero-setting: the first stable load after start becomes zero if within ±4 % of
-    /// capacity, as a scale does when switched on.
+    /// Initial zero-setting: the first stable load after start (and after the warm-up) becomes
+    /// zero if within ±2 % of capacity, as a scale does when switched on.
     public var initialZero: Bool = true
     /// Restore each sensor's saved zero and tare at start, when they still apply (same
     /// calibration, load in range); they then replace initial zero-setting.
@@ -22,6 +22,10 @@ public struct ScaleSettings: Hashable, Sendable {
     public var stepThresholdDivisions: Double?
     /// The flow rate's window in milliseconds; nil for the engine's (1000 ms).
     public var flowWindowMilliseconds: Double?
+    /// The warm-up in seconds before initial zero-setting and the restore; nil for none.
+    public var warmUpSeconds: Double?
+    /// The most divisions allowed; nil for the engine's 10 000 (OIML class III).
+    public var maxDivisions: Double?
 
     public init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,

@@ -180,16 +180,41 @@ public enum CalibrationFit {
             }
             residuals.append(fitted - point.grams)
         }
-        let quality = assess(kind: kind, points: points, residuals: residuals, division: division)
+        // Redundancy: more distinct loads than the model has parameters (linear 2, quadratic 3;
+        // the FSR's leakage is the zero point, so its k and n need 3 loaded weights).
+        let parameters = kind == .fsr ? 3 : (quadratic ? 3 : 2)
+        var quality = assess(
+            kind: kind, points: points, residuals: residuals, division: division,
+            checked: levels.count > parameters)
+        if kind == .loadCell, let nominal = configuration.nominalSignalPerGram {
+            quality.warning = plausibility(perGram: abs(model.slope(atGrams: capacity / 2)), nominal: nominal)
+            if let warning = quality.warning { quality.summary += "; " + warning }
+        }
         return .success(
             Calibration(
                 sensor: sensor, kind: kind, model: model, capacity: capacity, points: points, residuals: residuals,
                 quality: quality, createdAt: createdAt, notice: kind == .fsr ? fsrNotice : nil))
     }
 
-    private static func assess(kind: SensorKind, points: [CalibrationPoint], residuals: [Double], division: Division)
-        -> FitQuality
-    {
+    /// How far a load cell's fitted signal per gram may lie from the profile's nominal one: a
+    /// cell's rated output varies by some ±10–20 % and cells of 2 mV/V exist beside 1 mV/V,
+    /// while a weight typed as twice what was on the pan is off by a factor of 2.
+    public static let plausibleFactor = 1.5
+
+    /// A warning when `perGram` lies outside nominal ÷ 1.5 … nominal × 1.5, nil otherwise.
+    static func plausibility(perGram: Double, nominal: Double) -> String? {
+        let ratio = perGram / abs(nominal)
+        guard ratio.isFinite, ratio < 1 / plausibleFactor || ratio > plausibleFactor else { return nil }
+        let fitted = Reading.fixed(perGram, decimals: perGram < 10 ? 3 : 0)
+        let expected = Reading.fixed(abs(nominal), decimals: abs(nominal) < 10 ? 3 : 0)
+        let what = ratio < 1 ? "a heavier weight than was on the pan" : "a lighter weight than was on the pan"
+        return "check before saving: \(fitted) per gram is \(Reading.fixed(ratio, decimals: 2)) × the \(expected) the "
+            + "profile's cell and gain give, as if \(what) had been typed; confirm the weights"
+    }
+
+    private static func assess(
+        kind: SensorKind, points: [CalibrationPoint], residuals: [Double], division: Division, checked: Bool
+    ) -> FitQuality {
         let rms = (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
         let worst = residuals.map(abs).max() ?? 0
         let relative = zip(points, residuals).filter { $0.0.grams > 0 }.map { $0.1 / $0.0.grams }
@@ -217,6 +242,13 @@ public enum CalibrationFit {
                 + (grade == .poor
                     ? "worse than an FSR's usual ±25 %; recentre the puck and capture again"
                     : "typical for an FSR indicator")
+        }
+        guard checked else {
+            return FitQuality(
+                rmsResidual: rms, maxResidual: worst, rmsRelativeResidual: rmsRelative, grade: .notChecked,
+                summary:
+                    "not checked: a line through zero and one known weight fits both exactly whatever was on the "
+                    + "pan; add a third point, a different known weight, to check it")
         }
         return FitQuality(
             rmsResidual: rms, maxResidual: worst, rmsRelativeResidual: rmsRelative, grade: grade, summary: summary)

@@ -3,7 +3,7 @@
 /// Commands (zero, tare, calibration steps), fits and configuration checks return this value
 /// instead of trapping or printing. `description` reads as one sentence for a log line or a
 /// client error, for example
-/// `zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare`.
+/// `zero refused: load is 42.0 g, outside the ±7.7 g zero range — use tare`.
 public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable, machine-readable reason for clients and tests.
     public enum Code: String, Hashable, Sendable, Codable {

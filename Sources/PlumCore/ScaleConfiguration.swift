@@ -9,9 +9,14 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var capacity: Double = 385
     /// The scale interval d.
     public var division: Division = .standard
-    /// Zero-setting range as a fraction of capacity on each side (OIML R 76-1: zero-setting and tracking together at
-    /// most 4 % of Max).
-    public var zeroRangeFraction: Double = 0.04
+    /// Zero-setting range as a fraction of capacity on each side of the power-up zero
+    /// (``WeighingEngine/zeroReference``). OIML R 76-1 4.5.1 limits zero-setting and
+    /// zero-tracking together to 4 % of Max, so the range spans at most 2 × 2 %.
+    public var zeroRangeFraction: Double = 0.02
+    /// Initial zero-setting range as a fraction of capacity on each side of calibrated zero.
+    /// OIML R 76-1 4.5.1 allows up to 20 % of Max in all (±10 %); the default is the zero range,
+    /// so that a plum left on the pan at a restart is weighed rather than zeroed.
+    public var initialZeroRangeFraction: Double = 0.02
     /// Whether automatic zero-tracking runs.
     public var zeroTracking: Bool = true
     /// Initial zero-setting, as a scale does when switched on: the first stable load after the
@@ -38,6 +43,18 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// Whether a restart restores the zero and tare saved before it (`[scale] restore_tare`),
     /// when the same calibration is in use and the load allows (``ZeroTareRestore``).
     public var restoreTare: Bool = true
+    /// How long after the first sample the sensor warms up, in nanoseconds (0: none). Until
+    /// then initial zero-setting and the restore decision wait, since a cell's zero still
+    /// moves as the excitation warms it (``WeighingEngine/isWarmingUp``).
+    public var warmUp: UInt64 = 0
+    /// The most divisions (Max ÷ d) allowed. Every R 76 limit in the engine is in d, which
+    /// assumes the verification interval e equals d; an OIML class III scale has at most
+    /// 10 000 of them (R 76-1 table 3). Raise it only knowing the limits then stand for less.
+    public var maxDivisions: Double = 10_000
+    /// The signal per gram the sensor's profile makes plausible (its cell's rated output, the
+    /// ADC's gain and resolution), or nil when unknown. A load-cell calibration far from it is
+    /// flagged for confirmation (``FitQuality/warning``).
+    public var nominalSignalPerGram: Double?
     public var filter = FilterTuning()
     public var cue = CueConfiguration()
 
@@ -48,8 +65,13 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// remains, so a spread within 1 d means less than 0.3 d is still to come.
     public var effectiveStabilityWindow: UInt64 { max(stabilityWindow, filter.averagingTime / 2 * 3) }
 
-    /// The zero-setting range in grams on each side of calibrated zero.
+    /// The zero-setting range in grams on each side of the power-up zero.
     public var zeroRange: Double { capacity * zeroRangeFraction }
+    /// The initial zero-setting range in grams on each side of calibrated zero.
+    public var initialZeroRange: Double { capacity * initialZeroRangeFraction }
+    /// The tares a scale takes, sets or restores: 0 … Max (R 76-1 4.6: a subtractive tare
+    /// device leaves no more than Max to weigh), so what can be tared can be restored.
+    public var tareRange: ClosedRange<Double> { 0...capacity }
     /// The gross load above which the reading is an overload.
     public var overloadLimit: Double { capacity + overloadMargin * division.grams }
 
@@ -61,13 +83,30 @@ public struct ScaleConfiguration: Hashable, Sendable {
         guard capacity.isFinite, capacity > 0 else {
             return bad("capacity \(capacity) g is not a positive number", "set capacity in grams, for example 385")
         }
-        guard capacity / division.grams >= 10, capacity / division.grams <= 1_000_000 else {
-            return bad(
-                "capacity \(capacity) g with division \(division) gives \(capacity / division.grams) divisions",
-                "choose a division giving 10 to 1,000,000 divisions (3850 at 385 g and 0.1 g)")
+        guard maxDivisions.isFinite, maxDivisions >= 10, maxDivisions <= 1_000_000 else {
+            return bad("max_divisions \(maxDivisions) is outside 10 ... 1,000,000", "use 10000 (OIML class III)")
         }
-        guard zeroRangeFraction >= 0, zeroRangeFraction <= 0.2 else {
-            return bad("zero range \(zeroRangeFraction * 100) % is outside 0 ... 20 %", "use 0.04 (4 % of capacity)")
+        let divisions = capacity / division.grams
+        guard divisions >= 10, divisions <= maxDivisions * (1 + 1e-9) else {
+            return bad(
+                "capacity \(capacity) g with division_grams \(division) gives \(Reading.fixed(divisions, decimals: 0)) "
+                    + "divisions, \(divisions < 10 ? "under 10" : "over max_divisions \(Int(maxDivisions))")",
+                divisions < 10
+                    ? "choose a smaller division_grams"
+                    : "choose a division_grams of at least \(capacity / maxDivisions) g, or raise max_divisions if "
+                        + "the scale truly resolves that many (the R 76 limits in d then stand for less)")
+        }
+        guard zeroRangeFraction >= 0, zeroRangeFraction <= 0.02 else {
+            return bad(
+                "zero range ±\(zeroRangeFraction * 100) % is outside ±0 ... 2 % "
+                    + "(4 % of Max in all, OIML R 76-1 4.5.1)",
+                "use 0.02 (±2 % of capacity)")
+        }
+        guard initialZeroRangeFraction >= zeroRangeFraction, initialZeroRangeFraction <= 0.1 else {
+            return bad(
+                "initial zero range ±\(initialZeroRangeFraction * 100) % is outside ±\(zeroRangeFraction * 100) "
+                    + "... 10 % (20 % of Max in all, OIML R 76-1 4.5.1)",
+                "use 0.02 (±2 % of capacity)")
         }
         guard zeroTrackingRate.isFinite, zeroTrackingRate >= 0, zeroTrackingBand >= 0 else {
             return bad("zero-tracking rate or band is negative", "use rate 0.5 d/s and band 0.5 d")

@@ -38,6 +38,9 @@ public struct SensorProfile: Hashable, Sendable, Codable {
     public var averagingSamples: Int?
     public var stepThreshold: Double?
     public var zeroTracking: Bool?
+    /// How long the sensor warms up after start before initial zero-setting and the restore of
+    /// a saved zero and tare, in seconds (``ScaleConfiguration/warmUp``).
+    public var warmUpSeconds: Double?
 
     /// Parses a profile file's bytes, refusing unknown schema versions and bad values.
     ///
@@ -86,6 +89,18 @@ public struct SensorProfile: Hashable, Sendable, Codable {
         }
         if let stepThreshold { configuration.filter.stepThreshold = stepThreshold }
         if let zeroTracking { configuration.zeroTracking = zeroTracking }
+        if let warmUpSeconds {
+            guard warmUpSeconds.isFinite, (0...3_600).contains(warmUpSeconds) else {
+                return .failure(
+                    Refusal(
+                        .invalidConfiguration, "warmUpSeconds \(warmUpSeconds) is outside 0 ... 3600 s",
+                        hint: "give the warm-up in seconds, such as 30, or leave it out for none"))
+            }
+            configuration.warmUp = UInt64((warmUpSeconds * 1e9).rounded())
+        }
+        if kind == .loadCell, nominalSignalPerGram.isFinite, nominalSignalPerGram > 0 {
+            configuration.nominalSignalPerGram = nominalSignalPerGram
+        }
         return configuration.validate().map { configuration }
     }
 }

@@ -14,9 +14,12 @@ public struct WeighingEngine: Sendable {
     /// Why there is no calibration, shown in every uncalibrated reading.
     public private(set) var uncalibratedReason: String?
     /// Grams by which the current zero sits above calibrated zero (zero-setting and tracking).
-    public private(set) var zeroOffset = 0.0
+    public internal(set) var zeroOffset = 0.0
+    /// The power-up zero, in grams from calibrated zero: where initial zero-setting (or a
+    /// restored zero) put it. Zero-setting and tracking stay within the zero range of it.
+    public internal(set) var zeroReference = 0.0
     /// The current tare in grams.
-    public private(set) var tare = 0.0
+    public internal(set) var tare = 0.0
     /// The reading of the latest sample; commands act on it. Nil again after ``interrupt(because:)``.
     public private(set) var lastReading: Reading?
     /// Why the sensor delivers no samples, from ``interrupt(because:)`` until the next sample.
@@ -27,9 +30,9 @@ public struct WeighingEngine: Sendable {
     private var spikes: SpikeFilter
     private var filter: AdaptiveFilter
     private var stability: StabilityDetector
-    private var tracker: ZeroTracker
+    var tracker: ZeroTracker
     private var cues: CueGenerator
-    private var flow: FlowRate
+    var flow: FlowRate
     /// The filtered value: grams once calibrated, the signal's own units before.
     private var filtered: Double?
     /// The signal's measured noise: before calibration it stands in for the division.
@@ -37,9 +40,15 @@ public struct WeighingEngine: Sendable {
     /// Initial zero-setting has yet to see its first stable load.
     var awaitingInitialZero: Bool
     /// A saved zero and tare waiting for the first stable load to be judged.
-    private var pendingRestore: ZeroTareState?
+    var pendingRestore: ZeroTareState?
     /// What became of the saved zero and tare handed to ``restoreZeroTare(_:)``, once decided.
-    public private(set) var restoreOutcome: ZeroTareRestore?
+    public internal(set) var restoreOutcome: ZeroTareRestore?
+    /// The time of the first sample, which the warm-up is measured from.
+    var firstSampleTime: UInt64?
+    /// The zero offset last saved (``markZeroTareSaved()``), to save again once tracking moved it.
+    var persistedZero: Double?
+    /// Whether ``takeWarmUpChange()`` last said the warm-up began (true) or ended (false).
+    var warmUpAnnounced: Bool?
 
     /// Creates an engine, refusing a configuration or calibration that cannot work.
     ///
@@ -112,6 +121,7 @@ public struct WeighingEngine: Sendable {
     public mutating func process(_ input: EngineInput) -> Reading {
         interruption = nil
         let d = configuration.division.grams
+        if firstSampleTime == nil { firstSampleTime = input.time }
         noise.add(input.signal)
         // Every threshold is a multiple of a unit: d in grams once calibrated; before, a unit
         // made from the signal's own noise, in its own units (counts, mV, µS), since no gram
@@ -153,32 +163,7 @@ public struct WeighingEngine: Sendable {
         var gross: Double?
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
-            if let saved = pendingRestore, stable {
-                pendingRestore = nil
-                let outcome = ZeroTareRestore.decide(
-                    saved: saved, calibration: calibration, configuration: configuration, load: value)
-                restoreOutcome = outcome
-                switch outcome {
-                case .restored(let savedZero, let savedTare):
-                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, savedTare, false)
-                case .zeroOnly(let savedZero, _):
-                    (zeroOffset, tare, awaitingInitialZero) = (savedZero, 0, false)
-                case .discarded:
-                    break
-                }
-            }
-            if awaitingInitialZero && stable {
-                awaitingInitialZero = false
-                if abs(value) <= configuration.zeroRange { zeroOffset = value }
-            }
-            var g = value - zeroOffset
-            if configuration.zeroTracking {
-                let step = tracker.correction(gross: g, stable: stable, time: input.time)
-                let limit = configuration.zeroRange
-                let newOffset = min(limit, max(-limit, zeroOffset + step))
-                g -= newOffset - zeroOffset
-                zeroOffset = newOffset
-            }
+            let g = settleZero(value, stable: stable, time: input.time)
             gross = g
             net = g - tare
         }
@@ -220,76 +205,6 @@ public struct WeighingEngine: Sendable {
         return reading
     }
 
-    /// The zero and tare to save after a command changed them (``ZeroTareStore``), or `nil`
-    /// when there is no calibration for them to belong to.
-    public var zeroTareState: ZeroTareState? {
-        guard let calibration else { return nil }
-        return ZeroTareState(
-            sensor: sensor.fileStem, calibration: CalibrationReference(calibration), zeroOffset: zeroOffset, tare: tare)
-    }
-
-    /// Restores a zero and tare saved before a restart, if they still apply: judged on the
-    /// first stable load (``ZeroTareRestore``), in place of initial zero-setting when they are
-    /// restored. ``restoreOutcome`` says what happened. With ``ScaleConfiguration/restoreTare``
-    /// off, nothing is restored. A zero or tare command before then wins.
-    public mutating func restoreZeroTare(_ saved: ZeroTareState) {
-        guard configuration.restoreTare else {
-            restoreOutcome = .discarded(reason: "restore_tare is off")
-            return
-        }
-        pendingRestore = saved
-        restoreOutcome = nil
-    }
-
-    /// Sets zero to the present load, if it is stable and within the zero range.
-    ///
-    /// - Parameter requireStable: false zeroes a moving load at its filtered value (MT-SICS
-    ///   `ZI`, "zero immediately").
-    /// - Returns: the new zero offset from calibrated zero in grams, or a refusal such as
-    ///   `zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare`.
-    public mutating func zero(requireStable: Bool = true) -> Result<Double, Refusal> {
-        switch commandState("zero", requireStable: requireStable) {
-        case .failure(let refusal): return .failure(refusal)
-        case .success(let value):
-            let range = configuration.zeroRange
-            guard abs(value) <= range else {
-                return .failure(
-                    Refusal(
-                        .outsideZeroRange,
-                        "zero refused: load is \(grams(value)), outside the ±\(grams(range)) zero range",
-                        hint: value > 0
-                            ? "use tare, or empty the pan and zero again"
-                            : "check that nothing lifts the pan, or recalibrate"))
-            }
-            (zeroOffset, tare, pendingRestore) = (value, 0, nil)
-            flow.reset()
-            return .success(value)
-        }
-    }
-
-    /// Tares the present gross load, if it is stable.
-    ///
-    /// - Parameter requireStable: false tares a moving load at its filtered value (MT-SICS
-    ///   `TI`, "tare immediately").
-    /// - Returns: the tare in grams (0 when the pan is at zero, which clears the tare).
-    public mutating func tareNow(requireStable: Bool = true) -> Result<Double, Refusal> {
-        switch commandState("tare", requireStable: requireStable) {
-        case .failure(let refusal): return .failure(refusal)
-        case .success(let value):
-            let gross = value - zeroOffset
-            let d = configuration.division.grams
-            guard gross >= -0.5 * d else {
-                return .failure(
-                    Refusal(
-                        .negativeTare, "tare refused: gross load is \(grams(gross)), below zero",
-                        hint: "zero the empty scale instead"))
-            }
-            (tare, pendingRestore) = (abs(gross) <= 0.5 * d ? 0 : gross, nil)
-            flow.reset()
-            return .success(tare)
-        }
-    }
-
     /// The sensor stopped delivering (a fault, a chip not ready): nothing measured before the
     /// gap is current any more.
     ///
@@ -309,39 +224,8 @@ public struct WeighingEngine: Sendable {
         flow.reset()
     }
 
-    /// Removes the tare.
-    public mutating func clearTare() {
-        (tare, pendingRestore) = (0, nil)
-        flow.reset()
-    }
-
-    /// Sets a known tare (a container weighed before), whatever is on the pan now.
-    ///
-    /// - Returns: the tare in grams, or a refusal for an uncalibrated sensor or a value
-    ///   outside 0 … capacity.
-    public mutating func presetTare(grams: Double) -> Result<Double, Refusal> {
-        if let refusal = unavailable("tare") { return .failure(refusal) }
-        guard calibration != nil else {
-            return .failure(
-                Refusal(
-                    .uncalibrated, "tare refused: \(sensor.id) is not calibrated",
-                    hint: "calibrate with known weights first"))
-        }
-        guard grams.isFinite, grams >= 0, grams <= configuration.capacity else {
-            return .failure(
-                Refusal(
-                    .invalidWeight,
-                    "tare \(grams) g refused: a preset tare lies between 0 and the capacity "
-                        + "\(self.grams(configuration.capacity))",
-                    hint: "send a tare between 0 and the capacity, or TAC to clear it"))
-        }
-        (tare, pendingRestore) = (grams, nil)
-        flow.reset()
-        return .success(grams)
-    }
-
     /// The filtered load from calibrated zero, if a command may act on it now.
-    private func commandState(_ command: String, requireStable: Bool) -> Result<Double, Refusal> {
+    func commandState(_ command: String, requireStable: Bool) -> Result<Double, Refusal> {
         if let refusal = unavailable(command) { return .failure(refusal) }
         guard calibration != nil else {
             return .failure(
@@ -374,7 +258,7 @@ public struct WeighingEngine: Sendable {
     }
 
     /// The refusal of `command` while the sensor delivers no samples.
-    private func unavailable(_ command: String) -> Refusal? {
+    func unavailable(_ command: String) -> Refusal? {
         interruption.map {
             Refusal(
                 .sensorUnavailable, "\(command) refused: \(sensor.id) delivers no samples (\($0))",
@@ -390,6 +274,6 @@ public struct WeighingEngine: Sendable {
         stability.reset()
         flow.reset()
         filtered = nil
-        (zeroOffset, tare) = (0, 0)
+        (zeroOffset, zeroReference, tare) = (0, 0, 0)
     }
 }

@@ -13,10 +13,10 @@ internal import FoundationEssentials
 /// fails any check is never used: the sensor starts with calibrated zero and no tare, and
 /// ``load(_:)`` says why.
 ///
-/// A daemon saves after every zero, tare, preset tare and clear (``WeighingEngine/zeroTareState``)
-/// and, at start, hands what ``load(_:)`` returns to ``WeighingEngine/restoreZeroTare(_:)``.
-/// Zero-tracking's small moves are not saved (they would write every second); after a restart
-/// tracking takes up what it had followed.
+/// A daemon saves after every zero, tare, preset tare and clear (``WeighingEngine/zeroTareState``),
+/// after the restore decision, and once zero-tracking has moved the zero by a division
+/// (``WeighingEngine/zeroMovedSinceSave``; at most every other second, none while the zero
+/// holds); at start it hands what ``load(_:)`` returns to ``WeighingEngine/restoreZeroTare(_:)``.
 public struct ZeroTareStore: Sendable {
     public static let formatName = "plumscale-zero-tare"
     public static let schemaVersion = 1

@@ -6,6 +6,7 @@ public enum DaemonVersion {
     public static let protocolMajor = 1
     /// Grows with each additive change: 1 added the `ALERT` report class, 2 the `flow` of `WEIGHT`
     /// and `removed` of `ALERT`, 3 the `divisions` of a `WEIGHT`, and the `state`, `stale`
-    /// and `age` of one from a sensor that delivers no samples.
+    /// and `age` of one from a sensor that delivers no samples, the `restore` and
+    /// `restore_reason` of `DEVICES` and its state `warming-up`.
     public static let protocolMinor = 3
 }

@@ -266,12 +266,19 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         /// The `profile =` the sensor's configuration names, such as `hx711-1kg-gain128`; nil when
         /// it names none (or from an older daemon).
         public var profile: String?
+        /// What became of the zero and tare saved before the last stop (protocol 1.3):
+        /// `pending` (waiting for the first stable load after warm-up), `restored`,
+        /// `tare-dropped` or `discarded`; nil when none was saved (or from an older daemon).
+        public var restore: String?
+        /// The restore in words, such as "tare 12.0 g dropped: the pan is 12.0 g lighter than the tare".
+        public var restoreReason: String?
 
         public init(
             sensor: String, index: Int, kind: String, wiring: String, state: String, reason: String? = nil,
             rate: Double, nominalRate: Double, published: Int, discarded: [String: Int], notReady: Int, faults: Int,
             notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
-            calibrationReason: String? = nil, capacity: Double? = nil, profile: String? = nil
+            calibrationReason: String? = nil, capacity: Double? = nil, profile: String? = nil,
+            restore: String? = nil, restoreReason: String? = nil
         ) {
             self.sensor = sensor
             self.index = index
@@ -292,6 +299,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             self.calibrationReason = calibrationReason
             self.capacity = capacity
             self.profile = profile
+            self.restore = restore
+            self.restoreReason = restoreReason
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -305,6 +314,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             case calibrationReason = "calibration_reason"
             case capacity
             case profile
+            case restore
+            case restoreReason = "restore_reason"
         }
     }
 }

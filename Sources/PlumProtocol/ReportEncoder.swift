@@ -153,6 +153,8 @@ extension Report {
         if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
         if let capacity = device.capacity { json.add("capacity", capacity) }
         if let profile = device.profile { json.add("profile", profile) }
+        if let restore = device.restore { json.add("restore", restore) }
+        if let reason = device.restoreReason { json.add("restore_reason", reason) }
         return json
     }
 

@@ -20,6 +20,8 @@ extension ScaleConfiguration {
         if let band = settings.stabilityBandDivisions { stabilityBand = band }
         if let threshold = settings.stepThresholdDivisions { filter.stepThreshold = threshold }
         if let milliseconds = settings.flowWindowMilliseconds { flowWindow = Self.nanoseconds(milliseconds) }
+        if let seconds = settings.warmUpSeconds { warmUp = Self.nanoseconds(seconds * 1000) }
+        if let limit = settings.maxDivisions { maxDivisions = limit }
         cue.stableWeightCue = stableWeightCue
         if case .failure(let refusal) = validate() { throw refusal }
     }
@@ -31,6 +33,8 @@ extension PlumConfiguration {
     /// The settings `sensor`'s engine runs with: defaults, `[scale]`, its profile, its own keys,
     /// and `[cue] on_stable`.
     public func engineConfiguration(for sensor: SensorConfiguration) throws(Refusal) -> ScaleConfiguration {
-        try ScaleConfiguration(scaleSettings(for: sensor), stableWeightCue: cue?.onStable ?? false)
+        var configuration = try ScaleConfiguration(scaleSettings(for: sensor), stableWeightCue: cue?.onStable ?? false)
+        configuration.nominalSignalPerGram = sensor.profile?.nominalSignalPerGram
+        return configuration
     }
 }

@@ -136,8 +136,8 @@ package actor Station {
     }
 
     /// Puts new `[scale]` settings into use (a reload): each engine is rebuilt with them and
-    /// keeps its calibration; its zero and tare are carried over as at a start (judged on the
-    /// next stable reading, not with `restore_tare = false`), and a calibration step that is
+    /// keeps its calibration; its zero, tare and warm-up are carried over (judged on the load
+    /// only when they no longer fit; not with `restore_tare = false`), and a calibration step that is
     /// waiting is ended, since its points were taken on the old settings.
     /// - Returns: what happened, for the log and systemd's STATUS=.
     package func applyScaleSettings(of configuration: PlumConfiguration) -> String {
@@ -156,7 +156,7 @@ package actor Station {
             entry.calibration.abandon(
                 "the configuration was reloaded; begin the calibration again", engine: entry.engine)
             let calibration = entry.engine.calibration
-            let carried = entry.restoring ?? entry.engine.zeroTareState
+            let old = entry.engine
             do {
                 entry.engine = try WeighingEngine(
                     sensor: entry.engine.sensor, kind: entry.engine.kind, configuration: scale,
@@ -165,7 +165,7 @@ package actor Station {
             } catch {
                 return "[scale] not applied to \(name): \(error); the old settings stay"
             }
-            entry.restoring = carried.flatMap { Self.restore($0, into: &entry.engine, sensor: name, logger: logger) }
+            carryZeroTare(from: old, into: &entry)
             if let outage = entry.outage { entry.engine.interrupt(because: outage.description) }
             if let sensor = configuration.sensors.first(where: { $0.name == name }) {
                 entry.profile = sensor.profile?.name
@@ -304,7 +304,7 @@ package actor Station {
             entry.outage = nil
             entry.latestIsStale = false
             if outageEnded { logger.notice("\(name): samples again; weighing resumes on a fresh stable reading") }
-            if entry.restoring != nil { logRestoreOutcome(&entry) }
+            keepZeroTare(&entry)
             batchRaw(&entry, sample)
             if let point = reading.capturedPoint { entry.calibration.captured(point, engine: entry.engine) }
             entries[name] = entry

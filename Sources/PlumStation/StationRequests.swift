@@ -88,6 +88,7 @@ extension Station {
             } else {
                 device.calibrationReason = entry.engine.uncalibratedReason ?? "not calibrated"
             }
+            Self.reportZeroTare(entry, in: &device)
             devices.append(device)
         }
         return .devices(DevicesReport(devices: devices))

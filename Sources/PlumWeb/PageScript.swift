@@ -158,6 +158,10 @@ enum PageScript {
               row.insertCell().textContent = ((fit.residuals || [])[i] || 0).toFixed(3);
             });
             $("wizard-quality").textContent = fit.quality || "";
+            // Zero and one weight fit exactly whatever was on the pan: suggest a third point.
+            if (fit.ok && new Set(fit.grams || []).size <= 2)
+              $("wizard-message").textContent = "nothing checks a fit through zero and one weight: "
+                + "place a different known weight as a third point before saving";
           } catch (e) { $("wizard-message").textContent = e.message; }
         };
         $("wizard-save").onclick = async () => {

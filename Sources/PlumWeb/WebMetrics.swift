@@ -46,7 +46,8 @@ public final class WebMetrics: Sendable {
     func record(_ devices: [DevicesReport.Device]) {
         for device in devices {
             gauges(for: device.sensor).rate.set(to: device.rate)
-            for known in ["ok", "settling", "not-ready", "fault", "starting", "ended", "stopped"] + [device.state] {
+            let states = ["ok", "warming-up", "settling", "not-ready", "fault", "starting", "ended", "stopped"]
+            for known in states + [device.state] {
                 state(device.sensor, known).set(to: known == device.state ? 1 : 0)
             }
             for (reason, count) in device.discarded {

@@ -108,8 +108,10 @@ struct Wizard {
             guard ask() != nil else { return try cancel() }
         }
         var weights = 0
+        // A weight typed at the save prompt, to check an unchecked fit: captured, then refitted.
+        var third: Double?
         while true {
-            while true {
+            while third == nil {
                 say("")
                 let orFinish = weights > 0 ? " (or just Enter to finish)" : ""
                 say("2. Place a known weight on the pan and type its mass in grams\(orFinish):")
@@ -123,22 +125,47 @@ struct Wizard {
                     say("   '\(answer)' is not a mass in grams; type a number such as 100 or 200.5.")
                     continue
                 }
-                say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
-                let reply = try step(.point, grams: grams)
-                say("   \(reply.message ?? "")")
-                if reply.ok { weights += 1 }
+                if try capture(grams) { weights += 1 }
+            }
+            if let grams = third {
+                third = nil
+                if try capture(grams) { weights += 1 }
             }
             let fit = try step(.fit)
             say("")
             say("3. The fit:")
             say(Self.table(fit))
-            if fit.ok { break }
-            // The points so far are kept: an FSR needs more of them, or the span was too small.
-            say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
+            guard fit.ok else {
+                // The points so far are kept: an FSR needs more of them, or the span was too small.
+                say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
+                continue
+            }
+            if fit.quality?.contains("check before saving") == true {
+                say("   The signal per gram is far from what the sensor's profile expects: was the weight you")
+                say("   typed the one on the pan? Answer n to cancel and calibrate again.")
+            }
+            guard let advice = Self.unchecked(fit) else { break }
+            say("   \(advice)")
+            say("Save and use this calibration? [y/N], or place a third known weight and type its grams:")
+            guard let answer = ask() else { return try cancel() }
+            if let grams = Self.grams(answer) {
+                third = grams
+                continue
+            }
+            guard answer.lowercased().hasPrefix("y") else { return try cancel() }
+            return try commit()
         }
         say("Save and use this calibration? [y/N]")
         guard let answer = ask(), answer.lowercased().hasPrefix("y") else { return try cancel() }
         return try commit()
+    }
+
+    /// Captures a known weight once it settles; whether it was taken.
+    private func capture(_ grams: Double) throws -> Bool {
+        say("   Waiting for \(FixedPoint.text(grams, decimals: 1)) g to settle…")
+        let reply = try step(.point, grams: grams)
+        say("   \(reply.message ?? "")")
+        return reply.ok
     }
 
     /// Takes `points` (the first is 0, the empty pan) as the load settles at each.
@@ -165,6 +192,7 @@ struct Wizard {
         }
         let fit = try step(.fit)
         print(Self.table(fit))
+        if fit.ok, let advice = Self.unchecked(fit) { say("\(sensor): \(advice)") }
         guard fit.ok else {
             _ = try? step(.cancel)
             throw CommandError(
@@ -237,6 +265,15 @@ struct Wizard {
         lines.append("   quality: \(fit.quality ?? "?")")
         if let notice = fit.notice { lines.append("   note: \(notice)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// Advice when nothing checks `fit`: zero and a single known weight fit exactly whatever
+    /// was on the pan (graded "not checked"), so a third point, another known weight, is the
+    /// only way to catch a weight typed wrong.
+    static func unchecked(_ fit: CalibrationReply) -> String? {
+        guard let grams = fit.grams, Set(grams).count <= 2 else { return nil }
+        return "Only zero and one known weight: nothing checks this fit (a weight typed wrong would still fit "
+            + "exactly). Place a different known weight as a third point to check it."
     }
 
     /// "100", "100g", "100 g" or "100.5" as grams.

@@ -60,6 +60,9 @@ struct StatusCommand: ParsableCommand {
         } else {
             lines.append("  calibration  none: \(device.calibrationReason ?? "not calibrated")")
         }
+        if let restore = device.restore {
+            lines.append("  zero, tare   \(restore)\(device.restoreReason.map { ": \($0)" } ?? "")")
+        }
         for notice in device.notices { lines.append("  note         \(notice)") }
         return lines.joined(separator: "\n")
     }

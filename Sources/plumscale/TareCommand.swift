@@ -21,7 +21,7 @@ struct TareCommand: ParsableCommand {
     }
 }
 
-/// `plumscale zero`: set zero on the empty pan, within ±4 % of full scale.
+/// `plumscale zero`: set zero on the empty pan, within ±2 % of full scale.
 struct ZeroCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zero",

@@ -8,7 +8,7 @@ import Testing
 /// SIGKILL (no shutdown code runs) and started again on the same state directory.
 @Suite("Tare kept over a kill -9 of a real plumscaled", .tags(.process), .timeLimit(.minutes(4)))
 struct ZeroTareRestartTests {
-    /// The bowl on the pan, in grams: far outside the zero range (±15.4 g), so initial
+    /// The bowl on the pan, in grams: far outside the zero range (±7.7 g), so initial
     /// zero-setting alone can never make it read 0 g.
     static let bowl = 150.0
 

@@ -44,7 +44,7 @@ struct DivisionTests {
         let configuration = ScaleConfiguration()
         #expect(configuration.division.format(divisions: 1) == "0.1")
         #expect((configuration.capacity / configuration.division.grams).rounded() == 3850)
-        #expect(abs(configuration.zeroRange - 15.4) < 1e-9)
+        #expect(abs(configuration.zeroRange - 7.7) < 1e-9, "±2 %: zero-setting and tracking span 4 % of Max")
         #expect(abs(configuration.overloadLimit - 385.9) < 1e-9)
     }
 

@@ -20,14 +20,14 @@ struct WeighingEngineTests {
     }
 
     @Test(
-        "overload starts above capacity + 9 d and underload below −4 % of capacity",
+        "overload starts above capacity + 9 d and underload below −2 % of capacity, the zero range's edge",
         arguments: [
             LimitCase(grams: 385, overload: false, underload: false),
             LimitCase(grams: 385.8, overload: false, underload: false),
             LimitCase(grams: 386.1, overload: true, underload: false),
             LimitCase(grams: 500, overload: true, underload: false),
-            LimitCase(grams: -15, overload: false, underload: false),
-            LimitCase(grams: -15.8, overload: false, underload: true)
+            LimitCase(grams: -7.5, overload: false, underload: false),
+            LimitCase(grams: -7.9, overload: false, underload: true)
         ])
     func limits(_ example: LimitCase) throws {
         var engine = try Fixtures.engine()
@@ -58,7 +58,7 @@ struct WeighingEngineTests {
         #expect(!low.isStable)
     }
 
-    @Test("zero outside ±4 % of capacity is refused with the load, the range and the advice to tare")
+    @Test("zero outside ±2 % of capacity (R 76: 4 % in all) is refused with the load, the range and advice to tare")
     func zeroRangeRefusal() throws {
         var engine = try Fixtures.engine()
         _ = Self.settle(&engine, grams: 42)
@@ -68,17 +68,17 @@ struct WeighingEngineTests {
         }
         #expect(refusal.code == .outsideZeroRange)
         #expect(
-            refusal.description.hasPrefix("zero refused: load is 42.0 g, outside the ±15.4 g zero range — use tare"))
+            refusal.description.hasPrefix("zero refused: load is 42.0 g, outside the ±7.7 g zero range — use tare"))
         #expect(engine.zeroOffset == 0)
     }
 
     @Test("zero inside the range makes the display read 0.0 and clears the tare")
     func zeroInsideRange() throws {
         var engine = try Fixtures.engine()
-        _ = Self.settle(&engine, grams: 12)
+        _ = Self.settle(&engine, grams: 6)
         let offset = try engine.zero().get()
-        #expect(abs(offset - 12) < 0.05)
-        let reading = Self.settle(&engine, grams: 12, from: 80)
+        #expect(abs(offset - 6) < 0.05)
+        let reading = Self.settle(&engine, grams: 6, from: 80)
         #expect(reading.display == .grams(divisions: 0, value: 0))
         #expect(reading.isCentreOfZero)
     }
@@ -308,7 +308,8 @@ struct WeighingEngineTests {
     @Test(
         "initial zero-setting takes up a small offset at switch-on, leaves a real load alone, and can be switched off",
         arguments: [
-            (0.3, true, 0.0), (-2.0, true, 0.0), (15.0, true, 0.0), (100.0, true, 100.0), (0.3, false, 0.3)
+            (0.3, true, 0.0), (-2.0, true, 0.0), (7.5, true, 0.0), (15.0, true, 15.0), (100.0, true, 100.0),
+            (0.3, false, 0.3)
         ])
     func initialZero(offset: Double, enabled: Bool, shown: Double) throws {
         var configuration = ScaleConfiguration()

@@ -55,7 +55,7 @@ struct ZeroTareRestoreTests {
             Issue.record("expected the tare to be dropped: \(String(describing: engine.restoreOutcome))")
             return
         }
-        #expect(reason.contains("container"))
+        #expect(reason == "tare 87.3 g dropped: the pan is 87.3 g lighter than the tare", "\(reason)")
         #expect(reading.display == .grams(divisions: 0, value: 0), "reads \(reading.display), not minus the bowl")
     }
 
@@ -70,7 +70,7 @@ struct ZeroTareRestoreTests {
         off.restoreTare = false
         let cases: [(ZeroTareState, ScaleConfiguration, Double, String)] = [
             (recalibrated, ScaleConfiguration(), 1.2 + 87.3, "calibration"),
-            (saved, ScaleConfiguration(), 450, "out of range"),
+            (saved, ScaleConfiguration(), 450, "zero range"),
             (saved, off, 1.2 + 87.3, "restore_tare is off")
         ]
         for (state, configuration, grams, why) in cases {

@@ -91,7 +91,7 @@ struct ClientCommandTests {
         let run = await scale.plumscale(["zero", "--sensor", "left"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("left: zero refused: load is 4"), "\(run.stderr)")
-        #expect(run.stderr.contains(" g, outside the ±15.4 g zero range — use tare"), "\(run.stderr)")
+        #expect(run.stderr.contains(" g, outside the ±7.7 g zero range — use tare"), "\(run.stderr)")
     }
 
     @Test(
@@ -130,6 +130,22 @@ struct ClientCommandTests {
         ] {
             #expect(run.stderr.contains(prompt), "no '\(prompt)' in: \(run.stderr)")
         }
+        #expect(run.stderr.contains("nothing checks this fit"), "zero and one weight, unchecked: \(run.stderr)")
+        #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
+    }
+
+    @Test("a weight typed at the save prompt of an unchecked fit is captured as a third point and checks the fit")
+    func wizardThirdPoint() async throws {
+        let scale = try await ScaleFixture.start([("left", nil)])
+        // Enter (empty pan), 100, Enter (fit: not checked), 300 (a third point), y (save the checked fit).
+        let run = try await scale.run(
+            ["calibrate", "--sensor", "left"], input: "\n100\n\n300\ny\n",
+            placing: [("Waiting for 100.0 g to settle", 100), ("Waiting for 300.0 g to settle", 300)], on: "left")
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let fits = run.stderr.components(separatedBy: "3. The fit:")
+        #expect(fits.count == 3, "fitted twice: \(run.stderr)")
+        #expect(fits.first { $0.contains("quality: not checked") } != nil, "\(run.stderr)")
+        #expect(fits.last?.contains("300.0 g") == true && fits.last?.contains("not checked") == false, "\(run.stderr)")
         #expect(run.stdout.contains("calibration saved to"), "\(run.stdout)")
     }
 

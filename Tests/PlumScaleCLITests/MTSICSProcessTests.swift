@@ -110,7 +110,7 @@ struct MTSICSProcessTests {
         let cleared = try #require(weightResponse(balance.readLine(), id: "S"))
         #expect(abs(cleared.grams - 100) < 1, "the first weight after TAC is gross again: \(cleared.grams)")
 
-        // 100 g lies above the zero range (4 % of 385 g): a balance answers Z +.
+        // 100 g lies above the zero range (±2 % of 385 g): a balance answers Z +.
         balance.send("Z\r")
         #expect(balance.readLine() == "Z +\r")
 
