@@ -10,6 +10,7 @@ package import TOMLKit
 ///     auth_file = "/etc/plumscale/web-password"
 ///     history = "/var/lib/plumscale-web/history.sqlite"
 ///     retention_days = 90
+///     login_backoff_seconds = 60
 public struct WebSettings: Hashable, Sendable {
     public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
     public static let defaultAuthFile = "/etc/plumscale/web-password"
@@ -26,6 +27,9 @@ public struct WebSettings: Hashable, Sendable {
     public var historyPath: String?
     /// How long the history is kept, in days.
     public var retentionDays = 90
+    /// How long five wrong passwords lock the login (per peer, and for everyone after five in
+    /// all), and how long a wrong password counts toward the five.
+    public var loginBackoffSeconds = 60
 
     public init() {}
 
@@ -77,6 +81,8 @@ public struct WebSettings: Hashable, Sendable {
             settings.historyPath = path
         }
         settings.retentionDays = try reader.int("retention_days", in: 1...3650, unit: "days") ?? 90
+        settings.loginBackoffSeconds =
+            try reader.int("login_backoff_seconds", in: 1...86_400, unit: "seconds") ?? 60
         try reader.rejectUnknownKeys()
         return settings
     }

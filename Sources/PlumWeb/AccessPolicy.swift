@@ -13,10 +13,28 @@ public import Hummingbird
 public struct AccessPolicy: Sendable {
     public let lanReadOnly: Bool
     public let passwords: PasswordFile
+    /// Failed logins per peer and in all, and the back-off they start.
+    public let throttle: LoginThrottle
 
-    public init(lanReadOnly: Bool, passwords: PasswordFile) {
+    public init(lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle()) {
         self.lanReadOnly = lanReadOnly
         self.passwords = passwords
+        self.throttle = throttle
+    }
+
+    /// Checks a password on ``BlockingWork/password``, the one thread bcrypt may hold.
+    /// - Throws: ``WebError`` when the password file cannot be used.
+    public func verify(_ password: String) async throws(WebError) -> Bool {
+        let passwords = self.passwords
+        let result: Result<Bool, WebError>
+        do {
+            result = try await BlockingWork.password.runIfActive {
+                do throws(WebError) { return .success(try passwords.verify(password)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw WebError("the password check could not run: \(error)")
+        }
+        return try result.get()
     }
 
     /// Refuses the request unless its peer may change state and it comes from our page.

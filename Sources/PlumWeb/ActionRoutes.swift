@@ -23,13 +23,29 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
         router.post("/api/login") { request, context in
             try access.checkSameOrigin(request, context)
             let body = try await request.decode(as: LoginBody.self, context: context)
+            let peer = context.peerAddress
+            if case .refused(let seconds) = access.throttle.admit(peer) {
+                throw HTTPError(
+                    .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
+                    message: "too many wrong passwords; try again in \(seconds) s")
+            }
             let matches: Bool
             do {
-                matches = try access.passwords.verify(body.password)
+                matches = try await access.verify(body.password)
             } catch let error as WebError {
+                access.throttle.withdraw(peer)
                 throw HTTPError(.serviceUnavailable, message: error.message)
             }
-            guard matches else { throw HTTPError(.unauthorized, message: "wrong password") }
+            let startedBackoff = access.throttle.finish(peer, succeeded: matches)
+            guard matches else {
+                // fail2ban and the administrator read this line: it names the peer.
+                context.logger.warning("wrong web password from \(peer)")
+                if startedBackoff {
+                    let seconds = Int(access.throttle.backoffSeconds)
+                    context.logger.warning("too many wrong web passwords (last from \(peer)); refusing for \(seconds) s")
+                }
+                throw HTTPError(.unauthorized, message: "wrong password")
+            }
             let token = AccessPolicy.newToken()
             context.sessions.createSession(WebSession(csrf: token), expiresIn: .seconds(12 * 3600))
             var json = JSONWriter()

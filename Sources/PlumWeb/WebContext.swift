@@ -20,6 +20,9 @@ public struct WebContext: RequestContext, WebSocketRequestContext, SessionReques
         remoteAddress = source.channel.remoteAddress
     }
 
+    /// The peer's IP address for logs and the login back-off; "local" without a channel address.
+    public var peerAddress: String { remoteAddress?.ipAddress ?? "local" }
+
     /// Whether the peer is on this machine. A context made without a channel address (the
     /// in-process test router) counts as local.
     public var peerIsLocal: Bool {

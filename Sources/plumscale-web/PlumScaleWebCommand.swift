@@ -77,7 +77,9 @@ struct Serve: AsyncParsableCommand {
         let daemon = PlumClientDaemon(socketPath: socket)
         let service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: store,
-            access: AccessPolicy(lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile)))
+            access: AccessPolicy(
+                lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
+                throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds))))
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)

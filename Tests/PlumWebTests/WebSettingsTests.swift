@@ -14,7 +14,9 @@ struct WebSettingsTests {
             auth_file = "/etc/plumscale/pw"
             history = "/srv/h.sqlite"
             retention_days = 30
+            login_backoff_seconds = 5
             """, file: "p.toml")
+        #expect(settings.loginBackoffSeconds == 5, "the back-off is configurable")
         #expect(settings.listen == WebListenAddress(host: "::1", port: 9000) && settings.listen.isLoopback)
         #expect(settings.lanReadOnly && settings.authFile == "/etc/plumscale/pw")
         #expect(settings.historyPath == "/srv/h.sqlite" && settings.retentionDays == 30)
