@@ -7,6 +7,7 @@ public import Hummingbird
 ///
 /// - LAN: with `lan_read_only`, a peer that is not on this machine may read but never log in
 ///   or change anything.
+/// - Host: every request must name the scale (``HostCheck``), so a rebound name cannot reach it.
 /// - Origin: a state-changing request must carry an `Origin` (or `Referer`) naming the host it
 ///   was sent to, so another site's page cannot make a browser send it.
 /// - CSRF: and an `X-CSRF-Token` equal to the one its login session was given.
@@ -15,11 +16,17 @@ public struct AccessPolicy: Sendable {
     public let passwords: PasswordFile
     /// Failed logins per peer and in all, and the back-off they start.
     public let throttle: LoginThrottle
+    /// The names requests may give in `Host`; see ``HostCheck``.
+    public let hosts: HostCheck
 
-    public init(lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle()) {
+    public init(
+        lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle(),
+        hosts: HostCheck = HostCheck(names: [])
+    ) {
         self.lanReadOnly = lanReadOnly
         self.passwords = passwords
         self.throttle = throttle
+        self.hosts = hosts
     }
 
     /// Checks a password on ``BlockingWork/password``, the one thread bcrypt may hold.

@@ -79,7 +79,8 @@ struct Serve: AsyncParsableCommand {
             daemon: daemon, board: board, metrics: metrics, history: store,
             access: AccessPolicy(
                 lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
-                throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds))))
+                throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
+                hosts: HostCheck(names: settings.allowedHosts)))
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)

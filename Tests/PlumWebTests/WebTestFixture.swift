@@ -24,7 +24,8 @@ struct WebTestFixture {
 
     init(
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
-        passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle()
+        passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
+        allowedHosts: [String] = []
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -37,7 +38,7 @@ struct WebTestFixture {
             daemon: daemon, board: board, metrics: metrics, history: history,
             access: AccessPolicy(
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
-                throttle: throttle),
+                throttle: throttle, hosts: HostCheck(names: allowedHosts)),
             now: { now })
     }
 
