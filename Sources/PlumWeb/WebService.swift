@@ -45,7 +45,12 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
-        router.get("/api/history") { request, _ in try historyResponse(request) }
+        router.get("/api/history") { request, _ in
+            guard let history else {
+                throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
+            }
+            return try await HistoryRoute(store: history, now: now).response(request)
+        }
         router.get("/metrics") { _, _ in
             Self.text(metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
         }
@@ -77,47 +82,6 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
             services: services,
             logger: logger)
-    }
-
-    private func historyResponse(_ request: Request) throws -> Response {
-        guard let history else {
-            throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
-        }
-        let query = request.uri.queryParameters
-        let format = try Self.choice(query.get("format") ?? "csv", HistoryExport.Format.self, name: "format")
-        let series = try Self.choice(query.get("series") ?? "minutes", HistoryExport.Series.self, name: "series")
-        let window: HistoryWindow
-        do {
-            window = try HistoryWindow.parse(since: query.get("since"), until: query.get("until"), now: now())
-        } catch {
-            throw HTTPError(.badRequest, message: error.message)
-        }
-        let sensor = query.get("sensor").flatMap { $0.isEmpty ? nil : $0 }
-        do {
-            let csv = "text/csv; charset=utf-8"
-            switch (series, format) {
-            case (.minutes, .csv):
-                return Self.text(HistoryExport.csv(try history.minutes(sensor: sensor, in: window)), type: csv)
-            case (.minutes, .json):
-                return Self.json(HistoryExport.json(try history.minutes(sensor: sensor, in: window)))
-            case (.stable, .csv):
-                return Self.text(HistoryExport.csv(try history.stableReadings(sensor: sensor, in: window)), type: csv)
-            case (.stable, .json):
-                return Self.json(HistoryExport.json(try history.stableReadings(sensor: sensor, in: window)))
-            }
-        } catch {
-            throw HTTPError(.internalServerError, message: error.message)
-        }
-    }
-
-    private static func choice<T: RawRepresentable & CaseIterable>(
-        _ text: String, _: T.Type, name: String
-    ) throws -> T where T.RawValue == String {
-        guard let value = T(rawValue: text) else {
-            let allowed = T.allCases.map(\.rawValue).joined(separator: " or ")
-            throw HTTPError(.badRequest, message: "\(name)=\(text) is not known; use \(allowed)")
-        }
-        return value
     }
 
     static func asset(_ body: String, type: String) -> Response {
