@@ -33,7 +33,9 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     /// Every route; the same router answers HTTP requests and WebSocket upgrades.
     public func makeRouter() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        // First: a request for a name that is not the scale's gets no further (DNS rebinding).
+        // Outermost, so errors and the host check's 421 carry the headers too.
+        router.middlewares.add(SecurityHeaders())
+        // Then: a request for a name that is not the scale's gets no further (DNS rebinding).
         router.middlewares.add(HostCheckMiddleware(check: access.hosts))
         // SameSite=Strict: another site's page cannot even send the cookie along.
         let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
