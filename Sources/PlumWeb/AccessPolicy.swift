@@ -66,6 +66,21 @@ public struct AccessPolicy: Sendable {
         }
     }
 
+    /// Refuses a WebSocket upgrade whose `Origin` names another site. Without an Origin it is no
+    /// browser's (browsers always send one on an upgrade): a script may watch, as it may poll.
+    /// An Origin without a port is compared by host alone: browsers write the port whenever it
+    /// is not the scheme's default, and WebSocket clients such as Hummingbird's leave it out.
+    public func checkWebSocketOrigin(_ request: Request) throws(HTTPError) {
+        guard let origin = request.headers[.origin] else { return }
+        let authority = (request.head.authority ?? "").lowercased()
+        let expected = HostCheck.split(authority)
+        guard let url = URL(string: origin), let originHost = url.host?.lowercased(),
+            originHost == expected.host, url.port.map { String($0) == expected.port } ?? true
+        else {
+            throw HTTPError(.forbidden, message: "a page from \(origin) may not watch this scale")
+        }
+    }
+
     /// Refuses the request unless it also comes from a logged-in browser with its token.
     public func checkAuthorized(_ request: Request, _ context: WebContext) throws(HTTPError) {
         try checkSameOrigin(request, context)

@@ -17,10 +17,12 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     public let access: AccessPolicy
     /// Replaces the wall clock in tests.
     public let now: @Sendable () -> Double
+    /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
+    public let maxWatchers: Int
 
     public init(
         daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100
     ) {
         self.daemon = daemon
         self.board = board
@@ -28,6 +30,7 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         self.history = history
         self.access = access
         self.now = now
+        self.maxWatchers = maxWatchers
     }
 
     /// Every route; the same router answers HTTP requests and WebSocket upgrades.
@@ -56,7 +59,19 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         router.get("/metrics") { _, _ in
             Self.text(metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
         }
-        router.ws("/ws") { inbound, outbound, _ in
+        router.ws(
+            "/ws",
+            shouldUpgrade: { request, _ in
+                // A browser sends Origin with every upgrade; another site's page may not watch.
+                try access.checkWebSocketOrigin(request)
+                guard await board.watcherCount < maxWatchers else {
+                    throw HTTPError(
+                        .serviceUnavailable,
+                        message: "\(maxWatchers) browsers are watching already; close one and reload")
+                }
+                return .upgrade([:])
+            }
+        ) { inbound, outbound, _ in
             let (snapshot, frames, id) = await board.subscribe()
             defer { Task { await board.unsubscribe(id) } }
             for frame in snapshot { try await outbound.write(.text(frame)) }
@@ -80,7 +95,10 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         let router = makeRouter()
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            // A connection that sends nothing for a minute is closed (a WebSocket is kept busy by
+            // its pings), so idle or half-open connections do not pile up to LimitNOFILE=.
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(http1: .init(idleTimeout: .seconds(60)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
             services: services,
             logger: logger)

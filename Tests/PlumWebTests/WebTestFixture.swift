@@ -25,7 +25,7 @@ struct WebTestFixture {
     init(
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
-        allowedHosts: [String] = []
+        allowedHosts: [String] = [], maxWatchers: Int = 100
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -39,7 +39,7 @@ struct WebTestFixture {
             access: AccessPolicy(
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
                 throttle: throttle, hosts: HostCheck(names: allowedHosts)),
-            now: { now })
+            now: { now }, maxWatchers: maxWatchers)
     }
 
     func application(logger: Logger = Logger(label: "test")) -> some ApplicationProtocol {
