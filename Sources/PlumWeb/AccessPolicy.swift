@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 public import HTTPTypes
 public import Hummingbird
 
@@ -18,6 +19,9 @@ public struct AccessPolicy: Sendable {
     public let throttle: LoginThrottle
     /// The names requests may give in `Host`; see ``HostCheck``.
     public let hosts: HostCheck
+    /// Counts logins: a session made before the latest one is no longer valid. One user (one
+    /// password) means one browser logged in at a time; a stolen cookie ends with the next login.
+    public let epoch = SessionEpoch()
 
     public init(
         lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle(),
@@ -75,7 +79,7 @@ public struct AccessPolicy: Sendable {
         let authority = (request.head.authority ?? "").lowercased()
         let expected = HostCheck.split(authority)
         guard let url = URL(string: origin), let originHost = url.host?.lowercased(),
-            originHost == expected.host, url.port.map { String($0) == expected.port } ?? true
+            originHost == expected.host, url.port.map({ String($0) == expected.port }) ?? true
         else {
             throw HTTPError(.forbidden, message: "a page from \(origin) may not watch this scale")
         }
@@ -87,10 +91,24 @@ public struct AccessPolicy: Sendable {
         guard let session = context.sessions.session else {
             throw HTTPError(.unauthorized, message: "log in first: tare, zero and calibration need the password")
         }
+        guard isCurrent(session) else {
+            context.sessions.clearSession()
+            throw HTTPError(
+                .unauthorized, message: "logged out: someone logged in since, or the password changed; log in again")
+        }
         guard let token = request.headers[.csrfToken], Self.equal(token, session.csrf) else {
             throw HTTPError(.forbidden, message: "missing or wrong X-CSRF-Token; reload the page and log in again")
         }
     }
+
+    /// Whether `session` is from the latest login, with the password the file holds now.
+    public func isCurrent(_ session: WebSession) -> Bool {
+        session.epoch == epoch.current && (try? Self.tag(passwords.hash())) == session.passwordTag
+    }
+
+    /// What a session keeps of the password's hash: its last 16 characters, enough to notice a
+    /// new password, too few to help guess it.
+    static func tag(_ hash: String) -> String { String(hash.suffix(16)) }
 
     /// A fresh random token for a new session.
     public static func newToken() -> String {
@@ -110,4 +128,16 @@ public struct AccessPolicy: Sendable {
 extension HTTPField.Name {
     /// The header that carries a session's CSRF token.
     public static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+}
+
+/// The number of the latest login; see ``AccessPolicy/epoch``.
+public final class SessionEpoch: Sendable {
+    private let value = Atomic(0)
+
+    public init() {}
+
+    public var current: Int { value.load(ordering: .acquiring) }
+
+    /// Starts a new epoch and returns it: every earlier session ends.
+    public func next() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
 }

@@ -19,6 +19,8 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     public let now: @Sendable () -> Double
     /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
     public let maxWatchers: Int
+    /// The sessions; a service of the application, so its tidying runs and expired sessions go.
+    let sessionStore = MemoryPersistDriver()
 
     public init(
         daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
@@ -43,8 +45,7 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         // SameSite=Strict: another site's page cannot even send the cookie along.
         let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
         router.middlewares.add(
-            SessionMiddleware(
-                storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
+            SessionMiddleware(storage: sessionStore, configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
@@ -100,7 +101,7 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router, configuration: .init(http1: .init(idleTimeout: .seconds(60)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
-            services: services,
+            services: services + [sessionStore],
             logger: logger)
     }
 
