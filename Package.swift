@@ -323,7 +323,9 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HTTPTypes", package: "swift-http-types")
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // Its own threads for bcrypt and SQLite (BlockingWork), off Swift's shared pool.
+                .product(name: "NIOPosix", package: "swift-nio")
             ]
         ),
         .executableTarget(

@@ -10,6 +10,8 @@ package import TOMLKit
 ///     auth_file = "/etc/plumscale/web-password"
 ///     history = "/var/lib/plumscale-web/history.sqlite"
 ///     retention_days = 90
+///     login_backoff_seconds = 60
+///     allowed_hosts = ["scale.local"]
 public struct WebSettings: Hashable, Sendable {
     public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
     public static let defaultAuthFile = "/etc/plumscale/web-password"
@@ -26,6 +28,13 @@ public struct WebSettings: Hashable, Sendable {
     public var historyPath: String?
     /// How long the history is kept, in days.
     public var retentionDays = 90
+    /// How long five wrong passwords lock the login (per peer, and for everyone after five in
+    /// all), and how long a wrong password counts toward the five.
+    public var loginBackoffSeconds = 60
+    /// Host names, beyond loopback and IP addresses, that requests may name in `Host`: the
+    /// names the page is reached by (`scale.local`, a reverse proxy's name). Any other name is
+    /// refused, which stops DNS rebinding. An entry may carry a port, `scale.example:443`.
+    public var allowedHosts: [String] = []
 
     public init() {}
 
@@ -77,6 +86,17 @@ public struct WebSettings: Hashable, Sendable {
             settings.historyPath = path
         }
         settings.retentionDays = try reader.int("retention_days", in: 1...3650, unit: "days") ?? 90
+        settings.loginBackoffSeconds =
+            try reader.int("login_backoff_seconds", in: 1...86_400, unit: "seconds") ?? 60
+        if let hosts = try reader.strings("allowed_hosts") {
+            for host in hosts where host.isEmpty || host.contains(where: { " /@".contains($0) }) {
+                throw reader.error(
+                    "allowed_hosts",
+                    "allowed_hosts has \"\(host)\", which is no host name; list names such as \"scale.local\" "
+                        + "or \"scale.example:443\"")
+            }
+            settings.allowedHosts = hosts.map { $0.lowercased() }
+        }
         try reader.rejectUnknownKeys()
         return settings
     }

@@ -14,7 +14,22 @@ public enum HistoryExport {
 
     /// `time,sensor,min,mean,max,samples`, one line per pan and minute, oldest first.
     public static func csv(_ minutes: [MinuteSummary]) -> String {
-        var text = "time,sensor,min,mean,max,samples\n"
+        csvHeader(.minutes) + csvLines(minutes)
+    }
+
+    /// `time,sensor,grams`, one line per stable reading, oldest first.
+    public static func csv(_ readings: [StableReading]) -> String {
+        csvHeader(.stable) + csvLines(readings)
+    }
+
+    /// The CSV's first line for `series`.
+    public static func csvHeader(_ series: Series) -> String {
+        series == .minutes ? "time,sensor,min,mean,max,samples\n" : "time,sensor,grams\n"
+    }
+
+    /// The CSV's lines for these minutes, without the header: a chunk of a streamed export.
+    public static func csvLines(_ minutes: [MinuteSummary]) -> String {
+        var text = ""
         for row in minutes {
             text += "\(HistoryWindow.isoText(Double(row.minute))),\(field(row.sensor)),"
             text += "\(grams(row.min)),\(grams(row.mean)),\(grams(row.max)),\(row.samples)\n"
@@ -22,9 +37,9 @@ public enum HistoryExport {
         return text
     }
 
-    /// `time,sensor,grams`, one line per stable reading, oldest first.
-    public static func csv(_ readings: [StableReading]) -> String {
-        var text = "time,sensor,grams\n"
+    /// The CSV's lines for these readings, without the header.
+    public static func csvLines(_ readings: [StableReading]) -> String {
+        var text = ""
         for row in readings {
             text += "\(HistoryWindow.isoText(row.time)),\(field(row.sensor)),\(grams(row.grams))\n"
         }
@@ -34,21 +49,33 @@ public enum HistoryExport {
     /// A JSON array of objects with the same fields as the CSV, times as ISO 8601 and as
     /// `epoch` seconds.
     public static func json(_ minutes: [MinuteSummary]) -> String {
-        let rows = minutes.map {
-            MinuteRow(
-                time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
-                min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples)
-        }
-        return encode(rows)
+        "[" + jsonObjects(minutes) + "]\n"
     }
 
     public static func json(_ readings: [StableReading]) -> String {
-        encode(
-            readings.map {
-                StableRow(
-                    time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor,
-                    grams: $0.grams)
-            })
+        "[" + jsonObjects(readings) + "]\n"
+    }
+
+    /// The array's objects for these minutes, comma-separated, without the brackets: a chunk of
+    /// a streamed export (the caller puts a comma between chunks).
+    public static func jsonObjects(_ minutes: [MinuteSummary]) -> String {
+        let encoder = makeEncoder()
+        return minutes.map {
+            encode(
+                encoder,
+                MinuteRow(
+                    time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
+                    min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples))
+        }.joined(separator: ",")
+    }
+
+    public static func jsonObjects(_ readings: [StableReading]) -> String {
+        let encoder = makeEncoder()
+        return readings.map {
+            encode(
+                encoder,
+                StableRow(time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor, grams: $0.grams))
+        }.joined(separator: ",")
     }
 
     private struct MinuteRow: Encodable {
@@ -59,12 +86,16 @@ public enum HistoryExport {
         var time: String, epoch: Double, sensor: String, grams: Double
     }
 
-    private static func encode<T: Encodable>(_ value: T) -> String {
+    private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    private static func encode<T: Encodable>(_ encoder: JSONEncoder, _ value: T) -> String {
         // Encoding plain structs of strings and finite numbers cannot fail.
-        let data = (try? encoder.encode(value)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Grams with three decimals: enough for any division, stable across platforms.

@@ -37,6 +37,10 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private var alertsSinceConnect: Set<String>?
     /// Retained alert configs found on the broker at connect, judged once the alerts are known.
     private var staleAlertConfigs: [String]?
+    /// Pans with a button being carried out, and the presses that arrived meanwhile, each action
+    /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
+    private var commandsInFlight: Set<String> = []
+    private var queuedCommands: [String: [ScaleAction]] = [:]
 
     public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -108,6 +112,23 @@ public actor Bridge<Link: ScaleDaemonLink> {
     private func received(_ message: MQTTMessage) {
         let topics = settings.topics
         if let (level, action) = topics.parseCommand(message.topic) {
+            // A button press is an event, never state. A retained one (someone published with
+            // the retain flag) would come back at every reconnect and tare or zero again, and the
+            // empty message that clears it is no press either: only a live "PRESS" counts.
+            guard !message.retain else {
+                logger.warning(
+                    """
+                    \(message.topic): ignoring a retained command; clear it with an empty retained message, \
+                    and publish presses without the retain flag
+                    """)
+                return
+            }
+            guard message.payload == Array("PRESS".utf8) else {
+                let shown =
+                    message.payload.isEmpty ? "an empty payload" : "payload \(message.text.prefix(40).debugDescription)"
+                logger.warning("\(message.topic): ignoring \(shown); a button press is PRESS")
+                return
+            }
             guard let pan = pans.first(where: { ScaleIdentity.level($0) == level }) else {
                 logger.warning("\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
                 return
@@ -130,23 +151,39 @@ public actor Bridge<Link: ScaleDaemonLink> {
     }
 
     private func command(_ action: ScaleAction, pan: String) {
-        logger.info("Home Assistant pressed \(action.rawValue) on \(pan)")
-        let link = self.link
+        guard !commandsInFlight.contains(pan) else {
+            if !queuedCommands[pan, default: []].contains(action) {
+                queuedCommands[pan, default: []].append(action)
+                logger.info("Home Assistant pressed \(action.rawValue) on \(pan); after the command in progress")
+            }
+            return
+        }
+        commandsInFlight.insert(pan)
+        Task { await self.carryOut(action, pan: pan) }
+    }
+
+    /// Sends `first` for `pan`, then whatever was pressed for it meanwhile, one at a time.
+    private func carryOut(_ first: ScaleAction, pan: String) async {
         let resultTopic = settings.topics.result(pan)
-        Task {
+        var next: ScaleAction? = first
+        while let action = next {
+            logger.info("Home Assistant pressed \(action.rawValue) on \(pan)")
             let text: String
             do {
                 let reply = try await link.perform(action, pan: pan)
                 text = Self.json(CommandResult(reply))
                 if !reply.ok {
-                    self.logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
+                    logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
                 }
             } catch {
                 text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
-                self.logger.warning("\(action.rawValue) \(pan) failed: \(error)")
+                logger.warning("\(action.rawValue) \(pan) failed: \(error)")
             }
-            self.send(resultTopic, text: text, retain: false)
+            send(resultTopic, text: text, retain: false)
+            next = queuedCommands[pan]?.isEmpty == false ? queuedCommands[pan]?.removeFirst() : nil
         }
+        queuedCommands[pan] = nil
+        commandsInFlight.remove(pan)
     }
 
     // MARK: daemon side

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 public import HTTPTypes
 public import Hummingbird
 
@@ -7,16 +8,44 @@ public import Hummingbird
 ///
 /// - LAN: with `lan_read_only`, a peer that is not on this machine may read but never log in
 ///   or change anything.
+/// - Host: every request must name the scale (``HostCheck``), so a rebound name cannot reach it.
 /// - Origin: a state-changing request must carry an `Origin` (or `Referer`) naming the host it
 ///   was sent to, so another site's page cannot make a browser send it.
 /// - CSRF: and an `X-CSRF-Token` equal to the one its login session was given.
 public struct AccessPolicy: Sendable {
     public let lanReadOnly: Bool
     public let passwords: PasswordFile
+    /// Failed logins per peer and in all, and the back-off they start.
+    public let throttle: LoginThrottle
+    /// The names requests may give in `Host`; see ``HostCheck``.
+    public let hosts: HostCheck
+    /// Counts logins: a session made before the latest one is no longer valid. One user (one
+    /// password) means one browser logged in at a time; a stolen cookie ends with the next login.
+    public let epoch = SessionEpoch()
 
-    public init(lanReadOnly: Bool, passwords: PasswordFile) {
+    public init(
+        lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle(),
+        hosts: HostCheck = HostCheck(names: [])
+    ) {
         self.lanReadOnly = lanReadOnly
         self.passwords = passwords
+        self.throttle = throttle
+        self.hosts = hosts
+    }
+
+    /// Checks a password on ``BlockingWork/password``, the one thread bcrypt may hold.
+    /// - Throws: ``WebError`` when the password file cannot be used.
+    public func verify(_ password: String) async throws(WebError) -> Bool {
+        let passwords = self.passwords
+        let result: Result<Bool, WebError>
+        do {
+            result = try await BlockingWork.password.runIfActive {
+                do throws(WebError) { return .success(try passwords.verify(password)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw WebError("the password check could not run: \(error)")
+        }
+        return try result.get()
     }
 
     /// Refuses the request unless its peer may change state and it comes from our page.
@@ -41,16 +70,45 @@ public struct AccessPolicy: Sendable {
         }
     }
 
+    /// Refuses a WebSocket upgrade whose `Origin` names another site. Without an Origin it is no
+    /// browser's (browsers always send one on an upgrade): a script may watch, as it may poll.
+    /// An Origin without a port is compared by host alone: browsers write the port whenever it
+    /// is not the scheme's default, and WebSocket clients such as Hummingbird's leave it out.
+    public func checkWebSocketOrigin(_ request: Request) throws(HTTPError) {
+        guard let origin = request.headers[.origin] else { return }
+        let authority = (request.head.authority ?? "").lowercased()
+        let expected = HostCheck.split(authority)
+        guard let url = URL(string: origin), let originHost = url.host?.lowercased(),
+            originHost == expected.host, url.port.map({ String($0) == expected.port }) ?? true
+        else {
+            throw HTTPError(.forbidden, message: "a page from \(origin) may not watch this scale")
+        }
+    }
+
     /// Refuses the request unless it also comes from a logged-in browser with its token.
     public func checkAuthorized(_ request: Request, _ context: WebContext) throws(HTTPError) {
         try checkSameOrigin(request, context)
         guard let session = context.sessions.session else {
             throw HTTPError(.unauthorized, message: "log in first: tare, zero and calibration need the password")
         }
+        guard isCurrent(session) else {
+            context.sessions.clearSession()
+            throw HTTPError(
+                .unauthorized, message: "logged out: someone logged in since, or the password changed; log in again")
+        }
         guard let token = request.headers[.csrfToken], Self.equal(token, session.csrf) else {
             throw HTTPError(.forbidden, message: "missing or wrong X-CSRF-Token; reload the page and log in again")
         }
     }
+
+    /// Whether `session` is from the latest login, with the password the file holds now.
+    public func isCurrent(_ session: WebSession) -> Bool {
+        session.epoch == epoch.current && (try? Self.tag(passwords.hash())) == session.passwordTag
+    }
+
+    /// What a session keeps of the password's hash: its last 16 characters, enough to notice a
+    /// new password, too few to help guess it.
+    static func tag(_ hash: String) -> String { String(hash.suffix(16)) }
 
     /// A fresh random token for a new session.
     public static func newToken() -> String {
@@ -70,4 +128,16 @@ public struct AccessPolicy: Sendable {
 extension HTTPField.Name {
     /// The header that carries a session's CSRF token.
     public static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+}
+
+/// The number of the latest login; see ``AccessPolicy/epoch``.
+public final class SessionEpoch: Sendable {
+    private let value = Atomic(0)
+
+    public init() {}
+
+    public var current: Int { value.load(ordering: .acquiring) }
+
+    /// Starts a new epoch and returns it: every earlier session ends.
+    public func next() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
 }

@@ -14,7 +14,7 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
     func add(to router: Router<WebContext>) {
         router.get("/api/session") { request, context in
             var json = JSONWriter()
-            let session = context.sessions.session
+            let session = context.sessions.session.flatMap { access.isCurrent($0) ? $0 : nil }
             json.add("logged_in", session != nil)
             if let session { json.add("csrf", session.csrf) }
             json.add("may_log_in", !(access.lanReadOnly && !context.peerIsLocal))
@@ -23,22 +23,43 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
         router.post("/api/login") { request, context in
             try access.checkSameOrigin(request, context)
             let body = try await request.decode(as: LoginBody.self, context: context)
+            let peer = context.peerAddress
+            if case .refused(let seconds) = access.throttle.admit(peer) {
+                throw HTTPError(
+                    .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
+                    message: "too many wrong passwords; try again in \(seconds) s")
+            }
             let matches: Bool
             do {
-                matches = try access.passwords.verify(body.password)
+                matches = try await access.verify(body.password)
             } catch let error as WebError {
+                access.throttle.withdraw(peer)
                 throw HTTPError(.serviceUnavailable, message: error.message)
             }
-            guard matches else { throw HTTPError(.unauthorized, message: "wrong password") }
+            let startedBackoff = access.throttle.finish(peer, succeeded: matches)
+            guard matches else {
+                // fail2ban and the administrator read this line: it names the peer.
+                context.logger.warning("wrong web password from \(peer)")
+                if startedBackoff {
+                    let seconds = Int(access.throttle.backoffSeconds)
+                    context.logger.warning("too many wrong web passwords (last from \(peer)); refusing for \(seconds) s")
+                }
+                throw HTTPError(.unauthorized, message: "wrong password")
+            }
             let token = AccessPolicy.newToken()
-            context.sessions.createSession(WebSession(csrf: token), expiresIn: .seconds(12 * 3600))
+            // This login ends every earlier session (another browser's, or a stolen cookie).
+            let hash = (try? access.passwords.hash()) ?? ""
+            let session = WebSession(csrf: token, epoch: access.epoch.next(), passwordTag: AccessPolicy.tag(hash))
+            context.sessions.createSession(session, expiresIn: .seconds(12 * 3600))
             var json = JSONWriter()
             json.add("logged_in", true)
             json.add("csrf", token)
             return WebService<Daemon>.json(json.finished)
         }
         router.post("/api/logout") { request, context in
+            // With the session's token, so another site cannot log the user out either.
             try access.checkSameOrigin(request, context)
+            if context.sessions.session != nil { try access.checkAuthorized(request, context) }
             context.sessions.clearSession()
             return WebService<Daemon>.json("{\"logged_in\":false}")
         }

@@ -20,6 +20,9 @@ public struct WebContext: RequestContext, WebSocketRequestContext, SessionReques
         remoteAddress = source.channel.remoteAddress
     }
 
+    /// The peer's IP address for logs and the login back-off; "local" without a channel address.
+    public var peerAddress: String { remoteAddress?.ipAddress ?? "local" }
+
     /// Whether the peer is on this machine. A context made without a channel address (the
     /// in-process test router) counts as local.
     public var peerIsLocal: Bool {
@@ -28,9 +31,19 @@ public struct WebContext: RequestContext, WebSocketRequestContext, SessionReques
     }
 }
 
-/// A logged-in browser: the token its state-changing requests must echo (`X-CSRF-Token`).
+/// A logged-in browser: the token its state-changing requests must echo (`X-CSRF-Token`), the
+/// login it came from and the password it was made with, so that a later login or a new
+/// password ends it.
 public struct WebSession: Codable, Sendable, Hashable {
     public var csrf: String
+    /// ``SessionEpoch`` at login: a later login starts a new one and this session is over.
+    public var epoch: Int
+    /// The end of the password's hash at login: when the file changes, the session is over.
+    public var passwordTag: String
 
-    public init(csrf: String) { self.csrf = csrf }
+    public init(csrf: String, epoch: Int, passwordTag: String) {
+        self.csrf = csrf
+        self.epoch = epoch
+        self.passwordTag = passwordTag
+    }
 }

@@ -17,10 +17,14 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     public let access: AccessPolicy
     /// Replaces the wall clock in tests.
     public let now: @Sendable () -> Double
+    /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
+    public let maxWatchers: Int
+    /// The sessions; a service of the application, so its tidying runs and expired sessions go.
+    let sessionStore = MemoryPersistDriver()
 
     public init(
         daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100
     ) {
         self.daemon = daemon
         self.board = board
@@ -28,26 +32,47 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         self.history = history
         self.access = access
         self.now = now
+        self.maxWatchers = maxWatchers
     }
 
     /// Every route; the same router answers HTTP requests and WebSocket upgrades.
     public func makeRouter() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
+        // Outermost, so errors and the host check's 421 carry the headers too.
+        router.middlewares.add(SecurityHeaders())
+        // Then: a request for a name that is not the scale's gets no further (DNS rebinding).
+        router.middlewares.add(HostCheckMiddleware(check: access.hosts))
         // SameSite=Strict: another site's page cannot even send the cookie along.
         let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
         router.middlewares.add(
-            SessionMiddleware(
-                storage: MemoryPersistDriver(), configuration: .init(sessionCookieParameters: cookie)))
+            SessionMiddleware(storage: sessionStore, configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
-        router.get("/api/history") { request, _ in try historyResponse(request) }
+        router.get("/api/history") { request, _ in
+            guard let history else {
+                throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
+            }
+            return try await HistoryRoute(store: history, now: now).response(request)
+        }
         router.get("/metrics") { _, _ in
             Self.text(metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
         }
-        router.ws("/ws") { inbound, outbound, _ in
+        router.ws(
+            "/ws",
+            shouldUpgrade: { request, _ in
+                // A browser sends Origin with every upgrade; another site's page may not watch.
+                try access.checkWebSocketOrigin(request)
+                guard await board.watcherCount < maxWatchers else {
+                    throw HTTPError(
+                        .serviceUnavailable,
+                        message: "\(maxWatchers) browsers are watching already; close one and reload")
+                }
+                return .upgrade([:])
+            }
+        ) { inbound, outbound, _ in
             let (snapshot, frames, id) = await board.subscribe()
             defer { Task { await board.unsubscribe(id) } }
             for frame in snapshot { try await outbound.write(.text(frame)) }
@@ -71,51 +96,13 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         let router = makeRouter()
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            // A connection that sends nothing for a minute is closed (a WebSocket is kept busy by
+            // its pings), so idle or half-open connections do not pile up to LimitNOFILE=.
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(http1: .init(idleTimeout: .seconds(60)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
-            services: services,
+            services: services + [sessionStore],
             logger: logger)
-    }
-
-    private func historyResponse(_ request: Request) throws -> Response {
-        guard let history else {
-            throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
-        }
-        let query = request.uri.queryParameters
-        let format = try Self.choice(query.get("format") ?? "csv", HistoryExport.Format.self, name: "format")
-        let series = try Self.choice(query.get("series") ?? "minutes", HistoryExport.Series.self, name: "series")
-        let window: HistoryWindow
-        do {
-            window = try HistoryWindow.parse(since: query.get("since"), until: query.get("until"), now: now())
-        } catch {
-            throw HTTPError(.badRequest, message: error.message)
-        }
-        let sensor = query.get("sensor").flatMap { $0.isEmpty ? nil : $0 }
-        do {
-            let csv = "text/csv; charset=utf-8"
-            switch (series, format) {
-            case (.minutes, .csv):
-                return Self.text(HistoryExport.csv(try history.minutes(sensor: sensor, in: window)), type: csv)
-            case (.minutes, .json):
-                return Self.json(HistoryExport.json(try history.minutes(sensor: sensor, in: window)))
-            case (.stable, .csv):
-                return Self.text(HistoryExport.csv(try history.stableReadings(sensor: sensor, in: window)), type: csv)
-            case (.stable, .json):
-                return Self.json(HistoryExport.json(try history.stableReadings(sensor: sensor, in: window)))
-            }
-        } catch {
-            throw HTTPError(.internalServerError, message: error.message)
-        }
-    }
-
-    private static func choice<T: RawRepresentable & CaseIterable>(
-        _ text: String, _: T.Type, name: String
-    ) throws -> T where T.RawValue == String {
-        guard let value = T(rawValue: text) else {
-            let allowed = T.allCases.map(\.rawValue).joined(separator: " or ")
-            throw HTTPError(.badRequest, message: "\(name)=\(text) is not known; use \(allowed)")
-        }
-        return value
     }
 
     static func asset(_ body: String, type: String) -> Response {

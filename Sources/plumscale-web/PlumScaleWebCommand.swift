@@ -77,7 +77,10 @@ struct Serve: AsyncParsableCommand {
         let daemon = PlumClientDaemon(socketPath: socket)
         let service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: store,
-            access: AccessPolicy(lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile)))
+            access: AccessPolicy(
+                lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
+                throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
+                hosts: HostCheck(names: settings.allowedHosts)))
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
@@ -107,29 +110,78 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// Prints the bcrypt hash of a password read from standard input, for `[web] auth_file`.
+///
+/// On a terminal the password is read without echo, twice, so that neither the screen nor a
+/// typo keeps it. Passwords under ``minimumLength`` characters and costs under ``minimumCost``
+/// are refused: the login's back-off slows an online guess, but a copy of the hash can be
+/// attacked offline at the speed the cost allows.
 struct HashPassword: ParsableCommand {
+    static let minimumLength = 10
+    static let minimumCost: UInt8 = 10
+
     static let configuration = CommandConfiguration(
         commandName: "hash-password",
         abstract: "Read a password on standard input and print its bcrypt hash for [web] auth_file.",
-        discussion: "plumscale-web hash-password | sudo tee /etc/plumscale/web-password")
+        discussion: """
+            plumscale-web hash-password >web-password
+            sudo install -m 640 -g plumscale-web web-password /etc/plumscale/web-password && rm web-password
+            """)
 
-    @Option(help: "The bcrypt cost (4 ... 31); each step doubles the time a guess takes.")
+    @Option(help: "The bcrypt cost (10 ... 31); each step doubles the time a guess takes.")
     var cost: UInt8 = 12
 
     func validate() throws {
-        guard (4...31).contains(cost) else { throw ValidationError("--cost must be 4 to 31.") }
+        guard (Self.minimumCost...31).contains(cost) else {
+            throw ValidationError("--cost must be \(Self.minimumCost) to 31; below 10 a stolen hash is guessed too fast.")
+        }
     }
 
     func run() throws {
-        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-            throw ValidationError("type the password on standard input (an empty password is not allowed).")
+        let password = try readPassword()
+        guard password.count >= Self.minimumLength else {
+            throw ValidationError(
+                "the password has \(password.count) characters; use at least \(Self.minimumLength) "
+                    + "(a few words are easier to remember and harder to guess).")
         }
         print(PasswordFile.makeHash(password, cost: cost))
+    }
+
+    /// The password: from a terminal without echo and confirmed, else the first line of input.
+    private func readPassword() throws -> String {
+        guard isatty(0) == 1 else {
+            guard let line = readLine(strippingNewline: true) else {
+                throw ValidationError("type the password on standard input.")
+            }
+            return line
+        }
+        let first = try Self.readWithoutEcho(prompt: "Password: ")
+        let second = try Self.readWithoutEcho(prompt: "Again: ")
+        guard first == second else { throw ValidationError("the two passwords differ; nothing was printed.") }
+        return first
+    }
+
+    /// One line from the terminal on standard input with echo off, the prompt on standard error.
+    private static func readWithoutEcho(prompt: String) throws -> String {
+        complainRaw(prompt)
+        var saved = termios()
+        guard tcgetattr(0, &saved) == 0 else { throw ValidationError("cannot read the terminal's settings.") }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(0, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(0, TCSAFLUSH, &saved)
+            complainRaw("\n")
+        }
+        return readLine(strippingNewline: true) ?? ""
     }
 }
 
 /// One line on standard error.
 func complain(_ message: String) {
-    let line = "plumscale-web: \(message)\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
+    complainRaw("plumscale-web: \(message)\n")
+}
+
+/// Text on standard error as it is (a prompt).
+func complainRaw(_ text: String) {
+    _ = text.withCString { write(2, $0, strlen($0)) }
 }

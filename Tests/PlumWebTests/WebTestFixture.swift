@@ -22,23 +22,28 @@ struct WebTestFixture {
     let service: WebService<ScriptedDaemon>
     let now: Double
 
-    init(lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true) throws {
+    init(
+        lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
+        passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
+        allowedHosts: [String] = [], maxWatchers: Int = 100
+    ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
         let directory = temporary.path
-        if passwordFile { try temporary.write("web-password", Self.passwordHash + "\n") }
+        if passwordFile { try temporary.write("web-password", passwordHash + "\n") }
         board = PanBoard(metrics: metrics)
         history = try HistoryStore(path: directory + "/history.sqlite")
         self.now = now
         service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: history,
             access: AccessPolicy(
-                lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password")),
-            now: { now })
+                lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
+                throttle: throttle, hosts: HostCheck(names: allowedHosts)),
+            now: { now }, maxWatchers: maxWatchers)
     }
 
-    func application() -> some ApplicationProtocol {
-        service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: Logger(label: "test"))
+    func application(logger: Logger = Logger(label: "test")) -> some ApplicationProtocol {
+        service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: logger)
     }
 
     /// The headers a request from our own page carries.

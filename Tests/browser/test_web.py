@@ -65,7 +65,7 @@ class Stack:
         self.daemon = self.start([os.path.join(bin_dir, "plumscaled")] + source + ["--socket", self.socket,
                                   "--state-directory", os.path.join(self.dir, "state")], "daemon.log")
         wait_until("plumscaled's socket", lambda: os.path.exists(self.socket))
-        hashed = subprocess.run([os.path.join(bin_dir, "plumscale-web"), "hash-password", "--cost", "4"],
+        hashed = subprocess.run([os.path.join(bin_dir, "plumscale-web"), "hash-password", "--cost", "10"],
                                 input=self.password + "\n", capture_output=True, text=True, check=True).stdout
         with open(os.path.join(self.dir, "web-password"), "w") as f:
             f.write(hashed)

@@ -9,6 +9,16 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
     private let stream: AsyncStream<DaemonEvent>
     let continuation: AsyncStream<DaemonEvent>.Continuation
     private let requests = Mutex<[String]>([])
+    private let gate = Mutex(Gate())
+
+    /// While `holding`, requests wait in `waiting` until ``release()``; `running` counts, per pan,
+    /// the requests inside ``perform(_:pan:)`` and `mostAtOnce` the highest count seen.
+    private struct Gate {
+        var holding = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var running: [String: Int] = [:]
+        var mostAtOnce = 0
+    }
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: DaemonEvent.self)
@@ -18,12 +28,38 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
 
     func perform(_ action: ScaleAction, pan: String) async throws -> CommandReply {
         requests.withLock { $0.append("\(action.rawValue) \(pan)") }
+        gate.withLock {
+            $0.running[pan, default: 0] += 1
+            $0.mostAtOnce = max($0.mostAtOnce, $0.running[pan] ?? 0)
+        }
+        await withCheckedContinuation { continuation in
+            gate.withLock { gate in
+                if gate.holding { gate.waiting.append(continuation) } else { continuation.resume() }
+            }
+        }
+        gate.withLock { $0.running[pan, default: 1] -= 1 }
         let line = #"{"class":"\#(action.rawValue.uppercased())","sensor":"\#(pan)","ok":true,"tare":12.5}"#
         guard case .command(let reply) = try Report.decode(Substring(line)) else { fatalError("not a reply") }
         return reply
     }
 
     var performed: [String] { requests.withLock { $0 } }
+
+    /// Requests from now on wait until ``release()``, as a slow daemon would keep them.
+    func hold() { gate.withLock { $0.holding = true } }
+
+    /// Lets every waiting request, and those to come, through.
+    func release() {
+        let waiting = gate.withLock { gate in
+            gate.holding = false
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// The most requests for one pan that were inside the daemon at the same time.
+    var mostAtOnce: Int { gate.withLock { $0.mostAtOnce } }
 
     func send(_ event: DaemonEvent) { continuation.yield(event) }
 }
