@@ -36,13 +36,16 @@ f = sock.makefile("rw")
 result["greeting"] = json.loads(f.readline())
 
 
-def request(line, wanted):
+def request(line, wanted, record=True):
+    """The reply of class `wanted` to `line`, past any WEIGHT reports of a watch; `record`
+    keeps it among the calibration steps check.py counts."""
     f.write(line + "\n")
     f.flush()
     while True:
         reply = json.loads(f.readline())
         if reply.get("class") in (wanted, "ERROR"):
-            result["steps"].append(reply)
+            if record:
+                result["steps"].append(reply)
             return reply
 
 
@@ -65,16 +68,6 @@ while time.time() < deadline:
         break
 
 
-def ask(line, wanted):
-    """The reply of class `wanted` to `line`, past the WEIGHT reports of the watch."""
-    f.write(line + "\n")
-    f.flush()
-    while True:
-        reply = json.loads(f.readline())
-        if reply.get("class") in (wanted, "ERROR"):
-            return reply
-
-
 def set_present(value):
     with open(f"{params}/present", "w") as f:
         f.write("1" if value else "0")
@@ -90,8 +83,8 @@ while time.time() < deadline:
     if report.get("class") == "WEIGHT" and report.get("stale"):
         result["outage_weight"] = report
         break
-result["outage_poll"] = ask("?POLL;", "POLL")
-result["outage_tare"] = ask('?TARE={"sensor":"pan"};', "TARE")
+result["outage_poll"] = request("?POLL;", "POLL", record=False)
+result["outage_tare"] = request('?TARE={"sensor":"pan"};', "TARE", record=False)
 set_present(True)
 deadline = time.time() + 90
 while time.time() < deadline:
