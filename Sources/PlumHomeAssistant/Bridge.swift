@@ -45,7 +45,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         self.logger = logger
         discovery = HomeAssistantDiscovery(
             topics: settings.topics, division: settings.policy.division, qos: settings.qos.rawValue,
-            version: settings.version)
+            version: settings.version, device: settings.device)
     }
 
     /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
@@ -138,15 +138,23 @@ public actor Bridge<Link: ScaleDaemonLink> {
             do {
                 let reply = try await link.perform(action, pan: pan)
                 text = Self.json(CommandResult(reply))
-                if !reply.ok {
-                    self.logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
-                }
+                let event = PanEvent(reply, action: action)
+                if !reply.ok { self.logger.warning("\(pan): \(event.message)") }
+                self.announce(event, pan: pan)
             } catch {
                 text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
                 self.logger.warning("\(action.rawValue) \(pan) failed: \(error)")
+                self.announce(PanEvent(action: action, error: "\(error)"), pan: pan)
             }
             self.send(resultTopic, text: text, retain: false)
         }
+    }
+
+    /// The answer to a press where Home Assistant's entities read it: an event on the pan's
+    /// event entity (not retained: an event happens once) and the text of its last action sensor.
+    private func announce(_ event: PanEvent, pan: String) {
+        send(settings.topics.event(pan), text: Self.json(event), retain: false)
+        send(settings.topics.lastAction(pan), text: event.lastAction, retain: settings.retain)
     }
 
     // MARK: daemon side

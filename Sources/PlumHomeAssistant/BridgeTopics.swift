@@ -7,6 +7,8 @@
 ///     plumscale/kitchen/left/cue             {"cue":"max-force"}
 ///     plumscale/kitchen/left/tare/set        Home Assistant's tare button presses here
 ///     plumscale/kitchen/left/result          the daemon's answer to a press
+///     plumscale/kitchen/left/event           the same as a Home Assistant event, not retained
+///     plumscale/kitchen/left/last-action     its text ("tare refused: …"), retained
 ///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
 ///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
 ///     homeassistant/sensor/plumscale_kitchen/left_weight/config    discovery, retained
@@ -31,6 +33,10 @@ public struct BridgeTopics: Hashable, Sendable {
     public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
     public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
     public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
+    /// The pan's event entity: `{"event_type":"tare_refused","message":"…","reason":"…"}`.
+    public func event(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/event" }
+    /// The pan's "last action" sensor: the text of the last answer, retained.
+    public func lastAction(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/last-action" }
     /// The state of the daemon's alert `name`.
     public func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
     public func command(_ pan: String, _ action: ScaleAction) -> String {

@@ -27,6 +27,8 @@ struct HomeAssistantDiscoveryTests {
             expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_overload/config")
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_tare/config")
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_zero/config")
+            expected.insert("homeassistant/event/plumscale_kitchen/\(pan)_action/config")
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_last_action/config")
         }
         #expect(topics == expected, "unexpected or missing config topics: \(topics.symmetricDifference(expected))")
     }
