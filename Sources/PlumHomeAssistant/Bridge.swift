@@ -177,7 +177,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
                 daemonProblem = reason
                 logger.warning("lost plumscaled: \(reason); reconnecting")
             }
-            send(settings.topics.availability, text: "offline", retain: true)
+            send(settings.topics.daemon, text: "offline", retain: true)
         case .report(let report):
             handle(report)
         }
@@ -253,6 +253,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         publishedHeaviest = nil
         publishHeaviest()
         for name in alerts.keys.sorted() { publishAlert(alerts[name]!, configure: true) }
+        send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
         removeStaleConfigs()
     }

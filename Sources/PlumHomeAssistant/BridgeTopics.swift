@@ -1,6 +1,7 @@
 /// Every topic the bridge publishes or listens on, in one place.
 ///
-///     plumscale/kitchen/status               online / offline (birth and last will), retained
+///     plumscale/kitchen/status               online / offline: the bridge (birth and last will), retained
+///     plumscale/kitchen/daemon               online / offline: the bridge watches plumscaled, retained
 ///     plumscale/kitchen/left/availability    online / offline: the pan's sensor delivers, retained
 ///     plumscale/kitchen/left/state           {"grams":152.2,"stable":true,...}, retained
 ///     plumscale/kitchen/left/live            the same, at most live_rate per second
@@ -24,7 +25,11 @@ public struct BridgeTopics: Hashable, Sendable {
     }
 
     public var base: String { "\(prefix)/\(identity.scaleID)" }
+    /// The bridge itself: `online` once it has published, `offline` by its last will or when it stops.
     public var availability: String { "\(base)/status" }
+    /// The bridge's link to plumscaled: `online` while it watches the daemon, `offline` while the
+    /// daemon is gone (stopped, restarting) and the bridge itself is still there.
+    public var daemon: String { "\(base)/daemon" }
     public var heaviest: String { "\(base)/heaviest" }
     public func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
     /// `online` while the pan's sensor delivers samples, `offline` while it does not (not

@@ -9,7 +9,8 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     /// (they drop ``objectID``; older versions ignore this key and use ``objectID``), so the
     /// entity ids stay those of earlier releases on any version.
     public var defaultEntityID: String?
-    /// The one topic that says whether the entity is available: the scale-wide entities'.
+    /// One topic that says whether the entity is available; the bridge's configs send
+    /// ``availability`` instead (the two exclude each other), so it stays nil there.
     public var availabilityTopic: String?
     public var payloadAvailable: String? = "online"
     public var payloadNotAvailable: String? = "offline"

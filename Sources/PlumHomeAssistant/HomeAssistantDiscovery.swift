@@ -63,11 +63,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         var payload = base(name: "\(pan) \(Self.names[entity]!)", objectID: objectID, component: entity.component)
         // Available only while the bridge has the daemon and this pan's sensor delivers: a
         // pulled wire makes this pan's entities unavailable, and no other pan's.
-        payload.availabilityTopic = nil
-        payload.payloadAvailable = nil
-        payload.payloadNotAvailable = nil
-        payload.availability = [.init(topic: topics.availability), .init(topic: topics.panAvailability(pan))]
-        payload.availabilityMode = "all"
+        payload.availability?.append(.init(topic: topics.panAvailability(pan)))
         switch entity {
         case .weight:
             payload.stateTopic = topics.state(pan)
@@ -133,7 +129,10 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         return DiscoveryPayload(
             name: name, uniqueID: "\(id.nodeID)_\(objectID)", objectID: "\(id.nodeID)_\(objectID)",
             defaultEntityID: "\(component).\(id.nodeID)_\(objectID)",
-            availabilityTopic: topics.availability,
+            availabilityTopic: nil, payloadAvailable: nil, payloadNotAvailable: nil,
+            // The bridge (its will) and its link to the daemon, each on its own topic: both must
+            // say online. A pan's entities add the pan's sensor.
+            availability: [.init(topic: topics.availability), .init(topic: topics.daemon)], availabilityMode: "all",
             device: .init(
                 identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
                 model: "Raspberry Pi scale", swVersion: version, hwVersion: device.hardware,

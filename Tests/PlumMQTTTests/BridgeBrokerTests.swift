@@ -119,19 +119,23 @@ struct BridgeBrokerTests {
         await second.stop()
     }
 
-    @Test("the daemon going away makes the entities unavailable; its return makes them available again")
+    @Test("the daemon going away makes its own topic offline, the bridge's stays online; its return: online again")
     func daemonAvailability() async throws {
         let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/status"])
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/daemon"])
         _ = await watcher.first { $0.text == "online" }
         bridge.link.send(.disconnected(reason: "connection reset"))
         #expect(await watcher.first { $0.text == "offline" } != nil, "offline when the daemon is gone")
+        let status = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/status"])
+        let bridgeStatus = await status.first { _ in true }
+        #expect(bridgeStatus?.text == "online", "the bridge itself is still there: \(String(describing: bridgeStatus))")
         bridge.link.send(.connected(pans: ["left"]))
         #expect(
             await eventually(within: .seconds(10)) { watcher.messages.map(\.text).suffix(1) == ["online"] },
             "online again")
+        status.stop()
         watcher.stop()
         await bridge.stop()
     }

@@ -84,14 +84,14 @@ struct BridgeProcessTests {
             await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "online" } != nil)
         await Self.stop(daemon)
         #expect(
-            await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "offline" } != nil,
+            await watcher.first(within: 30) { $0.topic == "plumscale/restart/daemon" && $0.text == "offline" } != nil,
             "offline while the daemon is gone: \(bridge.stderr)")
         let before = watcher.messages.count
         daemon = try await Self.daemon(in: daemon.directory)
         #expect(
             await eventually(within: .seconds(30)) {
                 watcher.messages.dropFirst(before).contains {
-                    $0.topic == "plumscale/restart/status" && $0.text == "online"
+                    $0.topic == "plumscale/restart/daemon" && $0.text == "online"
                 }
                     && watcher.messages.dropFirst(before).contains { $0.topic == "plumscale/restart/left/live" }
             }, "online and live readings again after the daemon restarted: \(bridge.stderr)")
