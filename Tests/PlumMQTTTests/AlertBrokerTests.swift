@@ -54,7 +54,8 @@ struct AlertBrokerTests {
         #expect(config["name"]?.string == "fruit-low alert", "name")
         #expect(
             config["availability"]?.array?.compactMap { $0["topic"]?.string }
-                == ["plumscale/kitchen/status", "plumscale/kitchen/daemon"] && config["availability_mode"]?.string == "all",
+                == ["plumscale/kitchen/status", "plumscale/kitchen/daemon"]
+                && config["availability_mode"]?.string == "all",
             "available while the bridge and its daemon link are")
         #expect(config["device"]?["identifiers"]?.array?.first?.string == "plumscale_kitchen", "the scale's device")
 

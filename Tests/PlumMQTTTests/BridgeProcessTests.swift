@@ -152,7 +152,10 @@ struct BridgeProcessTests {
             uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 configs with 57 distinct unique_ids: \(uniqueIDs)")
         for scale in scales {
             for pan in ["left", "right"] {
-                for entity in ["weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"] {
+                let entities = [
+                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"
+                ]
+                for entity in entities {
                     #expect(
                         configs.contains { $0.topic.hasSuffix("/plumscale_\(scale)/\(pan)_\(entity)/config") },
                         "\(scale) \(pan) \(entity) config missing")

@@ -63,7 +63,7 @@ struct PublishingPolicyTests {
         #expect(settled?.grams == 250 && settled?.stable == true, "the new stable weight is published")
     }
 
-    @Test("every field of a state comes from one reading: a lifted pan's state keeps the stable grams and their percent")
+    @Test("every field of a state is from one reading: a lifted pan's state keeps the stable grams and their percent")
     func oneReadingPerState() throws {
         var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 0.1), heartbeatSeconds: 60, liveRate: 0))
         let rest = weightReport("left", grams: 114.8, stable: true, percent: 12.4, time: 100, flow: 0)
