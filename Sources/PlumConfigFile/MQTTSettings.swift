@@ -42,6 +42,11 @@ public struct MQTTSettings: Hashable, Sendable {
     public var heartbeatSeconds: Double = 300
     /// The live topic's limit in messages per second per pan; 0 turns the live topic off.
     public var liveRate: Double = 2
+    /// plumscale-web's address, such as `http://kitchen.local:8080`: the device's "visit" link in
+    /// Home Assistant (`configuration_url`); nil: no link.
+    public var webURL: String?
+    /// The area Home Assistant suggests for the scale when it is first added, such as "Kitchen".
+    public var area: String?
 
     public init() {}
 
@@ -102,6 +107,16 @@ public struct MQTTSettings: Hashable, Sendable {
         liveRate =
             try reader.double("live_rate", in: 0...50, unit: "messages per second (0 turns the live topic off)")
             ?? liveRate
+        webURL = try reader.string("web_url")
+        if let webURL, !(webURL.hasPrefix("http://") || webURL.hasPrefix("https://")) || webURL.contains(" ") {
+            throw reader.error(
+                "web_url",
+                "web_url = \"\(webURL)\" is not an http(s) address; use one such as \"http://kitchen.local:8080\"")
+        }
+        area = try reader.string("area")
+        if area?.isEmpty == true {
+            throw reader.error("area", "area is empty; leave it out or name one, such as \"Kitchen\"")
+        }
         try reader.rejectUnknownKeys()
     }
 

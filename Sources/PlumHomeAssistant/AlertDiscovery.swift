@@ -7,7 +7,7 @@ extension HomeAssistantDiscovery {
     /// The discovery config of one alert, named after the rule and its sensor.
     public func alertConfig(_ alert: AlertReport) -> (topic: String, payload: DiscoveryPayload) {
         let objectID = Self.alertObjectID(alert.name)
-        var payload = base(name: "\(alert.name) alert", objectID: objectID)
+        var payload = base(name: "\(alert.name) alert", objectID: objectID, component: "binary_sensor")
         payload.stateTopic = topics.alert(alert.name)
         payload.payloadOn = "ON"
         payload.payloadOff = "OFF"

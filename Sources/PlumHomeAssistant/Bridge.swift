@@ -49,7 +49,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         self.logger = logger
         discovery = HomeAssistantDiscovery(
             topics: settings.topics, division: settings.policy.division, qos: settings.qos.rawValue,
-            version: settings.version)
+            version: settings.version, device: settings.device)
     }
 
     /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
@@ -172,18 +172,26 @@ public actor Bridge<Link: ScaleDaemonLink> {
             do {
                 let reply = try await link.perform(action, pan: pan)
                 text = Self.json(CommandResult(reply))
-                if !reply.ok {
-                    logger.warning("\(action.rawValue) \(pan) refused: \(reply.message ?? reply.reason ?? "")")
-                }
+                let event = PanEvent(reply, action: action)
+                if !reply.ok { logger.warning("\(pan): \(event.message)") }
+                announce(event, pan: pan)
             } catch {
                 text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
                 logger.warning("\(action.rawValue) \(pan) failed: \(error)")
+                announce(PanEvent(action: action, error: "\(error)"), pan: pan)
             }
             send(resultTopic, text: text, retain: false)
             next = queuedCommands[pan]?.isEmpty == false ? queuedCommands[pan]?.removeFirst() : nil
         }
         queuedCommands[pan] = nil
         commandsInFlight.remove(pan)
+    }
+
+    /// The answer to a press where Home Assistant's entities read it: an event on the pan's
+    /// event entity (not retained: an event happens once) and the text of its last action sensor.
+    private func announce(_ event: PanEvent, pan: String) {
+        send(settings.topics.event(pan), text: Self.json(event), retain: false)
+        send(settings.topics.lastAction(pan), text: event.lastAction, retain: settings.retain)
     }
 
     // MARK: daemon side
@@ -206,7 +214,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
                 daemonProblem = reason
                 logger.warning("lost plumscaled: \(reason); reconnecting")
             }
-            send(settings.topics.availability, text: "offline", retain: true)
+            send(settings.topics.daemon, text: "offline", retain: true)
         case .report(let report):
             handle(report)
         }
@@ -282,6 +290,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         publishedHeaviest = nil
         publishHeaviest()
         for name in alerts.keys.sorted() { publishAlert(alerts[name]!, configure: true) }
+        send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
         removeStaleConfigs()
     }

@@ -9,12 +9,15 @@ public struct BridgeSettings: Hashable, Sendable {
     public var retain: Bool
     /// The bridge's release, in the device registry and the discovery origin.
     public var version: String
+    /// The device registry's extra fields: plumscale-web's address, area, serial, model.
+    public var device: DeviceDetails
 
     public init(
         topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
         retain: Bool = true,
-        version: String
+        version: String, device: DeviceDetails = .init()
     ) {
+        self.device = device
         self.topics = topics
         self.policy = policy
         self.qos = qos

@@ -1,12 +1,15 @@
 /// Every topic the bridge publishes or listens on, in one place.
 ///
-///     plumscale/kitchen/status               online / offline (birth and last will), retained
+///     plumscale/kitchen/status               online / offline: the bridge (birth and last will), retained
+///     plumscale/kitchen/daemon               online / offline: the bridge watches plumscaled, retained
 ///     plumscale/kitchen/left/availability    online / offline: the pan's sensor delivers, retained
 ///     plumscale/kitchen/left/state           {"grams":152.2,"stable":true,...}, retained
 ///     plumscale/kitchen/left/live            the same, at most live_rate per second
 ///     plumscale/kitchen/left/cue             {"cue":"max-force"}
 ///     plumscale/kitchen/left/tare/set        Home Assistant's tare button presses here
 ///     plumscale/kitchen/left/result          the daemon's answer to a press
+///     plumscale/kitchen/left/event           the same as a Home Assistant event, not retained
+///     plumscale/kitchen/left/last-action     its text ("tare refused: …"), retained
 ///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
 ///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
 ///     homeassistant/sensor/plumscale_kitchen/left_weight/config    discovery, retained
@@ -22,7 +25,11 @@ public struct BridgeTopics: Hashable, Sendable {
     }
 
     public var base: String { "\(prefix)/\(identity.scaleID)" }
+    /// The bridge itself: `online` once it has published, `offline` by its last will or when it stops.
     public var availability: String { "\(base)/status" }
+    /// The bridge's link to plumscaled: `online` while it watches the daemon, `offline` while the
+    /// daemon is gone (stopped, restarting) and the bridge itself is still there.
+    public var daemon: String { "\(base)/daemon" }
     public var heaviest: String { "\(base)/heaviest" }
     public func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
     /// `online` while the pan's sensor delivers samples, `offline` while it does not (not
@@ -31,6 +38,10 @@ public struct BridgeTopics: Hashable, Sendable {
     public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
     public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
     public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
+    /// The pan's event entity: `{"event_type":"tare_refused","message":"…","reason":"…"}`.
+    public func event(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/event" }
+    /// The pan's "last action" sensor: the text of the last answer, retained.
+    public func lastAction(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/last-action" }
     /// The state of the daemon's alert `name`.
     public func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
     public func command(_ pan: String, _ action: ScaleAction) -> String {

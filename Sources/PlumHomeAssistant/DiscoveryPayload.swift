@@ -3,8 +3,14 @@
 public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     public var name: String
     public var uniqueID: String
+    /// Home Assistant before 2025.10 names the entity from this, `<node id>_<object id>`.
     public var objectID: String
-    /// The one topic that says whether the entity is available: the scale-wide entities'.
+    /// The entity id Home Assistant 2025.10 and later give a new entity, `<platform>.<object id>`
+    /// (they drop ``objectID``; older versions ignore this key and use ``objectID``), so the
+    /// entity ids stay those of earlier releases on any version.
+    public var defaultEntityID: String?
+    /// One topic that says whether the entity is available; the bridge's configs send
+    /// ``availability`` instead (the two exclude each other), so it stays nil there.
     public var availabilityTopic: String?
     public var payloadAvailable: String? = "online"
     public var payloadNotAvailable: String? = "offline"
@@ -30,6 +36,8 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     public var retain: Bool?
     public var icon: String?
     public var entityCategory: String?
+    // event
+    public var eventTypes: [String]?
 
     /// One entry of ``availability``.
     public struct Availability: Hashable, Sendable, Encodable {
@@ -53,10 +61,18 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         public var manufacturer: String
         public var model: String
         public var swVersion: String
+        public var hwVersion: String?
+        public var serialNumber: String?
+        public var configurationURL: String?
+        public var suggestedArea: String?
 
         private enum CodingKeys: String, CodingKey {
             case identifiers, name, manufacturer, model
             case swVersion = "sw_version"
+            case hwVersion = "hw_version"
+            case serialNumber = "serial_number"
+            case configurationURL = "configuration_url"
+            case suggestedArea = "suggested_area"
         }
     }
 
@@ -75,6 +91,7 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         case name
         case uniqueID = "unique_id"
         case objectID = "object_id"
+        case defaultEntityID = "default_entity_id"
         case availabilityTopic = "availability_topic"
         case payloadAvailable = "payload_available"
         case payloadNotAvailable = "payload_not_available"
@@ -93,5 +110,6 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         case payloadPress = "payload_press"
         case retain, icon
         case entityCategory = "entity_category"
+        case eventTypes = "event_types"
     }
 }

@@ -1,28 +1,38 @@
 import FoundationEssentials
 
 /// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
-/// sensor, stable and overload binary sensors, a force sensor, a flow sensor, and tare and zero
-/// buttons; plus the scale's heaviest pan.
+/// sensor, stable and overload binary sensors, a force sensor, a flow sensor, tare and zero
+/// buttons, an event entity that answers every press and a diagnostic "last action" sensor;
+/// plus the scale's heaviest pan.
 public struct HomeAssistantDiscovery: Hashable, Sendable {
     public let topics: BridgeTopics
     public let division: DivisionRounding
     public let qos: Int
     public let version: String
+    public let device: DeviceDetails
 
     /// One entity a pan has in Home Assistant.
     public enum PanEntity: String, Hashable, Sendable, CaseIterable {
         case weight, stable, overload, force, flow, tare, zero
+        /// The answer to every tare and zero: ``PanEvent/types``.
+        case action
+        /// The text of the last answer, for a dashboard or the logbook.
+        case lastAction = "last_action"
 
         public var component: String {
             switch self {
-            case .weight, .force, .flow: return "sensor"
+            case .weight, .force, .flow, .lastAction: return "sensor"
             case .stable, .overload: return "binary_sensor"
             case .tare, .zero: return "button"
+            case .action: return "event"
             }
         }
     }
 
-    public init(topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String) {
+    public init(
+        topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String, device: DeviceDetails = .init()
+    ) {
+        self.device = device
         self.topics = topics
         self.division = division
         self.qos = qos
@@ -50,14 +60,10 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
 
     func config(_ entity: PanEntity, pan: String) -> (topic: String, payload: DiscoveryPayload) {
         let objectID = "\(ScaleIdentity.level(pan))_\(entity.rawValue)"
-        var payload = base(name: "\(pan) \(Self.names[entity]!)", objectID: objectID)
+        var payload = base(name: "\(pan) \(Self.names[entity]!)", objectID: objectID, component: entity.component)
         // Available only while the bridge has the daemon and this pan's sensor delivers: a
         // pulled wire makes this pan's entities unavailable, and no other pan's.
-        payload.availabilityTopic = nil
-        payload.payloadAvailable = nil
-        payload.payloadNotAvailable = nil
-        payload.availability = [.init(topic: topics.availability), .init(topic: topics.panAvailability(pan))]
-        payload.availabilityMode = "all"
+        payload.availability?.append(.init(topic: topics.panAvailability(pan)))
         switch entity {
         case .weight:
             payload.stateTopic = topics.state(pan)
@@ -96,31 +102,48 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
             payload.payloadPress = "PRESS"
             payload.retain = false
             payload.icon = entity == .tare ? "mdi:scale-balance" : "mdi:numeric-0-box-outline"
+        case .action:
+            // JSON with `event_type` and the reason text as attributes; never retained, so a
+            // restart of Home Assistant does not fire an old answer again.
+            payload.stateTopic = topics.event(pan)
+            payload.eventTypes = PanEvent.types
+            payload.icon = "mdi:gesture-tap-button"
+        case .lastAction:
+            payload.stateTopic = topics.lastAction(pan)
+            payload.entityCategory = "diagnostic"
+            payload.icon = "mdi:message-text-outline"
         }
         return (topics.discovery(component: entity.component, objectID: objectID), payload)
     }
 
     func heaviestConfig() -> (topic: String, payload: DiscoveryPayload) {
-        var payload = base(name: "heaviest pan", objectID: "heaviest")
+        var payload = base(name: "heaviest pan", objectID: "heaviest", component: "sensor")
         payload.stateTopic = topics.heaviest
         payload.icon = "mdi:weight"
         return (topics.discovery(component: "sensor", objectID: "heaviest"), payload)
     }
 
-    func base(name: String, objectID: String) -> DiscoveryPayload {
+    /// The fields every config shares; `component` is the platform, the first part of the entity id.
+    func base(name: String, objectID: String, component: String) -> DiscoveryPayload {
         let id = topics.identity
         return DiscoveryPayload(
             name: name, uniqueID: "\(id.nodeID)_\(objectID)", objectID: "\(id.nodeID)_\(objectID)",
-            availabilityTopic: topics.availability,
+            defaultEntityID: "\(component).\(id.nodeID)_\(objectID)",
+            availabilityTopic: nil, payloadAvailable: nil, payloadNotAvailable: nil,
+            // The bridge (its will) and its link to the daemon, each on its own topic: both must
+            // say online. A pan's entities add the pan's sensor.
+            availability: [.init(topic: topics.availability), .init(topic: topics.daemon)], availabilityMode: "all",
             device: .init(
                 identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
-                model: "Raspberry Pi scale", swVersion: version),
+                model: "Raspberry Pi scale", swVersion: version, hwVersion: device.hardware,
+                serialNumber: device.serialNumber, configurationURL: device.configurationURL,
+                suggestedArea: device.suggestedArea),
             origin: .init(name: "plumscale-mqtt", swVersion: version),
             qos: qos)
     }
 
     private static let names: [PanEntity: String] = [
         .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare",
-        .zero: "zero"
+        .zero: "zero", .action: "action", .lastAction: "last action"
     ]
 }

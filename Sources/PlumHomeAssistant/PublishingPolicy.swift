@@ -6,6 +6,10 @@ public import PlumProtocol
 ///   one by at least `delta`, when a flag changes (stable, overload, underload, calibrated), and
 ///   every `heartbeat` seconds even when nothing changed, so a consumer can tell the bridge lives.
 /// - The **live** topic gets the present reading at most `liveRate` times a second.
+///
+/// A state message is one reading: the last stable one whose weight was published (grams,
+/// percent, tare, flow and time together), with the flags (stable, overload, underload,
+/// calibrated) of now, so `stable: false` says the pan has moved since that reading.
 public struct PublishingPolicy: Hashable, Sendable {
     public struct Settings: Hashable, Sendable {
         /// The division of `[scale]`, for reports of a daemon too old to send each pan's own.
@@ -47,6 +51,8 @@ public struct PublishingPolicy: Hashable, Sendable {
     private var lastLiveAt: Double?
     /// The newest state, published or not, for the heartbeat.
     private var current: PanState?
+    /// The stable reading whose weight the state last published: the state's measurement.
+    private var measured: PanState?
 
     public init(_ settings: Settings) { self.settings = settings }
 
@@ -69,14 +75,23 @@ public struct PublishingPolicy: Hashable, Sendable {
             decision.live = present
             lastLiveAt = now
         }
-        var state = present
         let newWeight =
             present.stable && present.grams != nil && present.grams != lastState?.grams
             && (lastState?.grams).map { abs(present.grams! - $0) >= (settings.delta ?? division.grams) - 1e-9 } ?? true
-        if !newWeight {
-            // The state keeps the last published weight until a new stable one differs enough.
-            state.grams = lastState?.grams ?? (present.stable ? present.grams : nil)
+        if newWeight { measured = present }
+        // The state keeps the last published stable reading until a new one differs enough: its
+        // grams, percent, tare, flow and time all come from that one reading, so they agree (a
+        // lifted plum once showed 114.8 g beside -3.2 %). The flags say what the pan is now.
+        var state = measured ?? present
+        if measured == nil {
+            state.grams = nil
+            state.percent = nil
+            state.flow = nil
         }
+        state.stable = present.stable
+        state.overload = present.overload
+        state.underload = present.underload
+        state.calibrated = present.calibrated
         current = state
         let flagsChanged =
             lastState.map {

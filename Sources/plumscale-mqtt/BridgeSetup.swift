@@ -59,7 +59,13 @@ struct BridgeSetup {
             policy: .init(
                 division: DivisionRounding(grams: file.scale.divisionGrams), delta: settings.deltaGrams,
                 heartbeatSeconds: settings.heartbeatSeconds, liveRate: settings.liveRate),
-            qos: qos, retain: settings.retain, version: version)
+            qos: qos, retain: settings.retain, version: version,
+            device: DeviceDetails(
+                configurationURL: settings.webURL, suggestedArea: settings.area,
+                serialNumber: DeviceDetails.serial(
+                    deviceTree: try? readFile("/proc/device-tree/serial-number"),
+                    cpuinfo: try? readFile("/proc/cpuinfo")),
+                hardware: DeviceDetails.model(deviceTree: try? readFile("/proc/device-tree/model"))))
         let mqtt = MQTTConfiguration(
             host: host, port: port, clientID: settings.clientID ?? "plumscale-\(identity.scaleID)",
             protocolVersion: settings.protocolVersion == "5" ? .v5 : .v311, username: settings.username,

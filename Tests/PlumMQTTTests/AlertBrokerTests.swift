@@ -52,7 +52,11 @@ struct AlertBrokerTests {
         #expect(config["device_class"]?.string == "problem", "device_class problem: on means a problem")
         #expect(config["unique_id"]?.string == "plumscale_kitchen_alert_fruit-low", "unique_id stable across restarts")
         #expect(config["name"]?.string == "fruit-low alert", "name")
-        #expect(config["availability_topic"]?.string == "plumscale/kitchen/status", "availability_topic")
+        #expect(
+            config["availability"]?.array?.compactMap { $0["topic"]?.string }
+                == ["plumscale/kitchen/status", "plumscale/kitchen/daemon"]
+                && config["availability_mode"]?.string == "all",
+            "available while the bridge and its daemon link are")
         #expect(config["device"]?["identifiers"]?.array?.first?.string == "plumscale_kitchen", "the scale's device")
 
         let late = try await MessageCollector(port: broker.port, subscribe: [stateTopic])

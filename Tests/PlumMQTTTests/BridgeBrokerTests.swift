@@ -42,9 +42,9 @@ struct BridgeBrokerTests {
             "availability online once both the broker and the daemon are there")
         #expect(
             await eventually(within: .seconds(10)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 15
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 19
             },
-            "15 configs (7 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
+            "19 configs (9 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
 
         for grams in [100.0, 100.4, 100.9, 101.0] {  // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
             bridge.link.send(.report(.weight(weightReport("left", grams: grams, stable: true))))
@@ -93,13 +93,13 @@ struct BridgeBrokerTests {
         let first = try Running(port: broker.port)
         first.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
-        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 15 }, "the first bridge's configs")
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 19 }, "the first bridge's configs")
         await first.stop()
 
         let second = try Running(port: broker.port)
         second.link.send(.connected(pans: ["left"]))
         let rightTopics = Set(watcher.messages.map(\.topic).filter { $0.contains("/right_") })
-        #expect(rightTopics.count == 7, "seven entities of pan right were configured: \(rightTopics)")
+        #expect(rightTopics.count == 9, "nine entities of pan right were configured: \(rightTopics)")
         #expect(
             await eventually(within: .seconds(10)) {
                 Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
@@ -111,27 +111,31 @@ struct BridgeBrokerTests {
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
         #expect(
-            await eventually(within: .seconds(10)) { late.messages.count == 8 },
-            "left's 7 and the heaviest pan stay retained")
+            await eventually(within: .seconds(10)) { late.messages.count == 10 },
+            "left's 9 and the heaviest pan stay retained")
         #expect(late.messages.allSatisfy { !$0.topic.contains("/right_") }, "no retained config of right is left")
         late.stop()
         watcher.stop()
         await second.stop()
     }
 
-    @Test("the daemon going away makes the entities unavailable; its return makes them available again")
+    @Test("the daemon going away makes its own topic offline, the bridge's stays online; its return: online again")
     func daemonAvailability() async throws {
         let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/status"])
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/daemon"])
         _ = await watcher.first { $0.text == "online" }
         bridge.link.send(.disconnected(reason: "connection reset"))
         #expect(await watcher.first { $0.text == "offline" } != nil, "offline when the daemon is gone")
+        let status = try await MessageCollector(port: broker.port, subscribe: ["plumscale/kitchen/status"])
+        let bridgeStatus = await status.first { _ in true }
+        #expect(bridgeStatus?.text == "online", "the bridge itself is still there: \(String(describing: bridgeStatus))")
         bridge.link.send(.connected(pans: ["left"]))
         #expect(
             await eventually(within: .seconds(10)) { watcher.messages.map(\.text).suffix(1) == ["online"] },
             "online again")
+        status.stop()
         watcher.stop()
         await bridge.stop()
     }
@@ -170,12 +174,12 @@ struct BridgeBrokerTests {
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 7 }, "the first configs")
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 9 }, "the first configs")
         let before = watcher.messages.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await eventually(within: .seconds(10)) { watcher.messages.count >= before + 7 },
-            "all 7 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
+            await eventually(within: .seconds(10)) { watcher.messages.count >= before + 9 },
+            "all 9 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()
         await bridge.stop()
     }

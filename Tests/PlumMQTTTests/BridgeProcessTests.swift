@@ -84,14 +84,14 @@ struct BridgeProcessTests {
             await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "online" } != nil)
         await Self.stop(daemon)
         #expect(
-            await watcher.first(within: 30) { $0.topic == "plumscale/restart/status" && $0.text == "offline" } != nil,
+            await watcher.first(within: 30) { $0.topic == "plumscale/restart/daemon" && $0.text == "offline" } != nil,
             "offline while the daemon is gone: \(bridge.stderr)")
         let before = watcher.messages.count
         daemon = try await Self.daemon(in: daemon.directory)
         #expect(
             await eventually(within: .seconds(30)) {
                 watcher.messages.dropFirst(before).contains {
-                    $0.topic == "plumscale/restart/status" && $0.text == "online"
+                    $0.topic == "plumscale/restart/daemon" && $0.text == "online"
                 }
                     && watcher.messages.dropFirst(before).contains { $0.topic == "plumscale/restart/left/live" }
             }, "online and live readings again after the daemon restarted: \(bridge.stderr)")
@@ -116,9 +116,9 @@ struct BridgeProcessTests {
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
             await eventually(within: .seconds(30)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 15
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 19
             },
-            "the 15 discovery configs published again")
+            "the 19 discovery configs published again")
         let log = bridge.stderr
         #expect(
             log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
@@ -143,16 +143,19 @@ struct BridgeProcessTests {
         }
         #expect(
             await eventually(within: .seconds(60)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 45
+                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 57
             },
-            "3 scales × (2 pans × 7 entities + heaviest) configs")
+            "3 scales × (2 pans × 9 entities + heaviest) configs")
         let configs = watcher.messages.filter { $0.topic.hasSuffix("/config") }
         let uniqueIDs = configs.compactMap { JSONValue.parse($0.payload)?["unique_id"]?.string }
         #expect(
-            uniqueIDs.count == 45 && Set(uniqueIDs).count == 45, "45 configs with 45 distinct unique_ids: \(uniqueIDs)")
+            uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 configs with 57 distinct unique_ids: \(uniqueIDs)")
         for scale in scales {
             for pan in ["left", "right"] {
-                for entity in ["weight", "force", "flow", "stable", "overload", "tare", "zero"] {
+                let entities = [
+                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"
+                ]
+                for entity in entities {
                     #expect(
                         configs.contains { $0.topic.hasSuffix("/plumscale_\(scale)/\(pan)_\(entity)/config") },
                         "\(scale) \(pan) \(entity) config missing")

@@ -86,4 +86,23 @@ struct BridgeSetupTests {
         )
         #expect(setup.bridge.policy.effectiveDelta == 2 && setup.bridge.policy.division.decimals == 0, "d = 2 g")
     }
+
+    @Test("web_url and area reach the device; the Pi's serial and model are read from /proc when there, else left out")
+    func deviceDetails() throws {
+        let text = "[mqtt]\nweb_url = \"http://kitchen.local:8080\"\narea = \"Kitchen\"\n"
+        let pi = try Self.setup(
+            text, scaleID: "x",
+            files: [
+                "/proc/cpuinfo": "processor\t: 0\nSerial\t\t: 10000000c0ffee01\n",
+                "/proc/device-tree/model": "Raspberry Pi 4 Model B Rev 1.4\0"
+            ])
+        #expect(
+            pi.bridge.device
+                == DeviceDetails(
+                    configurationURL: "http://kitchen.local:8080", suggestedArea: "Kitchen",
+                    serialNumber: "10000000c0ffee01", hardware: "Raspberry Pi 4 Model B Rev 1.4"),
+            "\(pi.bridge.device)")
+        let elsewhere = try Self.setup("", scaleID: "x")
+        #expect(elsewhere.bridge.device == DeviceDetails(), "nothing known: \(elsewhere.bridge.device)")
+    }
 }

@@ -27,6 +27,8 @@ struct HomeAssistantDiscoveryTests {
             expected.insert("homeassistant/binary_sensor/plumscale_kitchen/\(pan)_overload/config")
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_tare/config")
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_zero/config")
+            expected.insert("homeassistant/event/plumscale_kitchen/\(pan)_action/config")
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_last_action/config")
         }
         #expect(topics == expected, "unexpected or missing config topics: \(topics.symmetricDifference(expected))")
     }
@@ -58,18 +60,21 @@ struct HomeAssistantDiscoveryTests {
                 #expect(config["availability_mode"]?.string == "all", "availability_mode of \(topic)")
                 let topics = config["availability"]?.array?.compactMap { $0["topic"]?.string }
                 #expect(
-                    topics == ["plumscale/kitchen/status", "plumscale/kitchen/\(pan)/availability"],
+                    topics == [
+                        "plumscale/kitchen/status", "plumscale/kitchen/daemon", "plumscale/kitchen/\(pan)/availability"
+                    ],
                     "availability of \(topic): \(String(describing: topics))")
                 for entry in config["availability"]?.array ?? [] {
                     #expect(entry["payload_available"]?.string == "online", "payload_available of \(topic)")
                     #expect(entry["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
                 }
             } else {
+                #expect(config["availability_topic"] == nil, "availability_topic and availability exclude each other")
+                #expect(config["availability_mode"]?.string == "all", "availability_mode of \(topic)")
                 #expect(
-                    config["availability_topic"]?.string == "plumscale/kitchen/status",
-                    "availability_topic of \(topic)")
-                #expect(config["payload_available"]?.string == "online", "payload_available of \(topic)")
-                #expect(config["payload_not_available"]?.string == "offline", "payload_not_available of \(topic)")
+                    config["availability"]?.array?.compactMap { $0["topic"]?.string }
+                        == ["plumscale/kitchen/status", "plumscale/kitchen/daemon"],
+                    "the scale's entities follow the bridge and its daemon link: \(topic)")
             }
             let device = try #require(config["device"], "device of \(topic)")
             #expect(device["identifiers"]?.array == [.string("plumscale_kitchen")], "device.identifiers of \(topic)")

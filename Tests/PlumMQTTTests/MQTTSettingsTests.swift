@@ -83,7 +83,9 @@ struct MQTTSettingsTests {
             BadCase(text: "[mqtt]\ntopic_prefix = \"plum/#\"\n", line: 2, says: ["not a topic prefix"]),
             BadCase(text: "[mqtt]\nprotocol = \"4\"\n", line: 2, says: ["3.1.1 or 5"]),
             BadCase(text: "[mqtt]\nlive_rate = 100\n", line: 2, says: ["live_rate", "0 to 50"]),
-            BadCase(text: "[mqtt]\npassword_file = \"/p\"\n", line: 2, says: ["needs a username"])
+            BadCase(text: "[mqtt]\npassword_file = \"/p\"\n", line: 2, says: ["needs a username"]),
+            BadCase(text: "[mqtt]\nweb_url = \"kitchen.local:8080\"\n", line: 2, says: ["web_url", "http://"]),
+            BadCase(text: "[mqtt]\narea = \"\"\n", line: 2, says: ["area is empty"])
         ])
     func badInput(_ bad: BadCase) {
         let error = #expect(throws: ConfigurationError.self) {

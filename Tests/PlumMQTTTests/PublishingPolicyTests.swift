@@ -1,5 +1,6 @@
 import Foundation
 import PlumHomeAssistant
+import PlumProtocol
 import Testing
 
 @Suite("publishing policy")
@@ -60,6 +61,46 @@ struct PublishingPolicyTests {
         )
         let settled = policy.decide(weightReport("left", grams: 250, stable: true), now: 3).state
         #expect(settled?.grams == 250 && settled?.stable == true, "the new stable weight is published")
+    }
+
+    @Test("every field of a state is from one reading: a lifted pan's state keeps the stable grams and their percent")
+    func oneReadingPerState() throws {
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 0.1), heartbeatSeconds: 60, liveRate: 0))
+        let rest = weightReport("left", grams: 114.8, stable: true, percent: 12.4, time: 100, flow: 0)
+        _ = policy.decide(rest, now: 0)
+        let lifted = weightReport("left", grams: -29.5, stable: false, percent: -3.2, time: 101, flow: -80)
+        let decided = policy.decide(lifted, now: 1).state
+        let state = try #require(decided, "losing stability is published")
+        #expect(state.stable == false, "the flag says the pan moved: \(state)")
+        #expect(
+            state.grams == 114.8 && state.percent == 12.4 && state.time == 100 && state.flow == 0,
+            "grams, percent, time and flow of different readings: \(state)")
+        let beat = policy.heartbeat(now: 61)
+        let heartbeat = try #require(beat, "the heartbeat after 60 s")
+        #expect(heartbeat == state, "the heartbeat mixed in the moving reading: \(heartbeat)")
+    }
+
+    @Test("a quiet pan publishes one state and then only its heartbeats: at most 1 + 3600 / heartbeat an hour")
+    func messagesPerHourAtRest() {
+        let heartbeat = 300.0
+        var policy = PublishingPolicy(.init(division: DivisionRounding(grams: 0.1), heartbeatSeconds: heartbeat))
+        var states = 0
+        var generator = SystemRandomNumberGenerator()
+        // An hour at the daemon's 10 readings a second: the raw grams and percent wander with the
+        // noise, the displayed count (the engine's hysteresis) stays.
+        for tick in 0..<36_000 {
+            let now = Double(tick) / 10
+            let noise = Double.random(in: -0.04...0.04, using: &generator)
+            let report = WeightReport(
+                sensor: "left", time: 1_795_388_111 + now, grams: 152.2 + noise, display: "152.2", unit: "g",
+                percent: 15.22 + noise / 10, stable: true, overload: false, underload: false, zero: false, tare: 0,
+                heaviest: true, hue: 0, rgb: "#ff0000", calibrated: true, division: 0.1, divisions: 1522)
+            if policy.decide(report, now: now).state != nil { states += 1 }
+            if tick % 10 == 0, policy.heartbeat(now: now) != nil { states += 1 }
+        }
+        let bound = 1 + Int(3600 / heartbeat)
+        #expect(states <= bound, "\(states) state messages in an hour at rest, bound \(bound)")
+        #expect(states >= 1, "the first state was never published")
     }
 
     @Test("overload appearing and going is published at once")

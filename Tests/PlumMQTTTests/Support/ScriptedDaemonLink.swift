@@ -19,6 +19,8 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
         var running: [String: Int] = [:]
         var mostAtOnce = 0
     }
+    /// Per pan, the message of a refusal the daemon gives instead of doing it (`notStable`).
+    private let refusals = Mutex<[String: String]>([:])
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: DaemonEvent.self)
@@ -38,7 +40,9 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
             }
         }
         gate.withLock { $0.running[pan, default: 1] -= 1 }
-        let line = #"{"class":"\#(action.rawValue.uppercased())","sensor":"\#(pan)","ok":true,"tare":12.5}"#
+        let refusal = refusals.withLock { $0[pan] }
+        let answer = refusal.map { #""ok":false,"reason":"notStable","message":"\#($0)""# } ?? #""ok":true,"tare":12.5"#
+        let line = #"{"class":"\#(action.rawValue.uppercased())","sensor":"\#(pan)",\#(answer)}"#
         guard case .command(let reply) = try Report.decode(Substring(line)) else { fatalError("not a reply") }
         return reply
     }
@@ -60,6 +64,9 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
 
     /// The most requests for one pan that were inside the daemon at the same time.
     var mostAtOnce: Int { gate.withLock { $0.mostAtOnce } }
+
+    /// From now on the daemon refuses every command on `pan` with `message`.
+    func refuse(_ pan: String, message: String) { refusals.withLock { $0[pan] = message } }
 
     func send(_ event: DaemonEvent) { continuation.yield(event) }
 }

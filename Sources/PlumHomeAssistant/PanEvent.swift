@@ -1,0 +1,49 @@
+internal import PlumProtocol
+
+/// The answer to a press, as Home Assistant sees it: an event on the pan's `event` entity and
+/// the text of its "last action" sensor. Without it a tare refused on a moving pan went only to
+/// the bridge's result topic, which no entity reads, and the user saw nothing happen.
+struct PanEvent: Hashable, Sendable, Encodable {
+    /// Every type the event entity declares. `button_short` and `button_long` stand for the
+    /// daemon's push button; plumscaled reports no button presses to watchers (it tares or
+    /// zeroes and logs), so the bridge never sends them yet.
+    static let types = ["tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long"]
+
+    /// One of ``types``.
+    var eventType: String
+    /// What happened, in the daemon's words: "tare refused: the pan is moving".
+    var message: String
+    /// The engine's refusal code, such as `notStable`; nil when done.
+    var reason: String?
+
+    /// The daemon's answer to `action` on `pan`.
+    init(_ reply: CommandReply, action: ScaleAction) {
+        let word = action.rawValue
+        let outcome = reply.ok ? "done" : "refused"
+        eventType = "\(word)_\(outcome)"
+        reason = reply.ok ? nil : reply.reason
+        if let text = reply.message, !text.isEmpty {
+            // The daemon's message already says "tare refused: …": it is not said twice.
+            message = text.hasPrefix(word) ? text : "\(word) \(outcome): \(text)"
+        } else if reply.ok, let grams = reply.tare ?? reply.offset {
+            message = "\(word) done: \((grams * 100).rounded() / 100 + 0) g"
+        } else {
+            message = "\(word) \(outcome)" + (reply.ok ? "" : reply.reason.map { ": \($0)" } ?? "")
+        }
+    }
+
+    /// The daemon could not be asked (the link is down): refused, with the error as the reason.
+    init(action: ScaleAction, error: String) {
+        eventType = "\(action.rawValue)_refused"
+        message = "\(action.rawValue) refused: \(error)"
+        reason = "unreachable"
+    }
+
+    /// The sensor's state: at most 255 characters, Home Assistant's limit for a state.
+    var lastAction: String { message.count > 255 ? String(message.prefix(254)) + "…" : message }
+
+    private enum CodingKeys: String, CodingKey {
+        case eventType = "event_type"
+        case message, reason
+    }
+}
