@@ -14,6 +14,7 @@ package import TOMLKit
 ///     allowed_hosts = ["scale.local"]
 ///     trusted_proxy = "127.0.0.1"
 ///     cookie_secure = false
+///     max_watchers = 100
 public struct WebSettings: Hashable, Sendable {
     public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
     public static let defaultAuthFile = "/etc/plumscale/web-password"
@@ -43,6 +44,8 @@ public struct WebSettings: Hashable, Sendable {
     /// Marks the session cookie `Secure`, so a browser sends it over HTTPS only: set it when a
     /// TLS proxy is in front.
     public var cookieSecure = false
+    /// Browsers watching `/ws` at most; each holds a socket, a task and a queue of frames.
+    public var maxWatchers = 100
 
     public init() {}
 
@@ -114,6 +117,7 @@ public struct WebSettings: Hashable, Sendable {
             settings.trustedProxy = proxy.lowercased()
         }
         settings.cookieSecure = try reader.bool("cookie_secure") ?? false
+        settings.maxWatchers = try reader.int("max_watchers", in: 1...10_000, unit: "watchers") ?? 100
         try reader.rejectUnknownKeys()
         return settings
     }

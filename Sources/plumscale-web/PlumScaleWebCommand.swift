@@ -81,7 +81,8 @@ struct Serve: AsyncParsableCommand {
                 lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
                 throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
                 hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
-                cookieSecure: settings.cookieSecure))
+                cookieSecure: settings.cookieSecure),
+            maxWatchers: settings.maxWatchers)
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
