@@ -12,6 +12,9 @@ package import TOMLKit
 ///     retention_days = 90
 ///     login_backoff_seconds = 60
 ///     allowed_hosts = ["scale.local"]
+///     trusted_proxy = "127.0.0.1"
+///     cookie_secure = false
+///     max_watchers = 100
 public struct WebSettings: Hashable, Sendable {
     public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
     public static let defaultAuthFile = "/etc/plumscale/web-password"
@@ -35,6 +38,14 @@ public struct WebSettings: Hashable, Sendable {
     /// names the page is reached by (`scale.local`, a reverse proxy's name). Any other name is
     /// refused, which stops DNS rebinding. An entry may carry a port, `scale.example:443`.
     public var allowedHosts: [String] = []
+    /// The address of a reverse proxy in front (an IP): from it alone `X-Forwarded-For` names
+    /// the client, for the login's back-off, the logs and `lan_read_only`.
+    public var trustedProxy: String?
+    /// Marks the session cookie `Secure`, so a browser sends it over HTTPS only: set it when a
+    /// TLS proxy is in front.
+    public var cookieSecure = false
+    /// Browsers watching `/ws` at most; each holds a socket, a task and a queue of frames.
+    public var maxWatchers = 100
 
     public init() {}
 
@@ -97,6 +108,16 @@ public struct WebSettings: Hashable, Sendable {
             }
             settings.allowedHosts = hosts.map { $0.lowercased() }
         }
+        if let proxy = try reader.string("trusted_proxy") {
+            guard !proxy.isEmpty, proxy.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else {
+                throw reader.error(
+                    "trusted_proxy",
+                    "trusted_proxy = \"\(proxy)\" is no IP address; write the proxy's, such as \"127.0.0.1\"")
+            }
+            settings.trustedProxy = proxy.lowercased()
+        }
+        settings.cookieSecure = try reader.bool("cookie_secure") ?? false
+        settings.maxWatchers = try reader.int("max_watchers", in: 1...10_000, unit: "watchers") ?? 100
         try reader.rejectUnknownKeys()
         return settings
     }

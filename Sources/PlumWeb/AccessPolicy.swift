@@ -22,15 +22,39 @@ public struct AccessPolicy: Sendable {
     /// Counts logins: a session made before the latest one is no longer valid. One user (one
     /// password) means one browser logged in at a time; a stolen cookie ends with the next login.
     public let epoch = SessionEpoch()
+    /// The reverse proxy's address (`[web] trusted_proxy`): from it alone, `X-Forwarded-For`
+    /// names the client. From anyone else the header is ignored, or a client could claim to be
+    /// on the scale itself, or make each guess look like a new peer.
+    public let trustedProxy: String?
+    /// Whether the session cookie is `Secure` (`[web] cookie_secure`): behind a TLS proxy.
+    public let cookieSecure: Bool
 
     public init(
         lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle(),
-        hosts: HostCheck = HostCheck(names: [])
+        hosts: HostCheck = HostCheck(names: []), trustedProxy: String? = nil, cookieSecure: Bool = false
     ) {
         self.lanReadOnly = lanReadOnly
         self.passwords = passwords
         self.throttle = throttle
         self.hosts = hosts
+        self.trustedProxy = trustedProxy
+        self.cookieSecure = cookieSecure
+    }
+
+    /// The client's address: the peer's, or behind ``trustedProxy`` the last address the proxy
+    /// appended to `X-Forwarded-For` (earlier ones are whatever the client wrote).
+    public func client(_ request: Request, _ context: WebContext) -> String {
+        let peer = context.peerAddress
+        guard let trustedProxy, peer == trustedProxy || peer == "::ffff:" + trustedProxy,
+            let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").last
+        else { return peer }
+        let address = String(forwarded.filter { !$0.isWhitespace })
+        return address.isEmpty ? peer : address
+    }
+
+    /// Whether the client is on this machine (see ``WebContext/isLocal(_:)``).
+    public func clientIsLocal(_ request: Request, _ context: WebContext) -> Bool {
+        WebContext.isLocal(client(request, context))
     }
 
     /// Checks a password on ``BlockingWork/password``, the one thread bcrypt may hold.
@@ -50,7 +74,7 @@ public struct AccessPolicy: Sendable {
 
     /// Refuses the request unless its peer may change state and it comes from our page.
     public func checkSameOrigin(_ request: Request, _ context: WebContext) throws(HTTPError) {
-        if lanReadOnly && !context.peerIsLocal {
+        if lanReadOnly && !clientIsLocal(request, context) {
             throw HTTPError(
                 .forbidden,
                 message: "this page is read-only from the network ([web] lan_read_only); "
@@ -126,6 +150,9 @@ public struct AccessPolicy: Sendable {
 }
 
 extension HTTPField.Name {
+    /// What a reverse proxy says the client's address was.
+    public static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+
     /// The header that carries a session's CSRF token.
     public static let csrfToken = HTTPField.Name("X-CSRF-Token")!
 }

@@ -17,13 +17,13 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
             let session = context.sessions.session.flatMap { access.isCurrent($0) ? $0 : nil }
             json.add("logged_in", session != nil)
             if let session { json.add("csrf", session.csrf) }
-            json.add("may_log_in", !(access.lanReadOnly && !context.peerIsLocal))
+            json.add("may_log_in", !(access.lanReadOnly && !access.clientIsLocal(request, context)))
             return WebService<Daemon>.json(json.finished)
         }
         router.post("/api/login") { request, context in
             try access.checkSameOrigin(request, context)
             let body = try await request.decode(as: LoginBody.self, context: context)
-            let peer = context.peerAddress
+            let peer = access.client(request, context)
             if case .refused(let seconds) = access.throttle.admit(peer) {
                 throw HTTPError(
                     .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
@@ -42,7 +42,8 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
                 context.logger.warning("wrong web password from \(peer)")
                 if startedBackoff {
                     let seconds = Int(access.throttle.backoffSeconds)
-                    context.logger.warning("too many wrong web passwords (last from \(peer)); refusing for \(seconds) s")
+                    context.logger.warning(
+                        "too many wrong web passwords (last from \(peer)); refusing for \(seconds) s")
                 }
                 throw HTTPError(.unauthorized, message: "wrong password")
             }

@@ -49,7 +49,8 @@ struct HistoryRoute: Sendable {
             .contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json", .cacheControl: "no-store"
         ]
         if let next = page.nextSince {
-            headers[.link] = "<\(Self.uri(series, format, sensor, since: next, until: window.until, rows))>; rel=\"next\""
+            let uri = Self.uri(series, format, sensor, since: next, until: window.until, rows)
+            headers[.link] = "<\(uri)>; rel=\"next\""
         }
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: format == .csv ? HistoryExport.csvHeader(series) : "["))

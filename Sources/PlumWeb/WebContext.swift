@@ -25,9 +25,11 @@ public struct WebContext: RequestContext, WebSocketRequestContext, SessionReques
 
     /// Whether the peer is on this machine. A context made without a channel address (the
     /// in-process test router) counts as local.
-    public var peerIsLocal: Bool {
-        guard let address = remoteAddress?.ipAddress else { return true }
-        return address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+    public var peerIsLocal: Bool { Self.isLocal(peerAddress) }
+
+    /// Whether `address` is this machine's: loopback, or "local" (no channel address).
+    public static func isLocal(_ address: String) -> Bool {
+        address == "local" || address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 }
 

@@ -43,7 +43,7 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
         // Then: a request for a name that is not the scale's gets no further (DNS rebinding).
         router.middlewares.add(HostCheckMiddleware(check: access.hosts))
         // SameSite=Strict: another site's page cannot even send the cookie along.
-        let cookie = SessionCookieParameters(name: "plumscale_session", sameSite: .strict)
+        let cookie = SessionCookieParameters(name: "plumscale_session", secure: access.cookieSecure, sameSite: .strict)
         router.middlewares.add(
             SessionMiddleware(storage: sessionStore, configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }

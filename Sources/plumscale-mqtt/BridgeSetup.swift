@@ -7,6 +7,8 @@ import PlumMQTT
 struct BridgeSetup {
     var mqtt: MQTTConfiguration
     var bridge: BridgeSettings
+    /// What is allowed but unwise, for the log at start: a password sent in clear.
+    var warnings: [String] = []
 
     struct Overrides {
         var broker: String?
@@ -70,7 +72,13 @@ struct BridgeSetup {
             host: host, port: port, clientID: settings.clientID ?? "plumscale-\(identity.scaleID)",
             protocolVersion: settings.protocolVersion == "5" ? .v5 : .v311, username: settings.username,
             password: password, tls: tls, will: bridge.will)
-        return BridgeSetup(mqtt: mqtt, bridge: bridge)
+        var warnings: [String] = []
+        if password != nil, tls == nil, !isLoopback(host) {
+            warnings.append(
+                "the MQTT password goes to \(host):\(port) in clear, readable by anyone on the way; set [mqtt] "
+                    + "ca_file to the broker's CA to use TLS (port 8883), or run the broker on this machine")
+        }
+        return BridgeSetup(mqtt: mqtt, bridge: bridge, warnings: warnings)
     }
 
     /// `host`, `host:port`, `[v6]` or `[v6]:port`.
@@ -102,4 +110,10 @@ struct BridgeSetup {
         }
         return (String(host), port)
     }
+}
+
+/// Whether `host` is this machine: only then may a password travel without TLS.
+func isLoopback(_ host: String) -> Bool {
+    let host = host.lowercased()
+    return host == "localhost" || host == "::1" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.")
 }

@@ -54,6 +54,7 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode(1)
         }
+        for warning in setup.warnings { logger.warning("\(warning)") }
         let topics = setup.bridge.topics
         logger.info("scale \(topics.identity.scaleID) on \(setup.mqtt.endpoint), topics under \(topics.base)/")
         let bridge: Bridge<PlumClientLink>

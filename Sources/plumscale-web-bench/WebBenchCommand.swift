@@ -43,7 +43,9 @@ struct WebBenchCommand: AsyncParsableCommand {
         let web = try BackgroundProcess(
             BuiltProducts.folder + "/plumscale-web",
             [
-                "--config", try directory.write("web.toml", "[web]\n"), "--socket", daemon.socketPath,
+                // Room for the largest round twice over: the last round's watchers may still be closing.
+                "--config", try directory.write("web.toml", "[web]\nmax_watchers = \(2 * (clients.max() ?? 100))\n"),
+                "--socket", daemon.socketPath,
                 "--listen", "127.0.0.1:\(port)", "--state-directory", directory.path
             ])
         defer { _ = daemon.terminate() }

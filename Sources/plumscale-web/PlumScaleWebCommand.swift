@@ -80,7 +80,9 @@ struct Serve: AsyncParsableCommand {
             access: AccessPolicy(
                 lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
                 throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
-                hosts: HostCheck(names: settings.allowedHosts)))
+                hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
+                cookieSecure: settings.cookieSecure),
+            maxWatchers: settings.maxWatchers)
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
@@ -132,7 +134,8 @@ struct HashPassword: ParsableCommand {
 
     func validate() throws {
         guard (Self.minimumCost...31).contains(cost) else {
-            throw ValidationError("--cost must be \(Self.minimumCost) to 31; below 10 a stolen hash is guessed too fast.")
+            throw ValidationError(
+                "--cost must be \(Self.minimumCost) to 31; below 10 a stolen hash is guessed too fast.")
         }
     }
 

@@ -105,4 +105,26 @@ struct BridgeSetupTests {
         let elsewhere = try Self.setup("", scaleID: "x")
         #expect(elsewhere.bridge.device == DeviceDetails(), "nothing known: \(elsewhere.bridge.device)")
     }
+
+    @Test("a password to a broker elsewhere without TLS is warned about; with TLS or on loopback it is not")
+    func passwordInClear() throws {
+        let files = [
+            "/etc/plumscale/mqtt-password": "secret\n", "/etc/machine-id": "c0ffee0123456789abcdef0123456789\n"
+        ]
+        let clear = try Self.setup(
+            "[mqtt]\nhost = \"broker.lan\"\nusername = \"scale\"\npassword_file = \"/etc/plumscale/mqtt-password\"\n",
+            files: files)
+        #expect(clear.warnings.count == 1 && clear.warnings[0].contains("ca_file"), "\(clear.warnings)")
+        let tls = try Self.setup(
+            "[mqtt]\nhost = \"broker.lan\"\nusername = \"scale\"\npassword_file = \"/etc/plumscale/mqtt-password\"\n"
+                + "ca_file = \"/etc/ssl/ca.pem\"\n",
+            files: files)
+        #expect(tls.warnings.isEmpty, "TLS: no warning")
+        let local = try Self.setup(
+            "[mqtt]\nhost = \"127.0.0.1\"\nusername = \"scale\"\npassword_file = \"/etc/plumscale/mqtt-password\"\n",
+            files: files)
+        #expect(local.warnings.isEmpty, "loopback: no warning")
+        let anonymous = try Self.setup("[mqtt]\nhost = \"broker.lan\"\n", files: files)
+        #expect(anonymous.warnings.isEmpty, "no password, nothing to leak")
+    }
 }

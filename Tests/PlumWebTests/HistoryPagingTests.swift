@@ -64,7 +64,8 @@ struct HistoryPagingTests {
                 struct Row: Decodable { var sensor: String, epoch: Double }
                 let rows = try JSONDecoder().decode([Row].self, from: Data(buffer: response.body))
                 #expect(rows.count == 2400, "three chunks, one array")
-                #expect(Self.nextLink(response.headers)?.contains("format=json") == true, "the next page keeps the format")
+                #expect(
+                    Self.nextLink(response.headers)?.contains("format=json") == true, "the next page keeps the format")
             }
         }
     }

@@ -21,7 +21,8 @@ struct RebindingTests {
             HostCase(host: "[::1]:8385", allowed: true), HostCase(host: "192.168.1.20:8385", allowed: true),
             HostCase(host: "Scale.Local:8385", allowed: true), HostCase(host: "scale.local.", allowed: true),
             HostCase(host: "proxy.example:443", allowed: true), HostCase(host: "proxy.example:8385", allowed: false),
-            HostCase(host: "evil.example:8385", allowed: false), HostCase(host: "127.0.0.1.evil.example", allowed: false),
+            HostCase(host: "evil.example:8385", allowed: false),
+            HostCase(host: "127.0.0.1.evil.example", allowed: false),
             HostCase(host: "localhost.evil.example", allowed: false), HostCase(host: "", allowed: false)
         ])
     func hosts(_ example: HostCase) {
@@ -41,7 +42,8 @@ struct RebindingTests {
                 body: #"{"password":"\#(WebTestFixture.password)"}"#)
             #expect(login.head.status == .misdirectedRequest, "a rebound page may not even try a password")
             let text = String(buffer: login.body ?? ByteBuffer())
-            #expect(text.contains("allowed_hosts") && text.contains("evil.example"), "the body says what to set: \(text)")
+            #expect(
+                text.contains("allowed_hosts") && text.contains("evil.example"), "the body says what to set: \(text)")
             for uri in ["/api/history?since=0", "/api/poll", "/"] {
                 let read = try await Self.send(port: port, authority: evil, uri: uri, method: .get)
                 #expect(read.head.status == .misdirectedRequest, "\(uri) is not read through a rebound name")
@@ -61,7 +63,9 @@ struct RebindingTests {
         let client = TestClient(host: "127.0.0.1", port: port)
         client.connect()
         let response = try await client.execute(
-            .init(uri, method: method, authority: authority, headers: headers, body: body.map { ByteBuffer(string: $0) }))
+            .init(
+                uri, method: method, authority: authority, headers: headers,
+                body: body.map { ByteBuffer(string: $0) }))
         try await client.shutdown()
         return response
     }

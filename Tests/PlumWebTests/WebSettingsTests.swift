@@ -16,9 +16,13 @@ struct WebSettingsTests {
             retention_days = 30
             login_backoff_seconds = 5
             allowed_hosts = ["Scale.local", "scale.example:443"]
+            trusted_proxy = "127.0.0.1"
+            cookie_secure = true
+            max_watchers = 250
             """, file: "p.toml")
         #expect(settings.loginBackoffSeconds == 5, "the back-off is configurable")
         #expect(settings.allowedHosts == ["scale.local", "scale.example:443"], "names compare in lower case")
+        #expect(settings.trustedProxy == "127.0.0.1" && settings.cookieSecure && settings.maxWatchers == 250)
         #expect(settings.listen == WebListenAddress(host: "::1", port: 9000) && settings.listen.isLoopback)
         #expect(settings.lanReadOnly && settings.authFile == "/etc/plumscale/pw")
         #expect(settings.historyPath == "/srv/h.sqlite" && settings.retentionDays == 30)

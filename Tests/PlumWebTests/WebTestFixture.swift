@@ -25,7 +25,7 @@ struct WebTestFixture {
     init(
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
-        allowedHosts: [String] = [], maxWatchers: Int = 100
+        allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -38,7 +38,8 @@ struct WebTestFixture {
             daemon: daemon, board: board, metrics: metrics, history: history,
             access: AccessPolicy(
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
-                throttle: throttle, hosts: HostCheck(names: allowedHosts)),
+                throttle: throttle, hosts: HostCheck(names: allowedHosts), trustedProxy: trustedProxy,
+                cookieSecure: cookieSecure),
             now: { now }, maxWatchers: maxWatchers)
     }
 
