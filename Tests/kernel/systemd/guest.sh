@@ -220,7 +220,7 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
     install -m 0755 "$PLUMSCALE_SERVICES_BIN/plumscale-mqtt" "$PLUMSCALE_SERVICES_BIN/plumscale-web" /usr/local/bin/
     install -m 0644 "$PLUM_REPO/systemd/plumscale-mqtt.service" "$PLUM_REPO/systemd/plumscale-web.service" \
         /etc/systemd/system/
-    echo plum-test-password | plumscale-web hash-password --cost 4 >/etc/plumscale/web-password
+    echo plum-test-password | plumscale-web hash-password --cost 10 >/etc/plumscale/web-password
     chmod 0640 /etc/plumscale/web-password
     chgrp plumscale /etc/plumscale/web-password
     systemctl daemon-reload
