@@ -18,12 +18,18 @@ public struct ScaleOverrides: Hashable, Sendable {
     public var stepThresholdDivisions: Double?
     /// The window the flow rate is fitted over, in milliseconds.
     public var flowWindowMilliseconds: Double?
+    /// Stable only while the load moves by at most this many divisions per second.
+    public var stabilitySlopeDivisions: Double?
+    /// The display moves to the next division only once the load is past the rounding
+    /// boundary by this many divisions.
+    public var displayHysteresisDivisions: Double?
 
     public init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
         initialZero: Bool? = nil, averagingMilliseconds: Double? = nil, stabilityWindowMilliseconds: Double? = nil,
         stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil,
-        flowWindowMilliseconds: Double? = nil
+        flowWindowMilliseconds: Double? = nil, stabilitySlopeDivisions: Double? = nil,
+        displayHysteresisDivisions: Double? = nil
     ) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
@@ -34,6 +40,8 @@ public struct ScaleOverrides: Hashable, Sendable {
         self.stabilityBandDivisions = stabilityBandDivisions
         self.stepThresholdDivisions = stepThresholdDivisions
         self.flowWindowMilliseconds = flowWindowMilliseconds
+        self.stabilitySlopeDivisions = stabilitySlopeDivisions
+        self.displayHysteresisDivisions = displayHysteresisDivisions
     }
 
     /// True when the layer changes nothing.
@@ -51,13 +59,16 @@ public struct ScaleOverrides: Hashable, Sendable {
         if let stabilityBandDivisions { result.stabilityBandDivisions = stabilityBandDivisions }
         if let stepThresholdDivisions { result.stepThresholdDivisions = stepThresholdDivisions }
         if let flowWindowMilliseconds { result.flowWindowMilliseconds = flowWindowMilliseconds }
+        if let stabilitySlopeDivisions { result.stabilitySlopeDivisions = stabilitySlopeDivisions }
+        if let displayHysteresisDivisions { result.displayHysteresisDivisions = displayHysteresisDivisions }
         return result
     }
 
     /// The keys a layer may set, as written in the file.
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
-        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms"
+        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms", "stability_slope_divisions",
+        "display_hysteresis_divisions"
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
@@ -85,5 +96,10 @@ public struct ScaleOverrides: Hashable, Sendable {
             "step_threshold_divisions", in: 0.5...10_000, unit: "divisions (a jump that restarts the average)")
         flowWindowMilliseconds = try reader.double(
             "flow_window_ms", in: 100...60_000, unit: "ms (how much time the flow rate is fitted over)")
+        stabilitySlopeDivisions = try reader.double(
+            "stability_slope_divisions", in: 0.01...1_000, unit: "divisions per second (how fast a stable load may move)")
+        displayHysteresisDivisions = try reader.double(
+            "display_hysteresis_divisions", in: 0...0.49,
+            unit: "divisions (how far past a rounding boundary the display moves)")
     }
 }

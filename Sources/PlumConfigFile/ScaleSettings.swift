@@ -22,6 +22,11 @@ public struct ScaleSettings: Hashable, Sendable {
     public var stepThresholdDivisions: Double?
     /// The flow rate's window in milliseconds; nil for the engine's (1000 ms).
     public var flowWindowMilliseconds: Double?
+    /// How fast a stable load may move, in divisions per second; nil for the engine's (0.5 d/s).
+    public var stabilitySlopeDivisions: Double?
+    /// How far past a rounding boundary the display moves, in divisions; nil for the engine's
+    /// (0.25 d).
+    public var displayHysteresisDivisions: Double?
 
     public init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,

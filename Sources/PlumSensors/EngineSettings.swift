@@ -20,6 +20,8 @@ extension ScaleConfiguration {
         if let band = settings.stabilityBandDivisions { stabilityBand = band }
         if let threshold = settings.stepThresholdDivisions { filter.stepThreshold = threshold }
         if let milliseconds = settings.flowWindowMilliseconds { flowWindow = Self.nanoseconds(milliseconds) }
+        if let slope = settings.stabilitySlopeDivisions { stabilitySlope = slope }
+        if let hysteresis = settings.displayHysteresisDivisions { displayHysteresis = hysteresis }
         cue.stableWeightCue = stableWeightCue
         if case .failure(let refusal) = validate() { throw refusal }
     }
