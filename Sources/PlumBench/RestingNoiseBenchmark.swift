@@ -11,9 +11,11 @@ public struct RestingNoiseBenchmark: Sendable {
     public struct Row: Sendable {
         /// Added noise per conversion in d (0: the datasheet's alone, no spikes).
         public var noise: Double
-        /// Worst time from a placement to within ±1 d of it and stable for good (nil: never).
+        /// Worst time from a placement until the display is within ±1 d of it for good (nil:
+        /// never). Not "and stable": a held spike marks one conversion unstable on purpose, and
+        /// the stable share below says how much of the rest was stable.
         public var settle: Double?
-        /// The same for a display showing the true load (the floor).
+        /// The first conversion after a placement (a display showing the true load).
         public var floor: Double?
         /// Display changes per minute from 1.5 s after each placement to the next.
         public var changesPerMinute: Double
@@ -79,16 +81,16 @@ public struct RestingNoiseBenchmark: Sendable {
                 seconds += end - start - Self.restAfter
             }
             return Row(
-                noise: noise, settle: SettlingMetrics(shown, division: d).worstSettleTime,
-                floor: SettlingMetrics(truth, division: d).worstSettleTime,
-                changesPerMinute: Double(changes) / seconds * 60, stableShare: Double(stable) / Double(max(1, readings)),
-                worstOff: worstOff)
+                noise: noise, settle: SettlingMetrics(shown, division: d).worstTrackTime,
+                floor: SettlingMetrics(truth, division: d).worstTrackTime,
+                changesPerMinute: Double(changes) / seconds * 60,
+                stableShare: Double(stable) / Double(max(1, readings)), worstOff: worstOff)
         }
     }
 
     public func table(_ rows: [Row]) -> String {
         let header = [
-            "PlumScale at rest (\(Int(rate.samplesPerSecond)) SPS), added noise", "settle s", "floor s",
+            "PlumScale at rest (\(Int(rate.samplesPerSecond)) SPS), added noise", "to ±1 d s", "floor s",
             "display changes/min at rest", "stable at rest", "worst off d"
         ]
         let lines = rows.map { row in

@@ -88,7 +88,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
             return bad("stability slope \(stabilitySlope) d/s is not positive", "use 0.5 d/s")
         }
         guard displayHysteresis.isFinite, (0..<0.5).contains(displayHysteresis) else {
-            return bad("display hysteresis \(displayHysteresis) d is outside 0 ..< 0.5 d", "use 0.25 d (0 turns it off)")
+            return bad(
+                "display hysteresis \(displayHysteresis) d is outside 0 ..< 0.5 d", "use 0.25 d (0 turns it off)")
         }
         guard (1_000_000...60_000_000_000).contains(flowWindow) else {
             return bad("flow window \(Double(flowWindow) / 1e6) ms is outside 1 ms ... 60 s", "use 1000 ms")

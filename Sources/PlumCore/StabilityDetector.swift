@@ -7,7 +7,8 @@
 /// **Slope.** A slow ramp stays inside any band over a short window: a load creeping at 2 d/s
 /// moves 0.6 d in 300 ms and used to be called stable most of the time. So a line is fitted by
 /// least squares to the samples (after the spike stage, before the average) of the last
-/// ``slopeWindow``, counting only those since the average last restarted (``restart()``), and
+/// ``slopeWindow``, counting only those since the average last restarted at a new level
+/// (``restart()``: the engine calls it when a restart moved the average by more than the band), and
 /// the load counts as moving when its slope is past ``slopeLimit`` by more than three standard
 /// errors: |b| − 3 σ / √Σ(t − t̄)² > limit, σ the measured noise of one sample. On a quiet cell
 /// the standard error is a few hundredths of the limit and this is |b| ≤ limit; on a noisy one

@@ -141,7 +141,9 @@ public struct WeighingEngine: Sendable {
             // d: an ordinary draw of a noisy cell (3 σ is 1.7 d at σ = 0.56 d) is neither a spike
             // nor a step (docs/engine.md, "Judged against the noise").
             sampleNoise.add(value)
-            let sigma = sampleNoise.sigma ?? 0
+            // One block of 16 differences knows σ only to ±34 %; it is trusted in proportion
+            // until four blocks (0.8 s at 80 SPS, 6.4 s at 10 SPS) have been measured.
+            let sigma = (sampleNoise.sigma ?? 0) * min(1, Double(sampleNoise.blocksSeen) / 4)
             let despiked = spikes.process(
                 value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma))
             let band = configuration.stabilityBand * unit
@@ -150,7 +152,9 @@ public struct WeighingEngine: Sendable {
             let smooth = filter.process(
                 despiked, time: input.time, stepThreshold: max(filterTuning.stepThreshold * unit, 6 * sigma),
                 shift: band, noise: sigma)
-            if filter.stepCount != restarts { stability.restart() }
+            // A restart that moved the average by more than the band is a new load, and the
+            // slope is fitted to it alone; a smaller one (a correction after ringing) keeps it.
+            if filter.stepCount != restarts, !(abs(smooth - (filtered ?? smooth)) <= band) { stability.restart() }
             filtered = smooth
             // A sample the spike stage held back is either a knock or the first of a step, and
             // a settling filter has seen the load move where its average has not yet followed:

@@ -34,7 +34,8 @@ struct CreepingLoadTests {
             let t = Double(index) / Double(ramp.rate)
             let moved = min(max(0, t - start), ramp.duration) * ramp.speed * 0.1
             let grams = 100 + moved + noise.gaussian(sigma: ramp.noise)
-            let reading = engine.process(EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * period))
+            let reading = engine.process(
+                EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * period))
             return (t, reading.isStable)
         }
     }
