@@ -32,7 +32,8 @@
 /// average several times a second.) With these constants noise alone restarts the average
 /// about once in 10⁷ samples (Siegmund's approximation). ``isSettling`` says the sum is past
 /// ¾ h (past ½ h while the shift decides), which noise alone reaches about once in 10⁵
-/// samples, or that the newest sample lies more than max(shift, 4 σ) from the average.
+/// samples, or that the newest sample lies more than max(shift, 3 σ) from the average (0.3 %
+/// of the samples of pure noise: one draw is never a step, but it is no evidence of rest either).
 ///
 /// **Longer averaging for noisier signals.** The average's own noise is σ·√(Δt / 2τ). When the
 /// measured noise would leave more than ``restNoise`` of it, τ grows to σ²·Δt / (2·restNoise²),
@@ -116,7 +117,7 @@ public struct AdaptiveFilter: Sendable {
         allowance = max(shift / 2, sigma)
         let interval = max(shift, 8 * sigma)
         settlingLimit = max(shift / 2, 6 * sigma)
-        outlierLimit = max(shift, 4 * sigma)
+        outlierLimit = max(shift, 3 * sigma)
         lastDeviation = depth == 0 ? 0 : x - average
         if depth == 0 || !(abs(x - average) <= stepThreshold) {
             restart(at: x, samples: 1)
