@@ -31,8 +31,8 @@
 /// k = ½ d and h = 1 d: at σ = 0.56 d a third of all samples fed it and it restarted the
 /// average several times a second.) With these constants noise alone restarts the average
 /// about once in 10⁷ samples (Siegmund's approximation). ``isSettling`` says the sum is past
-/// ¾ h (past ½ h while the shift decides), which noise alone reaches about once in 10⁵
-/// samples, or that the newest sample lies more than max(shift, 3 σ) from the average (0.3 %
+/// max(½ shift, 4.5 σ²/k), above which noise alone keeps it about e⁻⁹ (0.01 %) of the time
+/// (4.5 σ on a noisy cell, 0.76 d at σ = 0.29 d), or that the newest sample lies more than max(shift, 3 σ) from the average (0.3 %
 /// of the samples of pure noise: one draw is never a step, but it is no evidence of rest either).
 ///
 /// **Longer averaging for noisier signals.** The average's own noise is σ·√(Δt / 2τ). When the
@@ -116,7 +116,8 @@ public struct AdaptiveFilter: Sendable {
         let sigma = noise.isFinite ? max(0, noise) : 0
         allowance = max(shift / 2, sigma)
         let interval = max(shift, 8 * sigma)
-        settlingLimit = max(shift / 2, 6 * sigma)
+        // Noise alone keeps the sum above L about e^(−2kL/σ²) of the time: L for e^(−9).
+        settlingLimit = max(shift / 2, allowance > 0 ? 4.5 * sigma * sigma / allowance : 0)
         outlierLimit = max(shift, 3 * sigma)
         lastDeviation = depth == 0 ? 0 : x - average
         if depth == 0 || !(abs(x - average) <= stepThreshold) {
