@@ -32,8 +32,9 @@
 /// average several times a second.) With these constants noise alone restarts the average
 /// about once in 10⁷ samples (Siegmund's approximation). ``isSettling`` says the sum is past
 /// max(½ shift, 4.5 σ²/k), above which noise alone keeps it about e⁻⁹ (0.01 %) of the time
-/// (4.5 σ on a noisy cell, 0.76 d at σ = 0.29 d), or that the newest sample lies more than max(shift, 3 σ) from the average (0.3 %
-/// of the samples of pure noise: one draw is never a step, but it is no evidence of rest either).
+/// (4.5 σ on a noisy cell, 0.76 d at σ = 0.29 d), or that the newest sample lies more than
+/// max(shift, 3 σ) from the average (0.3 % of the samples of pure noise: one draw is never a
+/// step, but it is no evidence of rest either).
 ///
 /// **Longer averaging for noisier signals.** The average's own noise is σ·√(Δt / 2τ). When the
 /// measured noise would leave more than ``restNoise`` of it, τ grows to σ²·Δt / (2·restNoise²),
