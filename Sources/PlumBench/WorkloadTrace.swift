@@ -57,6 +57,31 @@ public struct WorkloadTrace: Sendable {
         changes = load.changes
     }
 
+    /// The same conversions with extra noise of `sigma` grams rms added to each, and a mid-read
+    /// spike of 5 to 50 g either way on about one conversion in `spikeEvery` (0: none): a noisier
+    /// cell or amplifier than the datasheet's, for the benchmark's noise levels.
+    public func addingNoise(sigma: Double, spikeEvery: Int, countsPerGram: Double, seed: UInt64) -> WorkloadTrace {
+        var random = SeededRandom(seed: SeededRandom.scattered(seed))
+        let noisy = points.map { point in
+            var point = point
+            var grams = random.gaussian() * sigma
+            if spikeEvery > 0, random.unit() < 1 / Double(spikeEvery) {
+                grams += (random.unit() < 0.5 ? -1 : 1) * (5 + 45 * random.unit())
+            }
+            let code = (Double(point.raw) + grams * countsPerGram).rounded()
+            point.raw = Int32(max(-8_388_608, min(8_388_607, code)))
+            return point
+        }
+        return WorkloadTrace(workload: workload, rate: rate, points: noisy, changes: changes)
+    }
+
+    private init(workload: Workload, rate: HX711Rate, points: [Point], changes: [Double]) {
+        self.workload = workload
+        self.rate = rate
+        self.points = points
+        self.changes = changes
+    }
+
     /// The codes for a known load with noise, creep and drift turned off: the benchmark's
     /// known-weight calibration, shared by every filter.
     public static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {

@@ -23,12 +23,18 @@ public struct ScaleOverrides: Hashable, Sendable {
     public var warmUpSeconds: Double?
     /// The most divisions (capacity ÷ division) allowed; 10 000 (OIML class III) unless raised.
     public var maxDivisions: Double?
+    /// Stable only while the load moves by at most this many divisions per second.
+    public var stabilitySlopeDivisions: Double?
+    /// The display moves to the next division only once the load is past the rounding
+    /// boundary by this many divisions.
+    public var displayHysteresisDivisions: Double?
 
     public init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
         initialZero: Bool? = nil, averagingMilliseconds: Double? = nil, stabilityWindowMilliseconds: Double? = nil,
         stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil,
-        flowWindowMilliseconds: Double? = nil
+        flowWindowMilliseconds: Double? = nil, stabilitySlopeDivisions: Double? = nil,
+        displayHysteresisDivisions: Double? = nil
     ) {
         self.capacityGrams = capacityGrams
         self.divisionGrams = divisionGrams
@@ -39,6 +45,8 @@ public struct ScaleOverrides: Hashable, Sendable {
         self.stabilityBandDivisions = stabilityBandDivisions
         self.stepThresholdDivisions = stepThresholdDivisions
         self.flowWindowMilliseconds = flowWindowMilliseconds
+        self.stabilitySlopeDivisions = stabilitySlopeDivisions
+        self.displayHysteresisDivisions = displayHysteresisDivisions
     }
 
     /// True when the layer changes nothing.
@@ -58,13 +66,16 @@ public struct ScaleOverrides: Hashable, Sendable {
         if let flowWindowMilliseconds { result.flowWindowMilliseconds = flowWindowMilliseconds }
         if let warmUpSeconds { result.warmUpSeconds = warmUpSeconds }
         if let maxDivisions { result.maxDivisions = maxDivisions }
+        if let stabilitySlopeDivisions { result.stabilitySlopeDivisions = stabilitySlopeDivisions }
+        if let displayHysteresisDivisions { result.displayHysteresisDivisions = displayHysteresisDivisions }
         return result
     }
 
     /// The keys a layer may set, as written in the file.
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
-        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms", "warm_up_s", "max_divisions"
+        "stability_band_divisions", "step_threshold_divisions", "flow_window_ms", "warm_up_s", "max_divisions",
+        "stability_slope_divisions", "display_hysteresis_divisions"
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
@@ -96,5 +107,10 @@ public struct ScaleOverrides: Hashable, Sendable {
             "warm_up_s", in: 0...3_600, unit: "s (how long the sensor warms up before zero-setting at start)")
         maxDivisions = try reader.double(
             "max_divisions", in: 10...1_000_000, unit: "divisions (capacity ÷ division; 10000 for OIML class III)")
+        stabilitySlopeDivisions = try reader.double(
+            "stability_slope_divisions", in: 0.01...1_000, unit: "divisions per second (how fast a stable load may move)")
+        displayHysteresisDivisions = try reader.double(
+            "display_hysteresis_divisions", in: 0...0.49,
+            unit: "divisions (how far past a rounding boundary the display moves)")
     }
 }

@@ -26,6 +26,11 @@ public struct ScaleSettings: Hashable, Sendable {
     public var warmUpSeconds: Double?
     /// The most divisions allowed; nil for the engine's 10 000 (OIML class III).
     public var maxDivisions: Double?
+    /// How fast a stable load may move, in divisions per second; nil for the engine's (0.5 d/s).
+    public var stabilitySlopeDivisions: Double?
+    /// How far past a rounding boundary the display moves, in divisions; nil for the engine's
+    /// (0.25 d).
+    public var displayHysteresisDivisions: Double?
 
     public init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,

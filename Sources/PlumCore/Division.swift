@@ -79,6 +79,11 @@ public struct Division: Hashable, Sendable, CustomStringConvertible {
         return (divisions, Division.value(divisions * Int64(mantissa), exponent: exponent))
     }
 
+    /// The value in grams of `divisions` steps of the division (the Double nearest the decimal).
+    public func grams(divisions: Int64) -> Double {
+        Division.value(divisions * Int64(mantissa), exponent: exponent)
+    }
+
     /// Prints a multiple of the division with exactly ``decimals`` digits, without Foundation.
     public func format(divisions: Int64) -> String { format(divisions: divisions, suffix: "") }
 

@@ -18,6 +18,15 @@ public struct FilterTuning: Hashable, Sendable {
     public var averagingTime: UInt64 = 200_000_000
     /// A jump of more than this many divisions restarts the average at the new value.
     public var stepThreshold: Double = 4
+    /// The rms noise, in divisions, the average should keep at rest: when the measured noise
+    /// of the samples would leave more, τ grows (``AdaptiveFilter``), up to
+    /// ``longestAveragingTime``. 0.07 d: at that noise a display half a division from a
+    /// rounding boundary changes less than once an hour, and the slope over 1 s stays well
+    /// inside the stability rule's 0.5 d/s. 0 keeps τ whatever the noise.
+    public var restNoise: Double = 0.07
+    /// The longest τ a noisy signal may get, in nanoseconds (4 s: an HX711 at 10 SPS with 1 d
+    /// of noise per conversion).
+    public var longestAveragingTime: UInt64 = 4_000_000_000
 
     public init() {}
 
@@ -40,6 +49,16 @@ public struct FilterTuning: Hashable, Sendable {
                     .invalidConfiguration,
                     "averaging time constant \(Double(averagingTime) / 1e6) ms is outside 1 ms ... 60 s",
                     hint: "use 200 ms"))
+        }
+        guard restNoise.isFinite, restNoise >= 0, longestAveragingTime >= averagingTime,
+            longestAveragingTime <= 60_000_000_000
+        else {
+            return .failure(
+                Refusal(
+                    .invalidConfiguration,
+                    "rest noise \(restNoise) d or longest averaging time \(Double(longestAveragingTime) / 1e6) ms "
+                        + "is unusable",
+                    hint: "use 0.07 d and 4000 ms (at least the averaging time, at most 60 s)"))
         }
         guard stepThreshold.isFinite, stepThreshold > 0 else {
             return .failure(

@@ -48,32 +48,6 @@ public struct FlowRate: Sendable {
         }
         samples.append(grams, at: time)
         guard samples.isFull, samples.indices.count >= minimumSamples else { return nil }
-        return slope()
-    }
-
-    /// Ordinary least squares of grams on seconds over the window, with times measured from the
-    /// newest sample so the sums stay small and exact.
-    private func slope() -> Double? {
-        let times = samples.times
-        let values = samples.values
-        let newest = times[times.count - 1]
-        let count = Double(samples.indices.count)
-        var sumT = 0.0
-        var sumV = 0.0
-        for index in samples.indices {
-            sumT -= Double(newest - times[index]) / 1e9
-            sumV += values[index]
-        }
-        let meanT = sumT / count
-        let meanV = sumV / count
-        var covariance = 0.0
-        var variance = 0.0
-        for index in samples.indices {
-            let t = -Double(newest - times[index]) / 1e9 - meanT
-            covariance += t * (values[index] - meanV)
-            variance += t * t
-        }
-        guard variance > 0 else { return nil }
-        return covariance / variance
+        return samples.slope()
     }
 }

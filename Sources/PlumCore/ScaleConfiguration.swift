@@ -35,6 +35,15 @@ public struct ScaleConfiguration: Hashable, Sendable {
     public var flowWindow: UInt64 = FlowRate.defaultWindow
     /// Stable when max − min over the window stays within this many divisions.
     public var stabilityBand: Double = 1
+    /// Stable only while the load moves by at most this many divisions per second: the
+    /// least-squares slope of the filtered load over the flow window, since the average last
+    /// restarted (``StabilityDetector``). 0.5 d/s: the band alone cannot see a slow ramp.
+    public var stabilitySlope: Double = 0.5
+    /// The displayed division changes only when the filtered load is past the rounding
+    /// boundary by this many divisions (0.25 d), so a load resting near a boundary does not
+    /// flicker between two values. 0 rounds to the nearest division as before. The display may
+    /// then differ from the filtered load by up to ½ d + this.
+    public var displayHysteresis: Double = 0.25
     /// Divisions above capacity at which the reading becomes an overload (OIML R 76-1: no indication above Max + 9 e).
     public var overloadMargin: Double = 9
     /// A pan counts as loaded when its net load is at least this many divisions (20 d, the
@@ -113,6 +122,13 @@ public struct ScaleConfiguration: Hashable, Sendable {
         }
         guard stabilityWindow > 0, stabilityBand.isFinite, stabilityBand > 0 else {
             return bad("stability window or band is not positive", "use a 300 ms window and a 1 d band")
+        }
+        guard stabilitySlope.isFinite, stabilitySlope > 0 else {
+            return bad("stability slope \(stabilitySlope) d/s is not positive", "use 0.5 d/s")
+        }
+        guard displayHysteresis.isFinite, (0..<0.5).contains(displayHysteresis) else {
+            return bad(
+                "display hysteresis \(displayHysteresis) d is outside 0 ..< 0.5 d", "use 0.25 d (0 turns it off)")
         }
         guard (1_000_000...60_000_000_000).contains(flowWindow) else {
             return bad("flow window \(Double(flowWindow) / 1e6) ms is outside 1 ms ... 60 s", "use 1000 ms")

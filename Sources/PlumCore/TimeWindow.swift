@@ -50,3 +50,35 @@ struct TimeWindow: Sendable {
     /// The positions of the samples in the window, in `times` and `values`.
     var indices: Range<Int> { head..<times.count }
 }
+
+extension TimeWindow {
+    /// The least-squares slope of the values on seconds over the window (per second); nil when
+    /// the samples share one time.
+    func slope() -> Double? { fit()?.slope }
+
+    /// The least-squares line of the values on seconds over the window: its slope per second,
+    /// and Σ(t − t̄)² in s², which gives the slope's standard error σ / √Σ(t − t̄)² for samples
+    /// with independent noise σ. Times are measured from the newest sample so the sums stay
+    /// small and exact; nil when the samples share one time.
+    func fit() -> (slope: Double, spread: Double)? {
+        let newest = times[times.count - 1]
+        let count = Double(indices.count)
+        var sumT = 0.0
+        var sumV = 0.0
+        for index in indices {
+            sumT -= Double(newest - times[index]) / 1e9
+            sumV += values[index]
+        }
+        let meanT = sumT / count
+        let meanV = sumV / count
+        var covariance = 0.0
+        var variance = 0.0
+        for index in indices {
+            let t = -Double(newest - times[index]) / 1e9 - meanT
+            covariance += t * (values[index] - meanV)
+            variance += t * t
+        }
+        guard variance > 0 else { return nil }
+        return (covariance / variance, variance)
+    }
+}

@@ -37,6 +37,12 @@ public struct WeighingEngine: Sendable {
     private var filtered: Double?
     /// The signal's measured noise: before calibration it stands in for the division.
     private var noise = SignalNoise()
+    /// The noise of one sample in working units (grams once calibrated): the spike stage and
+    /// the filter judge a deviation against it rather than against the division alone.
+    private var sampleNoise = SignalNoise()
+    /// The division the display shows, kept until the load is past a rounding boundary by the
+    /// hysteresis (``ScaleConfiguration/displayHysteresis``); nil when it shows no weight.
+    var shownDivisions: Int64?
     /// Initial zero-setting has yet to see its first stable load.
     var awaitingInitialZero: Bool
     /// A saved zero and tare waiting for the first stable load to be judged.
@@ -68,9 +74,12 @@ public struct WeighingEngine: Sendable {
         let d = configuration.division.grams
         spikes = SpikeFilter(
             holdTime: configuration.filter.spikeHoldTime, threshold: configuration.filter.spikeThreshold)
-        filter = AdaptiveFilter(timeConstant: configuration.filter.averagingTime)
+        filter = AdaptiveFilter(
+            timeConstant: configuration.filter.averagingTime,
+            longestAveragingTime: configuration.filter.longestAveragingTime)
         stability = StabilityDetector(
-            window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d)
+            window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d,
+            slopeWindow: configuration.flowWindow, slopeLimit: configuration.stabilitySlope * d)
         tracker = ZeroTracker(rate: configuration.zeroTrackingRate * d, band: configuration.zeroTrackingBand * d)
         flow = FlowRate(window: configuration.flowWindow)
         cues = CueGenerator(
@@ -141,17 +150,34 @@ public struct WeighingEngine: Sendable {
         var stable = false
         if let value = working, let unit, !pinnedHigh, !pinnedLow {
             let filterTuning = configuration.filter
-            let despiked = spikes.process(value, time: input.time, floor: filterTuning.spikeFloor * unit)
+            // A deviation is judged against the measured noise of one sample as well as against
+            // d: an ordinary draw of a noisy cell (3 σ is 1.7 d at σ = 0.56 d) is neither a spike
+            // nor a step (docs/engine.md, "Judged against the noise").
+            sampleNoise.add(value)
+            // One block of 16 differences knows σ only to ±34 %; it is trusted in proportion
+            // until four blocks (0.8 s at 80 SPS, 6.4 s at 10 SPS) have been measured.
+            let sigma = (sampleNoise.sigma ?? 0) * min(1, Double(sampleNoise.blocksSeen) / 4)
+            let despiked = spikes.process(
+                value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma))
             let band = configuration.stabilityBand * unit
+            filter.restNoise = filterTuning.restNoise * unit
+            let restarts = filter.stepCount
             let smooth = filter.process(
-                despiked, time: input.time, stepThreshold: filterTuning.stepThreshold * unit, shift: band)
+                despiked, time: input.time, stepThreshold: max(filterTuning.stepThreshold * unit, 6 * sigma),
+                shift: band, noise: sigma)
+            // A restart that moved the average by more than the band is a new load, and the
+            // slope is fitted to it alone; a smaller one (a correction after ringing) keeps it.
+            if filter.stepCount != restarts, !(abs(smooth - (filtered ?? smooth)) <= band) { stability.restart() }
             filtered = smooth
             // A sample the spike stage held back is either a knock or the first of a step, and
             // a settling filter has seen the load move where its average has not yet followed:
             // either way the display is about to move, even though it has not moved yet.
             let held = despiked != value
             stability.band = band
-            stable = stability.update(smooth, time: input.time) && !held && !filter.isSettling
+            stability.slopeLimit = configuration.stabilitySlope * unit
+            stable =
+                stability.update(smooth, sample: despiked, noise: sigma, time: input.time) && !held
+                && !filter.isSettling
         } else if let value = working, !pinnedHigh, !pinnedLow {
             // Uncalibrated and the noise not measured yet: show the signal, claim nothing.
             filtered = value
@@ -170,13 +196,14 @@ public struct WeighingEngine: Sendable {
         let overload = pinnedHigh || (gross.map { $0 > configuration.overloadLimit } ?? false)
         let underload = !overload && (pinnedLow || (gross.map { $0 < -configuration.zeroRange } ?? false))
         let display: Reading.Display
+        if net == nil || overload || underload { shownDivisions = nil }
         if overload {
             display = .overload
         } else if underload {
             display = .underload
         } else if let net {
-            let rounded = configuration.division.round(net)
-            display = .grams(divisions: rounded.divisions, value: rounded.grams)
+            let shown = steadyDivisions(net)
+            display = .grams(divisions: shown, value: configuration.division.grams(divisions: shown))
         } else {
             display = calibration == nil ? .uncalibrated : .noSignal
         }
@@ -218,6 +245,7 @@ public struct WeighingEngine: Sendable {
         interruption = reason
         lastReading = nil
         filtered = nil
+        shownDivisions = nil
         spikes.reset()
         filter.reset()
         stability.reset()
@@ -274,6 +302,7 @@ public struct WeighingEngine: Sendable {
         stability.reset()
         flow.reset()
         filtered = nil
+        shownDivisions = nil
         (zeroOffset, zeroReference, tare) = (0, 0, 0)
     }
 }

@@ -22,6 +22,8 @@ extension ScaleConfiguration {
         if let milliseconds = settings.flowWindowMilliseconds { flowWindow = Self.nanoseconds(milliseconds) }
         if let seconds = settings.warmUpSeconds { warmUp = Self.nanoseconds(seconds * 1000) }
         if let limit = settings.maxDivisions { maxDivisions = limit }
+        if let slope = settings.stabilitySlopeDivisions { stabilitySlope = slope }
+        if let hysteresis = settings.displayHysteresisDivisions { displayHysteresis = hysteresis }
         cue.stableWeightCue = stableWeightCue
         if case .failure(let refusal) = validate() { throw refusal }
     }

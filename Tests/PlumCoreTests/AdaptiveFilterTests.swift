@@ -79,3 +79,37 @@ struct AdaptiveFilterTests {
         #expect(filter.stepCount == 1)
     }
 }
+
+@Suite("The step detector judges against the noise")
+struct NoiseJudgedStepTests {
+    @Test("a 3 σ draw of one sample is neither a step nor a change under way", arguments: [0.056, 0.1])
+    func threeSigmaIsNoStep(sigma: Double) {
+        var filter = AdaptiveFilter(timeConstant: 200_000_000)
+        var noise = SeededNoise(seed: 9)
+        let d = 0.1
+        var time: UInt64 = 0
+        for _ in 0..<800 {
+            time += 12_500_000
+            _ = filter.process(
+                100 + noise.gaussian(sigma: sigma), time: time, stepThreshold: 4 * d, shift: d, noise: sigma)
+        }
+        let before = filter.stepCount
+        time += 12_500_000
+        _ = filter.process(100 + 3 * sigma, time: time, stepThreshold: 4 * d, shift: d, noise: sigma)
+        #expect(filter.stepCount == before)
+        #expect(!filter.isSettling)
+        // Ten seconds of the same noise restart it at most rarely (about once in 4 minutes).
+        #expect(before <= 1, "\(before) restarts in 10 s of noise")
+    }
+
+    @Test("a sustained shift of 1 d is still caught when the noise is low")
+    func sustainedShiftCaught() {
+        var filter = AdaptiveFilter(timeConstant: 200_000_000)
+        var time: UInt64 = 0
+        for index in 0..<200 {
+            time += 12_500_000
+            _ = filter.process(index < 100 ? 100 : 100.1, time: time, stepThreshold: 0.4, shift: 0.1, noise: 0.003)
+        }
+        #expect(filter.stepCount == 1)
+    }
+}

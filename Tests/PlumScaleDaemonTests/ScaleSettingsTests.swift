@@ -67,4 +67,33 @@ struct ScaleSettingsTests {
                 "the refusal names the file and the key: \(error)")
         }
     }
+
+    @Test("display_hysteresis_divisions and stability_slope_divisions reach each engine, layered, and are range-checked")
+    func hysteresisAndSlope() throws {
+        let configuration = try PlumConfiguration.parse(
+            """
+            [scale]
+            display_hysteresis_divisions = 0.1
+            stability_slope_divisions = 0.3
+            [[sensor]]
+            name = "pan"
+            kind = "simulated-hx711"
+            [[sensor]]
+            name = "still"
+            kind = "simulated-hx711"
+            display_hysteresis_divisions = 0
+            """, file: "t.toml")
+        let pan = try configuration.engineConfiguration(for: configuration.sensors[0])
+        let still = try configuration.engineConfiguration(for: configuration.sensors[1])
+        #expect(pan.displayHysteresis == 0.1, "[scale] display_hysteresis_divisions was lost: \(pan.displayHysteresis)")
+        #expect(pan.stabilitySlope == 0.3, "[scale] stability_slope_divisions was lost: \(pan.stabilitySlope)")
+        #expect(still.displayHysteresis == 0, "the sensor's own hysteresis was lost: \(still.displayHysteresis)")
+        #expect(ScaleConfiguration().displayHysteresis == 0.25, "the engine's default hysteresis is 0.25 d")
+        do {
+            _ = try PlumConfiguration.parse("[scale]\ndisplay_hysteresis_divisions = 0.5\n", file: "t.toml")
+            Issue.record("display_hysteresis_divisions = 0.5 was accepted: the display could stay a whole d off")
+        } catch {
+            #expect("\(error)".contains("display_hysteresis_divisions"), "the refusal names the key: \(error)")
+        }
+    }
 }
