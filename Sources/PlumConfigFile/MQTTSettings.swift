@@ -108,7 +108,11 @@ public struct MQTTSettings: Hashable, Sendable {
             try reader.double("live_rate", in: 0...50, unit: "messages per second (0 turns the live topic off)")
             ?? liveRate
         webURL = try reader.string("web_url")
-        if let webURL, !(webURL.hasPrefix("http://") || webURL.hasPrefix("https://")) || webURL.contains(" ") {
+        // contains(where:), not contains(" "): the string overload is Foundation's, and
+        // plumscaled, which reads this file too, links no Foundation.
+        if let webURL,
+            !(webURL.hasPrefix("http://") || webURL.hasPrefix("https://")) || webURL.contains(where: \.isWhitespace)
+        {
             throw reader.error(
                 "web_url",
                 "web_url = \"\(webURL)\" is not an http(s) address; use one such as \"http://kitchen.local:8080\"")
