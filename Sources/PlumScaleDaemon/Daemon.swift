@@ -51,6 +51,7 @@ package enum Daemon {
         let configuration = options.configuration
         let notifier = SystemdNotifier(environment: environment)
         let activation = try SocketActivation.fromProcessEnvironment()
+        for warning in activation.exposureWarnings() { logger.warning("\(warning)") }
 
         let hub = ClientHub(
             configuration: .init(
