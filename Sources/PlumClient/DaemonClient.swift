@@ -24,9 +24,11 @@ public final class DaemonClient {
     ///   - socketPath: the socket; nil searches as ``DaemonSocket/path(explicit:environment:userID:exists:)`` does.
     ///   - timeout: how long to wait for the greeting.
     /// - Throws: ``ClientError``: no daemon there (is plumscaled running?), permission denied
-    ///   (join the socket's group), or the peer is not plumscaled.
+    ///   (join the socket's group, or the per-user directory is not private: see
+    ///   ``DaemonSocket/checkDirectory(of:userID:privateDirectory:)``), or the peer is not plumscaled.
     public init(socketPath: String? = nil, timeout: Duration = .seconds(5)) throws(ClientError) {
         let path = DaemonSocket.path(explicit: socketPath)
+        try DaemonSocket.checkDirectory(of: path)
         let channel = try LineChannel(connectingTo: path)
         let greeting: Report?
         do {

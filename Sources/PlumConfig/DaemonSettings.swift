@@ -21,6 +21,12 @@ public struct DaemonSettings: Hashable, Sendable {
     public var adminGroup: String?
     /// The most clients served at once; one more gets an error line and is closed.
     public var maxClients: Int = 256
+    /// How many of the `maxClients` slots, the last ones, only clients that may change the
+    /// scale (root, the daemon's user, `adminGroup`) may take; at most `maxClients - 1` apply.
+    public var reservedClients: Int = 8
+    /// Seconds after which a client that may not change the scale, is not watching and sends no
+    /// request is closed; 0: never.
+    public var idleTimeoutSeconds: Int = 10
     /// Messages queued per client before its oldest are dropped.
     public var clientQueue: Int = 512
     /// Where calibrations are kept; nil: `$STATE_DIRECTORY` or /var/lib/plumscale.
@@ -49,6 +55,8 @@ public struct DaemonSettings: Hashable, Sendable {
         adminGroup = try reader.string("admin_group")
         if let adminGroup { try Self.requireGroupName(adminGroup, key: "admin_group", reader: reader) }
         maxClients = try reader.int("max_clients", in: 1...65_536, unit: "clients") ?? maxClients
+        reservedClients = try reader.int("reserved_clients", in: 0...65_535, unit: "clients") ?? reservedClients
+        idleTimeoutSeconds = try reader.int("idle_timeout_seconds", in: 0...86_400, unit: "s") ?? idleTimeoutSeconds
         clientQueue = try reader.int("client_queue", in: 8...1_000_000, unit: "messages") ?? clientQueue
         stateDirectory = try reader.string("state_directory")
         try reader.rejectUnknownKeys()

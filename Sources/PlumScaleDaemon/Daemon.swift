@@ -51,10 +51,13 @@ package enum Daemon {
         let configuration = options.configuration
         let notifier = SystemdNotifier(environment: environment)
         let activation = try SocketActivation.fromProcessEnvironment()
+        for warning in activation.exposureWarnings() { logger.warning("\(warning)") }
 
         let hub = ClientHub(
             configuration: .init(
-                maximumClients: configuration.daemon.maxClients, queueCapacity: configuration.daemon.clientQueue))
+                maximumClients: configuration.daemon.maxClients, reservedClients: configuration.daemon.reservedClients,
+                idleTimeout: .seconds(configuration.daemon.idleTimeoutSeconds),
+                queueCapacity: configuration.daemon.clientQueue))
         let store = CalibrationStore(directory: options.stateDirectory)
         removeStaleTemporaryFiles(store, logger: logger)
         let station = try Station(configuration: configuration, store: store, publisher: hub, logger: logger)

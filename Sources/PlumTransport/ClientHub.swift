@@ -15,6 +15,14 @@ package final class ClientHub: Sendable {
     package struct Configuration: Sendable {
         /// Clients served at once; one more is sent an `ERROR` and closed.
         package var maximumClients: Int
+        /// How many of the ``maximumClients`` slots, the last ones, only peers that may change
+        /// the scale get (see ``CommandAuthorization/mayChangeState(_:)``), so that connections
+        /// from one local user cannot lock out the web service, the bridge and the admins. At
+        /// most `maximumClients - 1` are kept, so anyone may always connect to an empty daemon.
+        package var reservedClients: Int
+        /// A client that may not change the scale, is not watching and has sent no request for
+        /// this long is closed with an `ERROR` line; nil or zero: never.
+        package var idleTimeout: Duration?
         /// Reports queued per client before the oldest is dropped.
         package var queueCapacity: Int
         /// How long a client's queue may stay full, with nothing taken, before it is
@@ -27,14 +35,30 @@ package final class ClientHub: Sendable {
         package var writeBufferLimit: Int
 
         package init(
-            maximumClients: Int = 256, queueCapacity: Int = 512, stallTimeout: Duration = .seconds(10),
+            maximumClients: Int = 256, reservedClients: Int = 8, idleTimeout: Duration? = .seconds(10),
+            queueCapacity: Int = 512, stallTimeout: Duration = .seconds(10),
             release: String = DaemonVersion.release, writeBufferLimit: Int = 64 * 1024
         ) {
             self.maximumClients = maximumClients
+            self.reservedClients = reservedClients
+            self.idleTimeout = idleTimeout
             self.queueCapacity = queueCapacity
             self.stallTimeout = stallTimeout
             self.release = release
             self.writeBufferLimit = writeBufferLimit
+        }
+
+        /// The slots a peer that may not change the scale can take.
+        package var openClients: Int { maximumClients - min(max(reservedClients, 0), maximumClients - 1) }
+
+        /// The `ERROR` message for a client turned away because the slots it may take are full.
+        func refusal(reserved: Bool) -> String {
+            guard !reserved, openClients < maximumClients else {
+                return "too many clients (limit \(maximumClients)); try again later"
+            }
+            return
+                "too many clients (limit \(maximumClients), of which the last \(maximumClients - openClients) are kept "
+                + "for clients that may change the scale); try again later"
         }
     }
 
@@ -150,10 +174,13 @@ package final class ClientHub: Sendable {
         ).line
     }
 
-    /// Adds a client, or returns nil when the limit is reached or the hub is closed.
-    func register(channel: any Channel, session: NIOLoopBound<ClientSession>) -> ClientOutbox? {
-        state.withLock { state in
-            guard !state.closed, state.clients.count < configuration.maximumClients else { return nil }
+    /// Adds a client, or returns nil when the slots it may take are full or the hub is closed.
+    /// - Parameter reserved: whether the peer may take the slots kept for those who may change
+    ///   the scale (``Configuration/reservedClients``).
+    func register(channel: any Channel, session: NIOLoopBound<ClientSession>, reserved: Bool) -> ClientOutbox? {
+        let limit = reserved ? configuration.maximumClients : configuration.openClients
+        return state.withLock { state in
+            guard !state.closed, state.clients.count < limit else { return nil }
             let id = state.nextID
             state.nextID += 1
             let loop = channel.eventLoop

@@ -52,6 +52,11 @@ final class ClientSession: ChannelDuplexHandler {
     /// Messages handed to NIO (the socket's buffer was full) and not yet written by it. While
     /// any are, every message goes the same way, so that nothing overtakes them.
     private var inNIO = 0
+    /// The peer may change the scale: it may take a reserved slot and is never closed as idle.
+    private let mayChangeState: Bool
+    /// When the client last sent a request (or connected), for the idle timeout.
+    private var lastRequest = NIODeadline.now()
+    private var idleTimer: Scheduled<Void>?
 
     /// - Parameter descriptor: the connection's socket, which NIO owns; the session writes to it
     ///   directly, on the event loop, and never closes it. Pass -1 to write through NIO only.
@@ -65,6 +70,7 @@ final class ClientSession: ChannelDuplexHandler {
         self.listener = listener
         self.peer = peer
         self.authorization = authorization
+        self.mayChangeState = authorization.mayChangeState(peer)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -74,10 +80,10 @@ final class ClientSession: ChannelDuplexHandler {
     func channelActive(context: ChannelHandlerContext) {
         guard
             let outbox = hub.register(
-                channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop))
+                channel: context.channel, session: NIOLoopBound(self, eventLoop: context.eventLoop),
+                reserved: mayChangeState)
         else {
-            let limit = hub.configuration.maximumClients
-            let refusal = ProtocolError("too many clients (limit \(limit)); try again later").report
+            let refusal = ProtocolError(hub.configuration.refusal(reserved: mayChangeState)).report
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: refusal))).whenComplete { _ in
                 channel.close(promise: nil)
@@ -86,6 +92,8 @@ final class ClientSession: ChannelDuplexHandler {
         }
         self.outbox = outbox
         queueReply(hub.versionReport)
+        lastRequest = .now()
+        armIdleTimer()
         context.fireChannelActive()
     }
 
@@ -107,6 +115,8 @@ final class ClientSession: ChannelDuplexHandler {
         }
         // The client is gone: the request in flight is cancelled, as MT-SICS does.
         commands.cancelAll()
+        idleTimer?.cancel()
+        idleTimer = nil
     }
 
     // MARK: Requests
@@ -125,6 +135,8 @@ final class ClientSession: ChannelDuplexHandler {
         let line = unwrapInboundIn(data)
         let text = String(buffer: line)
         if text.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { return }
+        lastRequest = .now()
+        armIdleTimer()
         do {
             commands.append(.request(try Request.parse(Substring(text))))
         } catch {
@@ -196,53 +208,7 @@ final class ClientSession: ChannelDuplexHandler {
         closeIfFinished()
     }
 
-    private static func start(
-        _ request: Request, ticket: Int, handler: any RequestHandler, client: ClientInfo,
-        authorization: CommandAuthorization, then session: NIOLoopBound<ClientSession>, on eventLoop: any EventLoop
-    ) -> Task<Void, Never> {
-        Task {
-            let answer: Answer
-            if request.changesState,
-                case .refused(let message) = authorization.decide(client.peer, command: request.name)
-            {
-                // One line that says what to do; the connection stays usable for reading.
-                answer = Answer(replies: [ProtocolError(message).report])
-            } else {
-                answer = await Self.answer(request, handler: handler, client: client)
-            }
-            guard !Task.isCancelled else { return }
-            eventLoop.execute {
-                session.value.finished(request, ticket: ticket, answer: answer)
-            }
-        }
-    }
-
-    /// The reply lines to one request; for an accepted `?WATCH`, what follows its acknowledgement.
-    private struct Answer: Sendable {
-        var replies: [String]
-        var watchAccepted = false
-    }
-
-    /// Runs off the event loop: the handler may take its time (a tare waits for stability).
-    private static func answer(_ request: Request, handler: any RequestHandler, client: ClientInfo) async -> Answer {
-        if case .watch(let options) = request {
-            if let known = await handler.knownSensors() {
-                let unknown = options.sensors.filter { !known.contains($0) }
-                if !unknown.isEmpty {
-                    let list = known.isEmpty ? "none are configured" : "known: " + known.joined(separator: ", ")
-                    let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
-                    return Answer(replies: [ProtocolError("?WATCH: unknown sensor \(names); \(list)").report])
-                }
-            }
-            guard options.enable else { return Answer(replies: [], watchAccepted: true) }
-            let current = await handler.watchBegan(sensors: options.sensors).map(\.line)
-            return Answer(replies: current, watchAccepted: true)
-        }
-        // Encoded here, once, by the protocol's one encoder.
-        return Answer(replies: await handler.reply(to: request, from: client).map(\.line))
-    }
-
-    private func finished(_ request: Request, ticket: Int, answer: Answer) {
+    func finished(_ request: Request, ticket: Int, answer: Answer) {
         guard commands.finish(ticket), let outbox else { return }
         if case .watch(let options) = request, answer.watchAccepted {
             // The subscription, its acknowledgement and the states that follow it (the alerts
@@ -368,6 +334,39 @@ final class ClientSession: ChannelDuplexHandler {
         }
         context.write(wrapOutboundOut(message), promise: promise)
         return true
+    }
+
+    // MARK: Idle clients
+
+    /// Schedules the idle check for a peer that may not change the scale, unless one is due.
+    private func armIdleTimer(at deadline: NIODeadline? = nil) {
+        guard !mayChangeState, idleTimer == nil, let timeout = hub.configuration.idleTimeout, timeout > .zero,
+            let context
+        else { return }
+        let session = NIOLoopBound(self, eventLoop: context.eventLoop)
+        idleTimer = context.eventLoop.scheduleTask(deadline: deadline ?? lastRequest + TimeAmount(timeout)) {
+            session.value.idleCheck(timeout)
+        }
+    }
+
+    /// Closes the client, saying why, when it is not watching, waits for no answer and has sent
+    /// nothing for `timeout`: one local user's idle connections must not fill the daemon's
+    /// slots. A watcher is left alone until it stops watching (a request, which re-arms this).
+    private func idleCheck(_ timeout: Duration) {
+        idleTimer = nil
+        guard let context, let outbox, !outbox.subscription.watching else { return }
+        let now = NIODeadline.now()
+        if !commands.isIdle { lastRequest = now }
+        if lastRequest + TimeAmount(timeout) > now {
+            armIdleTimer()
+            return
+        }
+        let seconds = timeout.components.seconds
+        refuseAndClose(
+            context,
+            ProtocolError(
+                "closing an idle connection: no request and no ?WATCH for \(seconds) s; send requests more often, "
+                    + "watch with ?WATCH={\"enable\":true};, or connect again when needed"))
     }
 
     private func stall() {

@@ -87,6 +87,12 @@ package struct CommandAuthorization: Hashable, Sendable {
         return .refused(message)
     }
 
+    /// Whether `peer` may change the scale at all: such peers also get the client slots kept
+    /// for them (``ClientHub/Configuration/reservedClients``) and are never closed as idle.
+    package func mayChangeState(_ peer: PeerCredentials?) -> Bool {
+        decide(peer, command: "").isPermitted
+    }
+
     private var daemonUser: String {
         if daemonUID == 0 { return "root" }
         return daemonUserName.map { "'\($0)' (uid \(daemonUID))" } ?? "uid \(daemonUID)"

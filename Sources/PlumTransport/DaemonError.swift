@@ -23,6 +23,9 @@ package struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let alreadyRunning = Code(rawValue: "already-running")
         /// A configured value is not acceptable (a non-loopback address, an unknown group).
         package static let invalidConfiguration = Code(rawValue: "invalid-configuration")
+        /// The per-user socket directory is not this user's private directory (wrong owner or
+        /// mode, or a symlink), so a socket there could be captured by someone else.
+        package static let untrustedDirectory = Code(rawValue: "untrusted-directory")
         /// The socket-activation environment (`LISTEN_*`) is malformed.
         package static let invalidEnvironment = Code(rawValue: "invalid-environment")
     }

@@ -104,6 +104,53 @@ package struct SocketActivation: Hashable, Sendable {
         return SocketActivation(sockets: sockets)
     }
 
+    /// A warning for each passed socket bound to a network address other than loopback.
+    ///
+    /// plumscaled's TCP is meant for `127.0.0.1` or `::1` only (TCP carries no credentials and
+    /// is read-only, but weights and device names are still nobody else's business). The daemon
+    /// binds its own TCP listener only there; a `.socket` unit with `ListenStream=4000` or
+    /// `0.0.0.0:4000` would pass one open to the network, and `getsockname` tells.
+    package func exposureWarnings() -> [String] {
+        sockets.compactMap { socket in
+            guard let address = Self.networkAddress(of: socket.descriptor), !address.loopback else { return nil }
+            return
+                "systemd passed socket '\(socket.name)' (fd \(socket.descriptor)) bound to \(address.text), "
+                + "not to loopback: other machines may connect to it; plumscaled's TCP is meant for loopback "
+                + "only, so set ListenStream=127.0.0.1:\(address.port) (or [::1]:\(address.port)) in the .socket unit"
+        }
+    }
+
+    /// The IPv4 or IPv6 address `descriptor` is bound to, printable, and whether it is loopback;
+    /// nil for a Unix socket or when the kernel will not say.
+    static func networkAddress(of descriptor: Int32) -> (text: String, port: UInt16, loopback: Bool)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let text = { (buffer: [CChar]) in String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self) }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
+            let port = UInt16(bigEndian: address.sin_port)
+            inet_ntop(AF_INET, &address.sin_addr, &buffer, socklen_t(buffer.count))
+            let firstOctet = UInt32(bigEndian: address.sin_addr.s_addr) >> 24
+            return ("\(text(buffer)):\(port)", port, firstOctet == 127)
+        case AF_INET6:
+            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
+            let port = UInt16(bigEndian: address.sin6_port)
+            inet_ntop(AF_INET6, &address.sin6_addr, &buffer, socklen_t(buffer.count))
+            let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+            let isLoopback = bytes == [UInt8](repeating: 0, count: 15) + [1]
+            let isMappedLoopback = bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] && bytes[12] == 127
+            return ("[\(text(buffer))]:\(port)", port, isLoopback || isMappedLoopback)
+        default:
+            return nil
+        }
+    }
+
     private static func invalid(_ variable: String, _ value: String, _ detail: String) -> DaemonError {
         DaemonError(
             .invalidEnvironment, operation: "reading", subject: "\(variable)=\"\(value)\"", detail: detail,

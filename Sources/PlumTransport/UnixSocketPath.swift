@@ -30,7 +30,52 @@ package enum UnixSocketPath {
         if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
             return "\(xdg)/plumscale/\(name)"
         }
-        return "/tmp/plumscale-\(userID)/\(name)"
+        return "\(perUserDirectory(userID: userID))/\(name)"
+    }
+
+    /// The last-resort directory of a daemon run by hand without `XDG_RUNTIME_DIR`. It sits in
+    /// world-writable `/tmp`, so another user may have made it first (or planted a symlink) to
+    /// capture the socket; ``securePrivateDirectory(_:userID:)`` checks it before use.
+    package static func perUserDirectory(userID: UInt32) -> String { "/tmp/plumscale-\(userID)" }
+
+    /// Makes sure `directory` is a real directory owned by `userID` with mode 0700, creating it
+    /// so when absent. `lstat` is used, so a symlink is refused rather than followed.
+    /// - Throws: ``DaemonError`` `.untrustedDirectory` naming the directory, its owner and mode,
+    ///   and what to do; `.systemCall` when it cannot be inspected or created.
+    package static func securePrivateDirectory(_ directory: String, userID: UInt32) throws(DaemonError) {
+        var status = stat()
+        if lstat(directory, &status) != 0 {
+            guard Errno.current == .noSuchFileOrDirectory else {
+                throw .systemCall("inspecting the socket directory", directory)
+            }
+            if mkdir(directory, 0o700) != 0 && Errno.current.rawValue != EEXIST {
+                throw .systemCall("creating the socket directory", directory)
+            }
+            guard lstat(directory, &status) == 0 else {
+                throw .systemCall("inspecting the socket directory", directory)
+            }
+        }
+        let kind = status.st_mode & S_IFMT
+        let mode = status.st_mode & 0o7777
+        let found = "owner uid \(status.st_uid), mode 0\(String(mode, radix: 8))"
+        let problem: String
+        if kind == S_IFLNK {
+            problem = "it is a symbolic link (\(found)), not a directory"
+        } else if kind != S_IFDIR {
+            problem = "it is not a directory (\(found))"
+        } else if status.st_uid != userID {
+            problem = "it belongs to another user (\(found)), not to uid \(userID)"
+        } else if mode != 0o700 {
+            problem = "its mode lets others in (\(found)); it must be 0700"
+        } else {
+            return
+        }
+        let remedy =
+            status.st_uid == userID && kind == S_IFDIR
+            ? "run 'chmod 700 \(directory)'" : "have it removed (it is not yours to trust)"
+        throw DaemonError(
+            .untrustedDirectory, operation: "binding in", subject: directory, detail: problem,
+            hint: "\(remedy), or set XDG_RUNTIME_DIR or configure another socket path")
     }
 
     /// Makes `path` ready for `bind(2)`: creates missing parent directories (mode 0755) and
@@ -39,7 +84,11 @@ package enum UnixSocketPath {
     /// - Returns: the address to bind.
     /// - Throws: ``DaemonError`` `.pathOccupied` when the path exists and is not a socket,
     ///   `.alreadyRunning` when a process accepts connections on it, `.systemCall` otherwise.
-    static func prepareForBinding(_ path: String) throws(DaemonError) -> UnixSocketAddress {
+    ///   `.untrustedDirectory` when the socket goes in `privateDirectory` and that is not a 0700
+    ///   directory of this user (see ``securePrivateDirectory(_:userID:)``).
+    static func prepareForBinding(
+        _ path: String, privateDirectory: String = perUserDirectory(userID: getuid())
+    ) throws(DaemonError) -> UnixSocketAddress {
         guard path.hasPrefix("/") else {
             throw DaemonError(
                 .invalidConfiguration, operation: "binding", subject: path,
@@ -53,6 +102,10 @@ package enum UnixSocketPath {
                 .invalidConfiguration, operation: "binding", subject: path,
                 detail: "longer than \(UnixSocketAddress.maximumNameLength) bytes, the limit of a Unix socket address",
                 hint: "choose a shorter path")
+        }
+        let components = { (path: String) in path.split(separator: "/", omittingEmptySubsequences: true) }
+        if components(path).dropLast().elementsEqual(components(privateDirectory)) {
+            try securePrivateDirectory(privateDirectory, userID: getuid())
         }
         try createDirectories(parentOf: path)
 

@@ -33,9 +33,26 @@ struct DaemonSettingsTests {
         #expect(config.daemon.mtsics?.description == "[::1]:8001", "an IPv6 listener is shown as written")
         #expect(config.daemon.maxClients == 64)
         #expect(config.daemon.clientQueue == 512)
+        #expect(config.daemon.reservedClients == 8)
+        #expect(config.daemon.idleTimeoutSeconds == 10)
         #expect(config.cue?.line == .name("GPIO18"))
         #expect(config.cue?.pulseMilliseconds == 150)
         #expect(config.cue?.activeLow == false)
+    }
+
+    @Test("reserved_clients and idle_timeout_seconds are read, and out-of-range values are refused by name")
+    func slotsAndIdleTimeout() throws {
+        let config = try PlumConfiguration.parse(
+            "[daemon]\nmax_clients = 32\nreserved_clients = 4\nidle_timeout_seconds = 0\n" + sensor, file: "t.toml")
+        #expect(config.daemon.reservedClients == 4)
+        #expect(config.daemon.idleTimeoutSeconds == 0)
+        for (key, value) in [("reserved_clients", "-1"), ("idle_timeout_seconds", "86401")] {
+            #expect {
+                try PlumConfiguration.parse("[daemon]\n\(key) = \(value)\n" + sensor, file: "t.toml")
+            } throws: { error in
+                String(describing: error).contains("t.toml:2: daemon.\(key)")
+            }
+        }
     }
 
     @Test("a listener off this machine is refused", arguments: ["0.0.0.0:7450", "192.168.1.5:7450", "7450"])

@@ -111,4 +111,80 @@ struct SocketActivationTests {
         #expect(getenv("LISTEN_FDS") == nil)
         #expect(getenv("LISTEN_FDNAMES") == nil)
     }
+
+    /// A listening TCP socket bound to `host` (IPv4) on a port the kernel picks, and that port.
+    private func tcpListener(_ host: String) throws -> (descriptor: Int32, port: UInt16) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        try #require(inet_pton(AF_INET, host, &address.sin_addr) == 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(bound == 0 && listen(descriptor, 4) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return (descriptor, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// An IPv4 address of this machine other than loopback, if it has one.
+    private func nonLoopbackAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return nil }
+        defer { freeifaddrs(list) }
+        var entry = list
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET else { continue }
+            var inet = UnsafeRawPointer(address).load(as: sockaddr_in.self)
+            guard UInt32(bigEndian: inet.sin_addr.s_addr) >> 24 != 127 else { continue }
+            var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            inet_ntop(AF_INET, &inet.sin_addr, &buffer, socklen_t(buffer.count))
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return nil
+    }
+
+    @Test("a passed TCP socket bound beyond loopback is warned about by its address; loopback and Unix are not")
+    func exposure() throws {
+        let directory = try TemporaryDirectory()
+        var listeners = [("loopback", try tcpListener("127.0.0.1")), ("any", try tcpListener("0.0.0.0"))]
+        let unix = RawSocket.bound(directory.path + "/json.sock", type: SOCK_STREAM)
+        #expect(listen(unix, 4) == 0)
+        listeners.append(("unix", (unix, 0)))
+        if let local = nonLoopbackAddress() { listeners.append(("lan", try tcpListener(local))) }
+        // Descriptors far above anything the test process uses stand in for 3, 4, ….
+        let first: Int32 = 720
+        for (offset, listener) in listeners.enumerated() {
+            #expect(dup2(listener.1.descriptor, first + Int32(offset)) == first + Int32(offset))
+            close(listener.1.descriptor)
+        }
+        defer { for offset in listeners.indices { close(first + Int32(offset)) } }
+
+        let activation = try SocketActivation.parse(
+            environment: [
+                "LISTEN_PID": "\(getpid())", "LISTEN_FDS": "\(listeners.count)",
+                "LISTEN_FDNAMES": listeners.map(\.0).joined(separator: ":"),
+            ],
+            processID: getpid(), firstDescriptor: first)
+        let warnings = activation.exposureWarnings()
+        var expected = [("any", first + 1, "0.0.0.0", listeners[1].1.port)]
+        if listeners.count == 4 {
+            let lan = try #require(nonLoopbackAddress())
+            expected.append(("lan", first + 3, lan, listeners[3].1.port))
+        }
+        #expect(warnings.count == expected.count, "warnings: \(warnings)")
+        for (warning, (name, descriptor, host, port)) in zip(warnings, expected) {
+            #expect(
+                warning
+                    == "systemd passed socket '\(name)' (fd \(descriptor)) bound to \(host):\(port), not to "
+                    + "loopback: other machines may connect to it; plumscaled's TCP is meant for loopback only, "
+                    + "so set ListenStream=127.0.0.1:\(port) (or [::1]:\(port)) in the .socket unit")
+        }
+    }
 }
