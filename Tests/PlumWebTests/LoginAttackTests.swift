@@ -32,7 +32,7 @@ struct LoginAttackTests {
             // rest of the suite: what it proves is that guesses no longer stall the service (5.4 s
             // before checks left the shared threads). On an idle machine the p99 is a few ms.
             print("login attack: /api/poll p99 \(p99) over \(samples.count) polls")
-            #expect(p99 < .seconds(1), "/api/poll p99 \(p99) during the guessing")
+            #expect(p99 < .seconds(3), "/api/poll p99 \(p99) during the guessing")
             let unauthorized = answers.filter { $0.status == .unauthorized }.count
             let refused = answers.filter { $0.status == .tooManyRequests }
             #expect(unauthorized == 5, "exactly five guesses are checked: \(answers.map(\.status.code))")
