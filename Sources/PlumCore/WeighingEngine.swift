@@ -154,9 +154,12 @@ public struct WeighingEngine: Sendable {
             // d: an ordinary draw of a noisy cell (3 σ is 1.7 d at σ = 0.56 d) is neither a spike
             // nor a step (docs/engine.md, "Judged against the noise").
             sampleNoise.add(value)
-            // One block of 16 differences knows σ only to ±34 %; it is trusted in proportion
-            // until four blocks (0.8 s at 80 SPS, 6.4 s at 10 SPS) have been measured.
-            let sigma = (sampleNoise.sigma ?? 0) * min(1, Double(sampleNoise.blocksSeen) / 4)
+            // One block of 16 differences knows σ only to ±34 %: until four blocks (0.8 s at
+            // 80 SPS, 6.4 s at 10 SPS) have been measured, σ is taken one standard error low
+            // (0.34 / √blocks), so a doubtful estimate errs towards calling noise motion. (Taken
+            // at blocks ÷ 4, a quarter at first, ordinary draws looked like motion for 6.4 s.)
+            let blocks = Double(sampleNoise.blocksSeen)
+            let sigma = (sampleNoise.sigma ?? 0) * (blocks >= 4 ? 1 : max(0, 1 - 0.34 / blocks.squareRoot()))
             let despiked = spikes.process(
                 value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma))
             let band = configuration.stabilityBand * unit
