@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+internal import PlumSocketAddress
 
 /// Where plumscaled's JSON socket is: the one search every client uses.
 ///
@@ -48,12 +49,15 @@ public enum DaemonSocket {
     }
 
     /// The last-resort per-user directory, in world-writable `/tmp`.
-    public static func perUserDirectory(userID: UInt32 = getuid()) -> String { "/tmp/plumscale-\(userID)" }
+    public static func perUserDirectory(userID: UInt32 = getuid()) -> String {
+        PrivateSocketDirectory.path(userID: userID)
+    }
 
     /// Refuses a socket in `privateDirectory` (the per-user `/tmp` fallback) unless that is a
-    /// real directory owned by `userID` with mode 0700: anyone may create it first in `/tmp`, or
-    /// plant a symlink, and would then receive this client's requests. The daemon checks the same
-    /// before binding there. An absent directory passes: connecting then says no daemon runs.
+    /// real directory owned by `userID` with mode 0700 (``PrivateSocketDirectory``): anyone may
+    /// create it first in `/tmp`, or plant a symlink, and would then receive this client's
+    /// requests. The daemon checks the same before binding there. An absent directory passes:
+    /// connecting then says no daemon runs.
     /// - Throws: ``ClientError`` `.permissionDenied` naming the directory, its owner and mode,
     ///   and what to do.
     public static func checkDirectory(
@@ -62,30 +66,12 @@ public enum DaemonSocket {
         let directory = privateDirectory ?? perUserDirectory(userID: userID)
         let components = { (path: String) in path.split(separator: "/", omittingEmptySubsequences: true) }
         guard components(path).dropLast().elementsEqual(components(directory)) else { return }
-        var status = stat()
-        guard lstat(directory, &status) == 0 else { return }
-        let kind = status.st_mode & S_IFMT
-        let mode = status.st_mode & 0o7777
-        let found = "owner uid \(status.st_uid), mode 0\(String(mode, radix: 8))"
-        let problem: String
-        if kind == S_IFLNK {
-            problem = "it is a symbolic link (\(found)), not a directory"
-        } else if kind != S_IFDIR {
-            problem = "it is not a directory (\(found))"
-        } else if status.st_uid != userID {
-            problem = "it belongs to another user (\(found)), not to uid \(userID)"
-        } else if mode != 0o700 {
-            problem = "its mode lets others in (\(found)); it must be 0700"
-        } else {
-            return
-        }
-        let remedy =
-            status.st_uid == userID && kind == S_IFDIR
-            ? "Run 'chmod 700 \(directory)'" : "Have it removed (it is not yours to trust)"
+        guard case .untrusted(let problem, let remedy) = PrivateSocketDirectory.inspect(directory, userID: userID)
+        else { return }
         throw ClientError(
             .permissionDenied, socketPath: path,
             """
-            refusing to connect to \(path): \(directory) is not your private directory, \(problem). \
+            refusing to connect to \(path): \(directory) is not your private directory, \(problem); \
             \(remedy), or set XDG_RUNTIME_DIR or pass --socket PATH.
             """)
     }

@@ -33,49 +33,32 @@ package enum UnixSocketPath {
         return "\(perUserDirectory(userID: userID))/\(name)"
     }
 
-    /// The last-resort directory of a daemon run by hand without `XDG_RUNTIME_DIR`. It sits in
-    /// world-writable `/tmp`, so another user may have made it first (or planted a symlink) to
-    /// capture the socket; ``securePrivateDirectory(_:userID:)`` checks it before use.
-    package static func perUserDirectory(userID: UInt32) -> String { "/tmp/plumscale-\(userID)" }
+    /// The last-resort directory of a daemon run by hand without `XDG_RUNTIME_DIR`
+    /// (``PrivateSocketDirectory``), checked by ``securePrivateDirectory(_:userID:)`` before use.
+    package static func perUserDirectory(userID: UInt32) -> String { PrivateSocketDirectory.path(userID: userID) }
 
     /// Makes sure `directory` is a real directory owned by `userID` with mode 0700, creating it
-    /// so when absent. `lstat` is used, so a symlink is refused rather than followed.
+    /// so when absent (``PrivateSocketDirectory``).
     /// - Throws: ``DaemonError`` `.untrustedDirectory` naming the directory, its owner and mode,
     ///   and what to do; `.systemCall` when it cannot be inspected or created.
     package static func securePrivateDirectory(_ directory: String, userID: UInt32) throws(DaemonError) {
-        var status = stat()
-        if lstat(directory, &status) != 0 {
-            guard Errno.current == .noSuchFileOrDirectory else {
-                throw .systemCall("inspecting the socket directory", directory)
-            }
+        var verdict = PrivateSocketDirectory.inspect(directory, userID: userID)
+        if verdict == .absent {
             if mkdir(directory, 0o700) != 0 && Errno.current.rawValue != EEXIST {
                 throw .systemCall("creating the socket directory", directory)
             }
-            guard lstat(directory, &status) == 0 else {
-                throw .systemCall("inspecting the socket directory", directory)
-            }
+            verdict = PrivateSocketDirectory.inspect(directory, userID: userID)
         }
-        let kind = status.st_mode & S_IFMT
-        let mode = status.st_mode & 0o7777
-        let found = "owner uid \(status.st_uid), mode 0\(String(mode, radix: 8))"
-        let problem: String
-        if kind == S_IFLNK {
-            problem = "it is a symbolic link (\(found)), not a directory"
-        } else if kind != S_IFDIR {
-            problem = "it is not a directory (\(found))"
-        } else if status.st_uid != userID {
-            problem = "it belongs to another user (\(found)), not to uid \(userID)"
-        } else if mode != 0o700 {
-            problem = "its mode lets others in (\(found)); it must be 0700"
-        } else {
+        switch verdict {
+        case .trusted:
             return
+        case .untrusted(let problem, let remedy):
+            throw DaemonError(
+                .untrustedDirectory, operation: "binding in", subject: directory, detail: problem,
+                hint: "\(remedy), or set XDG_RUNTIME_DIR or configure another socket path")
+        case .absent, .uninspectable:
+            throw .systemCall("inspecting the socket directory", directory)
         }
-        let remedy =
-            status.st_uid == userID && kind == S_IFDIR
-            ? "run 'chmod 700 \(directory)'" : "have it removed (it is not yours to trust)"
-        throw DaemonError(
-            .untrustedDirectory, operation: "binding in", subject: directory, detail: problem,
-            hint: "\(remedy), or set XDG_RUNTIME_DIR or configure another socket path")
     }
 
     /// Makes `path` ready for `bind(2)`: creates missing parent directories (mode 0755) and

@@ -33,8 +33,8 @@ struct PrivateDirectoryCheckTests {
         #expect(
             error?.message
                 == "refusing to connect to \(directory)/plumscale.sock: \(directory) is not your private "
-                + "directory, its mode lets others in (owner uid \(getuid()), mode 0777); it must be 0700. "
-                + "Run 'chmod 700 \(directory)', or set XDG_RUNTIME_DIR or pass --socket PATH.")
+                + "directory, its mode lets others in (owner uid \(getuid()), mode 0777); it must be 0700; "
+                + "run 'chmod 700 \(directory)', or set XDG_RUNTIME_DIR or pass --socket PATH.")
     }
 
     @Test("a directory another user owns is refused even with mode 0700", .enabled(if: getuid() == 0))
