@@ -188,6 +188,10 @@ let package = Package(
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
+        // The `.ownThreads` test trait: tests that block or compute for long run on threads of
+        // their own, off the concurrency pool. Apart from PlumTestSupport, since it imports
+        // Testing, which the benchmarks that share the fixtures do not link.
+        .target(name: "PlumTestThreads", dependencies: ["PlumTestSupport"]),
         .target(
             name: "PlumTestSupport",
             dependencies: [
@@ -205,7 +209,8 @@ let package = Package(
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
-        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
+        .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport", "PlumTestThreads"]),
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport", "PlumTestThreads"]),
         // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
         // `plumscale history`. plumscaled never links it.
         .target(
@@ -214,18 +219,20 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumDriversTests",
-            dependencies: ["PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport"]
+            dependencies: [
+                "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumTestSupport", "PlumTestThreads"
+            ]
         ),
         .testTarget(
             name: "PlumSimulationTests",
-            dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
+            dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport", "PlumTestThreads"]
         ),
         // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
         .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
             dependencies: [
-                "PlumCore", "plumcore-state-writer", "PlumTestSupport",
+                "PlumCore", "plumcore-state-writer", "PlumTestSupport", "PlumTestThreads",
                 .product(name: "PropertyBased", package: "swift-property-based")
             ]
         ),
@@ -235,7 +242,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PlumClientTests",
-            dependencies: ["PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "plumscaled"]
+            dependencies: [
+                "PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "PlumTestThreads", "plumscaled"
+            ]
         ),
         .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumConfigFile", "PlumDrivers"]),
@@ -243,7 +252,7 @@ let package = Package(
             name: "PlumSensorsTests",
             dependencies: [
                 "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
-                "PlumTestSupport"
+                "PlumTestSupport", "PlumTestThreads"
             ]
         ),
         .testTarget(
@@ -251,14 +260,15 @@ let package = Package(
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
                 "PlumConfig", "PlumConfigFile",
-                "PlumSensors", "PlumTestSupport",
+                "PlumSensors", "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
             name: "PlumTransportTests",
             dependencies: [
-                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumSocketAddress", "PlumTestSupport",
+                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumSocketAddress",
+                "PlumTestSupport", "PlumTestThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -271,14 +281,16 @@ let package = Package(
             name: "PlumScaleDaemonTests",
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumTestSupport",
+                "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors",
+                "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile", "PlumTestSupport",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile",
+                "PlumTestSupport", "PlumTestThreads",
                 "plumscale-mqtt",
                 "plumscaled"
             ]
@@ -287,7 +299,8 @@ let package = Package(
         .testTarget(
             name: "PlumScaleCLITests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumTestSupport",
+                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol",
+                "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
@@ -350,7 +363,8 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumTestSupport",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile",
+                "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

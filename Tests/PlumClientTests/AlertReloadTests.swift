@@ -2,12 +2,13 @@ import Foundation
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 /// `[[alert]]` rules follow a SIGHUP of a real `plumscaled`: new and edited rules are in use at
 /// once, an unchanged rule keeps its state, and a removed rule is reported `removed`, so no client
 /// keeps showing an alert nothing evaluates any more.
-@Suite("Alert rules follow a reload of a real plumscaled", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("Alert rules follow a reload of a real plumscaled", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct AlertReloadTests {
     /// One simulated pan whose load is whatever `pan.grams` in `directory` holds, and `alerts`.
     static func configuration(_ directory: TemporaryDirectory, alerts: [String]) -> String {

@@ -2,9 +2,12 @@ import Foundation
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
-@Suite("The async client and report stream against a real plumscaled", .tags(.process), .timeLimit(.minutes(3)))
+@Suite(
+    "The async client and report stream against a real plumscaled",
+    .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct AsyncClientTests {
     @Test("a ReportStream yields the WATCH answer, then weights of the sensors watched")
     func stream() async throws {

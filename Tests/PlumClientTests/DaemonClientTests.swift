@@ -2,6 +2,7 @@ import Foundation
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 extension Tag {
@@ -9,7 +10,7 @@ extension Tag {
     @Tag static var process: Self
 }
 
-@Suite("The blocking client against a real plumscaled", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("The blocking client against a real plumscaled", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct DaemonClientTests {
     @Test("connects, reads the greeting, lists the sensors and streams their weights")
     func watchesWeights() async throws {

@@ -2,11 +2,12 @@ import Foundation
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 /// Zero and tare over a power cut, as a user sees them: a real `plumscaled` is killed with
 /// SIGKILL (no shutdown code runs) and started again on the same state directory.
-@Suite("Tare kept over a kill -9 of a real plumscaled", .tags(.process), .timeLimit(.minutes(4)))
+@Suite("Tare kept over a kill -9 of a real plumscaled", .tags(.process), .timeLimit(.minutes(4)), .ownThreads)
 struct ZeroTareRestartTests {
     /// The bowl on the pan, in grams: far outside the zero range (±7.7 g), so initial
     /// zero-setting alone can never make it read 0 g.

@@ -1,8 +1,9 @@
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Spike rejection and adaptive filter")
+@Suite("Spike rejection and adaptive filter", .ownThreads)
 struct AdaptiveFilterTests {
     struct StepCase: Sendable, CustomStringConvertible {
         var from: Double
@@ -80,7 +81,7 @@ struct AdaptiveFilterTests {
     }
 }
 
-@Suite("The step detector judges against the noise")
+@Suite("The step detector judges against the noise", .ownThreads)
 struct NoiseJudgedStepTests {
     @Test("a 3 σ draw of one sample is neither a step nor a change under way", arguments: [0.056, 0.1])
     func threeSigmaIsNoStep(sigma: Double) {

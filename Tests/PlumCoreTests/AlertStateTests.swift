@@ -1,8 +1,9 @@
 import PlumCore
 import PropertyBased
 import Testing
+import PlumTestThreads
 
-@Suite("An alert rule's state machine: threshold, hysteresis, hold and invalid readings")
+@Suite("An alert rule's state machine: threshold, hysteresis, hold and invalid readings", .ownThreads)
 struct AlertStateTests {
     static let second: UInt64 = 1_000_000_000
     static let fruitLow = AlertRule(name: "fruit-low", sensor: "bowl", condition: .below(grams: 100), hysteresis: 20)

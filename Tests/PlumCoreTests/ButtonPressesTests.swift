@@ -1,8 +1,9 @@
 import PlumCore
 import PropertyBased
 import Testing
+import PlumTestThreads
 
-@Suite("A push button's edges become short and long presses")
+@Suite("A push button's edges become short and long presses", .ownThreads)
 struct ButtonPressesTests {
     static let ms: UInt64 = 1_000_000
     /// 20 ms debounce, 1 s long press, as the configuration's defaults.

@@ -3,8 +3,9 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Calibration fits")
+@Suite("Calibration fits", .ownThreads)
 struct CalibrationFitTests {
     static let configuration = ScaleConfiguration()
 

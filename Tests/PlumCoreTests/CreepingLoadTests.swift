@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 @testable import PlumCore
@@ -8,7 +9,7 @@ import Testing
 /// "Stable" means the load has stopped: a load creeping steadily is not stable however small
 /// each step of the display, once it moves faster than the rule's 0.5 d/s, and it becomes
 /// stable soon after it stops.
-@Suite("A creeping load is not stable")
+@Suite("A creeping load is not stable", .ownThreads)
 struct CreepingLoadTests {
     struct Ramp: Sendable, CustomStringConvertible {
         /// Divisions per second (d = 0.1 g).

@@ -2,8 +2,9 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Division and rounding")
+@Suite("Division and rounding", .ownThreads)
 struct DivisionTests {
     struct RoundingCase: Sendable, CustomStringConvertible {
         var division: Double

@@ -2,10 +2,11 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
 /// The flow rate is the slope of the weight over a time window: exact on a noise-free ramp at
 /// any rate, absent until a window has been seen, and never a tare's or zero's step.
-@Suite("Flow rate in grams per second")
+@Suite("Flow rate in grams per second", .ownThreads)
 struct FlowRateTests {
     /// The rate after `seconds` of samples at `rate` SPS of `grams(t)`, t in seconds.
     static func last(

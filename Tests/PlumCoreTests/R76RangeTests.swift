@@ -2,10 +2,11 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
 /// The OIML R 76-1 ranges the engine keeps (issue 25, item 4), and the warm-up before
 /// zero-setting at start (item 8).
-@Suite("R 76 ranges and warm-up")
+@Suite("R 76 ranges and warm-up", .ownThreads)
 struct R76RangeTests {
     typealias Restore = ZeroTareRestoreTests
 
@@ -129,7 +130,7 @@ extension Result where Failure == Refusal {
 }
 
 /// The restore decision's invariants over random saved states and loads at start.
-@Suite("Restore decision invariants")
+@Suite("Restore decision invariants", .ownThreads)
 struct RestoreInvariantTests {
     @Test("whatever is kept explains the load: a tare within 5 d of the gross, a bare zero within the zero range")
     func keptExplainsLoad() async {

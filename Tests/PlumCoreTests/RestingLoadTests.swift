@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 @testable import PlumCore
@@ -10,7 +11,7 @@ import Testing
 /// each placement. Once settled (1.5 s after a placement at 80 SPS, 2.5 s at 10 SPS) the
 /// display changes at most once in 10 s, the reading is stable at least 99 % of the time, and
 /// it stays within 1 d of the load.
-@Suite("A resting load shows a steady number")
+@Suite("A resting load shows a steady number", .ownThreads)
 struct RestingLoadTests {
     struct Trace: Sendable, CustomStringConvertible {
         /// Conversions per second.

@@ -2,8 +2,9 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Heaviest pan and combined total")
+@Suite("Heaviest pan and combined total", .ownThreads)
 struct ScaleGroupTests {
     static func reading(_ sensor: String, net: Double?, overload: Bool = false, stable: Bool = true) -> Reading {
         let d = Division.standard

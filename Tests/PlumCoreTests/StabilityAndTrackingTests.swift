@@ -2,8 +2,9 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Stability and zero tracking")
+@Suite("Stability and zero tracking", .ownThreads)
 struct StabilityAndTrackingTests {
     @Test("stability never reports stable during a ramp that leaves the band within the window")
     func rampNeverStable() async {

@@ -3,10 +3,11 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
 /// "Stable" is a promise about the future: while the load stays as it is, the display will not
 /// move by more than 1 d. These tests hold the engine to it at both HX711 rates.
-@Suite("Stable means the display will not move")
+@Suite("Stable means the display will not move", .ownThreads)
 struct StableDisplayTests {
     /// One load change: `from` grams for 3 s, then `to` grams for 7 s, at `rate` SPS.
     struct Scenario: Sendable, CustomStringConvertible {

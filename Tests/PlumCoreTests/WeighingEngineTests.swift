@@ -2,8 +2,9 @@ import PropertyBased
 import Testing
 
 @testable import PlumCore
+import PlumTestThreads
 
-@Suite("Weighing engine")
+@Suite("Weighing engine", .ownThreads)
 struct WeighingEngineTests {
     /// Settles the engine at `grams` for one second (80 samples) and returns the last reading.
     static func settle(_ engine: inout WeighingEngine, grams: Double, from start: Int = 0, seed: UInt64 = 7) -> Reading

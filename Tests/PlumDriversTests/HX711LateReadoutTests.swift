@@ -2,8 +2,9 @@ import PlumDrivers
 import PlumHardware
 import PlumSimulation
 import Testing
+import PlumTestThreads
 
-@Suite("HX711 read-outs that outlast the conversion period")
+@Suite("HX711 read-outs that outlast the conversion period", .ownThreads)
 struct HX711LateReadoutTests {
     struct RateCase: Sendable, CustomTestStringConvertible {
         var rate: HX711Rate

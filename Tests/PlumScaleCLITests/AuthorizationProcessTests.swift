@@ -1,5 +1,6 @@
 import Foundation
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -62,7 +63,8 @@ func groupName(_ gid: UInt32) -> String? {
 }
 
 @Suite(
-    "plumscaled authorization, with real peers of other users", .serialized, .tags(.process), .timeLimit(.minutes(3)))
+    "plumscaled authorization, with real peers of other users", .serialized, .tags(.process), .timeLimit(.minutes(3)),
+    .ownThreads)
 struct AuthorizationProcessTests {
     /// A daemon whose socket the nobody user may open (its group is nobody's primary group),
     /// and whose admin group is another existing group.

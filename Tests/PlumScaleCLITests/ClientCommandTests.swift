@@ -1,11 +1,12 @@
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-@Suite("plumscale commands against a real plumscaled", .tags(.process), .timeLimit(.minutes(5)))
+@Suite("plumscale commands against a real plumscaled", .tags(.process), .timeLimit(.minutes(5)), .ownThreads)
 struct ClientCommandTests {
     @Test("read prints one line per sensor with its weight; --json prints the daemon's WEIGHT reports")
     func read() async throws {

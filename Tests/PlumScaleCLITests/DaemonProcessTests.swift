@@ -1,13 +1,14 @@
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-@Suite("plumscaled, as a child process on a real socket", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("plumscaled, as a child process on a real socket", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct DaemonProcessTests {
     @Test(
         "greets, streams weights of both simulated pans, answers poll, devices, tare and bad input, and stops on SIGTERM"

@@ -2,6 +2,7 @@ import PlumClient
 import PlumCore
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 
 /// `plumscaled` as systemd runs it: socket activation, reload on SIGHUP, stop on SIGTERM, and
 /// clients that do not keep up.
-@Suite("plumscaled's life as a service, as a child process", .tags(.process), .timeLimit(.minutes(5)))
+@Suite("plumscaled's life as a service, as a child process", .tags(.process), .timeLimit(.minutes(5)), .ownThreads)
 struct LifecycleProcessTests {
     static let socketActivate = "/usr/bin/systemd-socket-activate"
 
@@ -241,7 +242,7 @@ func jsonNumbers(_ line: String, _ key: String) -> [Double] {
     return line[start...].prefix { $0 != "]" }.split(separator: ",").compactMap { Double($0) }
 }
 
-@Suite("A sensor that fails, while the daemon runs", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("A sensor that fails, while the daemon runs", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct SensorFaultProcessTests {
     @Test(
         "a pan whose chip stops answering goes to a fault state with the reason, the other pan keeps weighing, and it comes back by itself"

@@ -1,4 +1,5 @@
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ func freeLoopbackPort() -> Int? {
 
 @Suite(
     "plumscaled's MT-SICS listener, as a child process on a real socket", .serialized, .tags(.process),
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(3)), .ownThreads)
 struct MTSICSProcessTests {
     static func config(directory: String, mtsics: String) -> String {
         """

@@ -1,4 +1,5 @@
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 /// Pulls a number out of a flat JSON line such as {"raw":-12,...}: enough for these checks
@@ -9,7 +10,7 @@ func jsonNumber(_ line: String, _ key: String) -> Double? {
     return Double(rest)
 }
 
-@Suite("plumscale raw, as a child process", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("plumscale raw, as a child process", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct RawCommandTests {
     @Test("--simulate --json prints N samples with conversion-instant edge times, then a summary")
     func simulatedJSON() async throws {

@@ -1,6 +1,7 @@
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,9 @@ import Testing
 /// answering `S S 152.3 g`, and `T` took and saved a tare from the last reading, so the pan
 /// read 0.0 g with 152.3 g on it once the wire was back. Here the real daemon, over its real
 /// sockets, is asked everything a client can ask while the wire is out.
-@Suite("A sensor that stops answering is weighed nowhere", .serialized, .tags(.process), .timeLimit(.minutes(3)))
+@Suite(
+    "A sensor that stops answering is weighed nowhere",
+    .serialized, .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct SensorOutageProcessTests {
     @Test(
         "with the wire pulled: MT-SICS S, SI, T, Z and TA answer I; POLL and WEIGHT carry no grams but stale, state and age; no total, no heaviest; ?TARE is refused; once back, the load reads as before"

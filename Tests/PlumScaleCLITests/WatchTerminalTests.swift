@@ -1,4 +1,5 @@
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -6,7 +7,7 @@ import Testing
 #endif
 
 /// `plumscale watch` and `demo` in a pseudo-terminal, as a person sees them.
-@Suite("plumscale watch and demo in a terminal", .tags(.process), .timeLimit(.minutes(3)))
+@Suite("plumscale watch and demo in a terminal", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct WatchTerminalTests {
     /// What a command wrote to the terminal and how it ended, from Tests/cli/pty_run.py.
     struct TerminalRun {

@@ -1,10 +1,11 @@
 import PlumConfig
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 @testable import PlumScaleDaemon
 
-@Suite("plumscaled's command line")
+@Suite("plumscaled's command line", .ownThreads)
 struct DaemonCommandLineTests {
     private func parse(_ arguments: String...) throws(DaemonCommandLine.UsageError) -> DaemonCommandLine.Request {
         try DaemonCommandLine.parse(arguments)

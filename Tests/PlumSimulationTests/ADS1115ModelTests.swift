@@ -2,6 +2,7 @@ import PlumDrivers
 import PlumHardware
 import PlumSimulation
 import Testing
+import PlumTestThreads
 
 /// A model whose transfers take no bus time, so conversion instants are exact.
 func instantModel(oscillatorError: Double = 0, seed: UInt64 = 1) -> (VirtualClock, ADS1115Model<VirtualClock>) {
@@ -21,7 +22,7 @@ struct RateCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("ADS1115 register model")
+@Suite("ADS1115 register model", .ownThreads)
 struct ADS1115ModelTests {
     @Test("power-on registers are Config 8583h, Lo_thresh 8000h, Hi_thresh 7FFFh, Conversion 0000h")
     func powerOnDefaults() throws {

@@ -1,5 +1,6 @@
 import PlumProtocol
 import PlumTestSupport
+import PlumTestThreads
 import PlumTransport
 import Synchronization
 import Testing
@@ -30,7 +31,7 @@ final class HangingHandler: RequestHandler, MTSICSHandler {
     }
 }
 
-@Suite("Both sessions share one ordered-command queue")
+@Suite("Both sessions share one ordered-command queue", .ownThreads)
 struct SessionCancellationTests {
     @Test(
         "a client that leaves cancels its command in flight, on the JSON socket and on MT-SICS alike",

@@ -1,8 +1,9 @@
 import PlumTestSupport
+import PlumTestThreads
 import PlumWeb
 import Testing
 
-@Suite("plumscale-web hash-password", .timeLimit(.minutes(1)))
+@Suite("plumscale-web hash-password", .timeLimit(.minutes(1)), .ownThreads)
 struct HashPasswordTests {
     static let program = BuiltProducts.folder + "/plumscale-web"
 

@@ -1,10 +1,11 @@
 import Foundation
 import PlumTestSupport
+import PlumTestThreads
 import Testing
 
 /// `[web] lan_read_only` against a real peer that is not on this machine: curl in a network
 /// namespace, reaching a real plumscale-web (fed by a real plumscaled) over a veth pair.
-@Suite("LAN read-only from another host", .timeLimit(.minutes(3)))
+@Suite("LAN read-only from another host", .timeLimit(.minutes(3)), .ownThreads)
 struct LANReadOnlyTests {
     @Test(
         "a LAN peer reads the page, API, metrics and /ws; every write is refused, even with a session's token",
