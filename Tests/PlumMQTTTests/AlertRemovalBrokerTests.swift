@@ -96,6 +96,9 @@ struct AlertRemovalBrokerTests {
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
         Self.sendTwoAlerts(to: bridge)
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the alert raised")
+        #expect(
+            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.components[Self.component] != nil }
+                != nil, "the alert configured in Home Assistant")
 
         // The daemon restarts with fruit-low taken out: after ?WATCH it reports bowl-full alone,
         // then readings follow.
