@@ -7,14 +7,14 @@ extension Bridge {
     /// known (``DiscoveryCleanup``) and the daemon's pans are: unchanged ones only when `force`d,
     /// as after a (re)connect or Home Assistant's birth message.
     ///
-    /// The first one of a connection takes over what the broker retains, in the order Home
-    /// Assistant's documentation gives for a migration ("Migration from single component to
-    /// device-based discovery"): `{"migrate_discovery": true}` on each per-entity config whose
-    /// entity is still there, then the device config, then those topics emptied. A per-entity
-    /// config whose entity left is emptied, which removes the entity, as before. A component of
-    /// a retained device config that is no longer there is sent with its platform alone, which
-    /// removes it, and then left out. An alert not (yet) reported is judged once the daemon has
-    /// reported them all.
+    /// What it sends is decided by ``DeviceConfigPlan``. The first one of a connection takes over
+    /// what the broker retains, in the order Home Assistant's documentation gives for a migration
+    /// ("Migration from single component to device-based discovery"): `{"migrate_discovery": true}`
+    /// on each per-entity config whose entity is still there, then the device config, then those
+    /// topics emptied. A per-entity config whose entity left is emptied, which removes the entity,
+    /// as before. A component of a retained device config that is no longer there is sent with
+    /// its platform alone, which removes it, and then left out. An alert not (yet) reported is
+    /// judged once the daemon has reported them all.
     func publishDeviceConfig(force: Bool = false) {
         guard brokerUp, daemonUp, cleanup.isSynced else { return }
         let alertsKnown = alertsSinceConnect == nil
@@ -22,52 +22,37 @@ extension Bridge {
             knownComponents[key] = platform
         }
         let components = discovery.components(pans: pans, alerts: alerts.keys.sorted().map { alerts[$0]! })
+        let legacy = cleanup.takeLegacy {
+            DeviceConfigPlan.canJudge($0, components: components, alertsKnown: alertsKnown, discovery: discovery)
+        }
+        let plan = DeviceConfigPlan(
+            discovery: discovery, components: components, legacy: legacy, known: knownComponents,
+            alertsKnown: alertsKnown, alertsGone: alertsGone, published: publishedDeviceConfig, force: force)
 
-        var migrated: [String] = []
-        var cleared: [String] = []
-        func isCurrent(_ topic: String) -> Bool {
-            guard let (platform, key) = discovery.legacyComponent(ofConfig: topic) else { return false }
-            return components[key]?.platform == platform
-        }
-        // An alert's old config waits while the daemon may still report its alert.
-        for topic in cleanup.takeLegacy(where: { isCurrent($0) || alertsKnown || !discovery.isAlertConfig($0) }) {
-            if isCurrent(topic) { migrated.append(topic) } else { cleared.append(topic) }
-        }
-        for topic in migrated { send(topic, text: HomeAssistantDiscovery.migrateDiscovery, retain: true) }
-        for topic in cleared {
-            send(topic, bytes: [], retain: true)
-            if let state = discovery.alertStateTopic(ofConfig: topic) { send(state, bytes: [], retain: true) }
-        }
-
-        let removed = knownComponents.filter { key, _ in
-            components[key] == nil
-                && (alertsKnown || alertsGone.contains(key) || discovery.alertStateTopic(ofComponent: key) == nil)
-        }
         let topic = settings.topics.deviceDiscovery
-        if !removed.isEmpty {
-            let config = discovery.deviceConfig(components: components, removed: removed)
-            send(topic, bytes: HomeAssistantDiscovery.encode(config), retain: settings.retain)
-            for key in removed.keys.sorted() {
-                knownComponents[key] = nil
-                alertsGone.remove(key)
-                if let state = discovery.alertStateTopic(ofComponent: key) { send(state, bytes: [], retain: true) }
-            }
+        for old in plan.migrated { send(old, text: HomeAssistantDiscovery.migrateDiscovery, retain: true) }
+        for emptied in plan.cleared + plan.emptiedStates { send(emptied, bytes: [], retain: true) }
+        if let removing = plan.removing {
+            send(topic, bytes: HomeAssistantDiscovery.encode(removing), retain: settings.retain)
         }
-        let config = discovery.deviceConfig(components: components)
-        if force || !removed.isEmpty || !migrated.isEmpty || config != publishedDeviceConfig {
-            send(topic, bytes: HomeAssistantDiscovery.encode(config), retain: settings.retain)
-            publishedDeviceConfig = config
+        if plan.sendsConfig {
+            send(topic, bytes: HomeAssistantDiscovery.encode(plan.config), retain: settings.retain)
+            publishedDeviceConfig = plan.config
+        }
+        for old in plan.migrated { send(old, bytes: [], retain: true) }
+
+        for key in plan.removed.keys {
+            knownComponents[key] = nil
+            alertsGone.remove(key)
         }
         for (key, component) in components { knownComponents[key] = component.platform }
-        for topic in migrated { send(topic, bytes: [], retain: true) }
-
-        if !migrated.isEmpty {
-            logger.info("moved \(migrated.count) Home Assistant entities from per-entity discovery to \(topic)")
+        if !plan.migrated.isEmpty {
+            logger.info("moved \(plan.migrated.count) Home Assistant entities from per-entity discovery to \(topic)")
         }
-        if !cleared.isEmpty || !removed.isEmpty {
-            let names = (cleared + removed.keys.sorted()).joined(separator: ", ")
+        if !plan.cleared.isEmpty || !plan.removed.isEmpty {
+            let names = plan.cleared + plan.removed.keys.sorted()
             logger.info(
-                "removed \(cleared.count + removed.count) Home Assistant entities no longer configured: \(names)")
+                "removed \(names.count) Home Assistant entities no longer configured: \(names.joined(separator: ", "))")
         }
     }
 
