@@ -25,13 +25,6 @@ public struct DeviceDiscoveryPayload: Hashable, Sendable, Encodable {
         /// config leaves the component out, as the documentation asks.
         case removed(platform: String)
 
-        public var platform: String? {
-            switch self {
-            case .entity(let payload): payload.platform
-            case .removed(let platform): platform
-            }
-        }
-
         public func encode(to encoder: any Encoder) throws {
             switch self {
             case .entity(let payload):
