@@ -18,25 +18,32 @@ public actor Bridge<Link: ScaleDaemonLink> {
     let logger: Logger
     private let started = ContinuousClock.now
 
-    private var brokerUp = false
+    var brokerUp = false
     /// The last broker problem logged, so a retry that fails the same way is not logged again.
     private var brokerProblem: String?
-    private var daemonUp = false
+    var daemonUp = false
     private var daemonProblem: String?
-    private var pans: [String] = []
+    var pans: [String] = []
     private var policies: [String: PublishingPolicy] = [:]
     private var heaviestFlags: [String: Bool] = [:]
     /// Whether each pan's sensor delivers, as last published on its availability topic.
     private var panAvailable: [String: Bool] = [:]
     private var publishedHeaviest: String?
-    private var cleanup = DiscoveryCleanup()
+    var cleanup = DiscoveryCleanup()
+    /// The components Home Assistant may have from this scale, platform by object id: those the
+    /// bridge published and those of a retained device config it found; one that is no longer
+    /// there is removed by the next device config.
+    var knownComponents: [String: String] = [:]
+    /// Components of alerts the daemon said it no longer has, removed even before its other
+    /// alerts are all known.
+    var alertsGone: Set<String> = []
+    /// The device config last published, so an unchanged one is not sent again unasked.
+    var publishedDeviceConfig: DeviceDiscoveryPayload?
     /// The daemon's alerts, by name, as last reported (each watcher gets them all at once).
-    private var alerts: [String: AlertReport] = [:]
+    var alerts: [String: AlertReport] = [:]
     /// The alerts the daemon has reported since the link (re)connected; complete at the first
     /// WEIGHT, since the daemon sends every rule's state right after the WATCH acknowledgement.
-    private var alertsSinceConnect: Set<String>?
-    /// Retained alert configs found on the broker at connect, judged once the alerts are known.
-    private var staleAlertConfigs: [String]?
+    var alertsSinceConnect: Set<String>?
     /// Pans with a button being carried out, and the presses that arrived meanwhile, each action
     /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
     private var commandsInFlight: Set<String> = []
@@ -49,7 +56,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         self.logger = logger
         discovery = HomeAssistantDiscovery(
             topics: settings.topics, division: settings.policy.division, qos: settings.qos.rawValue,
-            version: settings.version, device: settings.device)
+            version: settings.version, device: settings.device, supportURL: settings.supportURL)
     }
 
     /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
@@ -82,7 +89,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
             brokerUp = true
             brokerProblem = nil
             logger.info("connected to MQTT broker \(mqtt.configuration.endpoint)")
-            for filter in [topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.sync] {
+            let filters = [
+                topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.deviceDiscovery,
+                topics.sync
+            ]
+            for filter in filters {
                 do { try mqtt.subscribe(filter, qos: .atLeastOnce) } catch { logger.warning("\(error)") }
             }
             let marker = "sync \(UInt64.random(in: 1...UInt64.max))"
@@ -137,8 +148,13 @@ public actor Bridge<Link: ScaleDaemonLink> {
         } else if message.topic == topics.sync {
             if cleanup.marker(message.text) {
                 try? mqtt.unsubscribe(topics.discoveryFilter)
+                try? mqtt.unsubscribe(topics.deviceDiscovery)
                 try? mqtt.unsubscribe(topics.sync)
-                removeStaleConfigs()
+                publishDeviceConfig(force: true)
+            }
+        } else if message.topic == topics.deviceDiscovery {
+            if message.retain {
+                cleanup.found(components: HomeAssistantDiscovery.componentPlatforms(ofDeviceConfig: message.payload))
             }
         } else if message.topic == topics.homeAssistantStatus {
             if message.text == "online" && daemonUp {
@@ -146,7 +162,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
                 publishAll()
             }
         } else if message.retain {
-            cleanup.found(message.topic, payloadEmpty: message.payload.isEmpty)
+            cleanup.found(legacy: message.topic, payloadEmpty: message.payload.isEmpty)
         }
     }
 
@@ -202,11 +218,10 @@ public actor Bridge<Link: ScaleDaemonLink> {
             daemonUp = true
             daemonProblem = nil
             logger.info("watching plumscaled: \(newPans.count) pans (\(newPans.joined(separator: ", ")))")
-            let left = discovery.configTopics(pans: pans).subtracting(discovery.configTopics(pans: newPans))
+            // Pans that left are removed from Home Assistant by the next device config.
             pans = newPans
             alertsSinceConnect = []
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
-            for topic in left.sorted() { send(topic, bytes: [], retain: true) }
             if brokerUp { publishAll() }
         case .disconnected(let reason):
             daemonUp = false
@@ -253,8 +268,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
             removeAlert(alert.name)
         case .alert(let alert):
             alertsSinceConnect?.insert(alert.name)
-            publishAlert(alert, configure: alerts[alert.name] == nil)
+            alertsGone.remove(HomeAssistantDiscovery.alertObjectID(alert.name))
+            let isNew = alerts[alert.name] == nil
+            publishAlertState(alert)
             alerts[alert.name] = alert
+            if isNew { publishDeviceConfig() }
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
@@ -275,11 +293,9 @@ public actor Bridge<Link: ScaleDaemonLink> {
         }
     }
 
-    /// Everything retained, as after a (re)connect: availability, configs, states, heaviest.
+    /// Everything retained, as after a (re)connect: availability, the device config, states, heaviest.
     private func publishAll() {
-        for (topic, payload) in discovery.configs(pans: pans) {
-            send(topic, bytes: HomeAssistantDiscovery.encode(payload), retain: settings.retain)
-        }
+        publishDeviceConfig(force: true)
         for pan in pans {
             let available = panAvailable[pan] == false ? "offline" : "online"
             send(settings.topics.panAvailability(pan), text: available, retain: true)
@@ -289,65 +305,9 @@ public actor Bridge<Link: ScaleDaemonLink> {
         }
         publishedHeaviest = nil
         publishHeaviest()
-        for name in alerts.keys.sorted() { publishAlert(alerts[name]!, configure: true) }
+        for name in alerts.keys.sorted() { publishAlertState(alerts[name]!) }
         send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
-        removeStaleConfigs()
-    }
-
-    private func removeStaleConfigs() {
-        guard daemonUp, let stale = cleanup.stale(keeping: discovery.configTopics(pans: pans)) else { return }
-        // Alerts are learnt from ALERT reports after the pans: theirs are judged once those came.
-        let removed = stale.filter { !discovery.isAlertConfig($0) }
-        for topic in removed { send(topic, bytes: [], retain: true) }
-        if !removed.isEmpty {
-            logger.info("removed \(removed.count) Home Assistant entities of pans no longer configured")
-        }
-        staleAlertConfigs = stale.filter { discovery.isAlertConfig($0) }
-        removeStaleAlertConfigs()
-    }
-
-    /// The daemon has reported every alert it has since the link connected: one the bridge knew
-    /// that is not among them left the configuration while the bridge was away from the daemon.
-    private func alertsKnown(_ seen: Set<String>) {
-        for name in alerts.keys.sorted() where !seen.contains(name) { removeAlert(name) }
-        removeStaleAlertConfigs()
-    }
-
-    /// Empties the retained configs found on the broker of alerts the daemon no longer has (the
-    /// bridge restarted after the rule was taken out), once both the broker's retained configs
-    /// and the daemon's alerts are known.
-    private func removeStaleAlertConfigs() {
-        guard alertsSinceConnect == nil, daemonUp, let candidates = staleAlertConfigs else { return }
-        staleAlertConfigs = nil
-        let current = Set(alerts.keys.map(discovery.alertConfigTopic))
-        for topic in candidates where !current.contains(topic) {
-            send(topic, bytes: [], retain: true)
-            if let state = discovery.alertStateTopic(ofConfig: topic) { send(state, bytes: [], retain: true) }
-            logger.info("removed the Home Assistant entity of an alert no longer configured: \(topic)")
-        }
-    }
-
-    /// An alert taken out of the daemon's configuration: its entity goes from Home Assistant
-    /// (an empty retained config) and its retained state is cleared, so nothing shows it.
-    private func removeAlert(_ name: String) {
-        alerts.removeValue(forKey: name)
-        send(discovery.alertConfigTopic(name), bytes: [], retain: true)
-        send(settings.topics.alert(name), bytes: [], retain: true)
-        logger.info("alert \(name) is no longer configured; removed its Home Assistant entity")
-    }
-
-    /// An alert's state, retained, and first its discovery config when asked.
-    private func publishAlert(_ alert: AlertReport, configure: Bool) {
-        if configure {
-            let (topic, payload) = discovery.alertConfig(alert)
-            send(topic, bytes: HomeAssistantDiscovery.encode(payload), retain: settings.retain)
-        }
-        let state = HomeAssistantDiscovery.alertState(alert)
-        send(settings.topics.alert(alert.name), text: state, retain: settings.retain)
-        if alerts[alert.name]?.active != alert.active {
-            logger.info("alert \(alert.name) on \(alert.sensor): \(state)")
-        }
     }
 
     /// The sensor states in which a sensor delivers no samples.
@@ -368,11 +328,11 @@ public actor Bridge<Link: ScaleDaemonLink> {
         send(settings.topics.heaviest, text: heaviest, retain: settings.retain)
     }
 
-    private func send(_ topic: String, text: String, retain: Bool) {
+    func send(_ topic: String, text: String, retain: Bool) {
         send(topic, bytes: Array(text.utf8), retain: retain)
     }
 
-    private func send(_ topic: String, bytes: [UInt8], retain: Bool) {
+    func send(_ topic: String, bytes: [UInt8], retain: Bool) {
         do {
             try mqtt.publish(MQTTMessage(topic: topic, payload: bytes, qos: settings.qos, retain: retain))
         } catch  where error.isNotConnected {

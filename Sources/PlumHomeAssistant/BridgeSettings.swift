@@ -11,13 +11,16 @@ public struct BridgeSettings: Hashable, Sendable {
     public var version: String
     /// The device registry's extra fields: plumscale-web's address, area, serial, model.
     public var device: DeviceDetails
+    /// The discovery origin's `support_url` (http or https), left out when nil.
+    public var supportURL: String?
 
     public init(
         topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
         retain: Bool = true,
-        version: String, device: DeviceDetails = .init()
+        version: String, device: DeviceDetails = .init(), supportURL: String? = nil
     ) {
         self.device = device
+        self.supportURL = supportURL
         self.topics = topics
         self.policy = policy
         self.qos = qos

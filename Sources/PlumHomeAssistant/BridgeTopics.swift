@@ -12,7 +12,8 @@
 ///     plumscale/kitchen/left/last-action     its text ("tare refused: …"), retained
 ///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
 ///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
-///     homeassistant/sensor/plumscale_kitchen/left_weight/config    discovery, retained
+///     homeassistant/device/plumscale_kitchen/config                 discovery, one config, retained
+///     homeassistant/sensor/plumscale_kitchen/left_weight/config    per-entity discovery of earlier releases
 public struct BridgeTopics: Hashable, Sendable {
     public let prefix: String
     public let discoveryPrefix: String
@@ -54,8 +55,13 @@ public struct BridgeTopics: Hashable, Sendable {
     public var sync: String { "\(base)/bridge/sync" }
     /// Home Assistant's own birth and will: `online` when it (re)starts.
     public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
-    /// Matches every discovery config of this scale, to find those of pans that left.
+    /// Matches every per-entity discovery config of this scale, as earlier releases published
+    /// them: the bridge looks for them at each connect to migrate or clear them.
     public var discoveryFilter: String { "\(discoveryPrefix)/+/\(identity.nodeID)/+/config" }
+    /// The scale's one device-based discovery config (Home Assistant 2024.12 and later): the node
+    /// id of the per-entity topics is its object id, so each entity keeps its discovery id
+    /// (`<node id> <object id>`) when it moves here.
+    public var deviceDiscovery: String { "\(discoveryPrefix)/device/\(identity.nodeID)/config" }
 
     /// `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, as Home Assistant's MQTT
     /// discovery documents it.

@@ -1,24 +1,43 @@
-/// Finding the retained discovery configs of pans that left the configuration, once per broker
-/// connection: subscribe to this scale's configs, send a marker to ourselves, and when the marker
-/// comes back every retained config the broker holds has arrived before it (the broker queues
-/// them at subscription, in order).
+/// Finding what discovery the broker retains for this scale, once per broker connection:
+/// subscribe to the scale's per-entity configs (earlier releases) and to its device config, send
+/// a marker to ourselves, and when the marker comes back every retained config the broker holds
+/// has arrived before it (the broker queues them at subscription, in order).
+///
+/// What it finds decides the first device config of the connection: per-entity configs are
+/// migrated (their entity is still there) or emptied (a pan or an alert that left), and the
+/// components of a retained device config that are no longer there are removed.
 struct DiscoveryCleanup: Sendable {
-    enum Phase: Sendable {
-        /// Waiting for the marker; the configs found so far.
-        case collecting(marker: String, found: Set<String>)
-        /// The marker came back: these retained configs exist.
-        case synced(Set<String>)
-        case done
+    /// The retained discovery of this scale on the broker.
+    struct Found: Hashable, Sendable {
+        /// Per-entity config topics with a payload; empty ones are already removed.
+        var legacy: Set<String> = []
+        /// The retained device config's components: platform by object id.
+        var components: [String: String] = [:]
     }
 
-    var phase: Phase = .done
+    enum Phase: Sendable {
+        /// No connection, or subscribed and waiting for the marker with what was found so far.
+        case idle
+        case collecting(marker: String, found: Found)
+        /// The marker came back: what is left of the found discovery to act on.
+        case synced(Found)
+    }
 
-    mutating func begin(marker: String) { phase = .collecting(marker: marker, found: []) }
+    var phase: Phase = .idle
 
-    /// A retained config on this scale's discovery filter; empty ones are already removed.
-    mutating func found(_ topic: String, payloadEmpty: Bool) {
+    mutating func begin(marker: String) { phase = .collecting(marker: marker, found: Found()) }
+
+    /// A retained per-entity config on this scale's discovery filter.
+    mutating func found(legacy topic: String, payloadEmpty: Bool) {
         guard case .collecting(let marker, var found) = phase, !payloadEmpty else { return }
-        found.insert(topic)
+        found.legacy.insert(topic)
+        phase = .collecting(marker: marker, found: found)
+    }
+
+    /// The retained device config, by its components' platforms.
+    mutating func found(components: [String: String]) {
+        guard case .collecting(let marker, var found) = phase else { return }
+        found.components = components
         phase = .collecting(marker: marker, found: found)
     }
 
@@ -29,10 +48,27 @@ struct DiscoveryCleanup: Sendable {
         return true
     }
 
-    /// The topics to clear given what must stay, once synced; nil before that or after.
-    mutating func stale(keeping current: Set<String>) -> [String]? {
-        guard case .synced(let found) = phase else { return nil }
-        phase = .done
-        return found.subtracting(current).sorted()
+    /// Whether everything retained has arrived on this connection.
+    var isSynced: Bool {
+        if case .synced = phase { return true }
+        return false
+    }
+
+    /// Takes the retained per-entity topics `include` accepts, sorted; the rest wait for a later call.
+    mutating func takeLegacy(where include: (String) -> Bool) -> [String] {
+        guard case .synced(var found) = phase else { return [] }
+        let taken = found.legacy.filter(include)
+        found.legacy.subtract(taken)
+        phase = .synced(found)
+        return taken.sorted()
+    }
+
+    /// Takes the retained device config's components, once.
+    mutating func takeComponents() -> [String: String] {
+        guard case .synced(var found) = phase else { return [:] }
+        let taken = found.components
+        found.components = [:]
+        phase = .synced(found)
+        return taken
     }
 }

@@ -1,6 +1,12 @@
 /// One Home Assistant MQTT discovery config, with the field names of Home Assistant's MQTT
 /// documentation (the long forms, not the abbreviations). Fields left nil are not sent.
+///
+/// The same type is a whole per-entity config (as releases before device-based discovery
+/// published them, one topic each) and one component of ``DeviceDiscoveryPayload``: there
+/// ``platform`` is set and ``device``, ``origin`` and ``qos`` are nil, given once for the device.
 public struct DiscoveryPayload: Hashable, Sendable, Encodable {
+    /// The component's platform (`p`), only inside a device config: `sensor`, `button`, …
+    public var platform: String?
     public var name: String
     public var uniqueID: String
     /// Home Assistant before 2025.10 names the entity from this, `<node id>_<object id>`.
@@ -18,9 +24,9 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     /// pan's entities follow the bridge with its daemon link and the pan's own sensor.
     public var availability: [Availability]?
     public var availabilityMode: String?
-    public var device: Device
-    public var origin: Origin
-    public var qos: Int
+    public var device: Device?
+    public var origin: Origin?
+    public var qos: Int?
     // sensor and binary_sensor
     public var stateTopic: String?
     public var valueTemplate: String?
@@ -76,18 +82,23 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
         }
     }
 
-    /// What published the config (Home Assistant logs it with discovery messages).
+    /// What published the config (Home Assistant logs it with discovery messages, and requires it
+    /// in a device config).
     public struct Origin: Hashable, Sendable, Encodable {
         public var name: String
         public var swVersion: String
+        /// Where to get help (`support_url`); Home Assistant accepts only http and https here.
+        public var supportURL: String?
 
         private enum CodingKeys: String, CodingKey {
             case name
             case swVersion = "sw_version"
+            case supportURL = "support_url"
         }
     }
 
     private enum CodingKeys: String, CodingKey {
+        case platform = "p"
         case name
         case uniqueID = "unique_id"
         case objectID = "object_id"

@@ -4,12 +4,18 @@ import FoundationEssentials
 /// sensor, stable and overload binary sensors, a force sensor, a flow sensor, tare and zero
 /// buttons, an event entity that answers every press and a diagnostic "last action" sensor;
 /// plus the scale's heaviest pan.
+///
+/// The bridge publishes them as one device config (``deviceConfig(pans:alerts:removed:)``);
+/// ``configs(pans:)`` is the per-entity form earlier releases published, one topic per entity,
+/// which the bridge migrates from.
 public struct HomeAssistantDiscovery: Hashable, Sendable {
     public let topics: BridgeTopics
     public let division: DivisionRounding
     public let qos: Int
     public let version: String
     public let device: DeviceDetails
+    /// The origin's `support_url`; left out when nil.
+    public let supportURL: String?
 
     /// One entity a pan has in Home Assistant.
     public enum PanEntity: String, Hashable, Sendable, CaseIterable {
@@ -30,16 +36,21 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     }
 
     public init(
-        topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String, device: DeviceDetails = .init()
+        topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String,
+        device: DeviceDetails = .init(),
+        supportURL: String? = nil
     ) {
         self.device = device
+        self.supportURL = supportURL
         self.topics = topics
         self.division = division
         self.qos = qos
         self.version = version
     }
 
-    /// Every config topic and payload for these pans, the scale-wide ones first.
+    /// Every per-entity config topic and payload for these pans, the scale-wide ones first: what
+    /// releases before device-based discovery published, and what each component of the device
+    /// config is made from.
     public func configs(pans: [String]) -> [(topic: String, payload: DiscoveryPayload)] {
         var result = [heaviestConfig()]
         for pan in pans {
@@ -47,10 +58,6 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         }
         return result
     }
-
-    /// The topics of ``configs(pans:)``: what must stay; any other retained config of this node
-    /// belongs to a pan that left and is cleared with an empty retained message.
-    public func configTopics(pans: [String]) -> Set<String> { Set(configs(pans: pans).map(\.topic)) }
 
     public static func encode(_ payload: DiscoveryPayload) -> [UInt8] {
         let encoder = JSONEncoder()
@@ -132,15 +139,29 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
             availabilityTopic: nil, payloadAvailable: nil, payloadNotAvailable: nil,
             // The bridge (its will) and its link to the daemon, each on its own topic: both must
             // say online. A pan's entities add the pan's sensor.
-            availability: [.init(topic: topics.availability), .init(topic: topics.daemon)], availabilityMode: "all",
-            device: .init(
-                identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
-                model: "Raspberry Pi scale", swVersion: version, hwVersion: device.hardware,
-                serialNumber: device.serialNumber, configurationURL: device.configurationURL,
-                suggestedArea: device.suggestedArea),
-            origin: .init(name: "plumscale-mqtt", swVersion: version),
+            availability: sharedAvailability, availabilityMode: "all",
+            device: deviceEntry,
+            origin: origin,
             qos: qos)
     }
+
+    /// The device registry entry all of a scale's entities share.
+    var deviceEntry: DiscoveryPayload.Device {
+        let id = topics.identity
+        return .init(
+            identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
+            model: "Raspberry Pi scale", swVersion: version, hwVersion: device.hardware,
+            serialNumber: device.serialNumber, configurationURL: device.configurationURL,
+            suggestedArea: device.suggestedArea)
+    }
+
+    /// The bridge (its will) and its link to the daemon, each on its own topic: both must say online.
+    var sharedAvailability: [DiscoveryPayload.Availability] {
+        [.init(topic: topics.availability), .init(topic: topics.daemon)]
+    }
+
+    /// What published the configs: this bridge, its release, where to get help.
+    var origin: DiscoveryPayload.Origin { .init(name: "plumscale-mqtt", swVersion: version, supportURL: supportURL) }
 
     private static let names: [PanEntity: String] = [
         .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare",

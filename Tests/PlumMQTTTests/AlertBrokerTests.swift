@@ -42,12 +42,16 @@ struct AlertBrokerTests {
             },
             "the current state, then ON and OFF: \(watcher.messages(on: stateTopic).map(\.text))")
 
+        // The alert as Home Assistant sets it up from the device config: the discovery id of the
+        // per-entity topic earlier releases used.
         let configTopic = "homeassistant/binary_sensor/plumscale_kitchen/alert_fruit-low/config"
-        let configs = watcher.messages(on: configTopic)
-        #expect(configs.count == 1, "one discovery config for the alert, not one per change: \(configs.count)")
-        let config = try #require(JSONValue.parse(configs.first?.text ?? ""), "a JSON config")
+        let configs = watcher.messages.compactMap {
+            DeviceConfigReader($0.payload, topic: $0.topic)?.entities[configTopic]
+        }
+        #expect(configs.count == 1, "one device config with the alert, not one per change: \(configs.count)")
+        let config = try #require(configs.first, "a device config with the alert")
         // Home Assistant's MQTT binary_sensor and discovery fields, by name.
-        #expect(config["state_topic"]?.string == stateTopic, "state_topic: \(configs[0].text)")
+        #expect(config["state_topic"]?.string == stateTopic, "state_topic: \(config)")
         #expect(config["payload_on"]?.string == "ON" && config["payload_off"]?.string == "OFF", "payload_on/off")
         #expect(config["device_class"]?.string == "problem", "device_class problem: on means a problem")
         #expect(config["unique_id"]?.string == "plumscale_kitchen_alert_fruit-low", "unique_id stable across restarts")
@@ -73,19 +77,18 @@ struct AlertBrokerTests {
         let bridge = try BridgeBrokerTests.Running(port: broker.port)
         bridge.link.send(.connected(pans: ["bowl"]))
         bridge.link.send(.report(alertReport("fruit-low", sensor: "bowl", active: true, grams: 120)))
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages.contains { $0.topic.contains("alert_fruit-low") }
-            },
-            "the alert's config")
-        let before = watcher.messages.filter { $0.topic.contains("alert_") }.count
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/device/+/config"])
+        @Sendable func withAlert() -> Int {
+            watcher.messages.filter {
+                DeviceConfigReader($0.payload, topic: $0.topic)?.components["alert_fruit-low"]?["unique_id"] != nil
+            }.count
+        }
+        #expect(await eventually(within: .seconds(10)) { withAlert() >= 1 }, "the alert in the device config")
+        let before = withAlert()
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages.filter { $0.topic.contains("alert_") }.count == before + 1
-            },
-            "the alert's config again after Home Assistant's birth message")
+            await eventually(within: .seconds(10)) { withAlert() == before + 1 },
+            "the alert in the device config again after Home Assistant's birth message")
         watcher.stop()
         await bridge.stop()
     }

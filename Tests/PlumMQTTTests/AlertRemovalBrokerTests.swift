@@ -3,14 +3,16 @@ import PlumProtocol
 import PlumTestSupport
 import Testing
 
-/// An alert taken out of plumscaled's configuration leaves Home Assistant: its retained
-/// discovery config is emptied and its retained state cleared, on a real mosquitto broker,
-/// whether the bridge sees the reload, reconnects to a restarted daemon, or restarts itself.
+/// An alert taken out of plumscaled's configuration leaves Home Assistant: the device config
+/// sends its component with the platform alone (which removes it), then leaves it out, and its
+/// retained state is cleared, on a real mosquitto broker, whether the bridge sees the reload,
+/// reconnects to a restarted daemon, or restarts itself.
 @Suite("alerts that left the configuration on a real broker", .timeLimit(.minutes(2)))
 struct AlertRemovalBrokerTests {
-    static let config = "homeassistant/binary_sensor/plumscale_kitchen/alert_fruit-low/config"
+    static let device = "homeassistant/device/plumscale_kitchen/config"
+    static let component = "alert_fruit-low"
     static let state = "plumscale/kitchen/alert/fruit-low/state"
-    static let keptConfig = "homeassistant/binary_sensor/plumscale_kitchen/alert_bowl-full/config"
+    static let keptComponent = "alert_bowl-full"
 
     /// The ALERT line plumscaled sends for a rule a reload took out (protocol 1.2).
     static let removed: Report = {
@@ -33,20 +35,31 @@ struct AlertRemovalBrokerTests {
         return Set(late.messages.filter { $0.topic != marker && $0.retain && !$0.payload.isEmpty }.map(\.topic))
     }
 
-    /// Waits until fruit-low's config and state have been emptied, then asks the broker what it
-    /// retains: neither of them, and still bowl-full's config.
+    /// Waits until fruit-low has been removed (a device config with its component holding only
+    /// `p`, then one without it) and its state emptied, then asks the broker what it retains: a
+    /// device config without fruit-low and with bowl-full, and no state of fruit-low.
     static func expectFruitLowGone(port: Int, watcher: MessageCollector, _ failure: String) async throws {
+        @Sendable func readers() -> [DeviceConfigReader] {
+            watcher.messages(on: device).compactMap { DeviceConfigReader($0.payload, topic: device) }
+        }
         #expect(
             await eventually(within: .seconds(10)) {
-                watcher.messages(on: config).last?.payload.isEmpty == true
+                let configs = readers()
+                guard let removing = configs.firstIndex(where: { $0.removed.contains(component) }) else { return false }
+                return configs[(removing + 1)...].contains { $0.components[component] == nil }
                     && watcher.messages(on: state).last?.payload.isEmpty == true
             },
-            Comment(rawValue: "\(failure): \(watcher.messages(on: config).count) configs"))
+            Comment(rawValue: "\(failure): \(watcher.messages(on: device).map(\.text))"))
         let retained = try await retainedTopics(port: port, filter: "#")
+        #expect(!retained.contains(state), "the broker still holds the state of the alert that left")
+        let late = try await MessageCollector(port: port, subscribe: [device])
+        defer { late.stop() }
+        let kept = await late.first { _ in true }
+        let reader = kept.flatMap { DeviceConfigReader($0.payload, topic: device) }
+        #expect(reader?.components[component] == nil, "the retained device config still has the alert that left")
         #expect(
-            !retained.contains(config) && !retained.contains(state),
-            "the broker still holds the alert that left: \(retained.sorted())")
-        #expect(retained.contains(keptConfig), "the alert still configured lost its entity: \(retained.sorted())")
+            reader?.components[keptComponent]?["unique_id"] != nil,
+            "the alert still configured lost its entity: \(kept?.text ?? "none")")
     }
 
     /// Tells `bridge` of pan bowl with fruit-low raised and bowl-full clear.
@@ -56,14 +69,18 @@ struct AlertRemovalBrokerTests {
         bridge.link.send(.report(alertReport("bowl-full", sensor: "bowl", active: false, grams: nil)))
     }
 
-    @Test("a rule the daemon reports removed after a reload: empty retained config and state, the others kept")
+    @Test("a rule the daemon reports removed after a reload: its component removed with p alone, its state emptied")
     func removedOnReload() async throws {
         let broker = try await MosquittoBroker.start()
         let bridge = try BridgeBrokerTests.Running(port: broker.port)
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
         Self.sendTwoAlerts(to: bridge)
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the alert raised")
-        #expect(await watcher.first { $0.topic == Self.keptConfig } != nil, "the other alert configured")
+        #expect(
+            await watcher.first {
+                DeviceConfigReader($0.payload, topic: $0.topic)?.components[Self.keptComponent] != nil
+            }
+                != nil, "the other alert configured")
 
         bridge.link.send(.report(Self.removed))
         try await Self.expectFruitLowGone(
@@ -79,6 +96,9 @@ struct AlertRemovalBrokerTests {
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
         Self.sendTwoAlerts(to: bridge)
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the alert raised")
+        #expect(
+            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.components[Self.component] != nil }
+                != nil, "the alert configured in Home Assistant")
 
         // The daemon restarts with fruit-low taken out: after ?WATCH it reports bowl-full alone,
         // then readings follow.
@@ -92,14 +112,18 @@ struct AlertRemovalBrokerTests {
         await bridge.stop()
     }
 
-    @Test("a bridge that starts after a rule left finds its retained config on the broker and empties it")
+    @Test("a bridge that starts after a rule left finds it in the retained device config and removes it")
     func staleAfterBridgeRestart() async throws {
         let broker = try await MosquittoBroker.start()
         let first = try BridgeBrokerTests.Running(port: broker.port)
         Self.sendTwoAlerts(to: first)
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#", "homeassistant/#"])
         #expect(await watcher.first { $0.topic == Self.state && $0.text == "ON" } != nil, "the first bridge's alert")
-        #expect(await watcher.first { $0.topic == Self.keptConfig } != nil, "the first bridge's other alert")
+        #expect(
+            await watcher.first {
+                DeviceConfigReader($0.payload, topic: $0.topic)?.components[Self.keptComponent] != nil
+            }
+                != nil, "the first bridge's other alert")
         await first.stop()
 
         let second = try BridgeBrokerTests.Running(port: broker.port)

@@ -40,11 +40,11 @@ struct BridgeBrokerTests {
         #expect(
             await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" } != nil,
             "availability online once both the broker and the daemon are there")
+        let device = "homeassistant/device/plumscale_kitchen/config"
+        let config = await watcher.first { $0.topic == device }
         #expect(
-            await eventually(within: .seconds(10)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count == 19
-            },
-            "19 configs (9 per pan and the heaviest pan): \(watcher.messages.map(\.topic))")
+            config.flatMap { DeviceConfigReader($0.payload, topic: device) }?.entities.count == 19,
+            "one device config with 19 entities (9 per pan and the heaviest pan): \(config?.text ?? "none")")
 
         for grams in [100.0, 100.4, 100.9, 101.0] {  // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
             bridge.link.send(.report(.weight(weightReport("left", grams: grams, stable: true))))
@@ -87,33 +87,32 @@ struct BridgeBrokerTests {
         await bridge.stop()
     }
 
-    @Test("a pan that left the configuration: the next bridge clears its retained configs with empty messages")
+    @Test("a pan that left the configuration: the next bridge finds it in the retained device config and removes it")
     func panThatLeftIsRemoved() async throws {
         let broker = try await MosquittoBroker.start()
+        let device = "homeassistant/device/plumscale_kitchen/config"
         let first = try Running(port: broker.port)
         first.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
-        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 19 }, "the first bridge's configs")
+        #expect(
+            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 19 } != nil,
+            "the first bridge's device config")
         await first.stop()
 
         let second = try Running(port: broker.port)
         second.link.send(.connected(pans: ["left"]))
-        let rightTopics = Set(watcher.messages.map(\.topic).filter { $0.contains("/right_") })
-        #expect(rightTopics.count == 9, "nine entities of pan right were configured: \(rightTopics)")
+        let rightKeys = Set(HomeAssistantDiscovery.PanEntity.allCases.map { "right_\($0.rawValue)" })
         #expect(
-            await eventually(within: .seconds(10)) {
-                Set(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic)) == rightTopics
-            },
-            Comment(
-                rawValue: "each config of right is cleared with an empty message: "
-                    + "\(watcher.messages.filter { $0.payload.isEmpty }.map(\.topic))")
-        )
+            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.removed == rightKeys } != nil,
+            "right's nine entities are removed: a device config with each of their components holding p alone")
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
+        let retained = await late.first { $0.topic == device }
+        let reader = retained.flatMap { DeviceConfigReader($0.payload, topic: device) }
         #expect(
-            await eventually(within: .seconds(10)) { late.messages.count == 10 },
-            "left's 9 and the heaviest pan stay retained")
-        #expect(late.messages.allSatisfy { !$0.topic.contains("/right_") }, "no retained config of right is left")
+            reader?.components.count == 10 && reader?.removed.isEmpty == true,
+            "left's 9 and the heaviest pan stay retained, right left out: \(retained?.text ?? "none")")
+        #expect(late.messages.allSatisfy { $0.topic == device }, "no other discovery config is retained")
         late.stop()
         watcher.stop()
         await second.stop()
@@ -168,18 +167,22 @@ struct BridgeBrokerTests {
         await bridge.stop()
     }
 
-    @Test("Home Assistant announcing itself online gets every config again")
+    @Test("Home Assistant announcing itself online gets the device config again")
     func homeAssistantBirth() async throws {
         let broker = try await MosquittoBroker.start()
         let bridge = try Running(port: broker.port)
         bridge.link.send(.connected(pans: ["left"]))
-        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/+/+/+/config"])
-        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 9 }, "the first configs")
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/device/+/config"])
+        #expect(await eventually(within: .seconds(10)) { watcher.messages.count >= 1 }, "the first device config")
         let before = watcher.messages.count
         try watcher.client.publish(MQTTMessage(topic: "homeassistant/status", text: "online", qos: .atLeastOnce))
         #expect(
-            await eventually(within: .seconds(10)) { watcher.messages.count >= before + 9 },
-            "all 9 configs again after Home Assistant's birth message: \(watcher.messages.count - before)")
+            await eventually(within: .seconds(10)) {
+                watcher.messages.count > before
+                    && DeviceConfigReader(watcher.messages.last!.payload, topic: watcher.messages.last!.topic)?
+                        .entities.count == 10
+            },
+            "the device config again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()
         await bridge.stop()
     }

@@ -115,10 +115,10 @@ struct BridgeProcessTests {
             await watcher.first(within: 60) { $0.topic == "plumscale/broker/status" && $0.text == "online" } != nil,
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
-            await eventually(within: .seconds(30)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 19
-            },
-            "the 19 discovery configs published again")
+            await watcher.first(within: 30) {
+                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 19
+            } != nil,
+            "the device config with its 19 entities published again")
         let log = bridge.stderr
         #expect(
             log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
@@ -141,24 +141,33 @@ struct BridgeProcessTests {
             daemons.append(daemon)
             bridges.append(try Self.bridge(daemon, broker: broker, scaleID: scale))
         }
+        // The entities of each scale's latest device config, as Home Assistant sets them up.
+        @Sendable func configs() -> [String: JSONValue] {
+            var latest: [String: DeviceConfigReader] = [:]
+            for message in watcher.messages {
+                if let reader = DeviceConfigReader(message.payload, topic: message.topic) {
+                    latest[message.topic] = reader
+                }
+            }
+            return latest.values.reduce(into: [:]) { all, reader in all.merge(reader.entities) { first, _ in first } }
+        }
         #expect(
-            await eventually(within: .seconds(60)) {
-                watcher.messages.filter { $0.topic.hasSuffix("/config") }.count >= 57
-            },
-            "3 scales × (2 pans × 9 entities + heaviest) configs")
-        let configs = watcher.messages.filter { $0.topic.hasSuffix("/config") }
-        let uniqueIDs = configs.compactMap { JSONValue.parse($0.payload)?["unique_id"]?.string }
+            await eventually(within: .seconds(60)) { configs().count >= 57 },
+            "3 scales × (2 pans × 9 entities + heaviest) entities")
+        let entities = configs()
+        let uniqueIDs = entities.values.compactMap { $0["unique_id"]?.string }
         #expect(
-            uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 configs with 57 distinct unique_ids: \(uniqueIDs)")
+            uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 entities with 57 distinct unique_ids: \(uniqueIDs)"
+        )
         for scale in scales {
             for pan in ["left", "right"] {
-                let entities = [
+                let kinds = [
                     "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"
                 ]
-                for entity in entities {
+                for kind in kinds {
                     #expect(
-                        configs.contains { $0.topic.hasSuffix("/plumscale_\(scale)/\(pan)_\(entity)/config") },
-                        "\(scale) \(pan) \(entity) config missing")
+                        entities.keys.contains { $0.hasSuffix("/plumscale_\(scale)/\(pan)_\(kind)/config") },
+                        "\(scale) \(pan) \(kind) entity missing")
                 }
             }
         }

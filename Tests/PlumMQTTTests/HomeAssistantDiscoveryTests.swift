@@ -2,7 +2,8 @@ import PlumHomeAssistant
 import Testing
 
 /// The discovery payloads, field by field, against Home Assistant's MQTT documentation
-/// (integrations/mqtt "MQTT Discovery", sensor.mqtt, binary_sensor.mqtt, button.mqtt).
+/// (integrations/mqtt "MQTT Discovery", sensor.mqtt, binary_sensor.mqtt, button.mqtt): each
+/// entity as Home Assistant sets it up from the device config (``DeviceConfigReader``).
 @Suite("Home Assistant discovery")
 struct HomeAssistantDiscoveryTests {
     static let identity = try! ScaleIdentity(configured: "kitchen", machineID: nil)
@@ -10,14 +11,27 @@ struct HomeAssistantDiscoveryTests {
     static let discovery = HomeAssistantDiscovery(
         topics: topics, division: DivisionRounding(grams: 0.1), qos: 1, version: "0.1.0")
 
-    static func payload(_ topic: String, pans: [String] = ["left", "right"]) throws -> JSONValue {
-        let config = try #require(discovery.configs(pans: pans).first { $0.topic == topic }, "no config on \(topic)")
-        return try #require(JSONValue.parse(HomeAssistantDiscovery.encode(config.payload)), "config is not JSON")
+    static func reader(pans: [String] = ["left", "right"]) throws -> DeviceConfigReader {
+        let config = discovery.deviceConfig(components: discovery.components(pans: pans, alerts: []))
+        return try #require(
+            DeviceConfigReader(HomeAssistantDiscovery.encode(config), topic: topics.deviceDiscovery), "not JSON")
     }
 
-    @Test("topics follow <discovery_prefix>/<component>/<node_id>/<object_id>/config, one of each entity per pan")
-    func topicsPerPan() {
-        let topics = Set(Self.discovery.configs(pans: ["left", "right"]).map(\.topic))
+    /// The entities Home Assistant sets up, by the per-entity topic of the same discovery id.
+    static func entities(pans: [String] = ["left", "right"]) throws -> [String: JSONValue] {
+        try reader(pans: pans).entities
+    }
+
+    static func payload(_ topic: String) throws -> JSONValue {
+        try #require(try entities()[topic], "no entity with the discovery id of \(topic)")
+    }
+
+    @Test(
+        "one config on <prefix>/device/<node_id>/config; each entity keeps its per-entity topic's discovery id"
+    )
+    func topicsPerPan() throws {
+        #expect(Self.topics.deviceDiscovery == "homeassistant/device/plumscale_kitchen/config", "device topic")
+        let topics = Set(try Self.entities().keys)
         var expected: Set<String> = ["homeassistant/sensor/plumscale_kitchen/heaviest/config"]
         for pan in ["left", "right"] {
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_weight/config")
@@ -53,8 +67,7 @@ struct HomeAssistantDiscoveryTests {
     )
     func availabilityAndDevice() throws {
         var uniqueIDs: [String] = []
-        for (topic, _) in Self.discovery.configs(pans: ["left", "right"]) {
-            let config = try Self.payload(topic)
+        for (topic, config) in try Self.entities() {
             if let pan = ["left", "right"].first(where: { topic.contains("/plumscale_kitchen/\($0)_") }) {
                 #expect(config["availability_topic"] == nil, "availability_topic and availability exclude each other")
                 #expect(config["availability_mode"]?.string == "all", "availability_mode of \(topic)")

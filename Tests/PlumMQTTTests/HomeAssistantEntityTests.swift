@@ -11,9 +11,10 @@ struct HomeAssistantEntityTests {
     static func configs(device: DeviceDetails = .init()) throws -> [(topic: String, json: JSONValue)] {
         let discovery = HomeAssistantDiscovery(
             topics: topics, division: DivisionRounding(grams: 0.1), qos: 1, version: "0.1.0", device: device)
-        return try discovery.configs(pans: ["left", "right"]).map {
-            ($0.topic, try #require(JSONValue.parse(HomeAssistantDiscovery.encode($0.payload)), "not JSON"))
-        }
+        let config = discovery.deviceConfig(components: discovery.components(pans: ["left", "right"], alerts: []))
+        let reader = try #require(
+            DeviceConfigReader(HomeAssistantDiscovery.encode(config), topic: topics.deviceDiscovery), "not JSON")
+        return reader.entities.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     @Test("every config sends default_entity_id <platform>.<node>_<object>, the id object_id gave before 2025.10")

@@ -38,5 +38,6 @@ enum JSONValue: Hashable, Sendable, Decodable {
     var number: Double? { if case .number(let value) = self { value } else { nil } }
     var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
     var keys: Set<String> { if case .object(let fields) = self { Set(fields.keys) } else { [] } }
 }

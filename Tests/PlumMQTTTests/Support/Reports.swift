@@ -14,3 +14,11 @@ func weightReport(
     guard case .weight(let report)? = try? Report.decode(Substring(line)) else { fatalError("bad report \(line)") }
     return report
 }
+
+/// The rule of an ALERT report (``alertReport(_:sensor:active:grams:)``), as the bridge keeps it.
+func alertRule(_ name: String, sensor: String) -> AlertReport {
+    guard case .alert(let alert) = alertReport(name, sensor: sensor, active: false, grams: nil) else {
+        fatalError("alertReport gave no ALERT")
+    }
+    return alert
+}

@@ -226,7 +226,7 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
     systemctl daemon-reload
     systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
     load 0
-    timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/sensor/+/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
+    timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/device/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'plumscale/vm/pan/state' -C 1 >"$RUNS/mqtt-state.out" 2>&1
     check systemd.mqtt.running "plumscale-mqtt.service $(systemctl is-active plumscale-mqtt.service) as \
 $(ps -o user= -p "$(prop plumscale-mqtt.service MainPID)"): discovery '$(head -c 120 "$RUNS/mqtt-config.out")', \
