@@ -31,6 +31,10 @@ struct WebCredentialTests {
             ],
             environment: ["CREDENTIALS_DIRECTORY": credentials])
         try await offPool { try web.waitForOutput("plumscale-web on http://127.0.0.1:\(port)") }
+        // The line comes just before the listener is bound.
+        try await waitFor("plumscale-web to accept on 127.0.0.1:\(port)", describe: { web.stderr }) {
+            LoopbackPort.accepts(port)
+        }
         return (web, HTTPPeer(base: "http://127.0.0.1:\(port)", namespace: nil))
     }
 
