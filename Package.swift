@@ -330,6 +330,8 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
             dependencies: [
                 "PlumProtocol", "PlumCore", "PlumConfigFile", "PlumHistory", "PlumClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Its server builder: plumscale-web's child channel puts a deadline in front.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -10,6 +10,8 @@ import PlumProtocol
 struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
     let daemon: Daemon
     let access: AccessPolicy
+    /// How long a login lasts (12 hours in service).
+    let sessionLifetime: Duration
 
     func add(to router: Router<WebContext>) {
         router.get("/api/session") { request, context in
@@ -51,7 +53,7 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
             // This login ends every earlier session (another browser's, or a stolen cookie).
             let hash = (try? access.passwords.hash()) ?? ""
             let session = WebSession(csrf: token, epoch: access.epoch.next(), passwordTag: AccessPolicy.tag(hash))
-            context.sessions.createSession(session, expiresIn: .seconds(12 * 3600))
+            context.sessions.createSession(session, expiresIn: sessionLifetime)
             var json = JSONWriter()
             json.add("logged_in", true)
             json.add("csrf", token)

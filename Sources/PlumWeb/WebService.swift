@@ -1,8 +1,10 @@
 import FoundationEssentials
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdAuth
 import HummingbirdWebSocket
 public import Logging
+import NIOCore
 public import PlumHistory
 import PlumProtocol
 public import ServiceLifecycle
@@ -20,12 +22,17 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
     public let maxWatchers: Int
     /// The sessions; a service of the application, so its tidying runs and expired sessions go.
-    let sessionStore = MemoryPersistDriver()
+    public let sessionStore: SessionStore
+    /// How long a login lasts.
+    public let sessionLifetime: Duration
 
     public init(
         daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
     ) {
+        self.sessionLifetime = sessionLifetime
+        self.sessionStore = sessionStore
         self.daemon = daemon
         self.board = board
         self.metrics = metrics
@@ -84,22 +91,31 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
                 group.cancelAll()
             }
         }
-        ActionRoutes(daemon: daemon, access: access).add(to: router)
+        ActionRoutes(daemon: daemon, access: access, sessionLifetime: sessionLifetime).add(to: router)
         return router
     }
 
     /// The HTTP server with WebSocket upgrades, and the link to the daemon as a service.
+    /// - Parameter idleTimeout: how long a connection may send nothing, half a request
+    ///   included, before it is closed.
     public func makeApplication(
         listen host: String, port: Int, services: [any Service],
-        logger: Logger
+        logger: Logger, idleTimeout: Duration = .seconds(60)
     ) -> some ApplicationProtocol {
         let router = makeRouter()
+        let webSocketResponder = router.buildResponder()
         return Application(
             router: router,
             // A connection that sends nothing for a minute is closed (a WebSocket is kept busy by
-            // its pings), so idle or half-open connections do not pile up to LimitNOFILE=.
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router, configuration: .init(http1: .init(idleTimeout: .seconds(60)))),
+            // its pings), so idle or half-open connections do not pile up to LimitNOFILE=; one
+            // not answered a minute after it opened (half a request head) too.
+            server: HTTPServerBuilder { responder in
+                DeadlinedChildChannel(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: .init(http1: .init(idleTimeout: TimeAmount(idleTimeout)))),
+                    deadline: TimeAmount(idleTimeout))
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "plumscale-web"),
             services: services + [sessionStore],
             logger: logger)

@@ -16,9 +16,11 @@ struct BridgeSetup {
     }
 
     /// - Parameters:
+    ///   - credential: the path of the `mqtt-password` credential systemd passed, when it is set
+    ///     (``ServiceCredential/path(_:in:)``); it wins over `[mqtt] password_file`.
     ///   - readFile: reads the password file and /etc/machine-id (a parameter, so tests need no files).
     static func make(
-        _ file: MQTTBridgeConfiguration, overrides: Overrides, version: String,
+        _ file: MQTTBridgeConfiguration, overrides: Overrides, version: String, credential: String? = nil,
         readFile: (String) throws -> String
     ) throws(BridgeError) -> BridgeSetup {
         let settings = file.mqtt
@@ -32,14 +34,25 @@ struct BridgeSetup {
         let machineID = scaleID == nil ? try? readFile("/etc/machine-id") : nil
         let identity = try ScaleIdentity(configured: scaleID, machineID: machineID)
         var password: String?
-        if let path = settings.passwordFile {
+        if let credential {
+            do {
+                password = String(try readFile(credential).split(separator: "\n").first ?? "")
+            } catch {
+                throw BridgeError("the credential \(credential): cannot read \(error)")
+            }
+            if settings.username == nil {
+                throw BridgeError(
+                    "the credential mqtt-password holds a password but \(file.source) sets no [mqtt] username; "
+                        + "set username as well (a broker takes a password only with a user name)")
+            }
+        } else if let path = settings.passwordFile {
             do {
                 let text = try readFile(path)
                 password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
             } catch {
                 throw BridgeError(
                     "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to "
-                        + "read it (systemd: LoadCredential= or group plumscale-admin, mode 0640)"
+                        + "read it (systemd: put the password in /etc/plumscale/credentials/mqtt-password instead)"
                 )
             }
             if password?.isEmpty == true {

@@ -49,6 +49,7 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
         do {
             setup = try BridgeSetup.make(
                 try loadConfiguration(), overrides: .init(broker: broker, scaleID: scaleID), version: Self.version,
+                credential: ServiceCredential.path(ServiceCredential.mqttPassword),
                 readFile: { path in try TextFile.read(path) })
         } catch {
             logger.critical("\(error)")

@@ -75,10 +75,13 @@ struct Serve: AsyncParsableCommand {
         }
         let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
         let daemon = PlumClientDaemon(socketPath: socket)
+        // systemd's credential, when the package's empty placeholder was filled; else the file
+        // [web] auth_file names, as before there were credentials.
+        let passwordPath = ServiceCredential.path(ServiceCredential.webPassword) ?? settings.authFile
         let service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: store,
             access: AccessPolicy(
-                lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: settings.authFile),
+                lanReadOnly: settings.lanReadOnly, passwords: PasswordFile(path: passwordPath),
                 throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
                 hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
                 cookieSecure: settings.cookieSecure),
@@ -86,7 +89,7 @@ struct Serve: AsyncParsableCommand {
         let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
-        logger.info("plumscale-web on http://\(address) (history \(historyPath))")
+        logger.info("plumscale-web on http://\(address) (history \(historyPath), password \(passwordPath))")
         try await application.runService()
     }
 
@@ -125,8 +128,9 @@ struct HashPassword: ParsableCommand {
         commandName: "hash-password",
         abstract: "Read a password on standard input and print its bcrypt hash for [web] auth_file.",
         discussion: """
-            plumscale-web hash-password >web-password
-            sudo install -m 640 -g plumscale-web web-password /etc/plumscale/web-password && rm web-password
+            (umask 077 && plumscale-web hash-password >web-password)
+            sudo install -m 600 web-password \(PasswordFile.credentialSource) && rm web-password
+            sudo systemctl restart plumscale-web
             """)
 
     @Option(help: "The bcrypt cost (10 ... 31); each step doubles the time a guess takes.")
@@ -147,6 +151,11 @@ struct HashPassword: ParsableCommand {
                     + "(a few words are easier to remember and harder to guess).")
         }
         print(PasswordFile.makeHash(password, cost: cost))
+        // On standard error, so that the file standard output went to holds the hash alone.
+        complainRaw(
+            "Install it as root only (no tee: it leaves a copy others can read):\n"
+                + "  sudo install -m 600 FILE \(PasswordFile.credentialSource)\n"
+                + "  sudo systemctl restart plumscale-web\n")
     }
 
     /// The password: from a terminal without echo and confirmed, else the first line of input.
@@ -164,13 +173,17 @@ struct HashPassword: ParsableCommand {
     }
 
     /// One line from the terminal on standard input with echo off, the prompt on standard error.
+    /// The prompt comes once echo is off: a person types when it shows, and what they typed
+    /// before echo went off would be on the screen.
     private static func readWithoutEcho(prompt: String) throws -> String {
-        complainRaw(prompt)
         var saved = termios()
         guard tcgetattr(0, &saved) == 0 else { throw ValidationError("cannot read the terminal's settings.") }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSAFLUSH, &quiet)
+        guard tcsetattr(0, TCSAFLUSH, &quiet) == 0 else {
+            throw ValidationError("cannot turn the terminal's echo off; pipe the password in instead.")
+        }
+        complainRaw(prompt)
         defer {
             tcsetattr(0, TCSAFLUSH, &saved)
             complainRaw("\n")

@@ -12,10 +12,12 @@ struct BridgeSetupTests {
 
     static func setup(
         _ text: String, broker: String? = nil, scaleID: String? = nil,
-        files: [String: String] = [:]
+        credential: String? = nil, files: [String: String] = [:]
     ) throws -> BridgeSetup {
         let file = try MQTTBridgeConfiguration.parse(text, file: "/etc/plumscale/plumscale.toml")
-        return try BridgeSetup.make(file, overrides: .init(broker: broker, scaleID: scaleID), version: "0.1.0") {
+        return try BridgeSetup.make(
+            file, overrides: .init(broker: broker, scaleID: scaleID), version: "0.1.0", credential: credential
+        ) {
             path in
             guard let text = files[path] else { throw NoFile() }
             return text
@@ -67,6 +69,23 @@ struct BridgeSetupTests {
         #expect(empty?.message.contains("is empty") == true, "\(String(describing: empty))")
         let missing = #expect(throws: BridgeError.self) { try Self.setup(text, scaleID: "x") }
         #expect(missing?.message.contains("password_file") == true, "\(String(describing: missing))")
+    }
+
+    @Test("systemd's mqtt-password credential wins over password_file, and needs a username as well")
+    func credential() throws {
+        let credential = "/run/credentials/plumscale-mqtt.service/mqtt-password"
+        let text = "[mqtt]\nusername = \"u\"\npassword_file = \"/etc/plumscale/mqtt-password\"\n"
+        let files = [credential: "from-credential\n", "/etc/plumscale/mqtt-password": "from-file\n"]
+        let both = try Self.setup(text, scaleID: "x", credential: credential, files: files)
+        #expect(both.mqtt.password == "from-credential", "the credential wins")
+        let fileOnly = try Self.setup(text, scaleID: "x", files: files)
+        #expect(fileOnly.mqtt.password == "from-file", "without a credential, password_file as before")
+        let alone = try Self.setup("[mqtt]\nusername = \"u\"\n", scaleID: "x", credential: credential, files: files)
+        #expect(alone.mqtt.username == "u" && alone.mqtt.password == "from-credential")
+        let noUser = #expect(throws: BridgeError.self) {
+            try Self.setup("", scaleID: "x", credential: credential, files: files)
+        }
+        #expect(noUser?.message.contains("username") == true, "\(String(describing: noUser))")
     }
 
     @Test("without scale_id the id comes from /etc/machine-id; with neither the error says to set one")

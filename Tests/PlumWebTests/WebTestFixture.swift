@@ -25,7 +25,8 @@ struct WebTestFixture {
     init(
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
-        allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false
+        allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false,
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -40,11 +41,13 @@ struct WebTestFixture {
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
                 throttle: throttle, hosts: HostCheck(names: allowedHosts), trustedProxy: trustedProxy,
                 cookieSecure: cookieSecure),
-            now: { now }, maxWatchers: maxWatchers)
+            now: { now }, maxWatchers: maxWatchers, sessionLifetime: sessionLifetime, sessionStore: sessionStore)
     }
 
-    func application(logger: Logger = Logger(label: "test")) -> some ApplicationProtocol {
-        service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: logger)
+    func application(
+        logger: Logger = Logger(label: "test"), idleTimeout: Duration = .seconds(60)
+    ) -> some ApplicationProtocol {
+        service.makeApplication(listen: "127.0.0.1", port: 0, services: [], logger: logger, idleTimeout: idleTimeout)
     }
 
     /// The headers a request from our own page carries.

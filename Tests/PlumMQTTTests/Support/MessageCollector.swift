@@ -13,8 +13,11 @@ final class MessageCollector: Sendable {
     private let store = Store()
     private let task: Task<Void, Never>
 
-    init(port: Int, subscribe filters: [String]) async throws {
-        let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: port))
+    /// - Parameters:
+    ///   - username: the broker user to connect as (with `password`); nil connects anonymously.
+    init(port: Int, username: String? = nil, password: String? = nil, subscribe filters: [String]) async throws {
+        let client = try MQTTClient(
+            MQTTConfiguration(host: "127.0.0.1", port: port, username: username, password: password))
         self.client = client
         let store = self.store
         task = Task {

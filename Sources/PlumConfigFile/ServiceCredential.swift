@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A secret systemd passed to the service with `LoadCredential=NAME:SOURCE`: a copy of SOURCE
+/// at `$CREDENTIALS_DIRECTORY/NAME`, readable by the service's user alone, so the file in /etc
+/// can stay root's (mode 0600) instead of being shared with the service's group.
+///
+/// systemd 252 (Debian 12) refuses to start a unit whose credential source is missing
+/// (status 243/CREDENTIALS), so the units' sources always exist and an empty one means "not
+/// set": the service then falls back to what its configuration names, as it did before there
+/// were credentials.
+public enum ServiceCredential {
+    /// The name under which plumscale-web.service passes the bcrypt hash of the page's password.
+    public static let webPassword = "web-password"
+    /// The name under which plumscale-mqtt.service passes the broker password.
+    public static let mqttPassword = "mqtt-password"
+
+    /// `$CREDENTIALS_DIRECTORY`, which systemd sets for a unit that loads credentials; nil
+    /// outside such a unit.
+    public static var directory: String? {
+        guard let value = getenv("CREDENTIALS_DIRECTORY") else { return nil }
+        let path = String(cString: value)
+        return path.isEmpty ? nil : path
+    }
+
+    /// The path of credential `name` in `directory` when it holds more than white space; nil when
+    /// there is no such credential, or it is empty (not set).
+    public static func path(_ name: String, in directory: String? = ServiceCredential.directory) -> String? {
+        guard let directory else { return nil }
+        let path = directory + "/" + name
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        // A bcrypt hash or a password: the first few hundred bytes decide whether it is set.
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = fread(&buffer, 1, buffer.count, file)
+        let isSet = buffer[0..<count].contains { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
+        return isSet ? path : nil
+    }
+}

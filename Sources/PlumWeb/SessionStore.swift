@@ -1,0 +1,69 @@
+public import Hummingbird
+import ServiceLifecycle
+
+/// The login sessions, in memory: what hummingbird-auth's session middleware keeps for each
+/// cookie. A service of the application: every ``tidyInterval`` it removes the sessions whose
+/// time is up, so cookies that are never used again (a browser closed, a guessing client's
+/// logins) do not pile up for the life of the process.
+///
+/// Hummingbird's `MemoryPersistDriver` tidies the same way, but cannot say how many entries it
+/// holds; this one can (``count``), so a test proves that the tidying runs.
+public actor SessionStore: PersistDriver {
+    private struct Item {
+        let value: any Codable & Sendable
+        let expires: ContinuousClock.Instant?
+    }
+
+    private var items: [String: Item] = [:]
+    private let clock = ContinuousClock()
+    /// How often expired sessions are removed.
+    public let tidyInterval: Duration
+
+    public init(tidyInterval: Duration = .seconds(600)) {
+        self.tidyInterval = tidyInterval
+    }
+
+    /// The sessions held, expired ones not yet tidied away included.
+    package var count: Int { items.count }
+
+    public func create(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
+        guard items[key] == nil else { throw PersistError.duplicate }
+        items[key] = Item(value: value, expires: expires.map { clock.now.advanced(by: $0) })
+    }
+
+    public func set(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
+        let expiresAt = expires.map { clock.now.advanced(by: $0) } ?? items[key]?.expires
+        items[key] = Item(value: value, expires: expiresAt)
+    }
+
+    public func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {
+        guard let item = items[key] else { return nil }
+        if let expires = item.expires, clock.now > expires { return nil }
+        guard let object = item.value as? Object else { throw PersistError.invalidConversion }
+        return object
+    }
+
+    public func remove(key: String) async throws {
+        items[key] = nil
+    }
+
+    /// Removes every session whose time is up.
+    func tidy() {
+        let now = clock.now
+        items = items.filter { _, item in item.expires.map { $0 >= now } ?? true }
+    }
+
+    /// Tidies every ``tidyInterval`` until the application shuts down (a graceful shutdown
+    /// cuts the wait short, or the application would wait for it).
+    public func run() async throws {
+        let interval = tidyInterval
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return
+            }
+            tidy()
+        }
+    }
+}
