@@ -9,7 +9,9 @@ public import Testing
 /// forty of them at once (a property check, a real daemon and its clients each) would starve
 /// every test of CPU instead, and deadlines of a few seconds in all of them would pass on a
 /// two-core machine. So at most ``concurrentTests`` of them run at a time; a test waits for its
-/// turn before its body, and so before any deadline of its own starts.
+/// turn before its body, and so before any deadline of its own starts. A `.timeLimit` does
+/// count that wait, so a suite under this trait sets one of three minutes or more (the whole
+/// suite took two beside two busy loops on two cores).
 public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     /// The cores plus one: one test may be waiting on a child process while the others compute.
     public static let concurrentTests = ProcessInfo.processInfo.activeProcessorCount + 1

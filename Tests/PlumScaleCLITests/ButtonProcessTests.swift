@@ -3,7 +3,7 @@ import PlumTestThreads
 import Testing
 
 /// A `[[button]]` whose line cannot be had is a fault of that button alone.
-@Suite("plumscaled with a button it cannot open", .tags(.process), .timeLimit(.minutes(2)), .ownThreads)
+@Suite("plumscaled with a button it cannot open", .tags(.process), .timeLimit(.minutes(5)), .ownThreads)
 struct ButtonProcessTests {
     @Test("a button on a chip that is not there is logged with its file and line, and the pans still weigh")
     func missingChipIsLoggedAndTheScaleRuns() throws {

@@ -4,7 +4,7 @@ import PlumTestThreads
 import PlumWeb
 import Testing
 
-@Suite("plumscale-web hash-password", .timeLimit(.minutes(1)), .ownThreads)
+@Suite("plumscale-web hash-password", .timeLimit(.minutes(5)), .ownThreads)
 struct HashPasswordTests {
     static let program = BuiltProducts.folder + "/plumscale-web"
 
