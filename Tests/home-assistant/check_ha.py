@@ -322,6 +322,16 @@ def check_still_there(stack, ids):
         raise AssertionError(f"{', '.join(ids)} went unavailable with the other pan")
 
 
+def check_quiet_log(stack):
+    """Home Assistant logs a discovery payload it cannot read, or a state it cannot parse, as a warning of
+    its MQTT integration and carries on: without this check such an entity would only be missing."""
+    with open(os.path.join(stack.config_dir, "home-assistant.log"), errors="replace") as f:
+        complaints = [line.strip() for line in f
+                      if (" WARNING " in line or " ERROR " in line) and "[homeassistant.components.mqtt" in line]
+    if complaints:
+        raise AssertionError(f"{len(complaints)} warnings or errors from the MQTT integration, first: {complaints[0]}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", required=True, help="the folder with plumscaled, plumscale and plumscale-mqtt")
@@ -329,7 +339,10 @@ def main():
     parser.add_argument("--deadline", type=float, default=60, help="seconds each wait may take")
     parser.add_argument("--startup", type=float, default=300, help="seconds Home Assistant may take to start")
     args = parser.parse_args()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    def interrupted(*_):
+        print("interrupted: stopping every child", flush=True)
+        sys.exit(143)
+    signal.signal(signal.SIGTERM, interrupted)
     stack = Stack(args.bin, args.hass, args.startup)
     failures = []
 
@@ -368,6 +381,7 @@ def main():
                   lambda: (stack.kill("plumscaled"), check_gone(stack, ALL_IDS, deadline)))
             check("plumscaled restarted: available again",
                   lambda: (stack.start_daemon(), check_back(stack, ALL_IDS, deadline)))
+            check("Home Assistant's MQTT integration logged no warning or error", lambda: check_quiet_log(stack))
         if failures:
             stack.report()
     finally:
