@@ -6,7 +6,7 @@
 # --bin: where plumscaled, plumscale and plumscale-mqtt are (default .build/debug); only read.
 # --build: the build folder that caches the Home Assistant venv (default .build, venv in
 #   .build/home-assistant-venv). The venv is made once with Python 3.13.0 from pyenv and kept while it
-#   holds homeassistant==$HA_VERSION, so only the first run pays for the install.
+#   holds homeassistant==2025.4.4, so only the first run pays for the install.
 # Needs mosquitto and pyenv's Python 3.13.0; PyPI is reached only when the venv is (re)made.
 # Exits 0 when every check passed, 1 when one failed, 2 when it could not start.
 set -euo pipefail
@@ -22,7 +22,8 @@ build="$root/.build"
 checker_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --bin) bin=$(cd "$2" && pwd); shift 2 ;;
+        --bin) bin=$(cd "$2" 2>/dev/null && pwd) || { echo "run.sh: --bin $2: no such folder" >&2; exit 2; }
+               shift 2 ;;
         --build) mkdir -p "$2" && build=$(cd "$2" && pwd); shift 2 ;;
         --deadline) checker_args+=(--deadline "$2"); shift 2 ;;
         -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
