@@ -132,7 +132,8 @@ class Stack:
         with open(conf, "w") as f:
             f.write(f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
         self.start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", conf])
-        wait_until("mosquitto listening", lambda: socket.create_connection(("127.0.0.1", self.broker_port), 2), 20)
+        wait_until("mosquitto listening",
+                   lambda: socket.create_connection(("127.0.0.1", self.broker_port), 2).close() is None, 20)
 
     def start_daemon(self):
         conf = os.path.join(self.dir, "daemon.toml")
