@@ -25,11 +25,13 @@ public enum ServiceCredential {
     }
 
     /// The path of credential `name` in `directory` when it holds more than white space; nil when
-    /// there is no such credential, or it is empty (not set).
+    /// there is no such credential, or it is empty (not set). A credential that is there but
+    /// cannot be read is returned too, so that whoever reads it reports why, rather than the
+    /// service quietly falling back to its configuration.
     public static func path(_ name: String, in directory: String? = ServiceCredential.directory) -> String? {
         guard let directory else { return nil }
         let path = directory + "/" + name
-        guard let file = fopen(path, "r") else { return nil }
+        guard let file = fopen(path, "r") else { return errno == ENOENT ? nil : path }
         defer { fclose(file) }
         // A bcrypt hash or a password: the first few hundred bytes decide whether it is set.
         var buffer = [UInt8](repeating: 0, count: 512)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import PlumConfigFile
 import PlumTestSupport
 import Testing
@@ -18,6 +21,14 @@ struct ServiceCredentialTests {
         #expect(ServiceCredential.path("blank", in: directory.path) == nil, "white space is no secret")
         #expect(ServiceCredential.path("absent", in: directory.path) == nil)
         #expect(ServiceCredential.path("mqtt-password", in: nil) == nil, "outside a unit with credentials")
+    }
+
+    @Test("a credential that is there but cannot be read is handed on, so its reader says why, not ignored")
+    func unreadableIsReported() throws {
+        let directory = try TemporaryDirectory(prefix: "plumcred")
+        // A link to itself: open(2) fails with ELOOP, as it would with EACCES for another user.
+        #expect(symlink("web-password", directory.file("web-password")) == 0)
+        #expect(ServiceCredential.path("web-password", in: directory.path) == directory.file("web-password"))
     }
 
     /// A password from the empty credential would stop the bridge at start: this file sets no

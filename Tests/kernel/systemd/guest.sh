@@ -230,7 +230,10 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
     (umask 077 && echo plum-test-password | plumscale-web hash-password --cost 10 >/tmp/web-password)
     install -m 600 /tmp/web-password /etc/plumscale/credentials/web-password && rm /tmp/web-password
     systemctl daemon-reload
+    # systemd copies a credential when the unit starts: after a new password, a restart (as the
+    # docs tell the user), also when the unit was already running from an earlier boot.
     systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
+    systemctl restart plumscale-mqtt.service plumscale-web.service >>"$RUNS/enable.out" 2>&1
     load 0
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/device/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'plumscale/vm/pan/state' -C 1 >"$RUNS/mqtt-state.out" 2>&1
@@ -266,8 +269,12 @@ $(ps -o user= -p "$(prop plumscale-web.service MainPID)"): /api/poll '$(head -c 
     curl -s -o "$RUNS/web-login.out" -w '%{http_code}' -H 'Origin: http://127.0.0.1:8385' \
         -H 'Content-Type: application/json' --data '{"password":"plum-test-password"}' \
         http://127.0.0.1:8385/api/login >"$RUNS/web-login.code" 2>&1
+    web_pid=$(prop plumscale-web.service MainPID)
+    credentials_seen=$(tr '\0' '\n' <"/proc/$web_pid/environ" | grep '^CREDENTIALS_DIRECTORY=';
+        sandboxed "$web_pid" ls -ln /run/credentials/plumscale-web.service 2>&1 | tr '\n' ' ')
     check systemd.web.credential "login with the password in the credential web-password: \
-HTTP $(cat "$RUNS/web-login.code") $(head -c 120 "$RUNS/web-login.out")" grep -qx 200 "$RUNS/web-login.code"
+HTTP $(cat "$RUNS/web-login.code") $(head -c 300 "$RUNS/web-login.out"); the service sees: $credentials_seen" \
+        grep -qx 200 "$RUNS/web-login.code"
     load 120
 
     # ---- the sandboxes are in force ------------------------------------------------------------
