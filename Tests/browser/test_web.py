@@ -153,13 +153,14 @@ def check_heaviest(driver, stack):
 def check_screenshot(driver, stack, path):
     def capture():
         # The heaviest card and the screenshot must be of the same moment: take both, then
-        # check the card is still the one marked.
+        # check the card is still the one marked and has not moved or changed size (a reflow
+        # between the measure and the picture once put a point outside the card).
         card = heaviest_card(driver)
         if card is None:
             return None
         rect = card.rect
         png = driver.get_screenshot_as_png()
-        return (rect, png) if heaviest_card(driver) == card else None
+        return (rect, png) if heaviest_card(driver) == card and card.rect == rect else None
     rect, png = wait_until("a steady heaviest card to photograph", capture, seconds=60)
     with open(path, "wb") as f:
         f.write(png)
