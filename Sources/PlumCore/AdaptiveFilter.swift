@@ -74,6 +74,9 @@ public struct AdaptiveFilter: Sendable {
     public var longestAveragingTime: UInt64
     /// Samples averaged since the last restart.
     public private(set) var depth = 0
+    /// The sample a restart began at, while the average is still the plain mean it began (nil
+    /// once it has been judged, or the average went exponential).
+    private var anchor: Double?
     /// Restarts caused by a step or a sustained shift since creation, for diagnostics.
     public private(set) var stepCount = 0
 
@@ -94,6 +97,7 @@ public struct AdaptiveFilter: Sendable {
     /// Forgets the history.
     public mutating func reset() {
         depth = 0
+        anchor = nil
         lastTime = nil
         clearSums()
         lastDeviation = 0
@@ -119,14 +123,16 @@ public struct AdaptiveFilter: Sendable {
         let interval = max(shift, 8 * sigma)
         // Noise alone keeps the sum above L about e^(−2kL/σ²) of the time: L for e^(−9).
         settlingLimit = max(shift / 2, allowance > 0 ? 4.5 * sigma * sigma / allowance : 0)
-        outlierLimit = max(shift, 3 * sigma)
+        outlierLimit = max(shift, 3.5 * sigma)
         lastDeviation = depth == 0 ? 0 : x - average
         if depth == 0 || !(abs(x - average) <= stepThreshold) {
             restart(at: x, samples: 1)
             return average
         }
         let deviation = x - average
-        accumulate(deviation)
+        // Against a young mean a deviation carries the mean's own error too: judged as a
+        // self-starting CUSUM does (Hawkins, 1987), scaled to one sample's noise.
+        accumulate(deviation / (1 + 1 / Double(depth)).squareRoot())
         if riseSum > interval {
             restart(at: average + riseDeviations / Double(riseCount), samples: riseCount)
             return average
@@ -139,8 +145,28 @@ public struct AdaptiveFilter: Sendable {
         // Time going backwards or standing still earns no exponential weight: the plain mean.
         let elapsed = lastTime.map { time > $0 ? Double(time - $0) : 0 } ?? 0
         let exponential = 1 - exp(-elapsed / averagingTime(noise: sigma, interval: elapsed))
+        if exponential > 1 / Double(depth) { anchor = nil }
         average += deviation * max(1 / Double(depth), exponential)
+        judgeAnchor(sigma: sigma)
         return average
+    }
+
+    /// A restart on one sample trusts that sample as much as any later one, and in the ringing
+    /// after a placement it may be the last swing, several σ off the load: the plain mean then
+    /// carries that bias as 1/n, a division for seconds at 10 SPS. Once three more samples are
+    /// in (up to eight), the sample is judged against their mean, and dropped when it lies more
+    /// than 3 σ·√(1 + 1/m) from the m others: the average restarts at their mean.
+    private mutating func judgeAnchor(sigma: Double) {
+        guard let first = anchor, depth >= 4, sigma > 0 else { return }
+        let others = (average * Double(depth) - first) / Double(depth - 1)
+        if abs(first - others) > 3 * sigma * (1 + 1 / Double(depth - 1)).squareRoot() {
+            average = others
+            depth -= 1
+            clearSums()
+            anchor = nil
+        } else if depth >= 8 {
+            anchor = nil
+        }
     }
 
     /// τ for a sample `interval` ns after the previous one at this noise (above).
@@ -176,6 +202,7 @@ public struct AdaptiveFilter: Sendable {
         if depth > 0 { stepCount += 1 }
         average = x
         depth = max(1, samples)
+        anchor = depth == 1 ? x : nil
         clearSums()
     }
 }

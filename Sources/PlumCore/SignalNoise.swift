@@ -1,21 +1,32 @@
 /// The noise of a signal in its own units, measured from the signal itself: what "stable" is
 /// judged against before a calibration says what a gram is.
 ///
-/// Each block of ``blockSize`` successive differences gives a robust estimate: the median
-/// absolute deviation of the differences about their median, ÷ (0.6745 · √2). Taking the
-/// differences about their median leaves out a steady drift or ramp, and the median leaves out
-/// steps and knocks. A pan that is moved for a while still raises some blocks, so the estimate
-/// is the lower quartile of the last ``blockCount`` blocks (the sensor's own noise, which rest
-/// periods show), divided by 0.755: for Gaussian noise the lower quartile of 32 such estimates
-/// averages 0.755 σ (±0.066 σ), so the result is σ within about 10 %. The signal's quantum
-/// (the smallest change seen again and again, one LSB for a quiet ADC) is kept too, so a signal
-/// too quiet to show noise still gets a band of a few codes. A change seen once is not a
-/// quantum: on a signal that never moved before (an emulated chip's exact codes, an FSR at
-/// rest), the first change is the load being placed, and taking it for the quantum would call
-/// that very step stable.
+/// Two estimates are made of each block of ``blockSize`` successive differences:
+/// - a robust one, the median absolute deviation of the differences about their median,
+///   ÷ (0.6745 · √2). The median leaves out steps and knocks, but one block knows σ only to
+///   about ±34 %;
+/// - an efficient one, the mean square of the differences about their mean, leaving out any more
+///   than 4 robust σ√2 from it (a spike's two differences, a step's one). The mean of a block's
+///   differences is its end-to-end change ÷ 16, so a steady drift or ramp is removed and the sum
+///   loses almost nothing: its expectation is 2σ² (n − 1/n) for n differences.
+///
+/// A pan that is moved for a while still raises some blocks, so the robust estimates choose the
+/// blocks that are rest: their lower quartile over the last ``blockCount`` blocks (÷ its mean for
+/// Gaussian noise, ``lowerQuartileMean``) gives σ to about 10 %, and every block whose own
+/// robust estimate is within 2.5 times that is pooled. σ is the pooled blocks' mean square:
+/// good to about 0.22 / √blocks, where the lower quartile alone was good to 0.46 / √blocks
+/// (k blocks of 16 correlated differences hold about 21 k degrees of freedom). At 10 SPS the
+/// difference matters: six blocks are 10 s, and the lower quartile of six was low by a third on
+/// some seeds, which made ordinary draws look like a load moving (issue 25).
+///
+/// The signal's quantum (the smallest change seen again and again, one LSB for a quiet ADC) is
+/// kept too, so a signal too quiet to show noise still gets a band of a few codes. A change seen
+/// once is not a quantum: on a signal that never moved before (an emulated chip's exact codes,
+/// an FSR at rest), the first change is the load being placed, and taking it for the quantum
+/// would call that very step stable.
 ///
 /// Blocks are counts of samples, not times: they are statistics, and 16 differences give an
-/// estimate good to about 30 % at any rate (the first after 0.2 s at 80 SPS, 1.6 s at 10 SPS);
+/// estimate good to about 22 % at any rate (the first after 0.2 s at 80 SPS, 1.6 s at 10 SPS);
 /// 32 blocks remember 6.4 s at 80 SPS and 51 s at 10 SPS.
 public struct SignalNoise: Sendable {
     public static let blockSize = 16
@@ -35,7 +46,11 @@ public struct SignalNoise: Sendable {
     private var differences: [Double]
     private var scratch: [Double]
     private var filled = 0
+    /// Each block's robust estimate, and its clipped sum of squares about the mean with the
+    /// number of differences in it (above).
     private var blocks: [Double]
+    private var sums: [Double]
+    private var kept: [Int]
     /// Blocks of ``blockSize`` differences measured so far.
     public private(set) var blocksSeen = 0
     /// How many times a change between successive samples must be seen, at the scale of the
@@ -55,7 +70,12 @@ public struct SignalNoise: Sendable {
         differences = Array(repeating: 0, count: Self.blockSize)
         scratch = Array(repeating: 0, count: max(Self.blockSize, Self.blockCount))
         blocks = Array(repeating: 0, count: Self.blockCount)
+        sums = Array(repeating: 0, count: Self.blockCount)
+        kept = Array(repeating: 0, count: Self.blockCount)
     }
+
+    /// The relative standard error of ``sigma`` after `blocks` blocks of rest (above).
+    public static func relativeError(blocks: Int) -> Double { 0.22 / Double(max(1, blocks)).squareRoot() }
 
     /// The noise's standard deviation in the signal's units, or `nil` before the first block.
     public private(set) var sigma: Double?
@@ -87,12 +107,42 @@ public struct SignalNoise: Sendable {
         filled += 1
         guard filled == Self.blockSize else { return }
         filled = 0
-        blocks[blocksSeen % Self.blockCount] = blockSigma()
+        let slot = blocksSeen % Self.blockCount
+        blocks[slot] = blockSigma()
+        (sums[slot], kept[slot]) = blockSquares(limit: 4 * blocks[slot] * 2.0.squareRoot())
         blocksSeen += 1
         let known = min(blocksSeen, Self.blockCount)
         for i in 0..<known { scratch[i] = blocks[i] }
         scratch[0..<known].sort()
-        sigma = scratch[(known - 1) / 4] / Self.lowerQuartileMean[known - 1]
+        let robust = scratch[(known - 1) / 4] / Self.lowerQuartileMean[known - 1]
+        // A signal too quiet for its median to move (exact codes) keeps the robust zero: its
+        // quantum stands in for noise (``unit``).
+        guard robust > 0 else {
+            sigma = robust
+            return
+        }
+        var sum = 0.0
+        var degrees = 0.0
+        for i in 0..<known where blocks[i] <= 2.5 * robust && kept[i] > 1 {
+            sum += sums[i]
+            degrees += 2 * (Double(kept[i]) - 1 / Double(Self.blockSize))
+        }
+        sigma = degrees > 0 ? (sum / degrees).squareRoot() : robust
+    }
+
+    /// The sum of squares of the block's differences about their mean, leaving out those more
+    /// than `limit` from it, and how many were kept.
+    private func blockSquares(limit: Double) -> (Double, Int) {
+        var mean = 0.0
+        for difference in differences { mean += difference }
+        mean /= Double(Self.blockSize)
+        var sum = 0.0
+        var count = 0
+        for difference in differences where abs(difference - mean) <= limit {
+            sum += (difference - mean) * (difference - mean)
+            count += 1
+        }
+        return (sum, count)
     }
 
     private mutating func sawChange(_ size: Double) {

@@ -16,6 +16,9 @@ public struct SpikeFilter: Sendable {
     public let holdTime: UInt64
     private let threshold: Double
     private var ring: [Double]
+    /// Which samples in the ring were held back as possible spikes and not yet judged.
+    private var held: [Bool]
+    private var lastOutput: Double?
     private var scratch: [Double]
     private var next = 0
     private var count = 0
@@ -33,6 +36,7 @@ public struct SpikeFilter: Sendable {
         self.holdTime = holdTime
         self.threshold = threshold
         ring = Array(repeating: 0, count: Self.maximumWindow)
+        held = Array(repeating: false, count: Self.maximumWindow)
         scratch = Array(repeating: 0, count: Self.maximumWindow)
         window = holdTime == 0 ? 1 : 3
     }
@@ -41,6 +45,8 @@ public struct SpikeFilter: Sendable {
     public mutating func reset() {
         next = 0
         count = 0
+        for index in held.indices { held[index] = false }
+        lastOutput = nil
     }
 
     /// Returns `x`, or the window's median when `x` is a spike.
@@ -48,18 +54,78 @@ public struct SpikeFilter: Sendable {
     /// - Parameters:
     ///   - time: the sample's monotonic time in nanoseconds.
     ///   - floor: deviations up to this size are never spikes (same unit as `x`).
-    public mutating func process(_ x: Double, time: UInt64, floor: Double) -> Double {
+    ///   - noise: the signal's measured rms noise, when known: the spread a spike is judged by,
+    ///     in place of the window's own. Two spikes close together raise the window's median
+    ///     absolute deviation to their size, and a third within the window then passed as a
+    ///     step and reached the display.
+    public mutating func process(_ x: Double, time: UInt64, floor: Double, noise: Double = 0) -> Double {
         observeInterval(time)
-        ring[next] = x
+        let slot = next
+        ring[slot] = x
+        held[slot] = false
         next = (next + 1) % ring.count
         count = min(count + 1, ring.count)
         let size = min(count, window)
-        guard size >= 3 else { return x }
+        guard size >= 3 else {
+            lastOutput = x
+            return x
+        }
         let median = medianOfLast(size) { $0 }
         // 1.4826 × MAD estimates the standard deviation of Gaussian noise.
-        let spread = 1.4826 * medianOfLast(size) { abs($0 - median) }
+        let spread = noise > 0 ? noise : 1.4826 * medianOfLast(size) { abs($0 - median) }
         let limit = max(threshold * spread, floor)
-        return abs(x - median) > limit ? median : x
+        // The level the samples not held back show, x left out (the last output if all were).
+        let reference = levelNotHeld(size: size, slot: slot) ?? lastOutput ?? median
+        if abs(x - reference) <= limit {
+            // The signal is back where it was, so a sample held back that is still far from it
+            // was a knock, not the start of a step: it stops voting. Left in the window, it and
+            // the next knock made a majority of three at 10 SPS, and passed as a new load.
+            for back in 1..<size {
+                let earlier = (slot - back + ring.count) % ring.count
+                if held[earlier], abs(ring[earlier] - reference) > limit {
+                    (ring[earlier], held[earlier]) = (reference, false)
+                }
+            }
+            lastOutput = x
+            return x
+        }
+        if abs(x - median) > limit {
+            held[slot] = true
+            lastOutput = median
+            return median
+        }
+        // The median has moved to x only with samples held back. A step's samples agree with
+        // each other, to the noise or to a tenth of the step while the pan still rings; two
+        // knocks of 5 to 50 g rarely do (at 10 SPS, where one conversion is held, two in a row
+        // the same way passed as a new load for two conversions).
+        var supported = false
+        let agreement = max(2 * limit, abs(x - reference) / 10)
+        for back in 1..<size {
+            let earlier = (slot - back + ring.count) % ring.count
+            if held[earlier], abs(ring[earlier] - x) <= agreement { supported = true }
+        }
+        guard supported else {
+            held[slot] = true
+            lastOutput = reference
+            return reference
+        }
+        lastOutput = x
+        return x
+    }
+
+    /// The median of the window's samples before the newest that were not held back, if any.
+    private mutating func levelNotHeld(size: Int, slot: Int) -> Double? {
+        var count = 0
+        for back in 1..<size {
+            let earlier = (slot - back + ring.count) % ring.count
+            if !held[earlier] {
+                scratch[count] = ring[earlier]
+                count += 1
+            }
+        }
+        guard count > 0 else { return nil }
+        scratch[0..<count].sort()
+        return count % 2 == 1 ? scratch[count / 2] : (scratch[count / 2 - 1] + scratch[count / 2]) / 2
     }
 
     private mutating func observeInterval(_ time: UInt64) {

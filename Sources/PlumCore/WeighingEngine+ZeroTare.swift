@@ -31,10 +31,15 @@ extension WeighingEngine {
 
     /// Zero-setting at power-up, the restore decision, and zero-tracking for one filtered value.
     ///
-    /// - Parameter value: the filtered load in grams from calibrated zero.
+    /// - Parameters:
+    ///   - value: the filtered load in grams from calibrated zero.
+    ///   - precise: the average is known to within ¼ d (its noise measured, and enough samples
+    ///     in it). Both power-up decisions wait for it: a zero set from the first few samples of
+    ///     a noisy cell at 10 SPS was off by most of a division, and tracking, which reaches
+    ///     only ±½ d, never took it back, so every load read a division high.
     /// - Returns: the gross load in grams from the zero in use.
-    mutating func settleZero(_ value: Double, stable: Bool, time: UInt64) -> Double {
-        let ready = stable && !isWarmingUp(at: time)
+    mutating func settleZero(_ value: Double, stable: Bool, precise: Bool, time: UInt64) -> Double {
+        let ready = stable && precise && !isWarmingUp(at: time)
         if ready, let saved = pendingRestore {
             pendingRestore = nil
             let outcome = ZeroTareRestore.decide(

@@ -148,20 +148,22 @@ public struct WeighingEngine: Sendable {
         let (pinnedHigh, pinnedLow) = Calibration.pinnedSides(
             of: input, calibration: calibration, measured: working != nil, overloadLimit: configuration.overloadLimit)
         var stable = false
+        var precise = false
         if let value = working, let unit, !pinnedHigh, !pinnedLow {
             let filterTuning = configuration.filter
             // A deviation is judged against the measured noise of one sample as well as against
             // d: an ordinary draw of a noisy cell (3 σ is 1.7 d at σ = 0.56 d) is neither a spike
             // nor a step (docs/engine.md, "Judged against the noise").
             sampleNoise.add(value)
-            // One block of 16 differences knows σ only to ±34 %: until four blocks (0.8 s at
-            // 80 SPS, 6.4 s at 10 SPS) have been measured, σ is taken one standard error low
-            // (0.34 / √blocks), so a doubtful estimate errs towards calling noise motion. (Taken
-            // at blocks ÷ 4, a quarter at first, ordinary draws looked like motion for 6.4 s.)
-            let blocks = Double(sampleNoise.blocksSeen)
-            let sigma = (sampleNoise.sigma ?? 0) * (blocks >= 4 ? 1 : max(0, 1 - 0.34 / blocks.squareRoot()))
+            // One block of 16 differences knows σ only to ±22 %: until four blocks (0.8 s at
+            // 80 SPS, 6.4 s at 10 SPS) have been measured, σ is taken one standard error low,
+            // so a doubtful estimate errs towards calling noise motion. (Taken at blocks ÷ 4, a
+            // quarter at first, ordinary draws looked like motion for 6.4 s.)
+            let blocks = sampleNoise.blocksSeen
+            let sigma =
+                (sampleNoise.sigma ?? 0) * (blocks >= 4 ? 1 : max(0, 1 - SignalNoise.relativeError(blocks: blocks)))
             let despiked = spikes.process(
-                value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma))
+                value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma), noise: sigma)
             let band = configuration.stabilityBand * unit
             filter.restNoise = filterTuning.restNoise * unit
             let restarts = filter.stepCount
@@ -181,6 +183,15 @@ public struct WeighingEngine: Sendable {
             stable =
                 stability.update(smooth, sample: despiked, noise: sigma, time: input.time) && !held
                 && !filter.isSettling
+            // The plain mean of n samples is good to σ/√n (past it the exponential average is
+            // good to the rest noise, which is smaller). Here a doubtful σ is taken one standard
+            // error high, erring the other way would set a zero from too few samples; and not
+            // before two blocks, since the CUSUM judged the first block's samples on a σ taken
+            // low, and a restart it made on noise carries the samples it gathered, all one way.
+            if let measured = sampleNoise.sigma, blocks >= 2 {
+                let high = measured * (1 + SignalNoise.relativeError(blocks: blocks))
+                precise = high <= 0.25 * unit * Double(filter.depth).squareRoot()
+            }
         } else if let value = working, !pinnedHigh, !pinnedLow {
             // Uncalibrated and the noise not measured yet: show the signal, claim nothing.
             filtered = value
@@ -192,7 +203,7 @@ public struct WeighingEngine: Sendable {
         var gross: Double?
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
-            let g = settleZero(value, stable: stable, time: input.time)
+            let g = settleZero(value, stable: stable, precise: precise, time: input.time)
             gross = g
             net = g - tare
         }

@@ -36,10 +36,15 @@ struct RestingLoadTests {
         var seconds: Double
     }
 
-    /// The loads placed, with the second each lands at; each rests until the next.
-    /// The first comes once the engine has measured its noise (6.4 s at 10 SPS).
+    /// The loads placed, with the second each lands at; each rests until the next, 12 s at
+    /// 80 SPS. The first comes once the engine has measured its noise (6.4 s at 10 SPS).
     static let placements: [(at: Double, grams: Double)] = [(7, 100), (19, 250), (31, 0)]
     static let end = 43.0
+    /// At 10 SPS each load rests 40 s: 99 % is a share of the time, and 28 s there are only 285
+    /// readings, of which three are already more than 1 %. 1 125 readings measure it as 2 280 do
+    /// at 80 SPS, and a few ordinary blips no longer decide the verdict.
+    static let slowPlacements: [(at: Double, grams: Double)] = [(7, 100), (47, 250), (87, 0)]
+    static let slowEnd = 127.0
 
     /// Runs one seeded trace: each placement rings at 5 Hz, decaying over 0.1 s, half the step
     /// deep; about one conversion in 400 is a mid-read spike of 5 to 50 g either way. The
@@ -102,9 +107,10 @@ struct RestingLoadTests {
     static func check(_ trace: Trace) async throws {
         // Seconds of engine work: on a thread of its own, not on the two threads of the pool
         // that every other suite's timers need (a watchdog test once waited 20 s for them).
-        let rests = try await offPool { try run(trace) }
-        // Judged over all the time at rest in the trace (28 s or more): at 10 SPS one rest of
-        // 9.5 s holds 95 readings, and one of them is already 1 %.
+        let rests = try await offPool {
+            trace.rate == 80 ? try run(trace) : try run(trace, placements: slowPlacements, end: slowEnd)
+        }
+        // Judged over all the time at rest in the trace: 28.5 s at 80 SPS, 112.5 s at 10 SPS.
         let seconds = rests.reduce(0) { $0 + $1.seconds }
         let changes = rests.reduce(0) { $0 + $1.changes }
         let share =
@@ -147,23 +153,18 @@ struct RestingLoadTests {
         try await Self.check(Trace(rate: 80, sigma: 0.56, seed: seed))
     }
 
-    /// The noise levels the engine holds to the promise over any seed: 0.25 and 0.5 d at 80 SPS,
-    /// 0.25 d at 10 SPS. With 1 d at 80 SPS, or 0.5 d and more per conversion at 10 SPS, some
-    /// seeds fall short of 99 % (the settling benchmark's resting table gives the figures;
-    /// docs/PERFORMANCE.md).
-    static let kept: [(rate: Int, sigma: Double)] = [(80, 0.25), (80, 0.5), (10, 0.25)]
+    /// Every noise level the issue names, at both rates, over random seeds. This once held only
+    /// at 0.25 and 0.5 d at 80 SPS and 0.25 d at 10 SPS: the noise estimate of a few blocks (the
+    /// lower quartile of their robust estimates) was a third low on some seeds, and a sample
+    /// past 3 σ of that estimate counted as a load moving (docs/engine.md, "The noise").
+    static let levels: [(rate: Int, sigma: Double)] = [(80, 0.25), (80, 0.5), (80, 1), (10, 0.25), (10, 0.5), (10, 1)]
 
-    @Test("at rest, noise of 0.25 and 0.5 d at 80 SPS and 0.25 d at 10 SPS: a steady display, stable 99 %")
+    @Test("at rest, noise of 0.25, 0.5 and 1 d at 10 and 80 SPS: a steady display, stable 99 % of the time")
     func noiseLevels() async {
-        // Known gap: over random seeds a few percent still fall short (98.8 % stable at 0.5 d
-        // at 80 SPS; at 10 SPS a spike on the empty pan can reach the display). Recorded as an
-        // intermittent known issue until fixed, so the figures show without failing the suite.
-        await withKnownIssue("a few seeds in a hundred fall short of the resting promise", isIntermittent: true) {
-            await propertyCheck(input: Gen.int(in: 0...(Self.kept.count - 1)), Gen.int(in: 0...1_000_000)) {
-                which, seed in
-                let level = Self.kept[which]
-                try await Self.check(Trace(rate: level.rate, sigma: level.sigma, seed: UInt64(seed)))
-            }
+        await propertyCheck(input: Gen.int(in: 0...(Self.levels.count - 1)), Gen.int(in: 0...1_000_000)) {
+            which, seed in
+            let level = Self.levels[which]
+            try await Self.check(Trace(rate: level.rate, sigma: level.sigma, seed: UInt64(seed)))
         }
     }
 }
