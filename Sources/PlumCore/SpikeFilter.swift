@@ -18,6 +18,8 @@ public struct SpikeFilter: Sendable {
     private var ring: [Double]
     /// Which samples in the ring were held back as possible spikes and not yet judged.
     private var held: [Bool]
+    /// What the filter gave for each sample in the ring.
+    private var outputs: [Double]
     private var lastOutput: Double?
     private var scratch: [Double]
     private var next = 0
@@ -37,6 +39,7 @@ public struct SpikeFilter: Sendable {
         self.threshold = threshold
         ring = Array(repeating: 0, count: Self.maximumWindow)
         held = Array(repeating: false, count: Self.maximumWindow)
+        outputs = Array(repeating: 0, count: Self.maximumWindow)
         scratch = Array(repeating: 0, count: Self.maximumWindow)
         window = holdTime == 0 ? 1 : 3
     }
@@ -67,49 +70,71 @@ public struct SpikeFilter: Sendable {
         count = min(count + 1, ring.count)
         let size = min(count, window)
         guard size >= 3 else {
-            lastOutput = x
+            (outputs[slot], lastOutput) = (x, x)
             return x
         }
         let median = medianOfLast(size) { $0 }
-        // 1.4826 × MAD estimates the standard deviation of Gaussian noise.
-        let spread = noise > 0 ? noise : 1.4826 * medianOfLast(size) { abs($0 - median) }
+        // 1.4826 × MAD estimates the standard deviation of Gaussian noise. The window's own
+        // spread lets a ringing pan through sooner; the measured noise keeps a window whose
+        // spread is only knocks from letting the next one through.
+        let spread = max(noise, 1.4826 * medianOfLast(size) { abs($0 - median) })
         let limit = max(threshold * spread, floor)
+        let output = judge(x, slot: slot, size: size, median: median, limit: limit, noise: noise, floor: floor)
+        outputs[slot] = output
+        lastOutput = output
+        return output
+    }
+
+    /// The filter's answer for `x`, the newest sample, at `slot` (above).
+    private mutating func judge(
+        _ x: Double, slot: Int, size: Int, median: Double, limit: Double, noise: Double, floor: Double
+    ) -> Double {
+        if abs(x - median) > limit {
+            held[slot] = true
+            return median
+        }
+        // What counts as one level between samples: the noise when it is measured.
+        let same = noise > 0 ? max(threshold * noise, floor) : limit
+        // Knocks are told from steps only on a signal that was at rest: on a swinging pan every
+        // sample is far from the last, and holding them would show a still load.
+        var low = Double.infinity
+        var high = -Double.infinity
+        for back in 1..<size {
+            let earlier = (slot - back + ring.count) % ring.count
+            (low, high) = (min(low, outputs[earlier]), max(high, outputs[earlier]))
+        }
+        guard high - low <= 2 * same else { return x }
         // The level the samples not held back show, x left out (the last output if all were).
         let reference = levelNotHeld(size: size, slot: slot) ?? lastOutput ?? median
-        if abs(x - reference) <= limit {
+        if abs(x - reference) <= same {
             // The signal is back where it was, so a sample held back that is still far from it
             // was a knock, not the start of a step: it stops voting. Left in the window, it and
             // the next knock made a majority of three at 10 SPS, and passed as a new load.
             for back in 1..<size {
                 let earlier = (slot - back + ring.count) % ring.count
-                if held[earlier], abs(ring[earlier] - reference) > limit {
+                if held[earlier], abs(ring[earlier] - reference) > same {
                     (ring[earlier], held[earlier]) = (reference, false)
                 }
             }
-            lastOutput = x
             return x
         }
-        if abs(x - median) > limit {
-            held[slot] = true
-            lastOutput = median
-            return median
-        }
-        // The median has moved to x only with samples held back. A step's samples agree with
+        // The median has moved to x only with samples held back: a step's samples agree with
         // each other, to the noise or to a tenth of the step while the pan still rings; two
         // knocks of 5 to 50 g rarely do (at 10 SPS, where one conversion is held, two in a row
         // the same way passed as a new load for two conversions).
+        var anyHeld = false
         var supported = false
-        let agreement = max(2 * limit, abs(x - reference) / 10)
+        let agreement = max(2 * same, abs(x - reference) / 10)
         for back in 1..<size {
             let earlier = (slot - back + ring.count) % ring.count
-            if held[earlier], abs(ring[earlier] - x) <= agreement { supported = true }
+            guard held[earlier] else { continue }
+            anyHeld = true
+            if abs(ring[earlier] - x) <= agreement { supported = true }
         }
-        guard supported else {
+        guard !anyHeld || supported else {
             held[slot] = true
-            lastOutput = reference
             return reference
         }
-        lastOutput = x
         return x
     }
 
