@@ -32,8 +32,8 @@ struct StableDisplayTests {
         var noise = SeededNoise(seed: scenario.seed)
         let period = 1_000_000_000 / UInt64(scenario.rate)
         // The load changes 3 s in, or once the scale has set its power-up zero if that is later
-        // (3.3 s at 10 SPS): the promise is about a scale that is up, and the power-up zero may
-        // still take a load within 20 % of Max to zero.
+        // (3.3 s at 10 SPS): the promise is about a scale that is up, and until then the
+        // power-up zero may still take a load within its range (±2 % of Max) to zero.
         var changeAt = 3 * scenario.rate
         var end = 10 * scenario.rate
         var after: [(Double, Int64, Bool)] = []
