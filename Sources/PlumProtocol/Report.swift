@@ -19,6 +19,8 @@ public enum Report: Hashable, Sendable {
     case state(StateReport)
     /// An `[[alert]]` rule raised or cleared (protocol 1.1).
     case alert(AlertReport)
+    /// A press of the push button and its outcome on one sensor (protocol 1.4).
+    case button(ButtonReport)
     /// The daemon dropped this many of the oldest reports queued for a slow client.
     case overflow(dropped: Int)
     case error(message: String)
@@ -51,6 +53,7 @@ public enum Report: Hashable, Sendable {
             case "CUE": return .cue(try decoder.decode(CueReport.self, from: data))
             case "STATE": return .state(try decoder.decode(StateReport.self, from: data))
             case "ALERT": return .alert(try decoder.decode(AlertReport.self, from: data))
+            case "BUTTON": return .button(try decoder.decode(ButtonReport.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)

@@ -51,6 +51,17 @@ extension Report {
             if let reason = report.reason { json.add("reason", reason) }
         case .alert(let report):
             Self.write(report, to: &json)
+        case .button(let report):
+            json.add("class", "BUTTON")
+            json.add("sensor", report.sensor)
+            json.add("gesture", report.gesture)
+            json.add("action", report.action)
+            json.add("ok", report.ok)
+            if let tare = report.tare { json.add("tare", tare) }
+            if let offset = report.offset { json.add("offset", offset) }
+            if let reason = report.reason { json.add("reason", reason) }
+            json.add("message", report.message)
+            json.add("time", report.time)
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
