@@ -273,6 +273,15 @@ public actor Bridge<Link: ScaleDaemonLink> {
             publishAlertState(alert)
             alerts[alert.name] = alert
             if isNew { publishDeviceConfig() }
+        case .button(let press) where pans.contains(press.sensor):
+            // The scale's own push button: the same answer on the pan's entities as a press in
+            // Home Assistant gets, so an automation can follow the physical button too.
+            guard let event = PanEvent(press) else {
+                logger.info("\(press.sensor): a button press of a gesture this bridge does not know: \(press.gesture)")
+                return
+            }
+            logger.info("\(press.sensor): \(event.message)")
+            announce(event, pan: press.sensor)
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
