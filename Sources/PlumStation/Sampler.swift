@@ -207,7 +207,10 @@ package final class Sampler: Sendable {
     }
 
     private func update(_ state: SensorState) {
-        shared.withLock { $0.status.state = state }
+        shared.withLock {
+            $0.status.state = state
+            if state.reason != nil { $0.status.lastFault = state.description }
+        }
         continuation.yield(.state(state))
     }
 }
