@@ -116,9 +116,9 @@ struct BridgeProcessTests {
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
             await watcher.first(within: 30) {
-                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 19
+                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 32
             } != nil,
-            "the device config with its 19 entities published again")
+            "the device config with its 32 entities published again")
         let log = bridge.stderr
         #expect(
             log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
@@ -152,17 +152,18 @@ struct BridgeProcessTests {
             return latest.values.reduce(into: [:]) { all, reader in all.merge(reader.entities) { first, _ in first } }
         }
         #expect(
-            await eventually(within: .seconds(60)) { configs().count >= 57 },
-            "3 scales × (2 pans × 9 entities + heaviest) entities")
+            await eventually(within: .seconds(60)) { configs().count >= 96 },
+            "3 scales × (2 pans × 15 entities + heaviest + daemon started) entities")
         let entities = configs()
         let uniqueIDs = entities.values.compactMap { $0["unique_id"]?.string }
         #expect(
-            uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 entities with 57 distinct unique_ids: \(uniqueIDs)"
+            uniqueIDs.count == 96 && Set(uniqueIDs).count == 96, "96 entities with 96 distinct unique_ids: \(uniqueIDs)"
         )
         for scale in scales {
             for pan in ["left", "right"] {
                 let kinds = [
-                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"
+                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action",
+                    "sensor_state", "last_fault", "calibration_date", "calibration_grade", "late_readouts", "discards"
                 ]
                 for kind in kinds {
                     #expect(
