@@ -13,7 +13,9 @@ struct BridgeBrokerTests {
         let task: Task<Void, any Error>
         let settings: BridgeSettings
 
-        init(port: Int, scaleID: String = "kitchen", delta: Double? = nil) throws {
+        init(port: Int, scaleID: String = "kitchen", delta: Double? = nil, logger: Logger = Logger(label: "test"))
+            throws
+        {
             let identity = try ScaleIdentity(configured: scaleID, machineID: nil)
             let settings = BridgeSettings(
                 topics: BridgeTopics(identity: identity),
@@ -21,7 +23,7 @@ struct BridgeBrokerTests {
                 version: "0.1.0")
             self.settings = settings
             let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: port, will: settings.will))
-            let bridge = Bridge(mqtt: client, link: link, settings: settings, logger: Logger(label: "test"))
+            let bridge = Bridge(mqtt: client, link: link, settings: settings, logger: logger)
             task = Task { try await bridge.run() }
         }
 

@@ -11,7 +11,8 @@ struct PanEventBrokerTests {
     @Test("a tare refused on a moving pan fires tare_refused with the daemon's reason, said once; done fires tare_done")
     func refusedAndDone() async throws {
         let broker = try await MosquittoBroker.start()
-        let bridge = try BridgeBrokerTests.Running(port: broker.port)
+        let log = LogLines()
+        let bridge = try BridgeBrokerTests.Running(port: broker.port, logger: log.logger)
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#"])
         _ = await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" }
@@ -29,6 +30,9 @@ struct PanEventBrokerTests {
         #expect(refused.retain == false, "an event is not retained: a restart of Home Assistant would fire it again")
         let text = await watcher.first { $0.topic == "plumscale/kitchen/right/last-action" }
         #expect(text?.text == reason, "the last action sensor: \(String(describing: text))")
+        // The journal says it once too (it said "tare right refused: tare refused: …").
+        let logged = log.all.filter { $0.contains("refused") }
+        #expect(logged == ["warning: right: " + reason], "the bridge's log: \(log.all)")
 
         try watcher.client.publish(
             MQTTMessage(topic: "plumscale/kitchen/left/tare/set", text: "PRESS", qos: .atLeastOnce))
