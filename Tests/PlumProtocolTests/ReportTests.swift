@@ -66,8 +66,11 @@ struct ReportTests {
     @Test(
         "a BUTTON report, done or refused, decodes to the gesture, action and outcome, and encodes to the same line",
         arguments: [
-            #"{"class":"BUTTON","sensor":"left","gesture":"short","action":"tare","ok":true,"tare":102.5,"message":"tare done: 102.5 g","time":1795388111.25}"#,
-            #"{"class":"BUTTON","sensor":"right","gesture":"long","action":"zero","ok":false,"reason":"notStable","message":"zero refused: the load was not stable within 10 s — keep the pan still","time":1795388112.5}"#
+            #"{"class":"BUTTON","sensor":"left","gesture":"short","action":"tare","ok":true,"tare":102.5,"#
+                + #""message":"tare done: 102.5 g","time":1795388111.25}"#,
+            #"{"class":"BUTTON","sensor":"right","gesture":"long","action":"zero","ok":false,"reason":"notStable","#
+                + #""message":"zero refused: the load was not stable within 10 s — keep the pan still","#
+                + #""time":1795388112.5}"#
         ])
     func buttonRoundTrip(line: String) throws {
         guard case .button(let press) = try Report.decode(line[...]) else {
