@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PlumMQTT
 import PlumTestSupport
 import Testing
@@ -46,6 +47,30 @@ struct BridgeProcessTests {
         #expect(offline != nil, "no offline after kill -9: \(watcher.messages.map(\.text))")
         #expect(watcher.messages.count == onlineCount + 1, "the will is the one message after online")
         watcher.stop()
+        await Self.stop(daemon)
+    }
+
+    @Test("the diagnostics come from the real daemon's ?DEVICES: each pan's state and grade, the daemon's start")
+    func diagnosticsFromTheDaemon() async throws {
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "diag")
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/diag/#"])
+        let left = await watcher.first(within: 30) { $0.topic == "plumscale/diag/left/diagnostics" }
+        let figures = JSONValue.parse(left?.text ?? "")
+        #expect(
+            ["ok", "settling", "warming-up", "starting"].contains(figures?["state"]?.string ?? ""),
+            "left's state: \(left?.text ?? "none"); \(bridge.stderr)")
+        // The simulated pans are weighed with their chip's exact calibration, dated "simulated chip".
+        #expect(
+            figures?["calibration_grade"]?.string != nil && figures?["calibration_date"] == .null,
+            "a grade, and no time Home Assistant could not read: \(left?.text ?? "none")")
+        let started = await watcher.first(within: 30) { $0.topic == "plumscale/diag/diagnostics" }
+        let text = JSONValue.parse(started?.text ?? "")?["started"]?.string ?? ""
+        let start = try Date(text, strategy: .iso8601).timeIntervalSince1970
+        #expect(abs(Date().timeIntervalSince1970 - start) < 120, "the daemon started just now: \(text)")
+        watcher.stop()
+        bridge.stop()
         await Self.stop(daemon)
     }
 
