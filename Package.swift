@@ -280,7 +280,8 @@ let package = Package(
         .testTarget(
             name: "PlumScaleDaemonTests",
             dependencies: [
-                "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumDrivers", "PlumSimulation",
+                "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumClient", "PlumDrivers",
+                "PlumSimulation",
                 "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")

@@ -48,6 +48,10 @@ public actor Bridge<Link: ScaleDaemonLink> {
     /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
     private var commandsInFlight: Set<String> = []
     private var queuedCommands: [String: [ScaleAction]] = [:]
+    /// The pans' diagnostics, and when `?DEVICES` was last asked for them (one at a time).
+    var diagnostics = DiagnosticsKeeper()
+    var devicesAskedAt: Double?
+    var devicesInFlight = false
 
     public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -223,6 +227,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
             alertsSinceConnect = []
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
             if brokerUp { publishAll() }
+            askDevices()
         case .disconnected(let reason):
             daemonUp = false
             if daemonProblem != reason {
@@ -273,11 +278,23 @@ public actor Bridge<Link: ScaleDaemonLink> {
             publishAlertState(alert)
             alerts[alert.name] = alert
             if isNew { publishDeviceConfig() }
+        case .button(let press) where pans.contains(press.sensor):
+            // The scale's own push button: the same answer on the pan's entities as a press in
+            // Home Assistant gets, so an automation can follow the physical button too.
+            guard let event = PanEvent(press) else {
+                logger.info("\(press.sensor): a button press of a gesture this bridge does not know: \(press.gesture)")
+                return
+            }
+            logger.info("\(press.sensor): \(event.message)")
+            announce(event, pan: press.sensor)
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
             // warming-up sensor delivers, and stays available).
             if Self.outageStates.contains(state.state) { setAvailable(state.sensor, false) }
+            if diagnostics.state(state) { publishDiagnostics(state.sensor) }
+            // A fault or recovery moves the daemon's counters too: read them now.
+            askDevices()
         default:
             break
         }
@@ -286,6 +303,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
     // MARK: publishing
 
     func tick() {
+        if let asked = devicesAskedAt, now - asked >= Self.diagnosticsInterval { askDevices() }
         for pan in pans {
             if let state = policies[pan]?.heartbeat(now: now) {
                 send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
@@ -306,6 +324,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         publishedHeaviest = nil
         publishHeaviest()
         for name in alerts.keys.sorted() { publishAlertState(alerts[name]!) }
+        publishAllDiagnostics()
         send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
     }
@@ -342,7 +361,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
         }
     }
 
-    private var now: Double {
+    var now: Double {
         let elapsed = ContinuousClock.now - started
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

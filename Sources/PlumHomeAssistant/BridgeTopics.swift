@@ -10,6 +10,8 @@
 ///     plumscale/kitchen/left/result          the daemon's answer to a press
 ///     plumscale/kitchen/left/event           the same as a Home Assistant event, not retained
 ///     plumscale/kitchen/left/last-action     its text ("tare refused: …"), retained
+///     plumscale/kitchen/left/diagnostics     {"state":"ok","last_fault":…,"discards_per_hour":0,…}, retained
+///     plumscale/kitchen/diagnostics          {"started":"2026-11-26T18:00:00Z"}: the daemon's, retained
 ///     plumscale/kitchen/heaviest             the pan with the heaviest load, retained
 ///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
 ///     homeassistant/device/plumscale_kitchen/config                 discovery, one config, retained
@@ -43,6 +45,11 @@ public struct BridgeTopics: Hashable, Sendable {
     public func event(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/event" }
     /// The pan's "last action" sensor: the text of the last answer, retained.
     public func lastAction(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/last-action" }
+    /// The pan's diagnostic entities: its sensor's state and last fault, calibration, hourly
+    /// discards (``PanDiagnostics``), retained.
+    public func diagnostics(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/diagnostics" }
+    /// The scale's own diagnostics: when the daemon started, retained.
+    public var scaleDiagnostics: String { "\(base)/diagnostics" }
     /// The state of the daemon's alert `name`.
     public func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
     public func command(_ pan: String, _ action: ScaleAction) -> String {

@@ -2,8 +2,9 @@ import FoundationEssentials
 
 /// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
 /// sensor, stable and overload binary sensors, a force sensor, a flow sensor, tare and zero
-/// buttons, an event entity that answers every press and a diagnostic "last action" sensor;
-/// plus the scale's heaviest pan.
+/// buttons, an event entity that answers every press and a diagnostic "last action" sensor,
+/// and diagnostic sensors of its state, faults, calibration and discards; plus the scale's
+/// heaviest pan and when its daemon started.
 ///
 /// The bridge publishes them as one device config (``deviceConfig(pans:alerts:removed:)``);
 /// ``configs(pans:)`` is the per-entity form earlier releases published, one topic per entity,
@@ -24,10 +25,20 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         case action
         /// The text of the last answer, for a dashboard or the logbook.
         case lastAction = "last_action"
+        /// Diagnostics (``PanDiagnostics``): the sensor's state and last fault, the
+        /// calibration's date and grade, late read-outs and discards in the last hour.
+        case sensorState = "sensor_state"
+        case lastFault = "last_fault"
+        case calibrationDate = "calibration_date"
+        case calibrationGrade = "calibration_grade"
+        case lateReadouts = "late_readouts"
+        case discards
 
         public var component: String {
             switch self {
             case .weight, .force, .flow, .lastAction: return "sensor"
+            case .sensorState, .lastFault, .calibrationDate, .calibrationGrade, .lateReadouts, .discards:
+                return "sensor"
             case .stable, .overload: return "binary_sensor"
             case .tare, .zero: return "button"
             case .action: return "event"
@@ -52,7 +63,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     /// releases before device-based discovery published, and what each component of the device
     /// config is made from.
     public func configs(pans: [String]) -> [(topic: String, payload: DiscoveryPayload)] {
-        var result = [heaviestConfig()]
+        var result = [heaviestConfig(), daemonStartedConfig()]
         for pan in pans {
             for entity in PanEntity.allCases { result.append(config(entity, pan: pan)) }
         }
@@ -119,6 +130,8 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
             payload.stateTopic = topics.lastAction(pan)
             payload.entityCategory = "diagnostic"
             payload.icon = "mdi:message-text-outline"
+        case .sensorState, .lastFault, .calibrationDate, .calibrationGrade, .lateReadouts, .discards:
+            diagnostic(entity, pan: pan, into: &payload)
         }
         return (topics.discovery(component: entity.component, objectID: objectID), payload)
     }
@@ -165,6 +178,8 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
 
     private static let names: [PanEntity: String] = [
         .weight: "weight", .stable: "stable", .overload: "overload", .force: "force", .flow: "flow", .tare: "tare",
-        .zero: "zero", .action: "action", .lastAction: "last action"
+        .zero: "zero", .action: "action", .lastAction: "last action", .sensorState: "sensor state",
+        .lastFault: "last fault", .calibrationDate: "calibration date", .calibrationGrade: "calibration grade",
+        .lateReadouts: "late read-outs", .discards: "discards"
     ]
 }

@@ -4,9 +4,9 @@ internal import PlumProtocol
 /// the text of its "last action" sensor. Without it a tare refused on a moving pan went only to
 /// the bridge's result topic, which no entity reads, and the user saw nothing happen.
 struct PanEvent: Hashable, Sendable, Encodable {
-    /// Every type the event entity declares. `button_short` and `button_long` stand for the
-    /// daemon's push button; plumscaled reports no button presses to watchers (it tares or
-    /// zeroes and logs), so the bridge never sends them yet.
+    /// Every type the event entity declares. `button_short` and `button_long` are presses of
+    /// the scale's own push button (a short press tares, a long one zeroes), from the daemon's
+    /// `BUTTON` reports; the message says what came of the press.
     static let types = ["tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long"]
 
     /// One of ``types``.
@@ -30,6 +30,16 @@ struct PanEvent: Hashable, Sendable, Encodable {
         } else {
             message = "\(word) \(outcome)" + (reply.ok ? "" : reply.reason.map { ": \($0)" } ?? "")
         }
+    }
+
+    /// A press of the scale's push button and what it did to the pan: `button_short` or
+    /// `button_long`, with the daemon's outcome ("button: tare refused: …") and refusal code;
+    /// nil for a gesture the event entity does not declare (Home Assistant would reject it).
+    init?(_ press: ButtonReport) {
+        guard Self.types.contains("button_\(press.gesture)") else { return nil }
+        eventType = "button_\(press.gesture)"
+        message = "button: \(press.message)"
+        reason = press.ok ? nil : press.reason
     }
 
     /// The daemon could not be asked (the link is down): refused, with the error as the reason.

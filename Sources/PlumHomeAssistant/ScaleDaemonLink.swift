@@ -8,6 +8,9 @@ public protocol ScaleDaemonLink: Sendable {
     func events() -> AsyncStream<DaemonEvent>
     /// Sends `?TARE` or `?ZERO` for `pan` and returns the daemon's answer.
     func perform(_ action: ScaleAction, pan: String) async throws -> CommandReply
+    /// Asks `?DEVICES`: each sensor's state, last fault, calibration and discard counters, and
+    /// the daemon's uptime, for the diagnostic entities.
+    func devices() async throws -> DevicesReport
 }
 
 /// One thing that happened on the daemon side.

@@ -7,6 +7,7 @@ public enum DaemonVersion {
     /// Grows with each additive change: 1 added the `ALERT` report class, 2 the `flow` of `WEIGHT`
     /// and `removed` of `ALERT`, 3 the `divisions` of a `WEIGHT`, and the `state`, `stale`
     /// and `age` of one from a sensor that delivers no samples, the `restore` and
-    /// `restore_reason` of `DEVICES` and its state `warming-up`.
-    public static let protocolMinor = 3
+    /// `restore_reason` of `DEVICES` and its state `warming-up`, 4 the `BUTTON` report class,
+    /// `uptime` of `DEVICES` and `calibration_grade` and `last_fault` of its devices.
+    public static let protocolMinor = 4
 }

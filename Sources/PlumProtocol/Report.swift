@@ -19,6 +19,8 @@ public enum Report: Hashable, Sendable {
     case state(StateReport)
     /// An `[[alert]]` rule raised or cleared (protocol 1.1).
     case alert(AlertReport)
+    /// A press of the push button and its outcome on one sensor (protocol 1.4).
+    case button(ButtonReport)
     /// The daemon dropped this many of the oldest reports queued for a slow client.
     case overflow(dropped: Int)
     case error(message: String)
@@ -51,6 +53,7 @@ public enum Report: Hashable, Sendable {
             case "CUE": return .cue(try decoder.decode(CueReport.self, from: data))
             case "STATE": return .state(try decoder.decode(StateReport.self, from: data))
             case "ALERT": return .alert(try decoder.decode(AlertReport.self, from: data))
+            case "BUTTON": return .button(try decoder.decode(ButtonReport.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)
@@ -112,9 +115,13 @@ public struct PollReport: Hashable, Sendable, Decodable {
 /// The answer to `?DEVICES`.
 public struct DevicesReport: Hashable, Sendable, Decodable {
     public var devices: [Device]
+    /// Seconds since the daemon started, on its monotonic clock (protocol 1.4): a clock set late
+    /// (a Pi without a real-time clock) does not change it. Nil from an older daemon.
+    public var uptime: Double?
 
-    public init(devices: [Device]) {
+    public init(devices: [Device], uptime: Double? = nil) {
         self.devices = devices
+        self.uptime = uptime
     }
 
     public struct Device: Hashable, Sendable, Decodable {
@@ -136,6 +143,12 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         public var calibrationDate: String?
         public var calibrationQuality: String?
         public var calibrationReason: String?
+        /// The calibration's fit grade (protocol 1.4): `good`, `acceptable`, `poor` or
+        /// `not-checked`; nil when uncalibrated (or from an older daemon).
+        public var calibrationGrade: String?
+        /// The sensor's last `fault` or `not-ready` state with its reason (protocol 1.4), kept
+        /// after it recovers; nil when it has had none since the daemon started.
+        public var lastFault: String?
         /// Full scale in grams (100 % force); older daemons do not send it.
         public var capacity: Double?
         /// The `profile =` the sensor's configuration names, such as `hx711-1kg-gain128`; nil when
@@ -153,7 +166,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             rate: Double, nominalRate: Double, published: Int, discarded: [String: Int], notReady: Int, faults: Int,
             notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
             calibrationReason: String? = nil, capacity: Double? = nil, profile: String? = nil,
-            restore: String? = nil, restoreReason: String? = nil
+            restore: String? = nil, restoreReason: String? = nil, calibrationGrade: String? = nil,
+            lastFault: String? = nil
         ) {
             self.sensor = sensor
             self.index = index
@@ -176,6 +190,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             self.profile = profile
             self.restore = restore
             self.restoreReason = restoreReason
+            self.calibrationGrade = calibrationGrade
+            self.lastFault = lastFault
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -191,6 +207,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             case profile
             case restore
             case restoreReason = "restore_reason"
+            case calibrationGrade = "calibration_grade"
+            case lastFault = "last_fault"
         }
     }
 }

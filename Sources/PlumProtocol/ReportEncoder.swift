@@ -35,6 +35,7 @@ extension Report {
         case .devices(let report):
             json.add("class", "DEVICES")
             json.add("devices", objects: report.devices.map(\.object))
+            if let uptime = report.uptime { json.add("uptime", uptime) }
         case .command(let reply):
             Self.write(reply, to: &json)
         case .calibrate(let reply):
@@ -51,6 +52,17 @@ extension Report {
             if let reason = report.reason { json.add("reason", reason) }
         case .alert(let report):
             Self.write(report, to: &json)
+        case .button(let report):
+            json.add("class", "BUTTON")
+            json.add("sensor", report.sensor)
+            json.add("gesture", report.gesture)
+            json.add("action", report.action)
+            json.add("ok", report.ok)
+            if let tare = report.tare { json.add("tare", tare) }
+            if let offset = report.offset { json.add("offset", offset) }
+            if let reason = report.reason { json.add("reason", reason) }
+            json.add("message", report.message)
+            json.add("time", report.time)
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
@@ -150,11 +162,13 @@ extension Report {
         json.add("calibrated", device.calibrated)
         if let date = device.calibrationDate { json.add("calibration_date", date) }
         if let quality = device.calibrationQuality { json.add("calibration_quality", quality) }
+        if let grade = device.calibrationGrade { json.add("calibration_grade", grade) }
         if let reason = device.calibrationReason { json.add("calibration_reason", reason) }
         if let capacity = device.capacity { json.add("capacity", capacity) }
         if let profile = device.profile { json.add("profile", profile) }
         if let restore = device.restore { json.add("restore", restore) }
         if let reason = device.restoreReason { json.add("restore_reason", reason) }
+        if let fault = device.lastFault { json.add("last_fault", fault) }
         return json
     }
 

@@ -157,7 +157,7 @@ package enum Daemon {
         }
         for button in configuration.buttons {
             do {
-                let service = try ButtonService(button, station: station, logger: logger)
+                let service = try ButtonService<GPIOInputRequest>(button, station: station, logger: logger)
                 services.append(service)
                 let what = "short press tares, held \(button.longPressMilliseconds) ms zeroes"
                 logger.info(

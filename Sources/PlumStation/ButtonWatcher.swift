@@ -120,19 +120,3 @@ private final class ThreadBody: Sendable {
         self.run = run
     }
 }
-
-extension ButtonWatcher where Line == GPIOInputRequest {
-    /// Opens `line` on `chip` as a button input: both edges, the given bias and polarity.
-    /// - Throws: ``HardwareError`` naming the chip and line when it cannot be opened.
-    package convenience init(
-        chip: GPIOChipSpec, line: GPIOLineSpec, bias: GPIOBias, activeLow: Bool, debounce: Duration,
-        longPress: Duration, logger: Logger, onPress: @escaping @Sendable (ButtonGesture) -> Void
-    ) throws(HardwareError) {
-        let opened = try GPIOChip(chip)
-        let request = try opened.requestInput(
-            line, consumer: "plumscale-button", bias: bias, edges: .both, activeLow: activeLow)
-        self.init(
-            line: request, debounce: debounce, longPress: longPress, name: "button on \(chip) line \(line)",
-            logger: logger, onPress: onPress)
-    }
-}

@@ -207,7 +207,11 @@ package final class Sampler: Sendable {
     }
 
     private func update(_ state: SensorState) {
-        shared.withLock { $0.status.state = state }
+        shared.withLock {
+            $0.status.state = state
+            // Only not-ready and fault have a reason; the states after them keep it as the last.
+            if state.reason != nil { $0.status.lastFault = state.description }
+        }
         continuation.yield(.state(state))
     }
 }

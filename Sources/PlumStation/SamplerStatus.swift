@@ -16,4 +16,7 @@ package struct SamplerStatus: Hashable, Sendable {
     package var lastProgress: MonotonicInstant
     /// Faults seen since start.
     package var faults: UInt64
+    /// The last fault or not-ready state and its reason, kept after the sensor recovers: what
+    /// went wrong an hour ago is still known when the sensor is fine again. Nil when none yet.
+    package var lastFault: String? = nil
 }

@@ -63,6 +63,8 @@ package actor Station {
     private let calibrationStore: CalibrationStore
     /// Each sensor's zero and tare, kept beside its calibration over a restart.
     let zeroTareStore: ZeroTareStore
+    /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
+    let started = SystemMonotonicClock().now()
     let logger: Logger
 
     /// Builds an engine per configured sensor, each with its stored calibration; a missing or

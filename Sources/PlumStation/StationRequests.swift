@@ -82,16 +82,19 @@ extension Station {
                 notReady: Int(clamping: statistics.notReady), faults: Int(clamping: status?.faults ?? 0),
                 notices: status?.info?.notices ?? [], calibrated: entry.engine.calibration != nil,
                 capacity: entry.engine.configuration.capacity, profile: entry.profile)
+            device.lastFault = status?.lastFault
             if let calibration = entry.engine.calibration {
                 device.calibrationDate = calibration.createdAt
                 device.calibrationQuality = calibration.quality.summary
+                device.calibrationGrade = calibration.quality.grade.rawValue
             } else {
                 device.calibrationReason = entry.engine.uncalibratedReason ?? "not calibrated"
             }
             Self.reportZeroTare(entry, in: &device)
             devices.append(device)
         }
-        return .devices(DevicesReport(devices: devices))
+        let uptime = SystemMonotonicClock().now().nanoseconds &- started.nanoseconds
+        return .devices(DevicesReport(devices: devices, uptime: Double(uptime / 100_000_000) / 10))
     }
 
     /// Runs a zero or tare on `name`'s engine and says what happened or why not.

@@ -66,6 +66,15 @@ struct PlumClientLink: ScaleDaemonLink {
             return try await commands.perform(action, pan: pan)
         }
     }
+
+    /// `?DEVICES` over the same connection, opened again once as a press is.
+    func devices() async throws -> DevicesReport {
+        do {
+            return try await commands.devices()
+        } catch let error as ClientError where error.code == .connectionLost {
+            return try await commands.devices()
+        }
+    }
 }
 
 /// The one connection the bridge's presses share; the client runs its requests one after
@@ -85,6 +94,19 @@ actor CommandConnection {
             }
         } catch {
             // A request that failed leaves the connection in an unknown state: the next opens anew.
+            if self.client === client { self.client = nil }
+            client.shutDown()
+            throw error
+        }
+    }
+
+    func devices() async throws -> DevicesReport {
+        let client = try await connected()
+        do {
+            return try await client.request(.devices) { report in
+                if case .devices(let devices) = report { devices } else { nil }
+            }
+        } catch {
             if self.client === client { self.client = nil }
             client.shutDown()
             throw error

@@ -13,7 +13,9 @@ struct BridgeBrokerTests {
         let task: Task<Void, any Error>
         let settings: BridgeSettings
 
-        init(port: Int, scaleID: String = "kitchen", delta: Double? = nil) throws {
+        init(port: Int, scaleID: String = "kitchen", delta: Double? = nil, logger: Logger = Logger(label: "test"))
+            throws
+        {
             let identity = try ScaleIdentity(configured: scaleID, machineID: nil)
             let settings = BridgeSettings(
                 topics: BridgeTopics(identity: identity),
@@ -21,7 +23,7 @@ struct BridgeBrokerTests {
                 version: "0.1.0")
             self.settings = settings
             let client = try MQTTClient(MQTTConfiguration(host: "127.0.0.1", port: port, will: settings.will))
-            let bridge = Bridge(mqtt: client, link: link, settings: settings, logger: Logger(label: "test"))
+            let bridge = Bridge(mqtt: client, link: link, settings: settings, logger: logger)
             task = Task { try await bridge.run() }
         }
 
@@ -43,8 +45,8 @@ struct BridgeBrokerTests {
         let device = "homeassistant/device/plumscale_kitchen/config"
         let config = await watcher.first { $0.topic == device }
         #expect(
-            config.flatMap { DeviceConfigReader($0.payload, topic: device) }?.entities.count == 19,
-            "one device config with 19 entities (9 per pan and the heaviest pan): \(config?.text ?? "none")")
+            config.flatMap { DeviceConfigReader($0.payload, topic: device) }?.entities.count == 32,
+            "one config with 32 entities (15 per pan, heaviest pan, daemon started): \(config?.text ?? "none")")
 
         for grams in [100.0, 100.4, 100.9, 101.0] {  // 100 published; 100.4 and 100.9 are < 1 g away; 101.0 is 1 g
             bridge.link.send(.report(.weight(weightReport("left", grams: grams, stable: true))))
@@ -95,7 +97,7 @@ struct BridgeBrokerTests {
         first.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
         #expect(
-            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 19 } != nil,
+            await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 32 } != nil,
             "the first bridge's device config")
         await first.stop()
 
@@ -104,14 +106,14 @@ struct BridgeBrokerTests {
         let rightKeys = Set(HomeAssistantDiscovery.PanEntity.allCases.map { "right_\($0.rawValue)" })
         #expect(
             await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.removed == rightKeys } != nil,
-            "right's nine entities are removed: a device config with each of their components holding p alone")
+            "right's 15 entities are removed: a device config with each of their components holding p alone")
 
         let late = try await MessageCollector(port: broker.port, subscribe: ["homeassistant/#"])
         let retained = await late.first { $0.topic == device }
         let reader = retained.flatMap { DeviceConfigReader($0.payload, topic: device) }
         #expect(
-            reader?.components.count == 10 && reader?.removed.isEmpty == true,
-            "left's 9 and the heaviest pan stay retained, right left out: \(retained?.text ?? "none")")
+            reader?.components.count == 17 && reader?.removed.isEmpty == true,
+            "left's 15, heaviest pan, daemon started stay retained, right left out: \(retained?.text ?? "none")")
         #expect(late.messages.allSatisfy { $0.topic == device }, "no other discovery config is retained")
         late.stop()
         watcher.stop()
@@ -180,7 +182,7 @@ struct BridgeBrokerTests {
             await eventually(within: .seconds(10)) {
                 watcher.messages.count > before
                     && DeviceConfigReader(watcher.messages.last!.payload, topic: watcher.messages.last!.topic)?
-                        .entities.count == 10
+                        .entities.count == 17
             },
             "the device config again after Home Assistant's birth message: \(watcher.messages.count - before)")
         watcher.stop()

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PlumMQTT
 import PlumTestSupport
 import Testing
@@ -46,6 +47,30 @@ struct BridgeProcessTests {
         #expect(offline != nil, "no offline after kill -9: \(watcher.messages.map(\.text))")
         #expect(watcher.messages.count == onlineCount + 1, "the will is the one message after online")
         watcher.stop()
+        await Self.stop(daemon)
+    }
+
+    @Test("the diagnostics come from the real daemon's ?DEVICES: each pan's state and grade, the daemon's start")
+    func diagnosticsFromTheDaemon() async throws {
+        let broker = try await MosquittoBroker.start()
+        let daemon = try await Self.daemon()
+        let bridge = try Self.bridge(daemon, broker: broker, scaleID: "diag")
+        let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/diag/#"])
+        let left = await watcher.first(within: 30) { $0.topic == "plumscale/diag/left/diagnostics" }
+        let figures = JSONValue.parse(left?.text ?? "")
+        #expect(
+            ["ok", "settling", "warming-up", "starting"].contains(figures?["state"]?.string ?? ""),
+            "left's state: \(left?.text ?? "none"); \(bridge.stderr)")
+        // The simulated pans are weighed with their chip's exact calibration, dated "simulated chip".
+        #expect(
+            figures?["calibration_grade"]?.string != nil && figures?["calibration_date"] == .null,
+            "a grade, and no time Home Assistant could not read: \(left?.text ?? "none")")
+        let started = await watcher.first(within: 30) { $0.topic == "plumscale/diag/diagnostics" }
+        let text = JSONValue.parse(started?.text ?? "")?["started"]?.string ?? ""
+        let start = try Date(text, strategy: .iso8601).timeIntervalSince1970
+        #expect(abs(Date().timeIntervalSince1970 - start) < 120, "the daemon started just now: \(text)")
+        watcher.stop()
+        bridge.stop()
         await Self.stop(daemon)
     }
 
@@ -116,9 +141,9 @@ struct BridgeProcessTests {
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
             await watcher.first(within: 30) {
-                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 19
+                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 32
             } != nil,
-            "the device config with its 19 entities published again")
+            "the device config with its 32 entities published again")
         let log = bridge.stderr
         #expect(
             log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
@@ -152,17 +177,18 @@ struct BridgeProcessTests {
             return latest.values.reduce(into: [:]) { all, reader in all.merge(reader.entities) { first, _ in first } }
         }
         #expect(
-            await eventually(within: .seconds(60)) { configs().count >= 57 },
-            "3 scales × (2 pans × 9 entities + heaviest) entities")
+            await eventually(within: .seconds(60)) { configs().count >= 96 },
+            "3 scales × (2 pans × 15 entities + heaviest + daemon started) entities")
         let entities = configs()
         let uniqueIDs = entities.values.compactMap { $0["unique_id"]?.string }
         #expect(
-            uniqueIDs.count == 57 && Set(uniqueIDs).count == 57, "57 entities with 57 distinct unique_ids: \(uniqueIDs)"
+            uniqueIDs.count == 96 && Set(uniqueIDs).count == 96, "96 entities with 96 distinct unique_ids: \(uniqueIDs)"
         )
         for scale in scales {
             for pan in ["left", "right"] {
                 let kinds = [
-                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action"
+                    "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action",
+                    "sensor_state", "last_fault", "calibration_date", "calibration_grade", "late_readouts", "discards"
                 ]
                 for kind in kinds {
                     #expect(

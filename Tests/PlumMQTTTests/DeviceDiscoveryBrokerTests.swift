@@ -168,7 +168,7 @@ struct DeviceDiscoveryBrokerTests {
         bridge.link.send(.connected(pans: ["left"]))
         let rightKeys = Set(HomeAssistantDiscovery.PanEntity.allCases.map { "right_\($0.rawValue)" })
         let removing = await watcher.first { DeviceConfigReader($0.payload, topic: $0.topic)?.removed == rightKeys }
-        #expect(removing != nil, "no device config removed right's 9 entities with p alone")
+        #expect(removing != nil, "no device config removed right's 15 entities with p alone")
         let removingReader = removing.flatMap { DeviceConfigReader($0.payload, topic: $0.topic) }
         #expect(
             removingReader?.components["right_weight"] == .object(["p": .string("sensor")]),
@@ -179,8 +179,8 @@ struct DeviceDiscoveryBrokerTests {
         }
         #expect(after != nil, "no device config left right out after removing it")
         #expect(
-            DeviceConfigReader(after?.payload ?? [], topic: Self.device)?.entities.count == 10,
-            "left's 9 and the heaviest pan stay")
+            DeviceConfigReader(after?.payload ?? [], topic: Self.device)?.entities.count == 17,
+            "left's 15, the heaviest pan and the daemon's start stay")
         watcher.stop()
         await bridge.stop()
     }

@@ -41,7 +41,9 @@ struct DeviceDiscoveryTests {
     @Test("every entity is a component with p and unique_id, and no device, origin or qos of its own")
     func components() throws {
         let components = try #require(Self.json()?["cmps"]?.object, "cmps")
-        #expect(components.count == 2 * 9 + 2, "9 per pan, the heaviest pan and the alert: \(components.keys.sorted())")
+        #expect(
+            components.count == 2 * 15 + 3,
+            "15 per pan, the heaviest pan, the daemon's start and the alert: \(components.keys.sorted())")
         for (key, component) in components {
             #expect(component["p"]?.string != nil, "p of \(key)")
             #expect(component["unique_id"]?.string == "plumscale_kitchen_\(key)", "unique_id of \(key)")

@@ -32,7 +32,10 @@ struct HomeAssistantDiscoveryTests {
     func topicsPerPan() throws {
         #expect(Self.topics.deviceDiscovery == "homeassistant/device/plumscale_kitchen/config", "device topic")
         let topics = Set(try Self.entities().keys)
-        var expected: Set<String> = ["homeassistant/sensor/plumscale_kitchen/heaviest/config"]
+        var expected: Set<String> = [
+            "homeassistant/sensor/plumscale_kitchen/heaviest/config",
+            "homeassistant/sensor/plumscale_kitchen/daemon_started/config"
+        ]
         for pan in ["left", "right"] {
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_weight/config")
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_force/config")
@@ -43,6 +46,11 @@ struct HomeAssistantDiscoveryTests {
             expected.insert("homeassistant/button/plumscale_kitchen/\(pan)_zero/config")
             expected.insert("homeassistant/event/plumscale_kitchen/\(pan)_action/config")
             expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_last_action/config")
+            for diagnostic in ["sensor_state", "last_fault", "calibration_date", "calibration_grade"] {
+                expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_\(diagnostic)/config")
+            }
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_late_readouts/config")
+            expected.insert("homeassistant/sensor/plumscale_kitchen/\(pan)_discards/config")
         }
         #expect(topics == expected, "unexpected or missing config topics: \(topics.symmetricDifference(expected))")
     }
@@ -63,12 +71,14 @@ struct HomeAssistantDiscoveryTests {
     }
 
     @Test(
-        "a pan's entities are available only while the bridge, its daemon link and the pan's sensor all say online; the scale's follow the bridge; one device"
+        "a pan's entities follow bridge, daemon link and its sensor; its diagnostics and the scale's the first two"
     )
     func availabilityAndDevice() throws {
         var uniqueIDs: [String] = []
         for (topic, config) in try Self.entities() {
-            if let pan = ["left", "right"].first(where: { topic.contains("/plumscale_kitchen/\($0)_") }) {
+            // A pan's diagnostics show its fault while its other entities are unavailable.
+            let diagnostic = config["state_topic"]?.string?.hasSuffix("/diagnostics") == true
+            if !diagnostic, let pan = ["left", "right"].first(where: { topic.contains("/plumscale_kitchen/\($0)_") }) {
                 #expect(config["availability_topic"] == nil, "availability_topic and availability exclude each other")
                 #expect(config["availability_mode"]?.string == "all", "availability_mode of \(topic)")
                 let topics = config["availability"]?.array?.compactMap { $0["topic"]?.string }

@@ -63,6 +63,28 @@ struct ReportTests {
             try Report.decode(#"{"class":"ERROR","message":"not permitted"}"#[...]) == .error(message: "not permitted"))
     }
 
+    @Test(
+        "a BUTTON report, done or refused, decodes to the gesture, action and outcome, and encodes to the same line",
+        arguments: [
+            #"{"class":"BUTTON","sensor":"left","gesture":"short","action":"tare","ok":true,"tare":102.5,"#
+                + #""message":"tare done: 102.5 g","time":1795388111.25}"#,
+            #"{"class":"BUTTON","sensor":"right","gesture":"long","action":"zero","ok":false,"reason":"notStable","#
+                + #""message":"zero refused: the load was not stable within 10 s — keep the pan still","#
+                + #""time":1795388112.5}"#
+        ])
+    func buttonRoundTrip(line: String) throws {
+        guard case .button(let press) = try Report.decode(line[...]) else {
+            Issue.record("\(line) did not decode as a BUTTON")
+            return
+        }
+        let refused = line.contains(#""ok":false"#)
+        #expect(press.gesture == (refused ? "long" : "short") && press.action == (refused ? "zero" : "tare"))
+        #expect(press.ok == !refused && press.tare == (refused ? nil : 102.5) && press.offset == nil)
+        #expect(press.reason == (refused ? "notStable" : nil), "reason: \(String(describing: press.reason))")
+        #expect(press.message.hasPrefix(refused ? "zero refused: " : "tare done: "), "message: \(press.message)")
+        #expect(Report.button(press).line == line + "\n", "the encoder's line differs from the documented one")
+    }
+
     @Test("a class this client does not know is passed over by name, so a newer daemon does not break it")
     func unknownClass() throws {
         #expect(try Report.decode(#"{"class":"SKY","color":"blue"}"#[...]) == .unknown("SKY"))

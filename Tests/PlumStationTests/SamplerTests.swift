@@ -77,6 +77,10 @@ struct SamplerTests {
         #expect(states.suffix(2) == [.ok, .ended])
         #expect(events.compactMap(\.raw) == [7, 8, 9])
         #expect(sampler.status.faults == 2)
+        let lastFault = sampler.status.lastFault
+        #expect(
+            lastFault == faults.last?.description && lastFault?.hasPrefix("fault: ") == true,
+            "the last fault is kept after the sensor works again: \(String(describing: lastFault))")
     }
 
     @Test("a consumer that does not keep up loses the oldest samples, counted, never the sampler's time")

@@ -29,6 +29,9 @@ PANS = {"left": 152.3, "right": 30.0}
 PAN_ENTITIES = ("sensor.{}_weight", "sensor.{}_force", "sensor.{}_flow", "binary_sensor.{}_stable",
                 "binary_sensor.{}_overload", "button.{}_tare", "button.{}_zero", "event.{}_action",
                 "sensor.{}_last_action")
+# A pan's diagnostics follow the bridge and its daemon, not the pan's sensor: they show its fault.
+DIAGNOSTIC_ENTITIES = ("sensor.{}_sensor_state", "sensor.{}_last_fault", "sensor.{}_calibration_date",
+                       "sensor.{}_calibration_grade", "sensor.{}_late_readouts", "sensor.{}_discards")
 
 DAEMON_CONFIG = """
 [[sensor]]
@@ -50,7 +53,12 @@ def pan_ids(pan):
     return [pattern.format(f"plumscale_{SCALE_ID}_{pan}") for pattern in PAN_ENTITIES]
 
 
-ALL_IDS = [entity for pan in PANS for entity in pan_ids(pan)] + [f"sensor.plumscale_{SCALE_ID}_heaviest"]
+def diagnostic_ids(pan):
+    return [pattern.format(f"plumscale_{SCALE_ID}_{pan}") for pattern in DIAGNOSTIC_ENTITIES]
+
+
+ALL_IDS = ([entity for pan in PANS for entity in pan_ids(pan) + diagnostic_ids(pan)]
+           + [f"sensor.plumscale_{SCALE_ID}_heaviest", f"sensor.plumscale_{SCALE_ID}_daemon_started"])
 
 
 class Timeout(Exception):

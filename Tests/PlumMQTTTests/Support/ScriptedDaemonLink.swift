@@ -69,4 +69,19 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
     func refuse(_ pan: String, message: String) { refusals.withLock { $0[pan] = message } }
 
     func send(_ event: DaemonEvent) { continuation.yield(event) }
+
+    /// What `?DEVICES` answers (no sensors until a test says), and how often it was asked.
+    private let devicesAnswer = Mutex((report: DevicesReport(devices: []), asked: 0))
+
+    func devices() async throws -> DevicesReport {
+        devicesAnswer.withLock {
+            $0.asked += 1
+            return $0.report
+        }
+    }
+
+    /// From now on `?DEVICES` answers `report`.
+    func answerDevices(_ report: DevicesReport) { devicesAnswer.withLock { $0.report = report } }
+
+    var devicesAsked: Int { devicesAnswer.withLock { $0.asked } }
 }

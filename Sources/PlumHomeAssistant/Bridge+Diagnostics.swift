@@ -1,0 +1,58 @@
+import FoundationEssentials
+internal import PlumProtocol
+
+/// The diagnostic entities' data: the daemon's `?DEVICES`, asked when the link connects, after
+/// each `STATE` report and once a minute, and turned into each pan's diagnostics
+/// (``DiagnosticsKeeper``) and the daemon's start time.
+extension Bridge {
+    /// Seconds between two `?DEVICES` for the diagnostics: the hourly counts move by the minute.
+    static var diagnosticsInterval: Double { 60 }
+
+    /// Asks the daemon for `?DEVICES` unless an answer is awaited.
+    func askDevices() {
+        guard daemonUp, !devicesInFlight else { return }
+        devicesInFlight = true
+        devicesAskedAt = now
+        // On the bridge's actor: the answer is taken in order with the reports.
+        Task {
+            do {
+                received(try await link.devices())
+            } catch {
+                devicesFailed(error)
+            }
+        }
+    }
+
+    private func received(_ report: DevicesReport) {
+        devicesInFlight = false
+        for pan in diagnostics.devices(report, at: now) where pans.contains(pan) { publishDiagnostics(pan) }
+        if let uptime = report.uptime, diagnostics.uptime(uptime, now: Date().timeIntervalSince1970) {
+            publishStarted()
+        }
+    }
+
+    private func devicesFailed(_ error: any Error) {
+        devicesInFlight = false
+        // The link reports a daemon that went away; a minute later the bridge asks again.
+        logger.info("diagnostics not read from plumscaled: \(error)")
+    }
+
+    /// Publishes `pan`'s diagnostics, retained.
+    func publishDiagnostics(_ pan: String) {
+        guard let figures = diagnostics.pans[pan] else { return }
+        send(settings.topics.diagnostics(pan), text: Self.json(figures), retain: settings.retain)
+    }
+
+    /// Everything the diagnostic entities show, as after a reconnect to the broker.
+    func publishAllDiagnostics() {
+        for pan in pans { publishDiagnostics(pan) }
+        publishStarted()
+    }
+
+    /// When the daemon started, on the wall clock, as Home Assistant's timestamp sensors read it.
+    private func publishStarted() {
+        guard let started = diagnostics.started else { return }
+        let text = Date(timeIntervalSince1970: started.rounded()).formatted(.iso8601)
+        send(settings.topics.scaleDiagnostics, text: Self.json(["started": text]), retain: settings.retain)
+    }
+}
