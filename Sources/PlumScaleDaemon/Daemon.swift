@@ -121,8 +121,11 @@ package enum Daemon {
                 "; MT-SICS on " + mtsics.endpoints.map(\.description).joined(separator: ", ")
                 + " weighing with \(balance.sensor)"
         }
-        logger.info("plumscaled \(DaemonVersion.release) serving \(listening) for \(names)")
-        try notifier.ready(status: "\(samplers.count) sensors (\(names)); listening on \(listening)")
+        let status = "\(samplers.count) sensors (\(names)); listening on \(listening)"
+        let ready = ReadyService { [logger, listening] in
+            logger.info("plumscaled \(DaemonVersion.release) serving \(listening) for \(names)")
+            try notifier.ready(status: status)
+        }
 
         let stallLimit = options.stallLimit
         let watchdog = try WatchdogPinger(environment: environment, notifier: notifier, logger: logger) {
@@ -141,7 +144,7 @@ package enum Daemon {
             return status
         }
         var services: [any Service] =
-            options.handlesSignals ? [server, feeding, watchdog, reload] : [server, feeding, watchdog]
+            options.handlesSignals ? [server, feeding, watchdog, reload, ready] : [server, feeding, watchdog, ready]
         if let cue = configuration.cue {
             do {
                 let pulser = try CuePulser(
