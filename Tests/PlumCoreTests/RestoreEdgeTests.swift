@@ -45,6 +45,21 @@ struct RestoreEdgeTests {
         #expect(abs((reading.net ?? .nan) - drift) < 0.06, "\(reading.display)")
     }
 
+    /// The restore decision waits for an average known to ¼ d; until it is made, the net is
+    /// the gross (the cup's 12 g), and a client acting on a stable reading then would tare or
+    /// report the cup. A real daemon restarted with the cup on showed exactly that.
+    @Test("with a saved tare not yet judged, no reading is stable: the first stable one has the tare")
+    func nothingStableBeforeTheRestore() throws {
+        let saved = try Self.cupTared()
+        var engine = try Fixtures.engine()
+        engine.restoreZeroTare(saved)
+        var noise = SeededNoise(seed: 11)
+        let readings = Fixtures.feed(&engine, grams: 12.4, count: 160, start: 0, noise: &noise, sigma: 0.03)
+        let first = try #require(readings.first { $0.isStable }, "never stable")
+        #expect(abs(first.tare - 12) < 0.01 && abs((first.net ?? .nan)) < 0.1, "first stable: \(first)")
+        #expect(engine.restoreOutcome == .restored(zeroOffset: saved.zeroOffset, tare: 12))
+    }
+
     @Test("something else on the pan in place of the cup: the tare is dropped and the load is weighed")
     func otherLoad() throws {
         let saved = try Self.cupTared()
