@@ -48,7 +48,7 @@ public final class DaemonFixture: Sendable {
         if waitForSocket { try waitForGreeting(timeout: timeout) }
     }
 
-    /// Waits until the daemon greets on its socket.
+    /// Waits until the daemon greets on its socket and has logged that it is serving.
     /// - Throws: ``FixtureError`` with the daemon's log when it exits first or the time passes.
     public func waitForGreeting(timeout: Duration = .seconds(60)) throws {
         var lastError = "no socket yet"
@@ -59,11 +59,14 @@ public final class DaemonFixture: Sendable {
             }
             do {
                 _ = try DaemonClient(socketPath: socketPath, timeout: .seconds(5))
-                return true
             } catch {
                 lastError = "\(error)"
                 return false
             }
+            // Greeting comes first; the serving line (and READY=1) once SIGTERM is trapped, so a
+            // test's stop from here on is the graceful one a unit's stop is.
+            lastError = "greeted, but no serving line yet"
+            return log.contains(" serving ")
         }
     }
 

@@ -12,7 +12,7 @@ struct PanEventBrokerTests {
     func refusedAndDone() async throws {
         let broker = try await MosquittoBroker.start()
         let log = LogLines()
-        let bridge = try BridgeBrokerTests.Running(port: broker.port, logger: log.logger)
+        let bridge = try BridgeBrokerTests.Running(port: broker.port, logger: log.logger(label: "plumscale-mqtt.test"))
         bridge.link.send(.connected(pans: ["left", "right"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#"])
         _ = await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" }

@@ -20,8 +20,8 @@ struct LoginAttackTests {
         // inside it, even when the machine is busy and they take seconds.
         let throttle = LoginThrottle(limit: 5, backoffSeconds: 5)
         let fixture = try WebTestFixture(passwordHash: Self.slowHash, throttle: throttle)
-        let log = LogCapture()
-        try await fixture.application(logger: log.logger).test(.live) { client in
+        let log = LogLines()
+        try await fixture.application(logger: log.logger(label: "plumscale-web.test")).test(.live) { client in
             let port = try #require(client.port)
             let done = Flag()
             async let statuses = Self.guess(port: port, count: 50)
@@ -40,8 +40,8 @@ struct LoginAttackTests {
             #expect(unauthorized == 5, "exactly five guesses are checked: \(answers.map(\.status.code))")
             #expect(refused.count == 45, "the other 45 are refused with 429")
             #expect(refused.allSatisfy { Int($0.retryAfter ?? "") ?? 0 >= 1 }, "each 429 says when to retry")
-            let failures = log.text.filter { $0.contains("wrong web password from 127.0.0.1") }
-            #expect(failures.count == 5, "each checked failure is logged with the peer: \(log.text)")
+            let failures = log.all.filter { $0.contains("wrong web password from 127.0.0.1") }
+            #expect(failures.count == 5, "each checked failure is logged with the peer: \(log.all)")
 
             let rightPassword = ByteBuffer(string: #"{"password":"\#(WebTestFixture.password)"}"#)
             try await client.execute(

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PlumTestSupport
 import PlumWeb
 import Testing
 
@@ -29,8 +30,8 @@ struct ProxyTests {
             #expect(own == .ok, "the proxy's own requests are local")
         }
         let open = try WebTestFixture(trustedProxy: "127.0.0.1")
-        let log = LogCapture()
-        try await open.application(logger: log.logger).test(.live) { client in
+        let log = LogLines()
+        try await open.application(logger: log.logger(label: "plumscale-web.test")).test(.live) { client in
             try await client.execute(
                 uri: "/api/login", method: .post,
                 headers: [
@@ -39,14 +40,14 @@ struct ProxyTests {
                 body: ByteBuffer(string: #"{"password":"wrong"}"#)
             ) { #expect($0.status == .unauthorized) }
         }
-        #expect(log.text.contains { $0.contains("from 192.168.1.41") }, "the client, not the proxy: \(log.text)")
+        #expect(log.all.contains { $0.contains("from 192.168.1.41") }, "the client, not the proxy: \(log.all)")
     }
 
     @Test("without trusted_proxy X-Forwarded-For is ignored: it cannot dodge the back-off or the log")
     func spoofedHeader() async throws {
         let fixture = try WebTestFixture(throttle: LoginThrottle(limit: 1, backoffSeconds: 60))
-        let log = LogCapture()
-        try await fixture.application(logger: log.logger).test(.live) { client in
+        let log = LogLines()
+        try await fixture.application(logger: log.logger(label: "plumscale-web.test")).test(.live) { client in
             try await client.execute(
                 uri: "/api/login", method: .post,
                 headers: [.origin: "http://localhost", .contentType: "application/json", .xForwardedFor: "10.9.9.9"],
@@ -55,7 +56,7 @@ struct ProxyTests {
             let again = try await Self.login(client, forwardedFor: "10.9.9.10")
             #expect(again == .tooManyRequests, "a new X-Forwarded-For is no new peer")
         }
-        #expect(log.text.contains { $0.contains("from 127.0.0.1") }, "the log names the real peer: \(log.text)")
+        #expect(log.all.contains { $0.contains("from 127.0.0.1") }, "the log names the real peer: \(log.all)")
     }
 
     @Test("cookie_secure marks the session cookie Secure; by default it is not")

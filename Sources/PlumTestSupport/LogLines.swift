@@ -1,13 +1,20 @@
 import Logging
 import Synchronization
 
-/// A logger whose lines a test reads back: what the bridge's journal would say.
-final class LogLines: Sendable {
+/// A logger whose lines a test reads back: what a service's journal would say, "level: message"
+/// a line (the web service's failed logins, the bridge's refusals).
+public final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
 
-    var logger: Logger { Logger(label: "plumscale-mqtt.test") { _ in Handler(lines: self) } }
+    public init() {}
 
-    var all: [String] { lines.withLock { $0 } }
+    /// A logger writing here, at info and above.
+    public func logger(label: String = "plumscale.test") -> Logger {
+        Logger(label: label) { _ in Handler(lines: self) }
+    }
+
+    /// Every line so far, oldest first.
+    public var all: [String] { lines.withLock { $0 } }
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 
