@@ -67,6 +67,13 @@ if [[ $phase == 1 ]]; then
     failed_units=$(systemctl --failed --no-legend --plain | awk '{print $1}' | tr '\n' ' ')
     check systemd.pid1 "PID 1 is $(readlink /proc/1/exe), the system is $state${failed_units:+ (failed: $failed_units)}" \
         test "$(readlink /proc/1/exe)" = /usr/lib/systemd/systemd -o "$(readlink /proc/1/exe)" = /lib/systemd/systemd
+    # As on a Pi, and unlike in the container the host root may come from (initramfs-init.sh):
+    # systemd then makes / shared, and a unit's credentials, mounted in a helper namespace, reach
+    # /run/credentials/<unit>.
+    container=$(systemd-detect-virt --container 2>&1)
+    propagation=$(findmnt -no PROPAGATION /run 2>&1)
+    check systemd.not-a-container "systemd-detect-virt --container: $container; /run's propagation: $propagation \
+(want none, shared)" test "$container|$propagation" = "none|shared"
 
     # ---- install, as on a Pi ---------------------------------------------------------------
     # The I2C bus appears after the package (udev must apply the rules to a new device); the
