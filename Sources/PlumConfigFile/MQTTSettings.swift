@@ -82,9 +82,9 @@ public struct MQTTSettings: Hashable, Sendable {
         if reader.has("password") {
             throw reader.error(
                 "password",
-                "a password is never written in plumscale.toml, which many can read; put it alone in a file "
-                    + "only root and the bridge read (install -m 640 -g plumscale-admin) and set "
-                    + "password_file = \"/etc/plumscale/mqtt-password\""
+                "a password is never written in plumscale.toml, which many can read; put it alone in the "
+                    + "credential file /etc/plumscale/credentials/mqtt-password (install -m 600), which "
+                    + "plumscale-mqtt.service loads, or in a file named by password_file"
             )
         }
         passwordFile = try Self.path(&reader, "password_file")

@@ -6,10 +6,10 @@
 /// at `$CREDENTIALS_DIRECTORY/NAME`, readable by the service's user alone, so the file in /etc
 /// can stay root's (mode 0600) instead of being shared with the service's group.
 ///
-/// An empty credential means "not set": the service then falls back to what its configuration
-/// names. The shipped units pass none: on Debian 12's systemd 252, with their sandbox, the copy
-/// in /run/credentials/<unit> was unreadable to the service's user (EACCES), as the VM suite
-/// showed, so the secrets stay in files of root's that the service's group reads (0640).
+/// systemd 252 (Debian 12) refuses to start a unit whose credential source is missing
+/// (status 243/CREDENTIALS), so the units' sources always exist and an empty one means "not
+/// set": the service then falls back to what its configuration names, as it did before there
+/// were credentials.
 public enum ServiceCredential {
     /// The name under which plumscale-web.service passes the bcrypt hash of the page's password.
     public static let webPassword = "web-password"

@@ -2,8 +2,9 @@ import FoundationEssentials
 import HummingbirdBcrypt
 
 /// The file holding the bcrypt hash of the web password: one line, `$2b$12$…`, made by
-/// `plumscale-web hash-password`. It is read at each login, so a new password needs no
-/// restart. (Where a systemd passes a readable credential `web-password`, that copy is read.)
+/// `plumscale-web hash-password`. It is read at each login. Under systemd it is the unit's
+/// credential `web-password`, a copy systemd makes at start of
+/// /etc/plumscale/credentials/web-password: a new password there takes a restart.
 public struct PasswordFile: Sendable {
     public let path: String
 
@@ -23,8 +24,8 @@ public struct PasswordFile: Sendable {
         } catch {
             throw WebError(
                 "no password is set: cannot read \(path) (\(error.localizedDescription)); put the output of "
-                    + "'plumscale-web hash-password' in \(Self.installPath) (install -m 640 -g plumscale-web), "
-                    + "or set [web] auth_file")
+                    + "'plumscale-web hash-password' in \(Self.credentialSource) (install -m 600) and restart "
+                    + "plumscale-web, or set [web] auth_file")
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let hash = line.split(separator: ":").last.map(String.init) ?? ""
@@ -36,9 +37,9 @@ public struct PasswordFile: Sendable {
         return hash
     }
 
-    /// Where the password's hash goes: root's, readable by the group plumscale-web (0640), the
-    /// default `[web] auth_file`.
-    public static let installPath = "/etc/plumscale/web-password"
+    /// Where plumscale-web.service loads its `web-password` credential from: root's alone (0600),
+    /// empty until a password is set.
+    public static let credentialSource = "/etc/plumscale/credentials/web-password"
 
     /// A bcrypt hash of `password` for the file.
     public static func makeHash(_ password: String, cost: UInt8 = 12) -> String {

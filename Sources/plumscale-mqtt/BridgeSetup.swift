@@ -52,7 +52,7 @@ struct BridgeSetup {
             } catch {
                 throw BridgeError(
                     "\(file.source): [mqtt] password_file: cannot read \(error); the bridge's user must be able to "
-                        + "read it (systemd: group plumscale-admin, mode 0640)"
+                        + "read it (systemd: put the password in /etc/plumscale/credentials/mqtt-password instead)"
                 )
             }
             if password?.isEmpty == true {

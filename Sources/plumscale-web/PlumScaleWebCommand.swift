@@ -75,8 +75,8 @@ struct Serve: AsyncParsableCommand {
         }
         let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
         let daemon = PlumClientDaemon(socketPath: socket)
-        // A credential web-password, where a systemd passes one that is set; else the file
-        // [web] auth_file names (the unit passes none: see systemd/plumscale-web.service).
+        // systemd's credential, when the package's empty placeholder was filled; else the file
+        // [web] auth_file names, as before there were credentials.
         let passwordPath = ServiceCredential.path(ServiceCredential.webPassword) ?? settings.authFile
         let service = WebService(
             daemon: daemon, board: board, metrics: metrics, history: store,
@@ -129,7 +129,8 @@ struct HashPassword: ParsableCommand {
         abstract: "Read a password on standard input and print its bcrypt hash for [web] auth_file.",
         discussion: """
             (umask 077 && plumscale-web hash-password >web-password)
-            sudo install -m 640 -g plumscale-web web-password \(PasswordFile.installPath) && rm web-password
+            sudo install -m 600 web-password \(PasswordFile.credentialSource) && rm web-password
+            sudo systemctl restart plumscale-web
             """)
 
     @Option(help: "The bcrypt cost (10 ... 31); each step doubles the time a guess takes.")
@@ -152,8 +153,9 @@ struct HashPassword: ParsableCommand {
         print(PasswordFile.makeHash(password, cost: cost))
         // On standard error, so that the file standard output went to holds the hash alone.
         complainRaw(
-            "Install it for root and the service alone (no tee: it leaves a copy others can read):\n"
-                + "  sudo install -m 640 -g plumscale-web FILE \(PasswordFile.installPath)\n")
+            "Install it as root only (no tee: it leaves a copy others can read):\n"
+                + "  sudo install -m 600 FILE \(PasswordFile.credentialSource)\n"
+                + "  sudo systemctl restart plumscale-web\n")
     }
 
     /// The password: from a terminal without echo and confirmed, else the first line of input.

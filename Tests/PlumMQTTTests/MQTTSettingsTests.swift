@@ -71,7 +71,7 @@ struct MQTTSettingsTests {
         arguments: [
             BadCase(
                 text: "[mqtt]\nhost = \"b\"\npassword = \"hunter2\"\n", line: 3,
-                says: ["password_file", "never", "/etc/plumscale/mqtt-password", "-g plumscale-admin"]),
+                says: ["password_file", "never", "/etc/plumscale/credentials/mqtt-password"]),
             BadCase(text: "[mqtt]\nhots = \"b\"\n", line: 2, says: ["unknown key hots", "host"]),
             BadCase(text: "[mqtt]\nqos = 3\n", line: 2, says: ["qos = 3 is out of range", "0 to 2"]),
             BadCase(text: "[mqtt]\nca_file = \"/ca.pem\"\ncert_file = \"/c.pem\"\n", line: 3, says: ["key_file"]),

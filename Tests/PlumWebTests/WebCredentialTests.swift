@@ -3,9 +3,8 @@ import PlumTestSupport
 import PlumWeb
 import Testing
 
-/// The web password as a systemd `LoadCredential=` copy in `$CREDENTIALS_DIRECTORY/web-password`
-/// (where a systemd passes one readable; the shipped unit does not, see its comments), here a
-/// real directory given to a real plumscale-web.
+/// The web password as plumscale-web.service passes it: systemd's `LoadCredential=` copy in
+/// `$CREDENTIALS_DIRECTORY/web-password`, here a real directory given to a real plumscale-web.
 @Suite("plumscale-web reads its password from a systemd credential", .serialized, .timeLimit(.minutes(2)))
 struct WebCredentialTests {
     static let credentialPassword = "from the credential"
@@ -70,6 +69,6 @@ struct WebCredentialTests {
         let none = try await Self.logIn(unsetPeer, Self.filePassword)
         #expect(none.status == 503 && none.body.contains("no password is set"), "no login configured: \(none)")
         let answer = none.body.replacingOccurrences(of: "\\/", with: "/")  // JSON may escape each slash
-        #expect(answer.contains(PasswordFile.installPath), "the answer says where to put one: \(none)")
+        #expect(answer.contains(PasswordFile.credentialSource), "the answer says where to put one: \(none)")
     }
 }

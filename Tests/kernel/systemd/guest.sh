@@ -67,6 +67,13 @@ if [[ $phase == 1 ]]; then
     failed_units=$(systemctl --failed --no-legend --plain | awk '{print $1}' | tr '\n' ' ')
     check systemd.pid1 "PID 1 is $(readlink /proc/1/exe), the system is $state${failed_units:+ (failed: $failed_units)}" \
         test "$(readlink /proc/1/exe)" = /usr/lib/systemd/systemd -o "$(readlink /proc/1/exe)" = /lib/systemd/systemd
+    # As on a Pi, and unlike in the container the host root may come from (initramfs-init.sh):
+    # systemd then makes / shared, and a unit's credentials, mounted in a helper namespace, reach
+    # /run/credentials/<unit>.
+    container=$(systemd-detect-virt --container 2>&1)
+    propagation=$(findmnt -no PROPAGATION /run 2>&1)
+    check systemd.not-a-container "systemd-detect-virt --container: $container; /run's propagation: $propagation \
+(want none, shared)" test "$container|$propagation" = "none|shared"
 
     # ---- install, as on a Pi ---------------------------------------------------------------
     # The I2C bus appears after the package (udev must apply the rules to a new device); the
@@ -128,7 +135,6 @@ scale_id = "vm"
 
 [web]
 listen = "127.0.0.1:8385"
-auth_file = "/etc/plumscale/web-password"
 TOML
     useradd --no-create-home --groups plumscale reader
     useradd --no-create-home --groups plumscale,plumscale-admin admin
@@ -220,11 +226,21 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
     install -m 0755 "$PLUMSCALE_SERVICES_BIN/plumscale-mqtt" "$PLUMSCALE_SERVICES_BIN/plumscale-web" /usr/local/bin/
     install -m 0644 "$PLUM_REPO/systemd/plumscale-mqtt.service" "$PLUM_REPO/systemd/plumscale-web.service" \
         /etc/systemd/system/
-    echo plum-test-password | plumscale-web hash-password --cost 10 >/etc/plumscale/web-password
-    chmod 0640 /etc/plumscale/web-password
-    chgrp plumscale-web /etc/plumscale/web-password
+    # The units load their secrets with LoadCredential=; systemd 252 will not start them unless
+    # the source files exist, which the package's postinst makes: empty (not set), root's alone.
+    credentials=$(stat -c '%n %U %a %s' /etc/plumscale/credentials/web-password \
+        /etc/plumscale/credentials/mqtt-password 2>&1 | tr '\n' ' ')
+    check systemd.credentials.files "made by postinst: $credentials" \
+        bash -c "[[ \$(stat -c '%U %a %s' /etc/plumscale/credentials/{web,mqtt}-password | sort -u) == 'root 600 0' ]]"
+    # The page's password only in the credential: [web] auth_file names no file, so a login
+    # that works proves the service read $CREDENTIALS_DIRECTORY/web-password.
+    (umask 077 && echo plum-test-password | plumscale-web hash-password --cost 10 >/tmp/web-password)
+    install -m 600 /tmp/web-password /etc/plumscale/credentials/web-password && rm /tmp/web-password
     systemctl daemon-reload
+    # systemd copies a credential when the unit starts: after a new password, a restart (as the
+    # docs tell the user), also when the unit was already running from an earlier boot.
     systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
+    systemctl restart plumscale-mqtt.service plumscale-web.service >>"$RUNS/enable.out" 2>&1
     load 0
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/device/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'plumscale/vm/pan/state' -C 1 >"$RUNS/mqtt-state.out" 2>&1
@@ -232,6 +248,15 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
 $(ps -o user= -p "$(prop plumscale-mqtt.service MainPID)"): discovery '$(head -c 120 "$RUNS/mqtt-config.out")', \
 state '$(head -c 160 "$RUNS/mqtt-state.out")'" \
         bash -c "grep -q plumscale_vm '$RUNS/mqtt-config.out' && grep -q '\"grams\"' '$RUNS/mqtt-state.out'"
+    # Its credential (empty: no password) is there for its dynamic user, inside its sandbox: an
+    # unreadable one would have stopped the bridge (it reports it rather than falling back).
+    mqtt_pid=$(prop plumscale-mqtt.service MainPID)
+    mqtt_uid=$(ps -o uid= -p "$mqtt_pid" | tr -d ' ')
+    mqtt_seen=$(sandboxed "$mqtt_pid" stat -c '%u %a' /run/credentials/plumscale-mqtt.service/mqtt-password 2>&1)
+    sandboxed "$mqtt_pid" cat /run/credentials/plumscale-mqtt.service/mqtt-password >/dev/null 2>&1
+    mqtt_read=$?
+    check systemd.mqtt.credential "as uid $mqtt_uid in its sandbox, mqtt-password's owner and mode: $mqtt_seen, \
+cat rc=$mqtt_read (want $mqtt_uid 400, 0)" test "$mqtt_seen|$mqtt_read" = "$mqtt_uid 400|0"
     # One subscriber for the answers and a probe: once the probe comes back it is in place.
     results="$RUNS/mqtt-results.out"
     timeout 240 mosquitto_sub -h 127.0.0.1 -t plumscale/vm/pan/result -t plum-test/probe -v >"$results" 2>&1 &
@@ -260,8 +285,11 @@ $(ps -o user= -p "$(prop plumscale-web.service MainPID)"): /api/poll '$(head -c 
     curl -s -o "$RUNS/web-login.out" -w '%{http_code}' -H 'Origin: http://127.0.0.1:8385' \
         -H 'Content-Type: application/json' --data '{"password":"plum-test-password"}' \
         http://127.0.0.1:8385/api/login >"$RUNS/web-login.code" 2>&1
-    check systemd.web.password "login with the password whose hash is in /etc/plumscale/web-password \
-(root's, group plumscale-web, 0640): HTTP $(cat "$RUNS/web-login.code") $(head -c 200 "$RUNS/web-login.out")" \
+    web_pid=$(prop plumscale-web.service MainPID)
+    credentials_seen=$(tr '\0' '\n' <"/proc/$web_pid/environ" | grep '^CREDENTIALS_DIRECTORY=';
+        sandboxed "$web_pid" ls -ln /run/credentials/plumscale-web.service 2>&1 | tr '\n' ' ')
+    check systemd.web.credential "login with the password in the credential web-password: \
+HTTP $(cat "$RUNS/web-login.code") $(head -c 300 "$RUNS/web-login.out"); the service sees: $credentials_seen" \
         grep -qx 200 "$RUNS/web-login.code"
     load 120
 

@@ -29,6 +29,12 @@ out=$(cat /disk/upper/etc/plum-test/out)
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 outfs "/newroot$out" ||
     die "cannot mount the results share at $out"
 
+# The host's root may be a Docker container's, whose /.dockerenv would make systemd believe it
+# runs in a container: it would then leave / private instead of making it shared, as it does as
+# PID 1 on a Pi, and a mount made in a unit's helper namespace (the copy of a LoadCredential=
+# secret in /run/credentials/<unit>) would never reach /run: the service would find an empty
+# directory of root's (EACCES). Removed from the overlay only (a whiteout on the disk).
+rm -f /newroot/.dockerenv /newroot/run/.containerenv
 say "booted in $(cut -d' ' -f1 /proc/uptime) s; starting systemd"
 umount /proc /sys
 umount -l /dev
