@@ -365,7 +365,7 @@ def daemon_checks():
         edges = read(RUNS / "button.edges").strip()
         log = read(RUNS / "daemon.err")
         pressed = "button: short press, tare pan" in log
-        done = "button: pan tare done" in log
+        done = "button: pan: tare done" in log
         ok = " 0.0 g" in f" {shown} " and pressed and done
         add("PASS" if ok else "FAIL", "plumscaled.button-tare",
             f"a 0.4 s press of the BUTTON line ({edges} edges raised): plumscale read shows '{shown}'; "
