@@ -20,7 +20,6 @@ public struct SpikeFilter: Sendable {
     private var held: [Bool]
     /// What the filter gave for each sample in the ring.
     private var outputs: [Double]
-    private var lastOutput: Double?
     private var scratch: [Double]
     private var next = 0
     private var count = 0
@@ -49,7 +48,6 @@ public struct SpikeFilter: Sendable {
         next = 0
         count = 0
         for index in held.indices { held[index] = false }
-        lastOutput = nil
     }
 
     /// Returns `x`, or the window's median when `x` is a spike.
@@ -70,7 +68,7 @@ public struct SpikeFilter: Sendable {
         count = min(count + 1, ring.count)
         let size = min(count, window)
         guard size >= 3 else {
-            (outputs[slot], lastOutput) = (x, x)
+            outputs[slot] = x
             return x
         }
         let median = medianOfLast(size) { $0 }
@@ -81,7 +79,6 @@ public struct SpikeFilter: Sendable {
         let limit = max(threshold * spread, floor)
         let output = judge(x, slot: slot, size: size, median: median, limit: limit, noise: noise, floor: floor)
         outputs[slot] = output
-        lastOutput = output
         return output
     }
 
@@ -105,7 +102,7 @@ public struct SpikeFilter: Sendable {
         }
         guard high - low <= 2 * same else { return x }
         // The level the samples not held back show, x left out (the last output if all were).
-        let reference = levelNotHeld(size: size, slot: slot) ?? lastOutput ?? median
+        let reference = levelNotHeld(size: size, slot: slot) ?? outputs[(slot - 1 + ring.count) % ring.count]
         if abs(x - reference) <= same {
             // The signal is back where it was, so a sample held back that is still far from it
             // was a knock, not the start of a step: it stops voting. Left in the window, it and
