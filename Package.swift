@@ -2,9 +2,9 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig ← PlumConfigFile
-//   PlumConfigFile (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
-//   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
+//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumDaemonConfig ← PlumSettings
+//   PlumSettings (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
+//   PlumDrivers → PlumSimulation; PlumDaemonConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
 let package = Package(
     name: "PlumScale",
@@ -72,15 +72,15 @@ let package = Package(
         // errors, and the tables every service reads ([scale], [mqtt], [web]). plumscale-mqtt
         // and plumscale-web depend on this alone, so they link no GPIO or I2C library.
         .target(
-            name: "PlumConfigFile",
+            name: "PlumSettings",
             dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // plumscaled's configuration parsed into typed values that carry file and line: sensors
         // in the drivers' own types, the cue, alerts, the daemon's settings. Opens nothing.
         .target(
-            name: "PlumConfig",
+            name: "PlumDaemonConfig",
             dependencies: [
-                "PlumConfigFile", "PlumHardware", "PlumDrivers",
+                "PlumSettings", "PlumHardware", "PlumDrivers",
                 .product(name: "TOMLKit", package: "TOMLKit")
             ]
         ),
@@ -88,14 +88,14 @@ let package = Package(
         // and kind, simulated calibrations. A new source kind is added here.
         .target(
             name: "PlumSensors",
-            dependencies: ["PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
+            dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
         ),
         // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
         // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
         .target(
             name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers",
+                "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumDrivers",
                 "PlumHardware",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "PlumScaleDaemon",
             dependencies: [
-                "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumProtocol",
+                "PlumStation", "PlumTransport", "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumProtocol",
                 "PlumCore",
                 "PlumDrivers", "PlumHardware",
                 .product(name: "Logging", package: "swift-log"),
@@ -131,7 +131,7 @@ let package = Package(
             name: "plumscaled",
             dependencies: [
                 // No swift-argument-parser: DaemonCommandLine reads its four options.
-                "PlumScaleDaemon", "PlumConfig", "PlumConfigFile",
+                "PlumScaleDaemon", "PlumDaemonConfig", "PlumSettings",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
+                "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
                 "PlumCore", "PlumClient",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumConfigFile", "PlumProtocol", "PlumClient",
+                "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumProtocol", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -205,7 +205,7 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
-        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig", "PlumConfigFile"]),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumDaemonConfig", "PlumSettings"]),
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
@@ -247,11 +247,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
-        .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumConfigFile", "PlumDrivers"]),
+        .testTarget(name: "PlumDaemonConfigTests", dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
             dependencies: [
-                "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
+                "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
                 "PlumTestSupport", "PlumTestThreads"
             ]
         ),
@@ -259,7 +259,7 @@ let package = Package(
             name: "PlumStationTests",
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
-                "PlumConfig", "PlumConfigFile",
+                "PlumDaemonConfig", "PlumSettings",
                 "PlumSensors", "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -282,7 +282,7 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumClient", "PlumDrivers",
                 "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSensors",
+                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumSensors",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -290,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumDaemonConfig", "PlumSettings",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscale-mqtt",
                 "plumscaled"
@@ -329,7 +329,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .target(
             name: "PlumWeb",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumConfigFile", "PlumHistory", "PlumClient",
+                "PlumProtocol", "PlumCore", "PlumSettings", "PlumHistory", "PlumClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its server builder: plumscale-web's child channel puts a deadline in front.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -347,7 +347,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .executableTarget(
             name: "plumscale-web",
             dependencies: [
-                "PlumWeb", "PlumConfigFile",
+                "PlumWeb", "PlumSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -366,7 +366,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service

@@ -1,5 +1,5 @@
-internal import PlumConfig
-internal import PlumConfigFile
+internal import PlumDaemonConfig
+internal import PlumSettings
 internal import PlumStation
 internal import Synchronization
 

@@ -1,4 +1,4 @@
-internal import PlumConfig
+internal import PlumDaemonConfig
 
 /// `plumscaled`'s command line: four options, read by hand as a Linux daemon reads its
 /// getopt_long(3) options, `--name value` or `--name=value`.

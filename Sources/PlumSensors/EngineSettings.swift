@@ -1,5 +1,5 @@
-public import PlumConfig
-public import PlumConfigFile
+public import PlumDaemonConfig
+public import PlumSettings
 public import PlumCore
 
 /// The weighing engine's settings from the configuration: the one conversion, so that no

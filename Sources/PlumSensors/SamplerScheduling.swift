@@ -1,4 +1,4 @@
-public import PlumConfig
+public import PlumDaemonConfig
 import PlumHardware
 
 extension SamplerSettings {

@@ -1,4 +1,4 @@
-public import PlumConfig
+public import PlumDaemonConfig
 public import PlumDrivers
 import PlumHardware
 import PlumSimulation

@@ -1,4 +1,4 @@
-public import PlumConfig
+public import PlumDaemonConfig
 public import PlumCore
 
 /// What the weighing engine and the calibration store know a configured sensor by.

@@ -1,4 +1,4 @@
-public import PlumConfig
+public import PlumDaemonConfig
 public import PlumCore
 import PlumDrivers
 import PlumSimulation

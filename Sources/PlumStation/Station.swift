@@ -1,5 +1,5 @@
 package import Logging
-package import PlumConfig
+package import PlumDaemonConfig
 package import PlumCore
 internal import PlumDrivers
 internal import PlumHardware

@@ -1,4 +1,4 @@
-package import PlumConfig
+package import PlumDaemonConfig
 internal import PlumCore
 internal import PlumHardware
 package import PlumProtocol

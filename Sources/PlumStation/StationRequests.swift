@@ -1,4 +1,4 @@
-internal import PlumConfig
+internal import PlumDaemonConfig
 internal import PlumCore
 internal import PlumDrivers
 internal import PlumHardware

@@ -1,5 +1,5 @@
 import FuzzSupport
-import PlumConfig
+import PlumDaemonConfig
 import PlumHardware
 
 #if canImport(Glibc)

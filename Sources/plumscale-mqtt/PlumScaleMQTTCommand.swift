@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Logging
-import PlumConfigFile
+import PlumSettings
 import PlumHomeAssistant
 import PlumMQTT
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
-import PlumConfigFile
+import PlumSettings
 import PlumHistory
 import PlumWeb
 

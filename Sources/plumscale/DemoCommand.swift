@@ -1,7 +1,7 @@
 import ArgumentParser
 import Logging
 import PlumClient
-import PlumConfig
+import PlumDaemonConfig
 import PlumCore
 import PlumScaleDaemon
 import Synchronization

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import PlumHistory
 
 #if canImport(Glibc)

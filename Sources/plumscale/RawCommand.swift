@@ -1,6 +1,6 @@
 import ArgumentParser
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import PlumDrivers
 import PlumHardware
 import PlumSensors

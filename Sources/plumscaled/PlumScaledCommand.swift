@@ -1,6 +1,6 @@
 import Dispatch
 import Logging
-import PlumConfig
+import PlumDaemonConfig
 import PlumScaleDaemon
 
 #if canImport(Glibc)

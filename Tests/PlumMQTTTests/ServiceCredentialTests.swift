@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import PlumConfigFile
+import PlumSettings
 import PlumTestSupport
 import Testing
 

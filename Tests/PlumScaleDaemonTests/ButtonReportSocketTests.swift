@@ -1,6 +1,6 @@
 import Logging
 import PlumClient
-import PlumConfig
+import PlumDaemonConfig
 import PlumCore
 import PlumDrivers
 import PlumHardware

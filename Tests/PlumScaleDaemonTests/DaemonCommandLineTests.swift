@@ -1,4 +1,4 @@
-import PlumConfig
+import PlumDaemonConfig
 import PlumTestSupport
 import PlumTestThreads
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import PlumConfig
+import PlumDaemonConfig
 import PlumCore
 import PlumDrivers
 import PlumSensors

@@ -1,4 +1,4 @@
-import PlumConfig
+import PlumDaemonConfig
 import PlumHardware
 import PlumSensors
 import PlumTestSupport

@@ -1,4 +1,4 @@
-import PlumConfig
+import PlumDaemonConfig
 import PlumCore
 import PlumDrivers
 import PlumSensors

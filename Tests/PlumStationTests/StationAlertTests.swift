@@ -1,5 +1,5 @@
 import Logging
-import PlumConfig
+import PlumDaemonConfig
 import PlumCore
 import PlumDrivers
 import PlumHardware

@@ -1,5 +1,5 @@
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import Testing
 
 @Suite("[web] configuration")

@@ -1,5 +1,5 @@
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import Testing
 
 @Suite("[[alert]] rules: read with their defaults, and every mistake refused with file, line, key and a fix")

@@ -1,4 +1,4 @@
-public import PlumConfigFile
+public import PlumSettings
 public import PlumHardware
 internal import TOMLKit
 

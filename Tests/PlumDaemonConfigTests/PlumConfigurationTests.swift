@@ -1,13 +1,13 @@
 import PlumDrivers
 import Testing
 
-@testable import PlumConfig
-@testable import PlumConfigFile
+@testable import PlumDaemonConfig
+@testable import PlumSettings
 
 /// The repository's root, found from this file's path.
 let repositoryRoot: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/PlumConfigTests/PlumConfigurationTests.swift
+    parts.removeLast(3)  // Tests/PlumDaemonConfigTests/PlumConfigurationTests.swift
     return parts.joined(separator: "/")
 }()
 

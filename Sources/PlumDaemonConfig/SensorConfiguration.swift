@@ -1,4 +1,4 @@
-public import PlumConfigFile
+public import PlumSettings
 public import PlumDrivers
 
 /// One `[[sensor]]` table: a name, a kind and the wiring that kind needs.

@@ -1,4 +1,4 @@
-public import PlumConfigFile
+public import PlumSettings
 
 /// Where a listener from `[daemon]` (`tcp`, `mtsics`) accepts clients: a Unix socket or a
 /// loopback TCP port, checked when the file is read.

@@ -2,8 +2,8 @@ import Foundation
 import PlumDrivers
 import Testing
 
-@testable import PlumConfig
-@testable import PlumConfigFile
+@testable import PlumDaemonConfig
+@testable import PlumSettings
 
 /// `[[sensor]] profile = "…"`: the layers defaults → `[scale]` → profile → the sensor's own
 /// keys, the profile's wiring defaults, and the errors a user meets.

@@ -1,4 +1,4 @@
-import PlumConfigFile
+import PlumSettings
 internal import TOMLKit
 
 /// One `[[alert]]` rule: a sensor's net weight below or above a threshold for a while.

@@ -1,4 +1,4 @@
-import PlumConfigFile
+import PlumSettings
 import PlumDrivers
 internal import TOMLKit
 

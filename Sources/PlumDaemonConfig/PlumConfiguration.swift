@@ -1,4 +1,4 @@
-public import PlumConfigFile
+public import PlumSettings
 internal import TOMLKit
 
 /// The whole configuration file, `/etc/plumscale/plumscale.toml`.

@@ -1,5 +1,5 @@
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import Testing
 
 /// `division_grams` against the number of divisions (issue 25, item 4): every R 76 limit the

@@ -1,8 +1,8 @@
 import PlumDrivers
 import Testing
 
-@testable import PlumConfig
-@testable import PlumConfigFile
+@testable import PlumDaemonConfig
+@testable import PlumSettings
 
 @Suite("Daemon and cue settings")
 struct DaemonSettingsTests {

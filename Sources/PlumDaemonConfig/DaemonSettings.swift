@@ -1,4 +1,4 @@
-import PlumConfigFile
+import PlumSettings
 public import PlumHardware
 internal import TOMLKit
 

@@ -1,5 +1,5 @@
-import PlumConfig
-import PlumConfigFile
+import PlumDaemonConfig
+import PlumSettings
 import PlumHardware
 import Testing
 

@@ -1,4 +1,4 @@
-import PlumConfigFile
+import PlumSettings
 import PlumHardware
 
 /// The `chip` and `line` keys of a table that names one GPIO line (`[cue]`, `[[button]]`),

@@ -1,4 +1,4 @@
-public import PlumConfigFile
+public import PlumSettings
 
 /// A ready set of settings for one kind of sensor hardware, chosen with
 /// `[[sensor]] profile = "…"` instead of tuning numbers by hand.

@@ -1,7 +1,7 @@
 import Testing
 
-@testable import PlumConfig
-@testable import PlumConfigFile
+@testable import PlumDaemonConfig
+@testable import PlumSettings
 
 /// Found by fuzzing (Tests/fuzz, target fuzz-config): a table header such as `[)`, or a `}`
 /// where an array expects a value, failed an assertion in the TOML parser inside TOMLKit and
