@@ -209,7 +209,8 @@ let package = Package(
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
-        .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport", "PlumTestThreads"]),
+        .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport"]),
+        .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport"]),
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport", "PlumTestThreads"]),
         // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
         // `plumscale history`. plumscaled never links it.
@@ -247,7 +248,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
-        .testTarget(name: "PlumDaemonConfigTests", dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers"]),
+        .testTarget(
+            name: "PlumDaemonConfigTests", dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers", "PlumHardware"]
+        ),
+        // The shared file's tables; plumscaled's reading of the same file is checked beside them,
+        // so a mistake in [mqtt] or [web] is refused alike by every service.
+        .testTarget(name: "PlumSettingsTests", dependencies: ["PlumSettings", "PlumDaemonConfig"]),
         .testTarget(
             name: "PlumSensorsTests",
             dependencies: [
@@ -297,14 +303,23 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
+        // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(
-            name: "PlumScaleCLITests",
+            name: "plumscaleTests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol",
-                "PlumTestSupport", "PlumTestThreads",
+                "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+            ]
+        ),
+        // plumscaled as a child process on real sockets: lifecycle, authorization, MT-SICS,
+        // outages, buttons, reloads, a kill -9. Clients through PlumClient and the CLI.
+        .testTarget(
+            name: "plumscaledTests",
+            dependencies: [
+                "plumscaled", "plumscale", "PlumClient", "PlumCore", "PlumProtocol", "PlumTestSupport",
+                "PlumTestThreads"
             ]
         )
     ],

@@ -5,11 +5,6 @@ import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-extension Tag {
-    /// Runs a real plumscaled (or plumscale) as a child process.
-    @Tag static var process: Self
-}
-
 @Suite("The blocking client against a real plumscaled", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct DaemonClientTests {
     @Test("connects, reads the greeting, lists the sensors and streams their weights")

@@ -10,7 +10,7 @@ import Testing
 @testable import PlumStation
 
 /// A sensor that stops delivering is weighed nowhere, in the station itself: the in-process
-/// half of the edges review's most severe defect (the process half is in PlumScaleCLITests).
+/// half of the edges review's most severe defect (the process half is in plumscaledTests).
 @Suite("The station while a sensor delivers no samples")
 struct StationOutageTests {
     static let pulled = SensorState.notReady(reason: "DOUT never went low within 300 ms: check the DOUT wire")

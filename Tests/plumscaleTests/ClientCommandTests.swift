@@ -236,15 +236,6 @@ struct ClientCommandTests {
     }
 }
 
-/// The number before " g" (or another unit) in a line of `plumscale read`.
-func grams(in line: String, unit: String = "g") -> Double {
-    guard let end = line.firstRange(of: " \(unit) ")?.lowerBound ?? line.firstRange(of: " \(unit)\n")?.lowerBound else {
-        return .nan
-    }
-    let number = line[..<end].reversed().prefix { "-.0123456789".contains($0) }
-    return Double(String(number.reversed())) ?? .nan
-}
-
 extension String {
     /// Status output with the rate lines removed, which change between two calls.
     var replacingRates: String {

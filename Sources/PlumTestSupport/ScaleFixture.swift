@@ -1,16 +1,8 @@
 import Foundation
-import PlumClient
-import PlumTestSupport
-import Testing
-
-extension Tag {
-    /// Runs plumscaled or plumscale as a child process.
-    @Tag static var process: Self
-}
 
 extension ChildProcess {
     /// Runs the built `plumscale` with `arguments`, off the concurrency pool.
-    static func plumscale(
+    package static func plumscale(
         _ arguments: [String], environment: [String: String] = [:], input: String = ""
     ) async -> ChildProcess {
         do {
@@ -23,15 +15,15 @@ extension ChildProcess {
 
 /// A real `plumscaled` with simulated pans described in TOML, for running `plumscale` commands
 /// against; a pan with no fixed load reads its grams from a file the test writes.
-final class ScaleFixture: Sendable {
-    let daemon: DaemonFixture
-    var directory: String { daemon.directory.path }
-    var socket: String { daemon.socketPath }
+package final class ScaleFixture: Sendable {
+    package let daemon: DaemonFixture
+    package var directory: String { daemon.directory.path }
+    package var socket: String { daemon.socketPath }
 
-    struct SensorLoad: Sendable {
-        var name: String
+    package struct SensorLoad: Sendable {
+        package var name: String
         /// Constant grams, or nil for a load file `<directory>/<name>.grams` the test writes.
-        var grams: Double?
+        package var grams: Double?
     }
 
     private init(_ sensors: [SensorLoad], daemonSettings: String, scaleSettings: String) throws {
@@ -51,7 +43,7 @@ final class ScaleFixture: Sendable {
     }
 
     /// Starts the daemon off the concurrency pool and waits for every pan's first reading.
-    static func start(
+    package static func start(
         _ sensors: [(String, Double?)], daemonSettings: String = "", scaleSettings: String = ""
     ) async throws -> ScaleFixture {
         let list = sensors.map { SensorLoad(name: $0.0, grams: $0.1) }
@@ -61,18 +53,18 @@ final class ScaleFixture: Sendable {
     }
 
     /// Runs `plumscale` against this daemon, to the end.
-    func plumscale(_ arguments: [String], input: String = "") async -> ChildProcess {
+    package func plumscale(_ arguments: [String], input: String = "") async -> ChildProcess {
         await ChildProcess.plumscale(arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
     }
 
     /// Starts `plumscale` against this daemon, for a test that acts on what it prints.
-    func start(_ arguments: [String], input: String = "") throws -> BackgroundProcess {
+    package func start(_ arguments: [String], input: String = "") throws -> BackgroundProcess {
         try BackgroundProcess(
             BuiltProducts.plumscale, arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
     }
 
     /// Sends SIGHUP and waits until the daemon logs that it reloaded.
-    func reload() async throws {
+    package func reload() async throws {
         let daemon = self.daemon
         try await offPool {
             let before = daemon.log.components(separatedBy: "reloaded:").count
@@ -84,13 +76,13 @@ final class ScaleFixture: Sendable {
     }
 
     /// Puts `grams` on the pan `sensor` (one started with no fixed load).
-    func place(_ grams: Double, on sensor: String) {
+    package func place(_ grams: Double, on sensor: String) {
         writeFile("\(directory)/\(sensor).grams", "\(grams)\n")
     }
 
     /// Runs `plumscale arguments` and, each time it prints `cue` on standard error, places the next
     /// of `loads` on `sensor`: the weights go on when the command says it waits for them.
-    func run(
+    package func run(
         _ arguments: [String], input: String = "", placing loads: [(cue: String, grams: Double)], on sensor: String
     ) async throws -> ChildProcess {
         let command = try start(arguments, input: input)
@@ -108,4 +100,13 @@ final class ScaleFixture: Sendable {
         var cue: String
         var grams: Double
     }
+}
+
+/// The number before " g" (or another unit) in a line of `plumscale read`.
+package func grams(in line: String, unit: String = "g") -> Double {
+    guard let end = line.firstRange(of: " \(unit) ")?.lowerBound ?? line.firstRange(of: " \(unit)\n")?.lowerBound else {
+        return .nan
+    }
+    let number = line[..<end].reversed().prefix { "-.0123456789".contains($0) }
+    return Double(String(number.reversed())) ?? .nan
 }

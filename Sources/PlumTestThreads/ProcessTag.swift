@@ -1,0 +1,7 @@
+public import Testing
+
+extension Tag {
+    /// A suite that runs a real `plumscaled`, `plumscale` or service as a child process: the
+    /// slowest tests, each run on threads of its own (`.ownThreads`).
+    @Tag public static var process: Self
+}
