@@ -1,4 +1,5 @@
 import Foundation
+import PlumTestSupport
 import Testing
 
 @testable import PlumCore
@@ -45,8 +46,9 @@ struct ShippedFilesTests {
 
     @Test("the example calibration files verify and load through the store", arguments: ["left-gain128", "plum-b"])
     func exampleCalibration(_ stem: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plumcore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        defer { withExtendedLifetime(temporary) {} }
+        let directory = URL(fileURLWithPath: temporary.path)
         try FileManager.default.copyItem(
             at: Self.calibrationFolder.appendingPathComponent("schema/examples/\(stem).json"),
             to: directory.appendingPathComponent("\(stem).json"))
