@@ -17,21 +17,12 @@ public struct ItemDetection: Hashable, Sendable, Codable {
     /// engine's stable flag already needs its window of stillness; this second wait keeps a fruit
     /// that pauses while rolling, or a second fruit following closely, from making two items.
     public var confirmation: UInt64
-    /// Nanoseconds the display must hold still (within 1 d) during motion for that value to be a
-    /// stop on the way, which flags the step ``ItemEvent/Flags/merged``.
-    public var plateau: UInt64
 
-    /// The defaults: `one-at-a-time`, N = 10 d (1 g at d = 0.1 g), 250 ms to confirm, 150 ms
-    /// plateau (shorter than the engine's 300 ms stability window, so a fruit that was briefly
-    /// stable is always seen as a stop).
-    public init(
-        mode: Mode = .oneAtATime, minimumStep: Int64 = 10, confirmation: UInt64 = 250_000_000,
-        plateau: UInt64 = 150_000_000
-    ) {
+    /// The defaults: `one-at-a-time`, N = 10 d (1 g at d = 0.1 g), 250 ms to confirm a level.
+    public init(mode: Mode = .oneAtATime, minimumStep: Int64 = 10, confirmation: UInt64 = 250_000_000) {
         self.mode = mode
         self.minimumStep = minimumStep
         self.confirmation = confirmation
-        self.plateau = plateau
     }
 
     /// Checks that the settings can tell an item from the display's own flicker.
@@ -44,12 +35,11 @@ public struct ItemDetection: Hashable, Sendable, Codable {
                     .invalidConfiguration, "item minimum step \(minimumStep) d is below 2 d",
                     hint: "set min_step_divisions to 2 or more; 10 d (1 g at d = 0.1 g) is the default"))
         }
-        guard confirmation <= 10_000_000_000, plateau <= 10_000_000_000 else {
+        guard confirmation <= 10_000_000_000 else {
             return .failure(
                 Refusal(
-                    .invalidConfiguration,
-                    "item confirmation \(confirmation / 1_000_000) ms or plateau \(plateau / 1_000_000) ms is over 10 s",
-                    hint: "use a few hundred milliseconds; the defaults are 250 ms and 150 ms"))
+                    .invalidConfiguration, "item confirmation \(confirmation / 1_000_000) ms is over 10 s",
+                    hint: "use a few hundred milliseconds; the default is 250 ms"))
         }
         return .success(())
     }

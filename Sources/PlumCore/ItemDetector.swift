@@ -34,8 +34,6 @@ public struct ItemDetector: Sendable {
 
     /// A stable display waiting to be confirmed as a level: its latest value and since when.
     private var candidate: (value: Int64, since: UInt64)?
-    /// The display holding still, stable or not, to catch a stop on the way.
-    private var still: (value: Int64, since: UInt64)?
     /// The lowest stop at least N above ``level`` and the highest at least N below, since the
     /// level was confirmed: a step that passes one of them stopped on the way.
     private var lowestStopAbove: Int64?
@@ -63,16 +61,11 @@ public struct ItemDetector: Sendable {
     /// The same on the values themselves: the displayed gross level in divisions (nil: no
     /// weight shown), the engine's stable flag and the reading's time.
     public mutating func observe(gross: Int64?, stable: Bool, time: UInt64) -> ItemEvent? {
-        guard let value = gross else {
-            candidate = nil
-            still = nil
-            return nil
-        }
-        noteStop(value, time: time)
-        guard stable else {
+        guard let value = gross, stable else {
             candidate = nil
             return nil
         }
+        noteStop(value)
         if let held = candidate, abs(value - held.value) <= 1 {
             candidate = (value, held.since)
         } else {
@@ -90,17 +83,15 @@ public struct ItemDetector: Sendable {
         emptyLevel = nil
         itemsOnPan.removeAll()
         candidate = nil
-        still = nil
         clearStops()
     }
 
-    /// Records where the display stood still long enough to be a stop on the way.
-    private mutating func noteStop(_ value: Int64, time: UInt64) {
-        guard let held = still, abs(value - held.value) <= 1 else {
-            still = (value, time)
-            return
-        }
-        guard time &- held.since >= settings.plateau, let level else { return }
+    /// Records a stable display that may never be confirmed: a stop on the way. The engine's
+    /// stable flag already means a window of stillness (300 ms), so a stop is a real pause,
+    /// never the trough of a wobble, which a stillness of the display alone took for one at
+    /// 10 SPS (docs/items.md).
+    private mutating func noteStop(_ value: Int64) {
+        guard let level else { return }
         let n = settings.minimumStep
         if value >= level + n { lowestStopAbove = min(lowestStopAbove ?? value, value) }
         if value <= level - n { highestStopBelow = max(highestStopBelow ?? value, value) }

@@ -17,9 +17,9 @@ public struct ItemEvent: Hashable, Sendable, Codable {
     public struct Flags: OptionSet, Hashable, Sendable, Codable {
         public var rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
-        /// The step stopped on the way: the display held still (or was briefly stable) at a
-        /// level at least the minimum step from both ends, with no stable level confirmed there.
-        /// Typically two fruit placed within the settling time, reported as one item of their sum.
+        /// The step stopped on the way: the engine called the load stable, too briefly to be
+        /// confirmed as a level, at least the minimum step from both ends. Typically two fruit
+        /// placed within the settling time, reported as one item of their sum.
         public static let merged = Flags(rawValue: 1 << 0)
         /// `one-at-a-time` only: placed while the previous item was still on the pan, so it was
         /// weighed as the difference rather than from the empty pan.

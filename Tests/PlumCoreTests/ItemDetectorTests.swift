@@ -142,16 +142,24 @@ struct ItemDetectorTests {
             }
         }
         _ = show(0, stable: true, count: 30)
-        // The first plum holds 200 ms (unstable), then the second lands: one item, merged.
-        _ = show(300, stable: false, count: 16)
+        // The first plum is stable for 200 ms, too short to confirm; the second lands: one
+        // item, merged.
+        _ = show(300, stable: false, count: 5)
+        _ = show(300, stable: true, count: 16)
+        _ = show(500, stable: false, count: 5)
         let merged = show(750, stable: true, count: 30)
-        // A press past the end that holds, then the level: not merged.
-        _ = show(1_400, stable: false, count: 20)
+        // A press past the end, briefly stable, then the level: not merged.
+        _ = show(1_400, stable: true, count: 16)
+        _ = show(1_300, stable: false, count: 5)
         let pressed = show(1_200, stable: true, count: 30)
+        // Still for as long without the engine calling it stable: a wobble, no stop.
+        _ = show(1_500, stable: false, count: 30)
+        let wobbled = show(1_900, stable: true, count: 30)
         #expect(merged.map(\.flags) == [.merged])
         #expect(merged.first?.divisions == 750)
         #expect(pressed.map(\.flags) == [[]])
         #expect(pressed.first?.divisions == 450)
+        #expect(wobbled.map(\.flags) == [[]])
     }
 
     @Test("settings that cannot tell an item from flicker are refused, saying what to set")
