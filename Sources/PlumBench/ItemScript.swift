@@ -82,9 +82,11 @@ public struct ItemScript: Sendable {
             let second = merged ? uniform(25...110) : 0
             let weight = first + second
             if mode == .accumulate, load + weight > 360 {
-                // The pan is full: lift one plum or empty it, then place.
-                if random.unit() < 0.5, !onPan.isEmpty {
-                    remove(onPan.remove(at: min(onPan.count - 1, Int(random.unit() * Double(onPan.count)))))
+                // The pan is full: lift one plum, when that makes room, or empty it, then place.
+                // (Past 385 g the pan is overloaded and no level can be confirmed.)
+                let index = max(0, min(onPan.count - 1, Int(random.unit() * Double(onPan.count))))
+                if random.unit() < 0.5, !onPan.isEmpty, load - onPan[index] + weight <= 360 {
+                    remove(onPan.remove(at: index))
                 } else {
                     remove(load)
                     onPan.removeAll()

@@ -9,12 +9,13 @@ struct ItemBenchmarkTests {
     @Test("a script's expected events add up to the load its workload leaves, and each owns a span of its own")
     func scriptAddsUp() {
         for mode in ItemDetection.Mode.allCases {
-            let script = ItemScript(mode: mode, actions: 60, seed: 11)
+            let script = ItemScript(mode: mode, actions: 250, seed: 2027)
             let origin = MonotonicInstant(nanoseconds: 0)
             let load = ScriptedLoad(script.workload.events, origin: origin)
             var onPan = 0.0
             for (index, expected) in script.expected.enumerated() {
                 onPan += expected.kind == .placed ? expected.grams : -expected.grams
+                #expect(onPan <= 360 + 1e-6, "\(mode) event \(index) loads the pan past 360 g, near overload")
                 // Once the span's plum has settled (1.5 s later), the truth is what the events say.
                 let settled = origin.advanced(byNanoseconds: UInt64((expected.from + 3.4) * 1e9))
                 #expect(abs(load.truth(at: settled) - onPan) < 1e-6, "\(mode) event \(index): \(expected)")
