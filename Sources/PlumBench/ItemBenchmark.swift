@@ -54,7 +54,8 @@ public struct ItemBenchmark: Sendable {
         let sensor = SensorIdentity(id: "items", model: "hx711", gain: 128)
         let calibration = try CalibrationFit.fit(
             points: [
-                CalibrationPoint(grams: 0, signal: zero), CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)
+                CalibrationPoint(grams: 0, signal: zero),
+                CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)
             ],
             sensor: sensor, kind: .loadCell, configuration: configuration, createdAt: "benchmark"
         ).get()

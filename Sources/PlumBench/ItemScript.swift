@@ -51,7 +51,8 @@ public struct ItemScript: Sendable {
 
         /// A step to `to` at `t` that rings like a plum set down or lifted.
         func ringing(to: Double, at: Double) -> ScriptedLoad.Event {
-            .ringingStep(at: at, to: to, frequency: uniform(3...7), decay: uniform(0.05...0.15), depth: uniform(0.2...0.7))
+            .ringingStep(
+                at: at, to: to, frequency: uniform(3...7), decay: uniform(0.05...0.15), depth: uniform(0.2...0.7))
         }
         func finish(_ kind: ItemEvent.Kind, grams: Double, from: Double, merged: Bool = false) {
             t = from + uniform(Self.hold)
@@ -69,7 +70,8 @@ public struct ItemScript: Sendable {
                 // A hand resting on the pan: three drifts and away, always moving (≥ 25 g/s).
                 hands += 1
                 let start = t
-                for (target, seconds) in [(uniform(20...150), 0.4), (uniform(20...150), 0.5), (uniform(20...150), 0.4)] {
+                for (target, seconds) in [(uniform(20...150), 0.4), (uniform(20...150), 0.5), (uniform(20...150), 0.4)]
+                {
                     events.append(.ramp(at: t, to: load + target, duration: seconds))
                     t += seconds
                 }
@@ -98,7 +100,8 @@ public struct ItemScript: Sendable {
                 rolls += 1
                 events.append(
                     .ringingStep(
-                        at: t, to: load, frequency: uniform(1...2), decay: uniform(0.2...0.3), depth: uniform(0.3...0.6)))
+                        at: t, to: load, frequency: uniform(1...2), decay: uniform(0.2...0.3), depth: uniform(0.3...0.6)
+                    ))
             } else {
                 events.append(ringing(to: load, at: t))
             }

@@ -1,8 +1,8 @@
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 /// The item detector on its own inputs: synthetic stable and moving displays with a known truth.
 @Suite("Item detection on synthetic displays", .ownThreads)

@@ -1,9 +1,9 @@
 import Foundation
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 /// The item detector behind the real engine: plums, hands and rolls as loads over time, each
 /// sample with the cell's noise, the items checked against the weights put on.
@@ -24,7 +24,8 @@ struct ItemEngineTests {
         var ringing = 0.0
         for plum in plums where plum.at <= t {
             let elapsed = t - plum.at
-            ringing = -(plum.to - level) * plum.depth * exp(-elapsed / plum.decay) * cos(2 * .pi * plum.frequency * elapsed)
+            ringing =
+                -(plum.to - level) * plum.depth * exp(-elapsed / plum.decay) * cos(2 * .pi * plum.frequency * elapsed)
             level = plum.to
         }
         return level + ringing
@@ -87,7 +88,9 @@ struct ItemEngineTests {
             ]
             let events = try Self.weigh(seconds: 7.5, seed: UInt64(seed)) { Self.load(plums, at: $0) }
             #expect(events.map(\.kind) == [.placed, .removed], "\(grams) g: \(events)")
-            for event in events { #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g") }
+            for event in events {
+                #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g")
+            }
         }
     }
 

@@ -97,7 +97,9 @@ struct WeighingSessionTests {
         removal.kind = .removed
         #expect(try session.record(removal, at: "t").get() == nil)
         let coarse = try Division(grams: 1)
-        #expect(session.record(Self.placed(1, divisions: 50, division: coarse), at: "t").refusalCode == .invalidConfiguration)
+        #expect(
+            session.record(Self.placed(1, divisions: 50, division: coarse), at: "t").refusalCode
+                == .invalidConfiguration)
         #expect(try session.record(Self.placed(1, divisions: 500), at: "t").get()?.divisions == 500)
         session.stop(at: "end")
         session.stop(at: "later")
