@@ -13,7 +13,7 @@ public struct ItemDetection: Hashable, Sendable, Codable {
     /// N: the smallest rise (or fall), in divisions, that is an item. Smaller steps (a leaf, a
     /// stalk, zero tracking) move the level the next item is measured from, but are no item.
     public var minimumStep: Int64
-    /// Nanoseconds a stable display must hold (within 1 d) before it is a stable level. The
+    /// Nanoseconds a stable load must hold (within 1 d) before it is a stable level. The
     /// engine's stable flag already needs its window of stillness; this second wait keeps a fruit
     /// that pauses while rolling, or a second fruit following closely, from making two items.
     public var confirmation: UInt64
@@ -25,9 +25,9 @@ public struct ItemDetection: Hashable, Sendable, Codable {
         self.confirmation = confirmation
     }
 
-    /// Checks that the settings can tell an item from the display's own flicker.
+    /// Checks that the settings can tell an item from the load's own flicker.
     public func validate() -> Result<Void, Refusal> {
-        // The detector treats a stable display within 1 d as the same level, so a step of 2 d is
+        // The detector treats a stable load within 1 d as the same level, so a step of 2 d is
         // the least it can see as a change at all.
         guard minimumStep >= 2 else {
             return .failure(

@@ -12,7 +12,8 @@
 /// - a hand resting on the pan: the load drifts and the engine calls nothing stable, so nothing
 ///   is confirmed; when the hand goes the level is the old one again and the step is zero;
 /// - two fruit within the settling time: there is no stable level between them, so one step of
-///   their sum is one item, flagged ``ItemEvent/Flags/merged`` when the display stopped between;
+///   their sum is one item, flagged ``ItemEvent/Flags/merged`` when the engine called the first
+///   stable, too briefly to confirm, before the second landed;
 /// - a rolling fruit: wobble is motion; the item is the step to where it comes to rest.
 ///
 /// Like ``WeighingEngine`` it is a value with no clock: time comes from the readings.
