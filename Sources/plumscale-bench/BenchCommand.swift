@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FanOutCommand.self, FootprintCommand.self,
-            PerSampleCommand.self,
+            PerSampleCommand.self, ItemsCommand.self,
             GPSDCommand.self
         ],
         defaultSubcommand: SettlingCommand.self)

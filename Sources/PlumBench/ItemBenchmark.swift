@@ -1,0 +1,127 @@
+public import PlumCore
+public import PlumDrivers
+
+/// Benchmark 7: items. Seeded sequences of plums placed and removed (``ItemScript``) run
+/// through the chip model, the real HX711 driver, the weighing engine and the
+/// ``ItemDetector``; every reported event is matched against the truth.
+public struct ItemBenchmark: Sendable {
+    /// The figures of one way of weighing at one rate.
+    public struct Row: Sendable {
+        public var mode: ItemDetection.Mode
+        public var rate: HX711Rate
+        /// Events the script expects (placements and removals).
+        public var expected: Int
+        /// Expected events reported exactly once, of the right kind.
+        public var matched: Int
+        /// Expected events not reported before the next action began.
+        public var missed: Int
+        /// Events reported more than once for one expected event.
+        public var countedTwice: Int
+        /// Events reported where none was expected (a hand resting, say).
+        public var spurious: Int
+        /// Matched events within 1 d of their true weight.
+        public var withinOneD: Int
+        /// The largest weight error of a matched event, in d.
+        public var worstError: Double
+        /// Two plums within the settling time, and how many of those were flagged merged.
+        public var mergedExpected: Int
+        public var mergedFlagged: Int
+        /// Single plums flagged merged all the same.
+        public var falselyMerged: Int
+        public var hands: Int
+        public var rolls: Int
+        /// The slowest report, seconds from the step to the event.
+        public var slowest: Double
+    }
+
+    public let rate: HX711Rate
+    public let seed: UInt64
+    /// Placements (and hands) per way of weighing.
+    public let actions: Int
+
+    public init(rate: HX711Rate, seed: UInt64, actions: Int = 40) {
+        self.rate = rate
+        self.seed = seed
+        self.actions = actions
+    }
+
+    public func run(mode: ItemDetection.Mode) throws -> Row {
+        let script = ItemScript(mode: mode, actions: actions, seed: seed &+ (mode == .accumulate ? 1 : 0))
+        let trace = try WorkloadTrace(workload: script.workload, rate: rate, seed: seed)
+        let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
+        let countsPerGram = (Double(try WorkloadTrace.calibrationCode(grams: 385, rate: rate)) - zero) / 385
+        let configuration = ScaleConfiguration()
+        let sensor = SensorIdentity(id: "items", model: "hx711", gain: 128)
+        let calibration = try CalibrationFit.fit(
+            points: [
+                CalibrationPoint(grams: 0, signal: zero),
+                CalibrationPoint(grams: 385, signal: zero + 385 * countsPerGram)
+            ],
+            sensor: sensor, kind: .loadCell, configuration: configuration, createdAt: "benchmark"
+        ).get()
+        var engine = try WeighingEngine(
+            sensor: sensor, kind: .loadCell, configuration: configuration, calibration: calibration)
+        var detector = try ItemDetector(
+            sensor: sensor.id, division: configuration.division, settings: ItemDetection(mode: mode))
+        var reported: [(time: Double, event: ItemEvent)] = []
+        for point in trace.points {
+            var flags: EngineInput.Flags = []
+            if point.flags.contains(.overRange) { flags.insert(.overRange) }
+            if point.flags.contains(.underRange) { flags.insert(.underRange) }
+            let reading = engine.process(EngineInput(signal: Double(point.raw), time: point.nanoseconds, flags: flags))
+            if let event = detector.observe(reading) { reported.append((point.time, event)) }
+        }
+        return Self.score(script: script, reported: reported, mode: mode, rate: rate, division: configuration.division)
+    }
+
+    /// Matches reported events to expected ones by the span each expected event owns.
+    static func score(
+        script: ItemScript, reported: [(time: Double, event: ItemEvent)], mode: ItemDetection.Mode, rate: HX711Rate,
+        division: Division
+    ) -> Row {
+        let d = division.grams
+        var row = Row(
+            mode: mode, rate: rate, expected: script.expected.count, matched: 0, missed: 0, countedTwice: 0,
+            spurious: 0, withinOneD: 0, worstError: 0, mergedExpected: 0, mergedFlagged: 0, falselyMerged: 0,
+            hands: script.hands, rolls: script.rolls, slowest: 0)
+        var claimed = 0
+        for expected in script.expected {
+            let inSpan = reported.filter { $0.time >= expected.from && $0.time < expected.until }
+            claimed += inSpan.count
+            if expected.merged { row.mergedExpected += 1 }
+            guard let first = inSpan.first, first.event.kind == expected.kind else {
+                row.missed += 1
+                row.spurious += inSpan.count
+                continue
+            }
+            row.matched += 1
+            row.countedTwice += inSpan.count - 1
+            let error = abs(first.event.weight - expected.grams) / d
+            row.worstError = max(row.worstError, error)
+            if error <= 1 + 1e-9 { row.withinOneD += 1 }
+            row.slowest = max(row.slowest, first.time - expected.from)
+            if first.event.flags.contains(.merged) {
+                if expected.merged { row.mergedFlagged += 1 } else { row.falselyMerged += 1 }
+            }
+        }
+        row.spurious += reported.count - claimed
+        return row
+    }
+
+    /// The figures as a table, one row per way of weighing and rate.
+    public static func table(_ rows: [Row]) -> String {
+        let header = [
+            "items (way of weighing, SPS)", "expected", "missed", "twice", "spurious", "within 1 d", "worst d",
+            "merged flagged", "falsely merged", "hands", "rolls", "slowest s"
+        ]
+        let lines = rows.map { row in
+            [
+                "\(row.mode.rawValue), \(Int(row.rate.samplesPerSecond))", "\(row.expected)", "\(row.missed)",
+                "\(row.countedTwice)", "\(row.spurious)", "\(row.withinOneD) of \(row.matched)",
+                fixed(row.worstError, 1), "\(row.mergedFlagged) of \(row.mergedExpected)", "\(row.falselyMerged)",
+                "\(row.hands)", "\(row.rolls)", fixed(row.slowest, 2)
+            ]
+        }
+        return TextTable.render(header: header, rows: lines)
+    }
+}

@@ -1,0 +1,160 @@
+/// Turns one sensor's readings into items: fruit placed and removed one after another
+/// (docs/items.md).
+///
+/// It consumes what the engine already decided, each reading's filtered gross and its stable
+/// flag, and never looks at samples: filtering and the motion rule are the engine's, and an
+/// item is a step between two levels the engine called stable. A level is confirmed once the
+/// load has been stable within 1 d for ``ItemDetection/confirmation``; a step of at least
+/// ``ItemDetection/minimumStep`` from the previous level, rounded to d, is an ``ItemEvent``.
+/// Levels are gross, so taring a bowl is no removal.
+///
+/// What it is robust to, and why:
+/// - a hand resting on the pan: the load drifts and the engine calls nothing stable, so nothing
+///   is confirmed; when the hand goes the level is the old one again and the step is zero;
+/// - two fruit within the settling time: there is no stable level between them, so one step of
+///   their sum is one item, flagged ``ItemEvent/Flags/merged`` when the engine called the first
+///   stable, too briefly to confirm, before the second landed;
+/// - a rolling fruit: wobble is motion; the item is the step to where it comes to rest.
+///
+/// Like ``WeighingEngine`` it is a value with no clock: time comes from the readings.
+public struct ItemDetector: Sendable {
+    public let sensor: String
+    public let division: Division
+    public let settings: ItemDetection
+    /// The last confirmed gross level in grams, at the engine's resolution; nil before the first
+    /// one (and after ``rebase()``), when a step cannot be measured yet.
+    public private(set) var level: Double?
+    /// `one-at-a-time`: the level of the empty pan, which a fall must reach to end every item.
+    public private(set) var emptyLevel: Double?
+    /// `one-at-a-time`: the items on the pan, the latest last.
+    public private(set) var itemsOnPan: [Int] = []
+    /// How many events so far; the next has this number plus one.
+    public private(set) var eventCount = 0
+    /// How many items so far.
+    public private(set) var itemCount = 0
+
+    /// A stable load waiting to be confirmed as a level: where it was first stable and since when.
+    private var candidate: (value: Double, since: UInt64)?
+    /// The lowest stop at least N above ``level`` and the highest at least N below, since the
+    /// level was confirmed: a step that passes one of them stopped on the way.
+    private var lowestStopAbove: Double?
+    private var highestStopBelow: Double?
+
+    public init(sensor: String, division: Division, settings: ItemDetection = ItemDetection()) throws(Refusal) {
+        if case .failure(let refusal) = settings.validate() { throw refusal }
+        self.sensor = sensor
+        self.division = division
+        self.settings = settings
+    }
+
+    /// Takes the engine's next reading; returns the event it completes, if any.
+    ///
+    /// A reading that shows no weight (overload, underload, no signal, uncalibrated) counts as
+    /// motion: nothing is confirmed through it.
+    public mutating func observe(_ reading: Reading) -> ItemEvent? {
+        guard case .grams = reading.display else {
+            return observe(gross: nil, stable: false, time: reading.time)
+        }
+        return observe(gross: reading.gross, stable: reading.isStable, time: reading.time)
+    }
+
+    /// The same on the values themselves: the engine's filtered gross in grams (nil: no weight),
+    /// its stable flag and the reading's time.
+    ///
+    /// Levels are measured on the filtered gross, not on the display: the display moves only
+    /// ¼ d past a rounding boundary (docs/engine.md), so it can stand up to ¾ d from the load,
+    /// and the difference of two displays up to 1½ d from the item. The difference of two
+    /// filtered levels, rounded once, is within ½ d plus the filter's own error.
+    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> ItemEvent? {
+        guard let value = gross, value.isFinite, stable else {
+            candidate = nil
+            return nil
+        }
+        noteStop(value)
+        let d = division.grams
+        if let held = candidate, abs(value - held.value) <= d {
+            // Stable and within 1 d of where it first was: the same level, still being confirmed.
+        } else {
+            candidate = (value, time)
+        }
+        guard let held = candidate, time &- held.since >= settings.confirmation else { return nil }
+        return confirm(value, time: time)
+    }
+
+    /// Forgets the level, for a zero command, which moves the gross level without anything
+    /// placed or lifted, or after the sensor stopped delivering: the next confirmed level is a
+    /// fresh start (and, in `one-at-a-time`, the empty pan), not a step.
+    public mutating func rebase() {
+        level = nil
+        emptyLevel = nil
+        itemsOnPan.removeAll()
+        candidate = nil
+        clearStops()
+    }
+
+    /// Records a stable load that may never be confirmed: a stop on the way. The engine's
+    /// stable flag already means a window of stillness (300 ms), so a stop is a real pause,
+    /// never the trough of a wobble, which a stillness of the display alone took for one at
+    /// 10 SPS (docs/items.md).
+    private mutating func noteStop(_ value: Double) {
+        guard let level else { return }
+        let n = minimumStepGrams
+        if value >= level + n { lowestStopAbove = min(lowestStopAbove ?? value, value) }
+        if value <= level - n { highestStopBelow = max(highestStopBelow ?? value, value) }
+    }
+
+    private mutating func clearStops() {
+        lowestStopAbove = nil
+        highestStopBelow = nil
+    }
+
+    /// N in grams.
+    private var minimumStepGrams: Double { division.grams(divisions: settings.minimumStep) }
+
+    /// A stable level has held long enough: measure the step from the previous one.
+    private mutating func confirm(_ value: Double, time: UInt64) -> ItemEvent? {
+        defer { clearStops() }
+        guard let previous = level else {
+            level = value
+            if itemsOnPan.isEmpty { emptyLevel = value }
+            return nil
+        }
+        level = value
+        let n = minimumStepGrams
+        // The step is rounded once, to whole divisions, and compared with N in them, so an item
+        // of exactly N d as printed is an item.
+        let step = division.round(value - previous).divisions
+        guard abs(step) >= settings.minimumStep else {
+            // A small change (a stalk, tracking) or the old level back after a hand: no item,
+            // but the next item is measured from here.
+            if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
+            return nil
+        }
+        var flags: ItemEvent.Flags = []
+        let stopped = step > 0 ? lowestStopAbove.map { $0 <= value - n } : highestStopBelow.map { $0 >= value + n }
+        if stopped == true { flags.insert(.merged) }
+        eventCount += 1
+        let item: Int?
+        let kind: ItemEvent.Kind
+        if step > 0 {
+            kind = .placed
+            itemCount += 1
+            item = itemCount
+            if settings.mode == .oneAtATime {
+                if !itemsOnPan.isEmpty { flags.insert(.stacked) }
+                itemsOnPan.append(itemCount)
+            }
+        } else {
+            kind = .removed
+            item = settings.mode == .oneAtATime ? itemsOnPan.popLast() : nil
+            // Back at (or below) the empty pan: whatever was on it is off.
+            if settings.mode == .oneAtATime, value - (emptyLevel ?? value) < n {
+                itemsOnPan.removeAll()
+                emptyLevel = value
+            }
+        }
+        return ItemEvent(
+            sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: abs(step),
+            grossAfterDivisions: division.round(value).divisions, division: division, time: time, flags: flags)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import PlumBench
+import PlumCore
+import PlumDrivers
+
+/// 7. Items: fruit placed and removed one after another, against the known truth.
+struct ItemsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items",
+        abstract: "Count seeded plums placed and removed through the engine and the item detector.")
+
+    @Option(help: "The seed for the scripts and the chip model's noise.")
+    var seed: UInt64 = 2026
+
+    @Option(help: "Placements (and hands resting) per way of weighing.")
+    var actions: Int = 40
+
+    func validate() throws {
+        guard (1...10_000).contains(actions) else {
+            throw ValidationError("--actions \(actions) is outside 1 ... 10000; the default is 40")
+        }
+    }
+
+    func run() throws {
+        print(
+            "PlumScale items benchmark: seed \(seed), \(actions) actions per way of weighing; HX711 model with "
+                + "datasheet noise, 1 kg cell, d = 0.1 g; item minimum step 10 d, 250 ms to confirm a level\n")
+        var rows: [ItemBenchmark.Row] = []
+        for rate in [HX711Rate.sps80, .sps10] {
+            let benchmark = ItemBenchmark(rate: rate, seed: seed, actions: actions)
+            for mode in ItemDetection.Mode.allCases { rows.append(try benchmark.run(mode: mode)) }
+        }
+        print(ItemBenchmark.table(rows))
+    }
+}

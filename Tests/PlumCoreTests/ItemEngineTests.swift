@@ -1,0 +1,173 @@
+import Foundation
+import PlumTestThreads
+import PropertyBased
+import Testing
+
+@testable import PlumCore
+
+/// The item detector behind the real engine: plums, hands and rolls as loads over time, each
+/// sample with the cell's noise, the items checked against the weights put on.
+@Suite("Items through the weighing engine", .ownThreads)
+struct ItemEngineTests {
+    /// A step to `grams` at `at` seconds that rings like a plum set down: e^(−t/τ) cos 2πft.
+    struct Plum: Sendable {
+        var at: Double
+        var to: Double
+        var frequency = 5.0
+        var decay = 0.1
+        var depth = 0.5
+    }
+
+    /// What the pan feels at `t` seconds after `plums` (each from the level before it).
+    static func load(_ plums: [Plum], at t: Double) -> Double {
+        var level = 0.0
+        var ringing = 0.0
+        for plum in plums where plum.at <= t {
+            let elapsed = t - plum.at
+            ringing =
+                -(plum.to - level) * plum.depth * exp(-elapsed / plum.decay) * cos(2 * .pi * plum.frequency * elapsed)
+            level = plum.to
+        }
+        return level + ringing
+    }
+
+    /// Runs the engine at 80 SPS for `seconds` over `load` (grams at seconds), the cell's noise
+    /// σ = 0.02 g on each sample, and returns the detector's events. `tareAt` tares once there.
+    static func weigh(
+        seconds: Double, mode: ItemDetection.Mode = .oneAtATime, seed: UInt64 = 7, tareAt: Double? = nil,
+        _ load: (Double) -> Double
+    ) throws -> [ItemEvent] {
+        try run(seconds: seconds, mode: mode, seed: seed, tareAt: tareAt, load).events
+    }
+
+    /// The same, with every reading the engine gave.
+    static func run(
+        seconds: Double, mode: ItemDetection.Mode = .oneAtATime, seed: UInt64 = 7, tareAt: Double? = nil,
+        _ load: (Double) -> Double
+    ) throws -> (events: [ItemEvent], readings: [Reading]) {
+        var engine = try Fixtures.engine()
+        var detector = try ItemDetector(sensor: "left", division: .standard, settings: ItemDetection(mode: mode))
+        var noise = SeededNoise(seed: seed)
+        var events: [ItemEvent] = []
+        var readings: [Reading] = []
+        var tared = false
+        for index in 0..<Int(seconds * 80) {
+            let t = Double(index) / 80
+            let grams = load(t) + noise.gaussian(sigma: 0.02)
+            let reading = engine.process(
+                EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * Fixtures.nanosecondsPerSample))
+            readings.append(reading)
+            if let event = detector.observe(reading) { events.append(event) }
+            if let tareAt, t >= tareAt, !tared, reading.isStable {
+                _ = engine.tareNow()
+                tared = true
+            }
+        }
+        return (events, readings)
+    }
+
+    @Test("a plum set down, ringing, then lifted: placed and removed, the same item, within 1 d")
+    func plumOnAndOff() throws {
+        let plums = [Plum(at: 1, to: 87.34), Plum(at: 5, to: 0, frequency: 4)]
+        let events = try Self.weigh(seconds: 8) { Self.load(plums, at: $0) }
+        #expect(events.map(\.kind) == [.placed, .removed])
+        #expect(events.map(\.item) == [1, 1])
+        for event in events { #expect(abs(event.weight - 87.34) <= 0.1 + 1e-9, "\(event.weightText)") }
+        #expect(events.allSatisfy { $0.flags.isEmpty })
+    }
+
+    @Test("any plum of 3 to 300 g, ringing any way, is one item within 1 d and ends when lifted")
+    func anyPlum() async {
+        await propertyCheck(
+            input: Gen.double(in: 3...300), Gen.double(in: 2...8), Gen.double(in: 0.03...0.2), Gen.double(in: 0...0.8),
+            Gen.int(in: 0...1_000_000)
+        ) { grams, frequency, decay, depth, seed in
+            let plums = [
+                Plum(at: 1, to: grams, frequency: frequency, decay: decay, depth: depth),
+                Plum(at: 4.5, to: 0, frequency: frequency, decay: decay, depth: depth)
+            ]
+            let events = try Self.weigh(seconds: 7.5, seed: UInt64(seed)) { Self.load(plums, at: $0) }
+            #expect(events.map(\.kind) == [.placed, .removed], "\(grams) g: \(events)")
+            for event in events {
+                #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g")
+            }
+        }
+    }
+
+    @Test("a hand resting on the pan, drifting, then gone: no item")
+    func handResting() throws {
+        let events = try Self.weigh(seconds: 6) { t in
+            guard t >= 1, t < 3.5 else { return 0 }
+            // Pressing and easing, never still: 40 g ± 30 g at 0.7 Hz plus a slow rise.
+            return 40 + 30 * sin(2 * .pi * 0.7 * (t - 1)) + 8 * (t - 1)
+        }
+        #expect(events.isEmpty, "\(events)")
+    }
+
+    @Test("a hand on a plum already weighed changes nothing: the plum's level comes back")
+    func handOnPlum() throws {
+        let events = try Self.weigh(seconds: 7) { t in
+            let plum = t >= 1 ? 64.2 : 0
+            let hand = t >= 3 && t < 5 ? 25 + 20 * sin(2 * .pi * 0.9 * (t - 3)) : 0
+            return plum + hand
+        }
+        #expect(events.map(\.kind) == [.placed])
+        #expect(abs((events.first?.weight ?? 0) - 64.2) <= 0.1 + 1e-9)
+    }
+
+    @Test("two plums 0.1 s apart are one item of their sum")
+    func twoPlumsTogether() throws {
+        let plums = [Plum(at: 1, to: 52.1), Plum(at: 1.1, to: 52.1 + 71.6, frequency: 6)]
+        let events = try Self.weigh(seconds: 4) { Self.load(plums, at: $0) }
+        #expect(events.count == 1)
+        #expect(abs((events.first?.weight ?? 0) - 123.7) <= 0.1 + 1e-9)
+    }
+
+    @Test("a second plum placed after the first was stable but before it was confirmed: one item, merged")
+    func secondPlumBeforeConfirmation() throws {
+        // Find when the engine first calls one plum stable, then place the second 100 ms later,
+        // inside the 250 ms the detector waits to confirm a level. The same seed gives the same
+        // samples up to then, so the engine is stable there in the second run too.
+        let alone = try Self.run(seconds: 3) { Self.load([Plum(at: 1, to: 48.5)], at: $0) }
+        let stable = try #require(alone.readings.first { $0.time > 1_000_000_000 && $0.isStable })
+        let second = Double(stable.time) / 1e9 + 0.1
+        let plums = [Plum(at: 1, to: 48.5), Plum(at: second, to: 48.5 + 90.2)]
+        let events = try Self.weigh(seconds: second + 3) { Self.load(plums, at: $0) }
+        #expect(events.map(\.flags) == [.merged], "\(events)")
+        #expect(abs((events.first?.weight ?? 0) - 138.7) <= 0.1 + 1e-9)
+    }
+
+    @Test("a plum rolling to rest, wobbling for two seconds, is one item")
+    func rollingPlum() throws {
+        let plums = [Plum(at: 1, to: 93.8, frequency: 1.2, decay: 0.35, depth: 0.6)]
+        let events = try Self.weigh(seconds: 6) { Self.load(plums, at: $0) }
+        #expect(events.count == 1)
+        #expect(events.first?.kind == .placed)
+        #expect(events.first?.flags == [])
+        #expect(abs((events.first?.weight ?? 0) - 93.8) <= 0.1 + 1e-9)
+    }
+
+    @Test("accumulate: plums added one by one are items; emptying the pan is one removal of them all")
+    func accumulateThenEmpty() throws {
+        let plums = [
+            Plum(at: 1, to: 40.7), Plum(at: 3.5, to: 40.7 + 55.3), Plum(at: 6, to: 40.7 + 55.3 + 61.9),
+            Plum(at: 8.5, to: 0)
+        ]
+        let events = try Self.weigh(seconds: 11, mode: .accumulate) { Self.load(plums, at: $0) }
+        #expect(events.map(\.kind) == [.placed, .placed, .placed, .removed])
+        for (event, grams) in zip(events, [40.7, 55.3, 61.9, 157.9]) {
+            #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g")
+        }
+        #expect(events.last?.grossAfterDivisions == 0)
+    }
+
+    @Test("taring a bowl is no removal: the plum after it weighs its own weight")
+    func tareIsNoStep() throws {
+        let events = try Self.weigh(seconds: 8, mode: .accumulate, tareAt: 3) { t in
+            (t >= 1 ? 120.4 : 0) + (t >= 5 ? 77.7 : 0)
+        }
+        #expect(events.map(\.kind) == [.placed, .placed])
+        #expect(abs((events.last?.weight ?? 0) - 77.7) <= 0.1 + 1e-9)
+        #expect(abs((events.last?.grossAfter ?? 0) - 198.1) <= 0.1 + 1e-9)
+    }
+}
