@@ -122,6 +122,7 @@ let package = Package(
                 "PlumStation", "PlumTransport", "PlumSensors", "PlumConfig", "PlumConfigFile", "PlumProtocol",
                 "PlumCore",
                 "PlumDrivers", "PlumHardware",
+                "PlumClient",  // DaemonSocket.bindingPath: the daemon binds where clients look
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -290,7 +291,7 @@ let package = Package(
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumConfig", "PlumConfigFile", "PlumClient",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscale-mqtt",
                 "plumscaled"
@@ -347,7 +348,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .executableTarget(
             name: "plumscale-web",
             dependencies: [
-                "PlumWeb", "PlumConfigFile",
+                "PlumWeb", "PlumConfigFile", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -366,7 +367,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumClient",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service
