@@ -53,7 +53,8 @@ public struct DaemonFeed: Service {
                     // A daemon that stays down is logged once per reason, not at every retry.
                     if reason != lastLoss { logger.warning("lost plumscaled: \(reason); retrying") }
                     lastLoss = reason
-                    await board.linkChanged(connected: false, message: "not connected to plumscaled: \(reason); retrying")
+                    await board.linkChanged(
+                        connected: false, message: "not connected to plumscaled: \(reason); retrying")
                 case .report(let report):
                     await take(report)
                 }
