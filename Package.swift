@@ -122,6 +122,7 @@ let package = Package(
                 "PlumStation", "PlumTransport", "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumProtocol",
                 "PlumCore",
                 "PlumDrivers", "PlumHardware",
+                "PlumClient",  // DaemonSocket.bindingPath: the daemon binds where clients look
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -296,7 +297,7 @@ let package = Package(
         .testTarget(
             name: "PlumMQTTTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumDaemonConfig", "PlumSettings",
+                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumDaemonConfig", "PlumSettings", "PlumClient",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscale-mqtt",
                 "plumscaled"
@@ -362,7 +363,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .executableTarget(
             name: "plumscale-web",
             dependencies: [
-                "PlumWeb", "PlumSettings",
+                "PlumWeb", "PlumSettings", "PlumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -381,7 +382,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumClient",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service

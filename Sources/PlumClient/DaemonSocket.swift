@@ -48,6 +48,19 @@ public enum DaemonSocket {
         return paths
     }
 
+    /// Where plumscaled binds when no socket is configured: `$RUNTIME_DIRECTORY/plumscale.sock`
+    /// under systemd (`RuntimeDirectory=plumscale`; the first of several), ``systemPath`` for
+    /// root, else the user's first ``defaultCandidates(environment:userID:)`` after the system
+    /// path. The one rule for both sides: the daemon binds where clients look.
+    package static func bindingPath(environment: [String: String], userID: UInt32 = getuid()) -> String {
+        // RuntimeDirectory= may list several directories, separated by colons.
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
+            return "\(runtime)/plumscale.sock"
+        }
+        let candidates = defaultCandidates(environment: environment, userID: userID)
+        return userID == 0 ? candidates[0] : candidates[1]
+    }
+
     /// The last-resort per-user directory, in world-writable `/tmp`.
     public static func perUserDirectory(userID: UInt32 = getuid()) -> String {
         PrivateSocketDirectory.path(userID: userID)

@@ -92,15 +92,18 @@ final class StreamReader: Sendable {
         state = Mutex(State(room: bufferLimit))
     }
 
+    /// Starts the reader thread; with `greeting`, the daemon's VERSION report comes first, so a
+    /// ``DaemonLink`` learns it is connected, and to which release, in the order of the reports.
     static func start(
-        options: WatchOptions, socketPath: String?, bufferLimit: Int
+        options: WatchOptions, socketPath: String?, bufferLimit: Int, greeting: Bool = false
     ) -> (stream: AsyncThrowingStream<Report, any Error>, reader: StreamReader) {
         let reader = StreamReader(bufferLimit: bufferLimit)
         let (stream, continuation) = AsyncThrowingStream<Report, any Error>.makeStream()
         continuation.onTermination = { _ in reader.terminate() }
         ReaderThread.start {
             do {
-                try reader.run(options: options, socketPath: socketPath, continuation: continuation)
+                try reader.run(
+                    options: options, socketPath: socketPath, greeting: greeting, continuation: continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -131,7 +134,8 @@ final class StreamReader: Sendable {
     }
 
     private func run(
-        options: WatchOptions, socketPath: String?, continuation: AsyncThrowingStream<Report, any Error>.Continuation
+        options: WatchOptions, socketPath: String?, greeting: Bool,
+        continuation: AsyncThrowingStream<Report, any Error>.Continuation
     ) throws(ClientError) {
         let client = try DaemonClient(socketPath: socketPath)
         let descriptor = client.channel.descriptor
@@ -144,6 +148,10 @@ final class StreamReader: Sendable {
         defer {
             state.withLock { $0.descriptor = nil }
             withExtendedLifetime(client) {}
+        }
+        if greeting {
+            guard waitForRoom() else { return }
+            continuation.yield(.version(client.version))
         }
         try client.send(.watch(options))
         while true {

@@ -1,5 +1,6 @@
 package import Logging
 package import PlumDaemonConfig
+internal import PlumClient
 internal import PlumCore
 internal import PlumDrivers
 internal import PlumHardware
@@ -71,7 +72,7 @@ package enum Daemon {
         } else {
             let path =
                 options.socketPath ?? configuration.daemon.socket
-                ?? UnixSocketPath.defaultPath(environment: environment)
+                ?? DaemonSocket.bindingPath(environment: environment)
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
         if let tcp = configuration.daemon.tcp {

@@ -7,32 +7,14 @@ internal import PlumSocketAddress
     internal import Musl
 #endif
 
-/// The rules for the filesystem side of a listening Unix socket: where it goes by default,
-/// what may be removed before binding, and its mode and group after.
+/// The rules for the filesystem side of a listening Unix socket: what may be removed before
+/// binding, and its mode and group after. (Where it goes by default is PlumClient's
+/// `DaemonSocket.bindingPath`, next to the clients' search, so the two cannot drift apart.)
 ///
 /// A socket file outlives a daemon that crashed, so a fresh start must remove it; but a path
 /// that is not a socket, or a socket someone still listens on, belongs to someone else and is
 /// never touched.
 package enum UnixSocketPath {
-    /// The client socket's default path.
-    ///
-    /// `$RUNTIME_DIRECTORY/plumscale.sock` under systemd (`RuntimeDirectory=plumscale`), else
-    /// `/run/plumscale/plumscale.sock` for root, else `$XDG_RUNTIME_DIR/plumscale/plumscale.sock`,
-    /// else `/tmp/plumscale-<uid>/plumscale.sock`.
-    package static func defaultPath(
-        environment: [String: String], userID: UInt32 = getuid(), name: String = "plumscale.sock"
-    ) -> String {
-        // RuntimeDirectory= may list several directories, separated by colons.
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
-            return "\(runtime)/\(name)"
-        }
-        if userID == 0 { return "/run/plumscale/\(name)" }
-        if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
-            return "\(xdg)/plumscale/\(name)"
-        }
-        return "\(perUserDirectory(userID: userID))/\(name)"
-    }
-
     /// The last-resort directory of a daemon run by hand without `XDG_RUNTIME_DIR`
     /// (``PrivateSocketDirectory``), checked by ``securePrivateDirectory(_:userID:)`` before use.
     package static func perUserDirectory(userID: UInt32) -> String { PrivateSocketDirectory.path(userID: userID) }

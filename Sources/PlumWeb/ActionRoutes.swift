@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdAuth
+import PlumClient
 import PlumProtocol
 
 /// The routes that log in and change the scale: `POST /api/login`, `/api/logout`,
@@ -7,8 +8,8 @@ import PlumProtocol
 ///
 /// Each action is the daemon's own request (`?TARE`, `?ZERO`, `?CALIBRATE`), sent through the
 /// client library, so the web and the CLI take the same steps and get the same refusals.
-struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
-    let daemon: Daemon
+struct ActionRoutes: Sendable {
+    let daemon: DaemonLink
     let access: AccessPolicy
     /// How long a login lasts (12 hours in service).
     let sessionLifetime: Duration
@@ -20,7 +21,7 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
             json.add("logged_in", session != nil)
             if let session { json.add("csrf", session.csrf) }
             json.add("may_log_in", !(access.lanReadOnly && !access.clientIsLocal(request, context)))
-            return WebService<Daemon>.json(json.finished)
+            return WebService.json(json.finished)
         }
         router.post("/api/login") { request, context in
             try access.checkSameOrigin(request, context)
@@ -57,14 +58,14 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
             var json = JSONWriter()
             json.add("logged_in", true)
             json.add("csrf", token)
-            return WebService<Daemon>.json(json.finished)
+            return WebService.json(json.finished)
         }
         router.post("/api/logout") { request, context in
             // With the session's token, so another site cannot log the user out either.
             try access.checkSameOrigin(request, context)
             if context.sessions.session != nil { try access.checkAuthorized(request, context) }
             context.sessions.clearSession()
-            return WebService<Daemon>.json("{\"logged_in\":false}")
+            return WebService.json("{\"logged_in\":false}")
         }
         router.post("/api/tare") { request, context in
             try access.checkAuthorized(request, context)
@@ -96,9 +97,10 @@ struct ActionRoutes<Daemon: ScaleDaemon>: Sendable {
     /// a 200 with `"ok":false` and the daemon's message, an `ERROR` is a 400.
     private func command(_ send: () async throws -> String) async throws -> Response {
         do {
-            return WebService<Daemon>.json(try await send())
-        } catch let refusal as DaemonRefusal {
-            return WebService<Daemon>.json(BrowserFrame.failure(refusal.message), status: .badRequest)
+            return WebService.json(try await send())
+        } catch let error as ClientError where error.code == .daemonError || error.code == .unknownSensor {
+            // The daemon refused the request (an unknown sensor, a malformed step): the link is fine.
+            return WebService.json(BrowserFrame.failure(error.message), status: .badRequest)
         } catch {
             throw HTTPError(.serviceUnavailable, message: "plumscaled is not reachable: \(error)")
         }

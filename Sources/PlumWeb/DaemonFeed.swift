@@ -1,12 +1,14 @@
 import Logging
+public import PlumClient
 import PlumProtocol
 public import ServiceLifecycle
 
-/// The link to plumscaled: watches every sensor, hands each report to the board and the
-/// history, asks for the device list every few seconds (for metrics), and reconnects with a
-/// growing pause when the daemon restarts or is not running yet.
-public struct DaemonFeed<Daemon: ScaleDaemon>: Service {
-    let daemon: Daemon
+/// The web's side of the ``DaemonLink``: runs the link (which watches every sensor and
+/// reconnects by itself, as PlumClient's back-off says), hands each report to the board and the
+/// history, tells the page when the daemon comes and goes, and asks for the device list (for
+/// the metrics) on each connect and every few seconds while connected.
+public struct DaemonFeed: Service {
+    let link: DaemonLink
     let board: PanBoard
     let history: HistoryKeeper?
     let logger: Logger
@@ -14,10 +16,10 @@ public struct DaemonFeed<Daemon: ScaleDaemon>: Service {
     let devicesInterval: Duration
 
     public init(
-        daemon: Daemon, board: PanBoard, history: HistoryKeeper?, logger: Logger,
+        link: DaemonLink, board: PanBoard, history: HistoryKeeper?, logger: Logger,
         devicesInterval: Duration = .seconds(5)
     ) {
-        self.daemon = daemon
+        self.link = link
         self.board = board
         self.history = history
         self.logger = logger
@@ -25,58 +27,56 @@ public struct DaemonFeed<Daemon: ScaleDaemon>: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown { await self.connectForever() }
+        await cancelWhenGracefulShutdown { await self.follow() }
         await history?.flush()
     }
 
-    private func connectForever() async {
-        let firstPause = Duration.milliseconds(250)
-        var pause = firstPause
-        while !Task.isCancelled {
-            var reached = false
-            let reason: String
-            do {
-                try await session { reached = true }
-                reason = "plumscaled closed the connection"
-            } catch is CancellationError {
-                return
-            } catch {
-                reason = "\(error)"
+    /// Until cancelled: the link's events in order, and the device list beside them.
+    private func follow() async {
+        let events = link.events()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await link.run() }
+            group.addTask { await refreshDevices() }
+            var lastLoss: String?
+            // Ends when the link stops (this task was cancelled).
+            for await event in events {
+                switch event {
+                case .state(.connecting):
+                    break
+                case .state(.connected(let version)):
+                    lastLoss = nil
+                    logger.info("connected to plumscaled \(version.release)")
+                    await board.linkChanged(connected: true, message: nil)
+                    group.addTask { await updateDevices() }
+                case .state(.disconnected(let reason)):
+                    guard !Task.isCancelled else { break }
+                    // A daemon that stays down is logged once per reason, not at every retry.
+                    if reason != lastLoss { logger.warning("lost plumscaled: \(reason); retrying") }
+                    lastLoss = reason
+                    await board.linkChanged(
+                        connected: false, message: "not connected to plumscaled: \(reason); retrying")
+                case .report(let report):
+                    await take(report)
+                }
             }
-            if Task.isCancelled { return }
-            // A connection that was made starts the back-off again: the daemon restarted.
-            if reached { pause = firstPause }
-            logger.warning("lost plumscaled: \(reason); retrying in \(pause)")
-            await board.linkChanged(connected: false, message: "not connected to plumscaled: \(reason); retrying")
-            try? await Task.sleep(for: pause)
-            pause = min(pause * 2, .seconds(5))
+            group.cancelAll()
         }
     }
 
-    /// One connection, until it ends. The first report (the daemon's WATCH answer) proves the
-    /// connection: a client library that connects lazily fails before it, not after.
-    private func session(connected: () -> Void) async throws {
-        let reports = try await daemon.watch()
-        var iterator = reports.makeAsyncIterator()
-        guard let first = try await iterator.next() else { return }
-        connected()
-        logger.info("connected to plumscaled")
-        await board.linkChanged(connected: true, message: nil)
-        await take(first)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var rest = reports.makeAsyncIterator()
-                while let report = try await rest.next() { await take(report) }
-            }
-            group.addTask {
-                while true {
-                    await board.update(devices: try await daemon.devices())
-                    try await Task.sleep(for: devicesInterval)
-                }
-            }
-            // Whichever ends first (the watch closed, a request failed) ends the connection.
-            try await group.next()
-            group.cancelAll()
+    /// Asks for the device list every ``devicesInterval`` while the link is connected.
+    private func refreshDevices() async {
+        while !Task.isCancelled {
+            if case .connected = link.state { await updateDevices() }
+            try? await Task.sleep(for: devicesInterval)
+        }
+    }
+
+    private func updateDevices() async {
+        do {
+            await board.update(devices: try await link.devices())
+        } catch {
+            // The link notices a daemon that went away and says so; a failed poll only waits.
+            logger.debug("asking plumscaled for its devices: \(error)")
         }
     }
 

@@ -5,14 +5,16 @@ import HummingbirdAuth
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
+public import PlumClient
 public import PlumHistory
 import PlumProtocol
 public import ServiceLifecycle
 
 /// plumscale-web's HTTP side: the page, its WebSocket, the JSON API, the history, the
-/// metrics and the actions, over any ``ScaleDaemon``.
-public struct WebService<Daemon: ScaleDaemon>: Sendable {
-    public let daemon: Daemon
+/// metrics and the actions; the actions go to plumscaled through the ``DaemonLink`` that
+/// ``DaemonFeed`` runs.
+public struct WebService: Sendable {
+    public let daemon: DaemonLink
     public let board: PanBoard
     public let metrics: WebMetrics
     public let history: HistoryStore?
@@ -27,7 +29,7 @@ public struct WebService<Daemon: ScaleDaemon>: Sendable {
     public let sessionLifetime: Duration
 
     public init(
-        daemon: Daemon, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
+        daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
         sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
     ) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import PlumSettings
+import PlumClient
 import PlumHistory
 import PlumWeb
 
@@ -74,7 +75,8 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
-        let daemon = PlumClientDaemon(socketPath: socket)
+        // One link for the feed and the actions: it reconnects by itself when the daemon restarts.
+        let daemon = DaemonLink(socketPath: socket)
         // systemd's credential, when the package's empty placeholder was filled; else the file
         // [web] auth_file names, as before there were credentials.
         let passwordPath = ServiceCredential.path(ServiceCredential.webPassword) ?? settings.authFile
@@ -86,7 +88,7 @@ struct Serve: AsyncParsableCommand {
                 hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
                 cookieSecure: settings.cookieSecure),
             maxWatchers: settings.maxWatchers)
-        let feed = DaemonFeed(daemon: daemon, board: board, history: history, logger: logger)
+        let feed = DaemonFeed(link: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
         logger.info("plumscale-web on http://\(address) (history \(historyPath), password \(passwordPath))")

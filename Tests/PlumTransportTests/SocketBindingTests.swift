@@ -113,30 +113,4 @@ struct SocketBindingTests {
         try await again.start()
         await again.shutdown()
     }
-
-    struct DefaultPathCase: Sendable, CustomTestStringConvertible {
-        var environment: [String: String]
-        var userID: UInt32
-        var expected: String
-        var testDescription: String { expected }
-    }
-
-    @Test(
-        "the default socket path follows systemd, then root, then the user's runtime directory",
-        arguments: [
-            DefaultPathCase(
-                environment: ["RUNTIME_DIRECTORY": "/run/plumscale"], userID: 998,
-                expected: "/run/plumscale/plumscale.sock"),
-            DefaultPathCase(
-                environment: ["RUNTIME_DIRECTORY": "/run/a:/run/b"], userID: 998, expected: "/run/a/plumscale.sock"),
-            DefaultPathCase(
-                environment: ["XDG_RUNTIME_DIR": "/run/user/0"], userID: 0, expected: "/run/plumscale/plumscale.sock"),
-            DefaultPathCase(
-                environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000,
-                expected: "/run/user/1000/plumscale/plumscale.sock"),
-            DefaultPathCase(environment: [:], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock")
-        ])
-    func defaultPath(_ given: DefaultPathCase) {
-        #expect(UnixSocketPath.defaultPath(environment: given.environment, userID: given.userID) == given.expected)
-    }
 }

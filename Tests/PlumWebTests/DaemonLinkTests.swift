@@ -1,4 +1,5 @@
 import Logging
+import PlumClient
 import PlumProtocol
 import PlumTestSupport
 import PlumWeb
@@ -12,10 +13,10 @@ struct DaemonLinkTests {
     func realDaemon() async throws {
         let first = try await offPool { try DaemonFixture() }
         let directory = first.directory
-        let daemon = PlumClientDaemon(socketPath: first.socketPath)
+        let daemon = DaemonLink(socketPath: first.socketPath)
         let board = PanBoard()
         let feed = DaemonFeed(
-            daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
+            link: daemon, board: board, history: nil, logger: Logger(label: "test"),
             devicesInterval: .milliseconds(500))
         let (_, frames, _) = await board.subscribe()
         let group = ServiceGroup(services: [feed], logger: Logger(label: "test"))
@@ -29,9 +30,8 @@ struct DaemonLinkTests {
 
             let reply = try await daemon.tare(sensor: "left")
             #expect(reply.sensor == "left" && reply.command == "TARE", "the daemon answered the tare: \(reply)")
-            await #expect(throws: DaemonRefusal.self, "an unknown sensor is the daemon's refusal, not a lost link") {
-                try await daemon.tare(sensor: "middle")
-            }
+            let refusal = await #expect(throws: ClientError.self) { try await daemon.tare(sensor: "middle") }
+            #expect(refusal?.code == .unknownSensor, "an unknown sensor is the daemon's refusal, not a lost link")
 
             // The daemon restarts on the same socket: the page is told, and the feed finds it again.
             _ = try await offPool { first.terminate() }

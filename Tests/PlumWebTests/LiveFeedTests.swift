@@ -2,7 +2,9 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import Logging
+import PlumClient
 import PlumProtocol
+import PlumTestSupport
 import PlumWeb
 import ServiceLifecycle
 import Synchronization
@@ -46,11 +48,13 @@ struct LiveFeedTests {
 
     @Test("when the daemon restarts the feed reconnects, and the page is told it was away")
     func reconnects() async throws {
-        let daemon = ScriptedDaemon()
+        let directory = try TemporaryDirectory(prefix: "plumweb")
+        let daemon = try FakeDaemon(path: directory.file("plumscaled.sock"))
+        defer { daemon.stop() }
         let board = PanBoard()
         let feed = DaemonFeed(
-            daemon: daemon, board: board, history: nil, logger: Logger(label: "test"),
-            devicesInterval: .milliseconds(100))
+            link: DaemonLink(socketPath: daemon.path, backOff: BackOff(first: .milliseconds(20))), board: board,
+            history: nil, logger: Logger(label: "test"), devicesInterval: .milliseconds(100))
         let (snapshot, frames, _) = await board.subscribe()
         #expect(snapshot.first?.contains(#""connected":false"#) == true, "before the first connection, not connected")
         let group = ServiceGroup(services: [feed], logger: Logger(label: "test"))
@@ -58,13 +62,17 @@ struct LiveFeedTests {
             tasks.addTask { try await group.run() }
             var iterator = frames.makeAsyncIterator()
             try await Self.next(&iterator, containing: #""connected":true"#)
-            daemon.push(try weight("left", grams: 3))
+            try await waitFor("the feed to watch") { daemon.watches.count == 1 }
+            daemon.push(weightLine("left", grams: 3))
             try await Self.next(&iterator, containing: #""sensor":"left""#)
-            daemon.dropConnection()
+            daemon.stop()
             try await Self.next(&iterator, containing: #""connected":false"#)
+            try daemon.start()
             try await Self.next(&iterator, containing: #""connected":true"#)
-            #expect(daemon.connectionCount == 2, "one new connection after the restart")
-            daemon.push(try weight("left", grams: 4))
+            try await waitFor("the feed to watch again") { daemon.watches.count == 1 }
+            let watches = daemon.requests.filter { if case .watch = $0 { true } else { false } }
+            #expect(watches.count == 2, "one new subscription after the restart: \(watches)")
+            daemon.push(weightLine("left", grams: 4))
             try await Self.next(&iterator, containing: #""grams":4"#)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -82,7 +90,7 @@ struct LiveFeedTests {
 
     static func cue(_ sensor: String) throws -> CueReport {
         guard case .cue(let cue) = try Report.decode(#"{"class":"CUE","sensor":"\#(sensor)","cue":"max-force"}"#) else {
-            throw ScriptedDaemon.ConnectionRefused()
+            throw Reports.NotAReport()
         }
         return cue
     }

@@ -30,7 +30,7 @@ struct WebServiceTests {
         let fixture = try WebTestFixture()
         await fixture.board.apply(try weight("right", grams: 40, heaviest: false))
         await fixture.board.apply(try weight("left", grams: 150.04, heaviest: true))
-        await fixture.board.update(devices: try ScriptedDaemon.deviceList())
+        await fixture.board.update(devices: try Reports.deviceList())
         try await fixture.application().test(.live) { client in
             try await client.execute(uri: "/api/poll", method: .get) { response in
                 let poll = try JSONDecoder().decode(Poll.self, from: Data(buffer: response.body))
@@ -47,7 +47,7 @@ struct WebServiceTests {
         await fixture.board.apply(try weight("left", grams: 12.5))
         await fixture.board.apply(try weight("left", grams: 400, overload: true, percent: 104))
         await fixture.board.apply(try weight("left", grams: 401, overload: true, percent: 104))
-        await fixture.board.update(devices: try ScriptedDaemon.deviceList())
+        await fixture.board.update(devices: try Reports.deviceList())
         try await fixture.application().test(.live) { client in
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
@@ -203,6 +203,6 @@ struct WebServiceTests {
 }
 
 func weightReport(_ report: Report) throws -> WeightReport {
-    guard case .weight(let weight) = report else { throw ScriptedDaemon.ConnectionRefused() }
+    guard case .weight(let weight) = report else { throw Reports.NotAReport() }
     return weight
 }

@@ -2,12 +2,13 @@ import FoundationEssentials
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlumClient
 import PlumHistory
 import PlumTestSupport
 import PlumWeb
 
-/// A web service over a ``ScriptedDaemon``, with a password file and a history in a fresh
-/// temporary directory.
+/// A web service over PlumTestSupport's ``FakeDaemon`` (a real socket, through a ``DaemonLink``),
+/// with a password file and a history in a fresh temporary directory.
 struct WebTestFixture {
     static let password = "plum-secret"
     /// One hash for every test: bcrypt is slow by design.
@@ -15,11 +16,13 @@ struct WebTestFixture {
 
     let temporary: TemporaryDirectory
     var directory: String { temporary.path }
-    let daemon = ScriptedDaemon()
+    /// The daemon the actions reach; it records their requests.
+    let daemon: FakeDaemon
+    private let daemonOwner: DaemonOwner
     let metrics = WebMetrics()
     let board: PanBoard
     let history: HistoryStore
-    let service: WebService<ScriptedDaemon>
+    let service: WebService
     let now: Double
 
     init(
@@ -32,11 +35,13 @@ struct WebTestFixture {
         temporary = try TemporaryDirectory(prefix: "plumweb")
         let directory = temporary.path
         if passwordFile { try temporary.write("web-password", passwordHash + "\n") }
+        daemon = try FakeDaemon(path: temporary.file("plumscaled.sock"))
+        daemonOwner = DaemonOwner(daemon)
         board = PanBoard(metrics: metrics)
         history = try HistoryStore(path: directory + "/history.sqlite")
         self.now = now
         service = WebService(
-            daemon: daemon, board: board, metrics: metrics, history: history,
+            daemon: DaemonLink(socketPath: daemon.path), board: board, metrics: metrics, history: history,
             access: AccessPolicy(
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
                 throttle: throttle, hosts: HostCheck(names: allowedHosts), trustedProxy: trustedProxy,
@@ -68,6 +73,13 @@ struct WebTestFixture {
             headers[.csrfToken] = token.text
             return headers
         }
+    }
+
+    /// Stops the fake daemon when the last copy of the fixture goes.
+    private final class DaemonOwner: Sendable {
+        let daemon: FakeDaemon
+        init(_ daemon: FakeDaemon) { self.daemon = daemon }
+        deinit { daemon.stop() }
     }
 
     struct LoginFailed: Error {
