@@ -1,6 +1,7 @@
 package import Logging
 package import PlumConfig
 package import PlumHardware
+package import PlumSensors
 package import PlumStation
 internal import ServiceLifecycle
 
