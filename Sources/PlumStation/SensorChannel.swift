@@ -137,7 +137,7 @@ struct SensorChannel {
     }
 
     /// Takes the sampler's new `state` at `now` (wall-clock `wallTime`): a state that delivers
-    /// no samples begins (or updates) an outage (see ``enterOutage(_:now:wallTime:heaviest:_:)``).
+    /// no samples begins (or updates) an outage (see ``enterOutage(_:now:wallTime:_:_:)``).
     mutating func take(
         _ state: SensorState, now: MonotonicInstant, wallTime: Double, heaviest: inout HeaviestJudge
     ) -> Outputs {
