@@ -88,7 +88,10 @@ let package = Package(
         // and kind, simulated calibrations. A new source kind is added here.
         .target(
             name: "PlumSensors",
-            dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation"]
+            dependencies: [
+                "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation",
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         // The station: an engine per sensor fed by its sampler, calibration sessions, waits,
         // reload. Talks in typed PlumProtocol reports; knows no sockets and no NIO.
@@ -268,7 +271,8 @@ let package = Package(
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
                 "PlumDaemonConfig", "PlumSettings",
                 "PlumSensors", "PlumTestSupport", "PlumTestThreads",
-                .product(name: "Logging", package: "swift-log")
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based")
             ]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 package import Logging
 package import PlumDaemonConfig
 package import PlumHardware
+package import PlumSensors
 package import PlumStation
 internal import ServiceLifecycle
 

@@ -1,5 +1,5 @@
 internal import PlumHardware
-internal import PlumStation
+internal import PlumSensors
 internal import ServiceLifecycle
 
 /// Drives the cue line for the life of the service group.

@@ -199,7 +199,7 @@ package enum Daemon {
     {
         for sensor in configuration.sensors where await !station.isCalibrated(sensor.name) {
             do {
-                let scale = try Station.scaleConfiguration(of: configuration, sensor: sensor)
+                let scale = try SensorEngines.scaleConfiguration(of: configuration, sensor: sensor)
                 guard let calibration = try SimulatedCalibration.exact(for: sensor, scale: scale) else { continue }
                 _ = await station.install(calibration, on: sensor.name)
             } catch {
@@ -212,7 +212,7 @@ package enum Daemon {
     /// calibrations are fitted with (with each sensor's profile and own keys on top), so no
     /// setting is lost on the way (zero tracking and initial zero once were).
     static func scaleConfiguration(of configuration: PlumConfiguration) throws -> ScaleConfiguration {
-        try Station.scaleConfiguration(of: configuration)
+        try SensorEngines.scaleConfiguration(of: configuration)
     }
 
     /// Root, this process's user and, when configured, the admin group's members may change

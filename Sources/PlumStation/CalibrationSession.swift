@@ -12,7 +12,6 @@ struct CalibrationSession {
         let token: UInt64
         let step: CalibrationRequest.Step
         let grams: Double
-        let reply: CheckedContinuation<[Report], Never>
     }
 
     /// Why a rollback could not be done, in words for the client.
@@ -93,49 +92,52 @@ struct CalibrationSession {
         return nil
     }
 
-    /// Parks the reply of a capture that waits.
+    /// Notes the capture that waits (the station keeps its reply under the token).
     mutating func wait(_ capture: PendingCapture) {
         pending = capture
     }
 
-    /// A reading captured `point`: the waiting step is answered.
-    mutating func captured(_ point: CalibrationPoint, engine: WeighingEngine) {
-        guard let capture = pending else { return }
+    /// A reading captured `point`: the waiting step's token and its answer.
+    mutating func captured(_ point: CalibrationPoint, engine: WeighingEngine) -> (token: UInt64, reply: [Report])? {
+        guard let capture = pending else { return nil }
         pending = nil
-        let what = capture.step == .zero ? "zero" : Station.grams(capture.grams)
+        let what = capture.step == .zero ? "zero" : ReportBuilder.grams(capture.grams)
         let signal = FixedPoint.text(point.signal, decimals: 1)
-        capture.reply.resume(returning: [
-            reply(
-                capture.step, ok: true, engine,
-                "\(what) captured: signal \(signal) from \(point.samples) stable samples")
-        ])
+        return (
+            capture.token,
+            [
+                reply(
+                    capture.step, ok: true, engine,
+                    "\(what) captured: signal \(signal) from \(point.samples) stable samples")
+            ]
+        )
     }
 
     /// Ends the capture with `token` that found no stable load within `timeout`, if it still
-    /// waits, saying why and what to do.
-    mutating func expire(_ token: UInt64, timeout: Duration, engine: inout WeighingEngine) {
-        guard let capture = pending, capture.token == token else { return }
+    /// waits, saying why and what to do: its answer.
+    mutating func expire(_ token: UInt64, timeout: Duration, engine: inout WeighingEngine) -> [Report]? {
+        guard let capture = pending, capture.token == token else { return nil }
         pending = nil
         let unchanged = engine.procedure?.unchangedSince
         engine.cancelCapture()
         let message =
             if let unchanged, capture.step == .point {
                 "the load did not change within \(timeout.formattedMilliseconds): the pan still holds the load of the "
-                    + "\(Station.grams(unchanged)) point; place the \(Station.grams(capture.grams)) weight and send "
-                    + "the "
-                    + "step again"
+                    + "\(ReportBuilder.grams(unchanged)) point; place the \(ReportBuilder.grams(capture.grams)) "
+                    + "weight and send the step again"
             } else {
                 "no stable reading within \(timeout.formattedMilliseconds): keep the pan still (no draughts, no "
                     + "touching) and send the step again"
             }
-        capture.reply.resume(returning: [reply(capture.step, ok: false, engine, message)])
+        return [reply(capture.step, ok: false, engine, message)]
     }
 
-    /// Ends a waiting capture whose points no longer fit (the settings were reloaded).
-    mutating func abandon(_ message: String, engine: WeighingEngine) {
-        guard let capture = pending else { return }
+    /// Ends a waiting capture whose points no longer fit (the settings were reloaded): its
+    /// token and answer.
+    mutating func abandon(_ message: String, engine: WeighingEngine) -> (token: UInt64, reply: [Report])? {
+        guard let capture = pending else { return nil }
         pending = nil
-        capture.reply.resume(returning: [reply(capture.step, ok: false, engine, message)])
+        return (capture.token, [reply(capture.step, ok: false, engine, message)])
     }
 
     /// A `CALIBRATE` reply with the points so far and a message.

@@ -1,21 +1,18 @@
 internal import PlumCore
+internal import PlumProtocol
 
-/// Everything that waits on a sensor's readings: MT-SICS `S`, `Z`, `T` waiting for a stable
-/// one, `SI` after a zero or tare waiting for the next one, and `SIR` following all of them
-/// (a nil for a sensor that stopped delivering).
+/// The replies of everything that waits on a sensor's readings: MT-SICS `S`, `Z`, `T`
+/// waiting for a stable one, `SI` after a zero or tare waiting for the next one, `SIR`
+/// following all of them (a nil for a sensor that stopped delivering), and a calibration's
+/// capture.
 ///
-/// Owned by the station, so a wait is decided in the same actor turn as the reading that
-/// decides it; each wait has a token by which a time-out or a cancellation ends it.
+/// Owned by the station, so a wait is answered in the same actor turn as the reading that
+/// decides it; each wait has a token by which a time-out or a cancellation ends it. What a
+/// stable wait or a capture waits for is the sensor's channel's to decide (``SensorChannel``):
+/// this only keeps the continuations, by token.
 struct WaitRegistry {
-    /// A command waiting for a stable reading of one sensor.
-    struct StableWaiter {
-        let sensor: String
-        let action: WeighingAction
-        var wait: StableWait
-        let reply: CheckedContinuation<WeighingOutcome, Never>
-    }
-
-    private var stable: [UInt64: StableWaiter] = [:]
+    private var stable: [UInt64: (sensor: String, reply: CheckedContinuation<WeighingOutcome, Never>)] = [:]
+    private var captures: [UInt64: CheckedContinuation<[Report], Never>] = [:]
     private var streams: [UInt64: (sensor: String, continuation: AsyncStream<Reading?>.Continuation)] = [:]
     private var next: [UInt64: (sensor: String, reply: CheckedContinuation<Reading?, Never>)] = [:]
     private var lastToken: UInt64 = 0
@@ -31,7 +28,12 @@ struct WaitRegistry {
         return lastToken
     }
 
-    mutating func waitForStable(_ token: UInt64, _ waiter: StableWaiter) { stable[token] = waiter }
+    mutating func waitForStable(_ token: UInt64, sensor: String, _ reply: CheckedContinuation<WeighingOutcome, Never>) {
+        stable[token] = (sensor, reply)
+    }
+    mutating func waitForCapture(_ token: UInt64, _ reply: CheckedContinuation<[Report], Never>) {
+        captures[token] = reply
+    }
     mutating func waitForNext(_ token: UInt64, sensor: String, _ reply: CheckedContinuation<Reading?, Never>) {
         next[token] = (sensor, reply)
     }
@@ -39,10 +41,9 @@ struct WaitRegistry {
         streams[token] = (sensor, continuation)
     }
 
-    /// Hands `reading` of `sensor` to every wait on it: the waits for the next reading end, the
-    /// followers get it, and each stable wait it decides is removed and returned with what the
-    /// reading decided (stable, or timed out with the last reading).
-    mutating func serve(_ sensor: String, _ reading: Reading) -> [(StableWaiter, StableWait.Outcome)] {
+    /// Hands `reading` of `sensor` to the waits for its next reading, which end, and to its
+    /// followers.
+    mutating func serve(_ sensor: String, _ reading: Reading) {
         for (token, waiter) in next where waiter.sensor == sensor {
             next[token] = nil
             waiter.reply.resume(returning: reading)
@@ -50,22 +51,11 @@ struct WaitRegistry {
         for (_, stream) in streams where stream.sensor == sensor {
             stream.continuation.yield(reading)
         }
-        var decided: [(StableWaiter, StableWait.Outcome)] = []
-        for (token, var waiter) in stable where waiter.sensor == sensor {
-            if let outcome = waiter.wait.consume(reading) {
-                stable[token] = nil
-                decided.append((waiter, outcome))
-            } else {
-                stable[token] = waiter
-            }
-        }
-        return decided
     }
 
-    /// `sensor` stopped delivering: the waits for its next reading end with none, the
-    /// followers are told (nil), and every stable wait on it is removed and returned, to be
-    /// answered with the outage.
-    mutating func interrupt(_ sensor: String) -> [(StableWaiter, Void)] {
+    /// `sensor` stopped delivering: the waits for its next reading end with none, and the
+    /// followers are told (nil).
+    mutating func interrupt(_ sensor: String) {
         for (token, waiter) in next where waiter.sensor == sensor {
             next[token] = nil
             waiter.reply.resume(returning: nil)
@@ -73,16 +63,32 @@ struct WaitRegistry {
         for (_, stream) in streams where stream.sensor == sensor {
             stream.continuation.yield(nil)
         }
-        var ended: [(StableWaiter, Void)] = []
-        for (token, waiter) in stable where waiter.sensor == sensor {
-            stable[token] = nil
-            ended.append((waiter, ()))
-        }
-        return ended
     }
 
-    /// Removes the stable wait with `token`, if it still waits.
-    mutating func endStableWait(_ token: UInt64) -> StableWaiter? { stable.removeValue(forKey: token) }
+    /// Answers what a sample or state of `sensor` decided (``SensorChannel/Outputs``): a
+    /// capture, the waits for the next reading and the followers, then the stable waits.
+    mutating func answer(_ outputs: SensorChannel.Outputs, sensor: String) {
+        if let capture = outputs.capture { resumeCapture(capture.token, capture.reply) }
+        if let reading = outputs.reading {
+            serve(sensor, reading)
+        } else if outputs.interrupted {
+            interrupt(sensor)
+        }
+        for resume in outputs.resumes { resumeStable(resume.token, resume.outcome) }
+    }
+
+    /// The sensor the stable wait with `token` waits on, while it waits.
+    func sensor(ofStableWait token: UInt64) -> String? { stable[token]?.sensor }
+
+    /// Answers the stable wait with `token`, if it still waits.
+    mutating func resumeStable(_ token: UInt64, _ outcome: WeighingOutcome) {
+        stable.removeValue(forKey: token)?.reply.resume(returning: outcome)
+    }
+
+    /// Answers the capture with `token`, if it still waits.
+    mutating func resumeCapture(_ token: UInt64, _ reply: [Report]) {
+        captures.removeValue(forKey: token)?.resume(returning: reply)
+    }
 
     /// Removes the wait for the next reading with `token`, if it still waits.
     mutating func endNextWait(_ token: UInt64) -> (sensor: String, reply: CheckedContinuation<Reading?, Never>)? {

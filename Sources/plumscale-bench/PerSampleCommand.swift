@@ -55,7 +55,7 @@ struct PerSampleCommand: ParsableCommand {
             let reading = engine.process(EngineInput(signal: sample.signal, time: sample.time.nanoseconds))
             guard until == .client else { continue }
             let line = Report.weight(
-                Station.weightReport(
+                ReportBuilder.weightReport(
                     reading, sensor: "pan", time: Double(sample.time.nanoseconds) / 1e9, heaviest: true)
             ).line
             _ = line.utf8.withContiguousStorageIfAvailable { send(pair[0], $0.baseAddress, $0.count, 0) }

@@ -1,4 +1,5 @@
 import PlumCore
+import PlumSensors
 import Synchronization
 import Testing
 

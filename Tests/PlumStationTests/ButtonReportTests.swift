@@ -31,7 +31,7 @@ struct ButtonReportTests {
                 says: "tare refused: no sensor gone runs")
         ])
     func refusedWithoutTheEngine(_ press: Case) {
-        let report = Station.buttonReport(press.gesture, sensor: "gone", outcome: press.outcome, time: 5)
+        let report = ReportBuilder.buttonReport(press.gesture, sensor: "gone", outcome: press.outcome, time: 5)
         #expect(!report.ok && report.reason == press.reason && report.tare == nil && report.offset == nil, "\(report)")
         #expect(report.message.hasPrefix(press.says), "message: \(report.message)")
         #expect(report.message.ranges(of: "refused").count == 1, "said once: \(report.message)")
@@ -42,7 +42,7 @@ struct ButtonReportTests {
     @Test("the engine's refusal is passed on as it is, its code and its sentence, not wrapped in another")
     func engineRefusal() {
         let refusal = Refusal(.notStable, "tare refused: the load is moving", hint: "wait until the pan is still")
-        let report = Station.buttonReport(
+        let report = ReportBuilder.buttonReport(
             .short, sensor: "left", outcome: WeighingOutcome(result: .failure(refusal)), time: 1)
         #expect(report.reason == "notStable" && report.message == refusal.description, "\(report)")
     }

@@ -1,5 +1,6 @@
 import PlumCore
 import PlumHardware
+import PlumSensors
 import PlumSimulation
 import PlumTestSupport
 import Synchronization

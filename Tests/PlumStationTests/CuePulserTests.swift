@@ -1,6 +1,7 @@
 import Logging
 import PlumCore
 import PlumHardware
+import PlumSensors
 import PlumStation
 import PlumTestSupport
 import Synchronization

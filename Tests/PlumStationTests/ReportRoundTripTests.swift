@@ -79,7 +79,7 @@ struct RoundTripBench {
         station = try Station(
             configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: publisher,
             captureTimeout: .seconds(3))
-        let scale = try Station.scaleConfiguration(of: configuration)
+        let scale = try SensorEngines.scaleConfiguration(of: configuration)
         let exact = try #require(try SimulatedCalibration.exact(for: configuration.sensors[0], scale: scale))
         _ = await station.install(exact, on: "left")
     }

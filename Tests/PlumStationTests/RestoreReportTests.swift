@@ -33,7 +33,7 @@ struct RestoreReportTests {
         directory = try TemporaryDirectory()
         configuration = try PlumConfiguration.parse(Self.text, file: "restore.toml")
         store = CalibrationStore(directory: directory.path)
-        let scale = try Station.scaleConfiguration(of: configuration)
+        let scale = try SensorEngines.scaleConfiguration(of: configuration)
         let exact = try #require(try SimulatedCalibration.exact(for: configuration.sensors[0], scale: scale))
         try store.save(exact).get()
     }

@@ -46,7 +46,7 @@ struct AlertBench {
             """, file: "alerts.toml")
         station = try Station(
             configuration: configuration, store: CalibrationStore(directory: directory.path), publisher: publisher)
-        let scale = try Station.scaleConfiguration(of: configuration)
+        let scale = try SensorEngines.scaleConfiguration(of: configuration)
         let exact = try #require(try SimulatedCalibration.exact(for: configuration.sensors[0], scale: scale))
         _ = await station.install(exact, on: "bowl")
     }

@@ -55,7 +55,7 @@ struct OneRoundingTests {
                 let display = reading.text(in: .gram)
                 let shown = try #require(Double(display.dropLast(2)), "display \(display)")
                 // The report as it crosses the socket: encoded once, decoded once.
-                let sent = Station.weightReport(reading, sensor: "pan", time: 0, heaviest: false)
+                let sent = ReportBuilder.weightReport(reading, sensor: "pan", time: 0, heaviest: false)
                 guard case .weight(let report) = try Report.decode(Report.weight(sent).line.dropLast()) else {
                     throw FixtureFailure("not a WEIGHT")
                 }
@@ -76,7 +76,7 @@ struct OneRoundingTests {
 
     @Test("the tare is printed to the division's decimals, not always one")
     func tareDecimals() throws {
-        var report = Station.weightReport(
+        var report = ReportBuilder.weightReport(
             Self.reading(net: 10, division: try Division(grams: 0.05)), sensor: "pan", time: 0, heaviest: false)
         report.tare = 12.35
         #expect(ReadingText.flags(report).contains("tare 12.35 g"), "\(ReadingText.flags(report))")

@@ -1,10 +1,10 @@
-package import Logging
-package import PlumCore
-package import PlumHardware
-internal import Synchronization
+import Logging
+import PlumCore
+import PlumHardware
+import Synchronization
 
 #if canImport(Glibc)
-    internal import Glibc
+    import Glibc
 #endif
 
 /// Watches a push button on a GPIO line, on a thread of its own, and says what each press

@@ -1,7 +1,7 @@
-package import Logging
-package import PlumCore
-package import PlumHardware
-internal import Synchronization
+import Logging
+import PlumCore
+import PlumHardware
+import Synchronization
 
 /// Where the station sends the engine's cues besides the `CUE` reports.
 package protocol CueSink: Sendable {
