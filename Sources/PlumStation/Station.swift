@@ -23,11 +23,11 @@ package actor Station {
     /// `SIR`, a calibration's capture.
     var waits = WaitRegistry()
     /// Every sensor's channel, in order, and which pan is the heaviest.
-    private var channels: ChannelSet
+    var channels: ChannelSet
     let publisher: any ReportPublisher
     /// The buzzer or haptic output, if one is configured.
     var cueSink: (any CueSink)?
-    private let calibrationStore: CalibrationStore
+    let calibrationStore: CalibrationStore
     /// Each sensor's zero and tare, kept beside its calibration over a restart.
     let zeroTareStore: ZeroTareStore
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
@@ -168,7 +168,7 @@ package actor Station {
         let token = waits.newToken()
         return await withCheckedContinuation { continuation in
             waits.waitForNext(token, sensor: name, continuation)
-            after(timeout) { $0.endNextReadingWait(token) }
+            after(timeout) { WaitEnds.nextReading(token, on: $0) }
         }
     }
 
@@ -188,11 +188,11 @@ package actor Station {
                 channels[name]?.waitForStable(token, action, timeout: timeout, from: SystemMonotonicClock().now())
                 waits.waitForStable(token, sensor: name, continuation)
                 // The readings' own clock decides the deadline; this covers a sensor that stops sending.
-                after(timeout) { $0.endWait(token) }
+                after(timeout) { WaitEnds.stable(token, on: $0) }
             }
         } onCancel: {
             // `@` or a closed connection: stop waiting, and do not zero or tare later.
-            after(.zero) { $0.endWait(token) }
+            after(.zero) { WaitEnds.stable(token, on: $0) }
         }
     }
 
@@ -216,33 +216,20 @@ package actor Station {
         if channels[name]?.outage != nil { continuation.yield(nil) }
         let token = waits.newToken()
         waits.follow(token, sensor: name, continuation)
-        continuation.onTermination = { [weak self] _ in Task { await self?.removeReadingStream(token) } }
+        continuation.onTermination = { [weak self] _ in
+            Task { if let self { await WaitEnds.readingStream(token, on: self) } }
+        }
         return stream
     }
 
     /// Runs `end` on the station after `timeout` (at once for zero): a wait's time-out, which
     /// does nothing when the wait was answered before.
-    private nonisolated func after(_ timeout: Duration, _ end: @escaping @Sendable (isolated Station) -> Void) {
+    nonisolated func after(_ timeout: Duration, _ end: @escaping @Sendable (isolated Station) -> Void) {
         Task { [weak self] in
             if timeout > .zero { try? await Task.sleep(for: timeout) }
             if let self { await end(self) }
         }
     }
-
-    /// Ends a stable wait that timed out or was cancelled, if it still waits.
-    func endWait(_ token: UInt64) {
-        guard let name = waits.sensor(ofStableWait: token), let outcome = update(name, { $0.endWait(token) }) ?? nil
-        else { return }
-        waits.resumeStable(token, outcome)
-    }
-
-    /// Ends a wait for the next reading of a sensor that sent none in time: the old reading.
-    func endNextReadingWait(_ token: UInt64) {
-        guard let waiter = waits.endNextWait(token) else { return }
-        waiter.reply.resume(returning: channels[waiter.sensor]?.current)
-    }
-
-    func removeReadingStream(_ token: UInt64) { waits.stopFollowing(token) }
 
     /// A push button's press (``ButtonPress``): each sensor's outcome, in the order of `sensors`.
     @discardableResult
@@ -259,45 +246,11 @@ package actor Station {
         case .devices: return [devices()]
         case .tare(let sensor): return [update(sensor) { $0.command(.tare) } ?? channels.unknownSensor(sensor)]
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
-        case .calibrate(let calibrate): return await calibration(calibrate)
+        case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         }
     }
 
     func poll() -> Report { channels.poll(now: SystemMonotonicClock().now()) }
-    func devices() -> Report {
-        channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds)
-    }
-
-    /// A `?CALIBRATE` step on its sensor's channel; a zero or point waits for its stable
-    /// capture, or for the capture timeout.
-    private func calibration(_ request: CalibrationRequest) async -> [Report] {
-        let name = request.sensor
-        switch request.step {
-        case .begin, .cancel, .fit, .commit, .rollback:
-            let store = calibrationStore
-            let reply = update(name) { channel in
-                channel.answer(
-                    request.step, now: UTCTimestamp.now(), save: store.saveReturningPath, rollBack: store.rollBack)
-            }
-            return [reply ?? channels.unknownSensor(name)]
-        case .zero, .point:
-            let token = waits.newToken()
-            guard let refusal = update(name, { $0.startCapture(request.step, grams: request.grams, token: token) })
-            else { return [channels.unknownSensor(name)] }
-            if let refusal { return [refusal] }
-            let timeout = captureTimeout
-            return await withCheckedContinuation { continuation in
-                waits.waitForCapture(token, continuation)
-                after(timeout) { $0.expireCapture(name, token: token) }
-            }
-        }
-    }
-
-    /// Ends a capture that found no stable load in time.
-    func expireCapture(_ name: String, token: UInt64) {
-        let timeout = captureTimeout
-        guard let reply = update(name, { $0.expireCapture(token, timeout: timeout) }) ?? nil else { return }
-        waits.resumeCapture(token, reply)
-    }
+    func devices() -> Report { channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds) }
 }
