@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumConfig ← PlumConfigFile
+//   CPlumSystem → PlumSystem (errno, SystemError, syscalls, socket addresses, monotonic time)
+//   CGPIOD, CI2C → CPlumShim → PlumHardware (on PlumSystem) → PlumDrivers → PlumConfig ← PlumConfigFile
+//   PlumSystem alone → PlumTransport, PlumClient: no GPIO or I2C library
 //   PlumConfigFile (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
 //   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
 //   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
@@ -39,7 +41,13 @@ let package = Package(
             name: "CI2C",
             providers: [.apt(["libi2c-dev"])]
         ),
-        // The one C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
+        // What Glibc's module map leaves out and PlumSystem needs: errno names, accept4, eventfd.
+        .target(name: "CPlumSystem"),
+        // The one system layer, in the manner of swift-system: Errno, SystemError with its hints,
+        // the syscall wrappers, Unix and IPv4/IPv6 socket addresses, monotonic time. The
+        // hardware, the transport, the client and the tests all build on it.
+        .target(name: "PlumSystem", dependencies: ["CPlumSystem"]),
+        // The one hardware C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
         .target(
             name: "CPlumShim",
             dependencies: ["CGPIOD", "CI2C"],
@@ -49,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "PlumHardware",
-            dependencies: ["CPlumShim"]
+            dependencies: ["CPlumShim", "PlumSystem"]
         ),
         .target(
             name: "PlumDrivers",
@@ -64,10 +72,7 @@ let package = Package(
         .target(name: "PlumProtocol"),
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
         // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
-        .target(name: "PlumClient", dependencies: ["PlumProtocol", "PlumSocketAddress"]),
-        // The one builder of Unix socket addresses (paths and '@' abstract names) for clients,
-        // the transport and the tests. Depends on nothing.
-        .target(name: "PlumSocketAddress"),
+        .target(name: "PlumClient", dependencies: ["PlumProtocol", "PlumSystem"]),
         // plumscale.toml as a file, with no hardware in sight: TOML read with file-and-line
         // errors, and the tables every service reads ([scale], [mqtt], [web]). plumscale-mqtt
         // and plumscale-web depend on this alone, so they link no GPIO or I2C library.
@@ -106,7 +111,7 @@ let package = Package(
         .target(
             name: "PlumTransport",
             dependencies: [
-                "PlumProtocol", "PlumHardware", "PlumSocketAddress", "CPlumShim",
+                "PlumProtocol", "PlumSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,7 +148,7 @@ let package = Package(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
-                "PlumClient", "PlumSocketAddress",
+                "PlumClient", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -195,7 +200,7 @@ let package = Package(
         .target(
             name: "PlumTestSupport",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSocketAddress", .product(name: "Logging", package: "swift-log")
+                "PlumClient", "PlumProtocol", "PlumSystem", .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -243,10 +248,10 @@ let package = Package(
         .testTarget(
             name: "PlumClientTests",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "PlumTestThreads", "plumscaled"
+                "PlumClient", "PlumProtocol", "PlumSystem", "PlumTestSupport", "PlumTestThreads", "plumscaled"
             ]
         ),
-        .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
+        .testTarget(name: "PlumSystemTests", dependencies: ["PlumSystem", "PlumTestSupport", "PlumTestThreads"]),
         .testTarget(name: "PlumConfigTests", dependencies: ["PlumConfig", "PlumConfigFile", "PlumDrivers"]),
         .testTarget(
             name: "PlumSensorsTests",
@@ -267,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "PlumTransportTests",
             dependencies: [
-                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumSocketAddress",
+                "PlumTransport", "PlumProtocol", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,4 @@
-internal import PlumSocketAddress
+internal import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

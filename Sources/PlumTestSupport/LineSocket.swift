@@ -1,5 +1,5 @@
 import Foundation
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import PlumHardware
+package import PlumSystem
 
 #if canImport(Glibc)
     internal import Glibc
@@ -38,8 +38,8 @@ package struct SocketActivation: Hashable, Sendable {
 
     /// Reads the process environment, marks the descriptors close-on-exec and unsets the
     /// variables (as `sd_listen_fds(1)` does).
-    /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.
-    package static func fromProcessEnvironment() throws(DaemonError) -> SocketActivation {
+    /// - Throws: ``SystemError`` `.invalidEnvironment` naming the variable that is malformed.
+    package static func fromProcessEnvironment() throws(SystemError) -> SocketActivation {
         var environment: [String: String] = [:]
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -53,10 +53,10 @@ package struct SocketActivation: Hashable, Sendable {
     /// - Parameters:
     ///   - firstDescriptor: Always 3 in production; tests place descriptors higher, where no
     ///     other part of the test process keeps its own.
-    /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.
+    /// - Throws: ``SystemError`` `.invalidEnvironment` naming the variable that is malformed.
     static func parse(
         environment: [String: String], processID: pid_t, firstDescriptor: Int32 = SocketActivation.firstDescriptor
-    ) throws(DaemonError) -> SocketActivation {
+    ) throws(SystemError) -> SocketActivation {
         guard let pidText = environment["LISTEN_PID"] else {
             // Not socket-activated; LISTEN_FDS alone is a leftover of someone else's.
             return SocketActivation(sockets: [])
@@ -91,7 +91,7 @@ package struct SocketActivation: Hashable, Sendable {
             let descriptor = firstDescriptor + index
             let flags = fcntl(descriptor, F_GETFD)
             guard flags >= 0, fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) == 0 else {
-                throw DaemonError(
+                throw SystemError(
                     .invalidEnvironment, operation: "taking over passed socket", subject: "fd \(descriptor)",
                     errno: .current,
                     hint:
@@ -151,8 +151,8 @@ package struct SocketActivation: Hashable, Sendable {
         }
     }
 
-    private static func invalid(_ variable: String, _ value: String, _ detail: String) -> DaemonError {
-        DaemonError(
+    private static func invalid(_ variable: String, _ value: String, _ detail: String) -> SystemError {
+        SystemError(
             .invalidEnvironment, operation: "reading", subject: "\(variable)=\"\(value)\"", detail: detail,
             hint: "start plumscaled from plumscaled.socket or without the LISTEN_* variables")
     }

@@ -1,7 +1,7 @@
 import CEpoll
 import PlumClient
 import PlumProtocol
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

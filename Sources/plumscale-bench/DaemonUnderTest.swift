@@ -1,5 +1,5 @@
 import PlumClient
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

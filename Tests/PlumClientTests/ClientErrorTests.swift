@@ -1,5 +1,5 @@
 import Foundation
-import PlumSocketAddress
+import PlumSystem
 import PlumTestSupport
 import Testing
 

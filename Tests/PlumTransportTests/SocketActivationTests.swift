@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import Testing
 
@@ -87,7 +88,7 @@ struct SocketActivationTests {
         let pid = getpid()
         let environment = given.environment.mapValues { $0 == "SELF" ? "\(pid)" : $0 }
         if let expected = given.error {
-            let error = #expect(throws: DaemonError.self) {
+            let error = #expect(throws: SystemError.self) {
                 try SocketActivation.parse(environment: environment, processID: pid)
             }
             #expect(error?.code == .invalidEnvironment)

@@ -1,4 +1,4 @@
-import PlumSocketAddress
+import PlumSystem
 import PlumTestSupport
 
 #if canImport(Glibc)
