@@ -123,32 +123,8 @@ package struct SocketActivation: Hashable, Sendable {
     /// The IPv4 or IPv6 address `descriptor` is bound to, printable, and whether it is loopback;
     /// nil for a Unix socket or when the kernel will not say.
     static func networkAddress(of descriptor: Int32) -> (text: String, port: UInt16, loopback: Bool)? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let text = { (buffer: [CChar]) in String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self) }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
-            let port = UInt16(bigEndian: address.sin_port)
-            inet_ntop(AF_INET, &address.sin_addr, &buffer, socklen_t(buffer.count))
-            let firstOctet = UInt32(bigEndian: address.sin_addr.s_addr) >> 24
-            return ("\(text(buffer)):\(port)", port, firstOctet == 127)
-        case AF_INET6:
-            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
-            let port = UInt16(bigEndian: address.sin6_port)
-            inet_ntop(AF_INET6, &address.sin6_addr, &buffer, socklen_t(buffer.count))
-            let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
-            let isLoopback = bytes == [UInt8](repeating: 0, count: 15) + [1]
-            let isMappedLoopback = bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] && bytes[12] == 127
-            return ("[\(text(buffer))]:\(port)", port, isLoopback || isMappedLoopback)
-        default:
-            return nil
-        }
+        guard case .success(let address?) = InternetSocketAddress.local(of: descriptor) else { return nil }
+        return (address.description, address.port, address.isLoopback)
     }
 
     private static func invalid(_ variable: String, _ value: String, _ detail: String) -> SystemError {
