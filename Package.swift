@@ -78,7 +78,7 @@ let package = Package(
         // and plumscale-web depend on this alone, so they link no GPIO or I2C library.
         .target(
             name: "PlumConfigFile",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["PlumSystem", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // plumscaled's configuration parsed into typed values that carry file and line: sensors
         // in the drivers' own types, the cue, alerts, the daemon's settings. Opens nothing.
@@ -136,7 +136,7 @@ let package = Package(
             name: "plumscaled",
             dependencies: [
                 // No swift-argument-parser: DaemonCommandLine reads its four options.
-                "PlumScaleDaemon", "PlumConfig", "PlumConfigFile",
+                "PlumScaleDaemon", "PlumConfig", "PlumConfigFile", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -156,7 +156,7 @@ let package = Package(
             name: "plumscale",
             dependencies: [
                 "PlumConfig", "PlumConfigFile", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
-                "PlumCore", "PlumClient",
+                "PlumCore", "PlumClient", "PlumSystem",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -170,7 +170,7 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        .target(name: "PlumMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "PlumMQTT", dependencies: ["CMosquitto", "PlumSystem"]),
         .target(
             name: "PlumHomeAssistant",
             dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumConfigFile", "PlumProtocol", "PlumClient",
+                "PlumHomeAssistant", "PlumMQTT", "PlumConfigFile", "PlumProtocol", "PlumClient", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -207,7 +207,7 @@ let package = Package(
         // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
         // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
         // --sanitize fuzzer into .build-fuzz.
-        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .target(name: "FuzzSupport", dependencies: ["PlumSystem"], path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumConfig", "PlumConfigFile"]),
@@ -305,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "PlumScaleCLITests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol",
+                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
@@ -371,7 +371,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumConfig", "PlumConfigFile", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service
