@@ -48,7 +48,8 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var subject: String
     /// The errno of the failed call, when there was one.
     public var errno: Errno?
-    /// What went wrong, when there is no errno or the errno alone does not say it.
+    /// What went wrong when there is no errno (a malformed value, a socket path that another
+    /// daemon holds); an errno, when there is one, says it instead.
     public var detail: String?
     /// What the user can do about it.
     public var hint: String?
@@ -65,12 +66,11 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
-    /// "operation subject: errno; hint", or "operation subject: detail (errno); hint" when the
-    /// detail says more than the errno.
+    /// "operation subject: errno or detail; hint". The errno wins over a detail: it is what the
+    /// system said, in the words every Linux tool prints.
     public var description: String {
         var text = operation.isEmpty ? subject : "\(operation) \(subject)"
-        if let detail { text += ": \(detail)" }
-        if let errno { text += detail == nil ? ": \(errno)" : " (\(errno))" }
+        if let errno { text += ": \(errno)" } else if let detail { text += ": \(detail)" }
         if let hint { text += "; \(hint)" }
         return text
     }

@@ -28,13 +28,13 @@ struct SystemErrorTests {
             error: SystemError(
                 .systemCall, operation: "connecting to", subject: "/run/x.sock", errno: .connectionRefused,
                 detail: "nothing listens there"),
-            text: "connecting to /run/x.sock: nothing listens there (Connection refused (ECONNREFUSED))"),
+            text: "connecting to /run/x.sock: Connection refused (ECONNREFUSED)"),
         Case(
             error: SystemError(.notFound, operation: "", subject: "gpiochip9", hint: "chips here: none"),
             text: "gpiochip9; chips here: none")
     ]
 
-    @Test("the description reads 'operation subject: errno, or detail (errno); hint'", arguments: cases)
+    @Test("the description reads 'operation subject: errno or detail; hint', the errno first", arguments: cases)
     func description(_ test: Case) {
         #expect(test.error.description == test.text)
     }
