@@ -7,7 +7,8 @@ import PackageDescription
 //   PlumSystem alone → PlumTransport, PlumClient: no GPIO or I2C library
 //   PlumConfigFile (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
 //   PlumDrivers → PlumSimulation; PlumConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
-//   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
+//   PlumCore (the weighing engine) depends on PlumSystem for its stores' file calls only;
+//   PlumProtocol (wire formats) depends on nothing.
 let package = Package(
     name: "PlumScale",
     products: [
@@ -67,7 +68,8 @@ let package = Package(
             name: "PlumSimulation",
             dependencies: ["PlumHardware", "PlumDrivers"]
         ),
-        .target(name: "PlumCore"),
+        // The weighing engine: pure, but for its stores' file steps, which are PlumSystem's calls.
+        .target(name: "PlumCore", dependencies: ["PlumSystem"]),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed

@@ -76,18 +76,23 @@ package enum Syscalls {
         }
     }
 
-    /// The entry names of a directory, without "." and "..".
+    /// The entry names of a directory, without "." and "..". A failing `readdir(3)` is an error,
+    /// not the end of the list: it sets `errno` where the end leaves it alone.
     package static func listDirectory(_ path: String) -> Result<[String], Errno> {
         guard let directory = opendir(path) else { return .failure(.current) }
         defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
+        while true {
+            Errno.current = Errno(rawValue: 0)
+            guard let entry = readdir(directory) else {
+                let error = Errno.current
+                return error.rawValue == 0 ? .success(names) : .failure(error)
+            }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return .success(names)
     }
 
 }
