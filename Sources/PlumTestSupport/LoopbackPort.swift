@@ -12,7 +12,8 @@ public enum LoopbackPort {
             let port = Int.random(in: 12_000..<30_000)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             defer { close(descriptor) }
-            let bound = InternetSocketAddress.loopback(port: UInt16(port)).withSockaddr { bind(descriptor, $0, $1) == 0 }
+            let address = InternetSocketAddress.loopback(port: UInt16(port))
+            let bound = address.withSockaddr { bind(descriptor, $0, $1) == 0 }
             if bound { return port }
         }
         throw FixtureError("no free loopback port between 12000 and 30000")

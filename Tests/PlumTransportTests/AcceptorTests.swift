@@ -42,7 +42,9 @@ struct AcceptorTests {
         return client
     }
 
-    @Test("each connection is handed over non-blocking and close-on-exec, so it never blocks a loop nor leaks into a child")
+    @Test(
+        "each connection is handed over non-blocking and close-on-exec: it never blocks a loop nor leaks into a child"
+    )
     func acceptedFlags() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/acceptor.sock"
@@ -74,7 +76,11 @@ struct AcceptorTests {
         }
     }
 
-    @Test("out of descriptors (EMFILE), it says so once with the errno and what to raise, keeps the client queued, and says when it accepts again")
+    @Test(
+        """
+        out of descriptors (EMFILE), it says so once with the errno and what to raise, keeps the client queued, \
+        and says when it accepts again
+        """)
     func tooManyOpenFiles() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/acceptor.sock"

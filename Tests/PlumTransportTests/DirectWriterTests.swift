@@ -69,7 +69,9 @@ struct DirectWriterTests {
         #expect(writer.isDirect && writer.queuedInNIO == 0)
     }
 
-    @Test("a full socket buffer makes it report a partial write of the first bytes, then EAGAIN, leaving the rest to NIO")
+    @Test(
+        "a full socket buffer makes it report a partial write of the first bytes, then EAGAIN, leaving the rest to NIO"
+    )
     func partialThenWouldBlock() throws {
         let pair = try Pair(sendBuffer: 4096)
         var writer = DirectWriter(descriptor: pair.writer)
