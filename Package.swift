@@ -2,10 +2,13 @@
 import PackageDescription
 
 // Dependency direction (see docs/architecture.md):
-//   CGPIOD, CI2C → CPlumShim → PlumHardware → PlumDrivers → PlumDaemonConfig ← PlumSettings
+//   CPlumSystem → PlumSystem (errno, SystemError, syscalls, socket addresses, monotonic time)
+//   CGPIOD, CI2C → CPlumShim → PlumHardware (on PlumSystem) → PlumDrivers → PlumDaemonConfig ← PlumSettings
+//   PlumSystem alone → PlumTransport, PlumClient: no GPIO or I2C library
 //   PlumSettings (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
 //   PlumDrivers → PlumSimulation; PlumDaemonConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
-//   PlumCore (the weighing engine) and PlumProtocol (wire formats) depend on nothing.
+//   PlumCore (the weighing engine) depends on PlumSystem for its stores' file calls only;
+//   PlumProtocol (wire formats) depends on nothing.
 let package = Package(
     name: "PlumScale",
     products: [
@@ -39,7 +42,13 @@ let package = Package(
             name: "CI2C",
             providers: [.apt(["libi2c-dev"])]
         ),
-        // The one C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
+        // What Glibc's module map leaves out and PlumSystem needs: errno names, accept4, eventfd.
+        .target(name: "CPlumSystem"),
+        // The one system layer, in the manner of swift-system: Errno, SystemError with its hints,
+        // the syscall wrappers, Unix and IPv4/IPv6 socket addresses, monotonic time. The
+        // hardware, the transport, the client and the tests all build on it.
+        .target(name: "PlumSystem", dependencies: ["CPlumSystem"]),
+        // The one hardware C shim: version-neutral plum_gpio_* and plum_i2c_* functions.
         .target(
             name: "CPlumShim",
             dependencies: ["CGPIOD", "CI2C"],
@@ -49,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "PlumHardware",
-            dependencies: ["CPlumShim"]
+            dependencies: ["CPlumShim", "PlumSystem"]
         ),
         .target(
             name: "PlumDrivers",
@@ -59,21 +68,19 @@ let package = Package(
             name: "PlumSimulation",
             dependencies: ["PlumHardware", "PlumDrivers"]
         ),
-        .target(name: "PlumCore"),
+        // The weighing engine: pure, but for its stores' file steps, which are PlumSystem's calls.
+        .target(name: "PlumCore", dependencies: ["PlumSystem"]),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
         // requests and reports, blocking and async. Plain POSIX sockets, no NIO.
-        .target(name: "PlumClient", dependencies: ["PlumProtocol", "PlumSocketAddress"]),
-        // The one builder of Unix socket addresses (paths and '@' abstract names) for clients,
-        // the transport and the tests. Depends on nothing.
-        .target(name: "PlumSocketAddress"),
+        .target(name: "PlumClient", dependencies: ["PlumProtocol", "PlumSystem"]),
         // plumscale.toml as a file, with no hardware in sight: TOML read with file-and-line
         // errors, and the tables every service reads ([scale], [mqtt], [web]). plumscale-mqtt
         // and plumscale-web depend on this alone, so they link no GPIO or I2C library.
         .target(
             name: "PlumSettings",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["PlumSystem", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // plumscaled's configuration parsed into typed values that carry file and line: sensors
         // in the drivers' own types, the cue, alerts, the daemon's settings. Opens nothing.
@@ -109,7 +116,7 @@ let package = Package(
         .target(
             name: "PlumTransport",
             dependencies: [
-                "PlumProtocol", "PlumHardware", "PlumSocketAddress", "CPlumShim",
+                "PlumProtocol", "PlumSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,7 +142,7 @@ let package = Package(
             name: "plumscaled",
             dependencies: [
                 // No swift-argument-parser: DaemonCommandLine reads its four options.
-                "PlumScaleDaemon", "PlumDaemonConfig", "PlumSettings",
+                "PlumScaleDaemon", "PlumDaemonConfig", "PlumSettings", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -147,7 +154,7 @@ let package = Package(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
-                "PlumClient", "PlumSocketAddress",
+                "PlumClient", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -155,7 +162,7 @@ let package = Package(
             name: "plumscale",
             dependencies: [
                 "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
-                "PlumCore", "PlumClient",
+                "PlumCore", "PlumClient", "PlumSystem",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -169,7 +176,7 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        .target(name: "PlumMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "PlumMQTT", dependencies: ["CMosquitto", "PlumSystem"]),
         .target(
             name: "PlumHomeAssistant",
             dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
@@ -177,7 +184,7 @@ let package = Package(
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumProtocol", "PlumClient",
+                "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumProtocol", "PlumClient", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -199,14 +206,14 @@ let package = Package(
         .target(
             name: "PlumTestSupport",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSocketAddress", .product(name: "Logging", package: "swift-log")
+                "PlumClient", "PlumProtocol", "PlumSystem", .product(name: "Logging", package: "swift-log")
             ]
         ),
 
         // Fuzz targets (docs/testing.md, "Fuzzing"): each is a tool that replays the inputs named
         // on its command line, and a libFuzzer target when Tests/fuzz/run.sh builds it with
         // --sanitize fuzzer into .build-fuzz.
-        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .target(name: "FuzzSupport", dependencies: ["PlumSystem"], path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumDaemonConfig", "PlumSettings"]),
@@ -248,10 +255,10 @@ let package = Package(
         .testTarget(
             name: "PlumClientTests",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSocketAddress", "PlumTestSupport", "PlumTestThreads", "plumscaled"
+                "PlumClient", "PlumProtocol", "PlumSystem", "PlumTestSupport", "PlumTestThreads", "plumscaled"
             ]
         ),
-        .testTarget(name: "PlumSocketAddressTests", dependencies: ["PlumSocketAddress"]),
+        .testTarget(name: "PlumSystemTests", dependencies: ["PlumSystem", "PlumTestSupport", "PlumTestThreads"]),
         .testTarget(
             name: "PlumDaemonConfigTests", dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers", "PlumHardware"]
         ),
@@ -278,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "PlumTransportTests",
             dependencies: [
-                "PlumTransport", "PlumProtocol", "PlumHardware", "PlumSocketAddress",
+                "PlumTransport", "PlumProtocol", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -312,7 +319,8 @@ let package = Package(
         .testTarget(
             name: "plumscaleTests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
+                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumSystem",
+                "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
@@ -387,6 +395,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
             name: "PlumWebTests",
             dependencies: [
                 "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumClient",
+                "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 "plumscaled",
                 "plumscale-web",  // the LAN test runs the real service

@@ -1,3 +1,5 @@
+import PlumHardware
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,9 +14,9 @@ enum CSVFile {
 
     static func write(_ text: String, to path: String) throws(WriteError) {
         guard let file = fopen(path, "w") else {
-            throw WriteError(path: path, reason: String(cString: strerror(errno)))
+            throw WriteError(path: path, reason: Errno.current.description)
         }
         defer { fclose(file) }
-        if fputs(text, file) < 0 { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        if fputs(text, file) < 0 { throw WriteError(path: path, reason: Errno.current.description) }
     }
 }

@@ -1,3 +1,5 @@
+internal import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -51,13 +53,13 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Why `connect(2)` to `path` failed, and what to do about it.
     static func connecting(_ path: String, errno error: Int32) -> ClientError {
-        let reason = String(cString: strerror(error))
+        let reason = Errno(rawValue: error)
         switch error {
         case ENOENT, ECONNREFUSED:
             return ClientError(
                 .noDaemon, socketPath: path,
                 """
-                plumscaled is not running at \(path) (\(reason)). Start it with \
+                plumscaled is not running at \(path) (\(reason.message), \(reason.name)). Start it with \
                 'sudo systemctl start plumscaled.socket', or try it without hardware with \
                 'plumscaled --simulate'; if it listens elsewhere, pass --socket PATH or set \
                 \(DaemonSocket.environmentVariable).

@@ -3,7 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-internal import PlumSocketAddress
+internal import PlumSystem
 
 /// Where plumscaled's JSON socket is: the one search every client uses.
 ///

@@ -1,4 +1,4 @@
-internal import PlumSocketAddress
+internal import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +34,7 @@ final class LineChannel {
         guard fd >= 0 else {
             let error = errno
             throw ClientError(
-                .systemCall, socketPath: path, "socket(AF_UNIX): \(String(cString: strerror(error)))",
+                .systemCall, socketPath: path, "socket(AF_UNIX): \(Errno(rawValue: error))",
                 errno: error)
         }
         // Every stored property is set from here on, so a failed init still runs deinit, which
@@ -57,7 +57,7 @@ final class LineChannel {
             if written < 0 {
                 let error = errno
                 if error == EINTR { continue }
-                throw ClientError.lost(path, String(cString: strerror(error)), errno: error)
+                throw ClientError.lost(path, Errno(rawValue: error).description, errno: error)
             }
             offset += written
         }
@@ -85,7 +85,7 @@ final class LineChannel {
             if ready < 0 {
                 let error = errno
                 if error == EINTR { continue }
-                throw ClientError.lost(path, String(cString: strerror(error)), errno: error)
+                throw ClientError.lost(path, Errno(rawValue: error).description, errno: error)
             }
             if ready > 0 { try fill() }
         }
@@ -110,7 +110,7 @@ final class LineChannel {
         if count < 0 {
             let error = errno
             if error == EINTR || error == EAGAIN { return }
-            throw ClientError.lost(path, String(cString: strerror(error)), errno: error)
+            throw ClientError.lost(path, Errno(rawValue: error).description, errno: error)
         }
         if count == 0 { throw ClientError.lost(path, "the daemon closed the connection") }
         buffer.append(contentsOf: chunk[..<count])

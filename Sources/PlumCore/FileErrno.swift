@@ -1,20 +1,13 @@
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
+internal import PlumSystem
 
-/// An errno from a file step, with the C library's wording for messages.
+/// An errno from a file step, as the stores keep it (the crash tests make their own).
 struct FileErrno: Error, Hashable {
     var code: Int32
 
     init(_ code: Int32) { self.code = code }
 
-    /// E.g. `Permission denied (errno 13)`.
-    var text: String {
-        let message = strerror(code).map { String(cString: $0) } ?? "error"
-        return "\(message) (errno \(code))"
-    }
+    init(_ errno: Errno) { self.code = errno.rawValue }
+
+    /// E.g. `Permission denied (EACCES)`, the system's message and the errno's name.
+    var text: String { Errno(rawValue: code).description }
 }

@@ -1,4 +1,5 @@
 internal import CMosquitto
+internal import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ enum MosquittoCall {
         let name = codeName(result)
         let message: String
         if result == Int32(MOSQ_ERR_ERRNO.rawValue) && savedErrno != 0 {
-            message = String(cString: strerror(savedErrno))
+            message = Errno(rawValue: savedErrno).description
         } else {
             message = String(cString: mosquitto_strerror(result))
         }

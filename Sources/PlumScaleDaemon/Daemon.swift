@@ -217,8 +217,8 @@ package enum Daemon {
 
     /// Root, this process's user and, when configured, the admin group's members may change
     /// state.
-    /// - Throws: ``DaemonError`` when `adminGroup` names no group on this system.
-    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(DaemonError)
+    /// - Throws: ``SystemError`` when `adminGroup` names no group on this system.
+    static func commandAuthorization(adminGroup: String?, unixSocket: String?) throws(SystemError)
         -> CommandAuthorization
     {
         let uid = geteuid()
@@ -226,7 +226,7 @@ package enum Daemon {
         var group: CommandAuthorization.AdminGroup?
         if let adminGroup {
             guard let entry = getgrnam(adminGroup) else {
-                throw DaemonError(
+                throw SystemError(
                     .invalidConfiguration, operation: "looking up [daemon] admin_group", subject: "'\(adminGroup)'",
                     detail: "no such group",
                     hint:

@@ -1,3 +1,5 @@
+internal import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -40,7 +42,7 @@ private struct ReadFailure: Error {
 private func readTextFile(_ path: String) throws(ReadFailure) -> String {
     guard let file = fopen(path, "r") else {
         let code = errno
-        let reason = String(cString: strerror(code))
+        let reason = Errno(rawValue: code).description
         switch code {
         case ENOENT:
             throw ReadFailure(
@@ -63,7 +65,7 @@ private func readTextFile(_ path: String) throws(ReadFailure) -> String {
         let count = fread(&buffer, 1, buffer.count, file)
         if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
         if count < buffer.count {
-            if ferror(file) != 0 { throw ReadFailure(message: "cannot read: \(String(cString: strerror(errno)))") }
+            if ferror(file) != 0 { throw ReadFailure(message: "cannot read: \(Errno.current)") }
             break
         }
         if bytes.count > 1 << 20 { throw ReadFailure(message: "larger than 1 MiB: this is not a configuration file") }

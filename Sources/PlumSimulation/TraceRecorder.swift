@@ -1,4 +1,5 @@
 public import PlumDrivers
+internal import PlumHardware
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ public final class TraceRecorder {
     public init(path: String) throws(TraceRecorderError) {
         self.path = path
         guard let file = fopen(path, "w") else {
-            throw TraceRecorderError(path: path, reason: String(cString: strerror(errno)))
+            throw TraceRecorderError(path: path, reason: Errno.current.description)
         }
         self.file = file
         try write(Self.columns.joined(separator: ","))
@@ -43,14 +44,14 @@ public final class TraceRecorder {
         guard let file else { return }
         self.file = nil
         if fclose(file) != 0 {
-            throw TraceRecorderError(path: path, reason: String(cString: strerror(errno)))
+            throw TraceRecorderError(path: path, reason: Errno.current.description)
         }
     }
 
     private func write(_ line: String) throws(TraceRecorderError) {
         guard let file else { throw TraceRecorderError(path: path, reason: "already closed") }
         if fputs(line + "\n", file) < 0 || fflush(file) != 0 {
-            throw TraceRecorderError(path: path, reason: String(cString: strerror(errno)))
+            throw TraceRecorderError(path: path, reason: Errno.current.description)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlumSystem
 
 /// A program run to completion as a child process, with what it printed.
 public struct ChildProcess: Sendable {
@@ -93,7 +94,7 @@ public struct ChildProcess: Sendable {
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, command[0], &actions, &attributes, argv, envp)
         guard result == 0 else {
-            throw FixtureError("starting \(command[0]): \(String(cString: strerror(result)))")
+            throw FixtureError("starting \(command[0]): \(Errno(rawValue: result))")
         }
         return pid
     }

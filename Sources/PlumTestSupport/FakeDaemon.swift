@@ -1,6 +1,6 @@
 import Foundation
 import PlumProtocol
-import PlumSocketAddress
+import PlumSystem
 import Synchronization
 
 #if canImport(Glibc)

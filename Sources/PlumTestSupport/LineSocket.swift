@@ -1,5 +1,5 @@
 import Foundation
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -28,17 +28,8 @@ public final class LineSocket: @unchecked Sendable {
     /// Connects to `127.0.0.1:port`.
     public init(loopbackPort port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        try configureAndConnect("127.0.0.1:\(port)") { fd in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
+        let address = InternetSocketAddress.loopback(port: UInt16(port))
+        try configureAndConnect("\(address)") { fd in address.withSockaddr { connect(fd, $0, $1) } }
     }
 
     private func configureAndConnect(_ name: String, _ connectCall: (Int32) -> Int32) throws {
@@ -46,7 +37,7 @@ public final class LineSocket: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // deinit closes the descriptor, also when this throws.
         guard connectCall(descriptor) == 0 else {
-            throw FixtureError("connecting to \(name): \(String(cString: strerror(errno)))")
+            throw FixtureError("connecting to \(name): \(Errno.current)")
         }
     }
 

@@ -1,4 +1,4 @@
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import PlumSystem
 
 /// A fresh directory under `/tmp`, removed with everything in it when the value goes away.
 ///
@@ -11,7 +12,7 @@ public final class TemporaryDirectory: Sendable {
     public init(prefix: String = "plum") throws {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw FixtureError("making a temporary directory /tmp/\(prefix)-…: \(String(cString: strerror(errno)))")
+            throw FixtureError("making a temporary directory /tmp/\(prefix)-…: \(Errno.current)")
         }
         path = String(cString: made)
     }

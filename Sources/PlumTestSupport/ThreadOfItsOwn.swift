@@ -1,3 +1,5 @@
+import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,7 +17,7 @@ public func onThreadOfItsOwn<T>(_ body: @escaping () throws -> T) throws -> T {
             Unmanaged<ThreadTask>.fromOpaque(context!).takeRetainedValue().run()
             return nil
         }, Unmanaged.passRetained(task).toOpaque())
-    guard created == 0 else { throw FixtureError("pthread_create: \(String(cString: strerror(created)))") }
+    guard created == 0 else { throw FixtureError("pthread_create: \(Errno(rawValue: created))") }
     pthread_join(thread, nil)
     return try result!.get()
 }

@@ -1,8 +1,6 @@
-internal import CPlumShim
 internal import Logging
 internal import NIOCore
-internal import PlumHardware
-internal import PlumSocketAddress
+internal import PlumSystem
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -10,10 +8,11 @@ internal import Synchronization
 #endif
 
 /// The daemon's listening sockets, whose connections it accepts itself on one thread of their
-/// own and hands to SwiftNIO as connected sockets.
+/// own and hands to SwiftNIO as connected sockets: half of the transport's fast path, with
+/// ``DirectWriter`` the other.
 ///
 /// NIO's server channel does not say which descriptor a connection got, and a JSON session
-/// needs it to write its reports straight to the socket (``ClientSession``, docs/PERFORMANCE.md
+/// needs it to write its reports straight to the socket (``DirectWriter``, docs/PERFORMANCE.md
 /// section 3). The thread sleeps in `poll(2)` on every listening socket and on an `eventfd`
 /// that ``stop()`` signals. It never shuts a listening socket down: one that systemd passed
 /// keeps the connections queued on it while the daemon restarts.
@@ -34,22 +33,34 @@ final class Acceptor: Sendable {
     private let listeners: [Listener]
     private let wake: CInt
     private let logger: Logger
+    private let accept: @Sendable (CInt) -> Result<CInt, Errno>
     private let thread = Mutex<pthread_t?>(nil)
 
-    /// - Throws: ``DaemonError`` when the thread's `eventfd` cannot be made.
-    init(listeners: [Listener], logger: Logger) throws(DaemonError) {
-        let wake = plum_wake_descriptor()
-        guard wake >= 0 else {
-            throw DaemonError.systemCall("creating", "an eventfd for the thread that accepts connections")
+    /// - Parameter accept: takes one connection off a listening socket; `accept4(2)` with
+    ///   `SOCK_NONBLOCK | SOCK_CLOEXEC` but in tests that must see a shortage (`EMFILE`) without
+    ///   exhausting the whole test process's descriptors.
+    /// - Throws: ``SystemError`` when the thread's `eventfd` cannot be made.
+    init(
+        listeners: [Listener], logger: Logger,
+        accept: @escaping @Sendable (CInt) -> Result<CInt, Errno> = { Syscalls.accept($0) }
+    ) throws(SystemError) {
+        let wake: CInt
+        switch Syscalls.wakeDescriptor() {
+        case .success(let descriptor): wake = descriptor
+        case .failure(let errno):
+            throw SystemError.systemCall(
+                "creating", "an eventfd for the thread that accepts connections", errno: errno,
+                hint: "the daemon is out of descriptors; raise LimitNOFILE= for plumscaled.service")
         }
         self.listeners = listeners
         self.wake = wake
         self.logger = logger
+        self.accept = accept
     }
 
     /// Starts accepting.
-    /// - Throws: ``DaemonError`` when the thread cannot be started.
-    func start() throws(DaemonError) {
+    /// - Throws: ``SystemError`` when the thread cannot be started.
+    func start() throws(SystemError) {
         let body = Unmanaged.passRetained(AcceptorBody(self))
         var thread = pthread_t()
         let result = pthread_create(
@@ -60,7 +71,7 @@ final class Acceptor: Sendable {
             }, body.toOpaque())
         guard result == 0 else {
             body.release()
-            throw DaemonError(
+            throw SystemError(
                 .systemCall, operation: "starting", subject: "the thread that accepts connections",
                 errno: Errno(rawValue: result), hint: "the system is out of threads or memory")
         }
@@ -84,7 +95,7 @@ final class Acceptor: Sendable {
         var short = false
         while true {
             if poll(&polled, nfds_t(polled.count), -1) < 0 {
-                if errno == EINTR { continue }
+                if Errno.current == .interrupted { continue }
                 logger.error("waiting for connections: \(Errno.current); trying again")
                 poll(nil, 0, Self.retryInterval)
                 continue
@@ -102,42 +113,39 @@ final class Acceptor: Sendable {
     /// the queue: an `accept` on an empty queue with the table full fails with `EMFILE` too,
     /// and would claim a client waits when none does.
     private func acceptOne(on listener: Listener, short: Bool) -> Bool {
-        while true {
-            let connection = plum_accept_connection(listener.descriptor)
-            if connection >= 0 {
-                if short { logger.notice("accepting connections on \(listener.name) again") }
-                listener.accepted(connection)
-                return false
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO:
-                // Gone before it was accepted; poll says whether another waits.
-                return short
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                if !short {
-                    logger.error(
-                        """
-                        accepting on \(listener.name): \(Errno.current); new clients wait in the queue until \
-                        others disconnect: raise LimitNOFILE= for plumscaled.service (or ulimit -n), or lower \
-                        max_clients
-                        """)
-                }
-                poll(nil, 0, Self.retryInterval)
-                return true
-            default:
-                logger.error("accepting on \(listener.name): \(Errno.current); trying again")
-                poll(nil, 0, Self.retryInterval)
-                return short
-            }
+        switch accept(listener.descriptor) {
+        case .success(let connection):
+            if short { logger.notice("accepting connections on \(listener.name) again") }
+            listener.accepted(connection)
+            return false
+        case .failure(.wouldBlock), .failure(.connectionAborted), .failure(.protocolError):
+            // Gone before it was accepted; poll says whether another waits.
+            return short
+        case .failure(let errno)
+        where [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .outOfMemory].contains(errno):
+            if !short { logger.error("\(Self.shortage(on: listener.name, errno))") }
+            poll(nil, 0, Self.retryInterval)
+            return true
+        case .failure(let errno):
+            logger.error("accepting on \(listener.name): \(errno); trying again")
+            poll(nil, 0, Self.retryInterval)
+            return short
         }
+    }
+
+    /// What the log says, once, when the daemon runs out of descriptors or memory: the errno,
+    /// that nobody is refused meanwhile, and what to raise.
+    static func shortage(on listener: String, _ errno: Errno) -> SystemError {
+        SystemError.systemCall(
+            "accepting on", listener, errno: errno,
+            hint: "new clients wait in the queue until others disconnect: raise LimitNOFILE= for "
+                + "plumscaled.service (or ulimit -n), or lower max_clients")
     }
 
     /// A listening, non-blocking, close-on-exec socket for `endpoint`: bound here, or the one
     /// systemd passed.
-    /// - Throws: ``DaemonError`` naming the endpoint and what to do.
-    static func listen(on endpoint: ListenerEndpoint, backlog: Int32) throws(DaemonError) -> CInt {
+    /// - Throws: ``SystemError`` naming the endpoint and what to do.
+    static func listen(on endpoint: ListenerEndpoint, backlog: Int32) throws(SystemError) -> CInt {
         switch endpoint {
         case .unixSocket(let path, _):
             let address = try UnixSocketPath.prepareForBinding(path)
@@ -149,7 +157,7 @@ final class Acceptor: Sendable {
         case .passedDescriptor(let descriptor, let name):
             let flags = fcntl(descriptor, F_GETFL)
             guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
-                throw DaemonError.systemCall(
+                throw SystemError.systemCall(
                     "adopting", "systemd socket '\(name)' (fd \(descriptor))",
                     hint: "check ListenStream= in plumscaled.socket")
             }
@@ -160,7 +168,7 @@ final class Acceptor: Sendable {
             do {
                 address = try SocketAddress.makeAddressResolvingHost(host, port: port)
             } catch {
-                throw DaemonError(
+                throw SystemError(
                     .invalidConfiguration, operation: "binding", subject: subject, detail: "\(error)",
                     hint: "use 127.0.0.1 or ::1")
             }
@@ -174,18 +182,18 @@ final class Acceptor: Sendable {
         }
     }
 
-    private static func socket(_ family: CInt, _ subject: String, hint: String) throws(DaemonError) -> CInt {
-        let descriptor = Glibc.socket(
-            family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw DaemonError.systemCall("binding", subject, hint: hint) }
-        return descriptor
+    private static func socket(_ family: CInt, _ subject: String, hint: String) throws(SystemError) -> CInt {
+        switch Syscalls.streamSocket(family: family) {
+        case .success(let descriptor): return descriptor
+        case .failure(let errno): throw SystemError.systemCall("binding", subject, errno: errno, hint: hint)
+        }
     }
 
     private static func listen(
         _ descriptor: CInt, bound: CInt, backlog: Int32, subject: String, hint: String
-    ) throws(DaemonError) {
+    ) throws(SystemError) {
         guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
-            let error = DaemonError.systemCall(bound == 0 ? "listening on" : "binding", subject, hint: hint)
+            let error = SystemError.systemCall(bound == 0 ? "listening on" : "binding", subject, hint: hint)
             close(descriptor)
             throw error
         }
@@ -199,13 +207,12 @@ final class Acceptor: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         guard named == 0 else { return nil }
-        let family = CInt(storage.ss_family)
+        if let internet = InternetSocketAddress(storage) {
+            if let ipv4 = internet.ipv4 { return SocketAddress(ipv4, host: "") }
+            return internet.ipv6.map { SocketAddress($0, host: "") }
+        }
         return withUnsafeBytes(of: storage) { raw -> SocketAddress? in
-            switch family {
-            case AF_INET:
-                return SocketAddress(raw.load(as: sockaddr_in.self), host: "")
-            case AF_INET6:
-                return SocketAddress(raw.load(as: sockaddr_in6.self), host: "")
+            switch CInt(storage.ss_family) {
             case AF_UNIX:
                 let path = raw.load(as: sockaddr_un.self)
                 let name = withUnsafeBytes(of: path.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -1,10 +1,6 @@
 internal import NIOCore
 internal import PlumProtocol
 
-#if canImport(Glibc)
-    internal import Glibc
-#endif
-
 /// One JSON-protocol client on its event loop: greets it, reads its requests one line at a
 /// time, answers them in order, and writes its queued reports while the socket is writable.
 ///
@@ -46,12 +42,10 @@ final class ClientSession: ChannelDuplexHandler {
     /// report, would never fire (docs/PERFORMANCE.md, section 3).
     @exclusivity(unchecked) private var batch = ClientOutbox.Batch()
     private var inputClosed = false
-    /// The client's socket, written directly while NIO holds nothing for it; -1 once the
-    /// connection is failing or gone, or when the session was given none.
-    private var descriptor: CInt
-    /// Messages handed to NIO (the socket's buffer was full) and not yet written by it. While
-    /// any are, every message goes the same way, so that nothing overtakes them.
-    private var inNIO = 0
+    /// Writes straight to the client's socket while NIO holds nothing for it. Only `write(_:)`
+    /// and NIO's completions touch it, each on the event loop and never inside the other, so
+    /// the runtime's exclusivity check would never fire (as for `batch`).
+    @exclusivity(unchecked) private var writer: DirectWriter
     /// The peer may change the scale: it may take a reserved slot and is never closed as idle.
     private let mayChangeState: Bool
     /// When the client last sent a request (or connected), for the idle timeout.
@@ -64,7 +58,7 @@ final class ClientSession: ChannelDuplexHandler {
         hub: ClientHub, handler: any RequestHandler, listener: String, peer: PeerCredentials?,
         authorization: CommandAuthorization, descriptor: CInt = -1
     ) {
-        self.descriptor = descriptor
+        self.writer = DirectWriter(descriptor: descriptor)
         self.hub = hub
         self.handler = handler
         self.listener = listener
@@ -108,7 +102,7 @@ final class ClientSession: ChannelDuplexHandler {
     }
 
     private func release() {
-        descriptor = -1
+        writer.stop()
         if let outbox {
             hub.unregister(outbox)
             self.outbox = nil
@@ -286,7 +280,7 @@ final class ClientSession: ChannelDuplexHandler {
         var handedOver = false
         // With nothing in NIO's buffer the channel is writable; asking costs a retain and a
         // lookup per pass.
-        while inNIO == 0 || context.channel.isWritable {
+        while writer.queuedInNIO == 0 || context.channel.isWritable {
             outbox.take(limit: Self.batchLimit, into: &batch)
             if batch.dropped > 0, !batch.binary {
                 let overflow = Report.overflow(dropped: batch.dropped).line
@@ -304,33 +298,27 @@ final class ClientSession: ChannelDuplexHandler {
         closeIfFinished()
     }
 
-    /// Writes `message` to the socket itself when NIO holds nothing for this client: one
-    /// `send(2)` instead of NIO's write and flush, which took the fan-out from 5.9 k to 1.5 k
-    /// instructions a report and client (docs/PERFORMANCE.md, section 3). What the socket's
-    /// buffer does not take, and everything after it until NIO has written that, goes through
-    /// NIO, which waits for the socket to be writable and keeps the order. Returns whether NIO
-    /// was handed something to flush.
+    /// Writes `message` through the ``DirectWriter`` when it can, and what the socket did not
+    /// take through NIO. Returns whether NIO was handed something to flush.
     private func write(_ message: ByteBuffer, context: ChannelHandlerContext) -> Bool {
         var message = message
-        if descriptor >= 0, inNIO == 0 {
-            let count = message.readableBytes
-            let sent = message.withUnsafeReadableBytes { send(descriptor, $0.baseAddress, count, CInt(MSG_NOSIGNAL)) }
-            if sent == count { return false }
-            if sent > 0 {
-                message.moveReaderIndex(forwardBy: sent)
-            } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-                // The connection is failing (a reset, a broken pipe): NIO's write meets the same
-                // error and closes the channel its way; the socket is not written here again.
-                descriptor = -1
-            }
+        switch message.withUnsafeReadableBytes({ writer.write($0) }) {
+        case .complete:
+            return false
+        case .partial(let sent):
+            message.moveReaderIndex(forwardBy: sent)
+        case .wouldBlock, .failed, .deferred:
+            break
         }
-        inNIO += 1
+        writer.handedToNIO()
         let promise = context.eventLoop.makePromise(of: Void.self)
         let session = NIOLoopBound(self, eventLoop: context.eventLoop)
         promise.futureResult.whenComplete { result in
-            let session = session.value
-            session.inNIO -= 1
-            if case .failure = result { session.descriptor = -1 }
+            if case .failure = result {
+                session.value.writer.finishedInNIO(failed: true)
+            } else {
+                session.value.writer.finishedInNIO(failed: false)
+            }
         }
         context.write(wrapOutboundOut(message), promise: promise)
         return true

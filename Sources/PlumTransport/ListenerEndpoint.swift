@@ -1,3 +1,5 @@
+internal import PlumSystem
+
 /// Where a listener accepts connections.
 package enum ListenerEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// A Unix socket the daemon binds itself, following ``UnixSocketPath``'s rules; `group`
@@ -19,16 +21,16 @@ package enum ListenerEndpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// Refuses a TCP address other than loopback: the protocol has no authentication, so it
     /// must not be reachable from the network.
-    func validate() throws(DaemonError) {
+    func validate() throws(SystemError) {
         guard case .loopbackTCP(let host, let port) = self else { return }
         guard ["127.0.0.1", "::1", "localhost"].contains(host) else {
-            throw DaemonError(
+            throw SystemError(
                 .invalidConfiguration, operation: "listening on", subject: "\(host):\(port)",
                 detail: "only loopback addresses are allowed, because the protocol has no authentication",
                 hint: "use 127.0.0.1 or ::1, and reach the Pi through ssh -L if you need it remotely")
         }
         guard (0...65535).contains(port) else {
-            throw DaemonError(
+            throw SystemError(
                 .invalidConfiguration, operation: "listening on", subject: "\(host):\(port)",
                 detail: "a TCP port is 0…65535", hint: "choose a port such as 4001")
         }

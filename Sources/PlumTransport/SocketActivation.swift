@@ -1,4 +1,4 @@
-internal import PlumHardware
+package import PlumSystem
 
 #if canImport(Glibc)
     internal import Glibc
@@ -38,8 +38,8 @@ package struct SocketActivation: Hashable, Sendable {
 
     /// Reads the process environment, marks the descriptors close-on-exec and unsets the
     /// variables (as `sd_listen_fds(1)` does).
-    /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.
-    package static func fromProcessEnvironment() throws(DaemonError) -> SocketActivation {
+    /// - Throws: ``SystemError`` `.invalidEnvironment` naming the variable that is malformed.
+    package static func fromProcessEnvironment() throws(SystemError) -> SocketActivation {
         var environment: [String: String] = [:]
         for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -53,10 +53,10 @@ package struct SocketActivation: Hashable, Sendable {
     /// - Parameters:
     ///   - firstDescriptor: Always 3 in production; tests place descriptors higher, where no
     ///     other part of the test process keeps its own.
-    /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the variable that is malformed.
+    /// - Throws: ``SystemError`` `.invalidEnvironment` naming the variable that is malformed.
     static func parse(
         environment: [String: String], processID: pid_t, firstDescriptor: Int32 = SocketActivation.firstDescriptor
-    ) throws(DaemonError) -> SocketActivation {
+    ) throws(SystemError) -> SocketActivation {
         guard let pidText = environment["LISTEN_PID"] else {
             // Not socket-activated; LISTEN_FDS alone is a leftover of someone else's.
             return SocketActivation(sockets: [])
@@ -91,7 +91,7 @@ package struct SocketActivation: Hashable, Sendable {
             let descriptor = firstDescriptor + index
             let flags = fcntl(descriptor, F_GETFD)
             guard flags >= 0, fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) == 0 else {
-                throw DaemonError(
+                throw SystemError(
                     .invalidEnvironment, operation: "taking over passed socket", subject: "fd \(descriptor)",
                     errno: .current,
                     hint:
@@ -123,36 +123,12 @@ package struct SocketActivation: Hashable, Sendable {
     /// The IPv4 or IPv6 address `descriptor` is bound to, printable, and whether it is loopback;
     /// nil for a Unix socket or when the kernel will not say.
     static func networkAddress(of descriptor: Int32) -> (text: String, port: UInt16, loopback: Bool)? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let named = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let text = { (buffer: [CChar]) in String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self) }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
-            let port = UInt16(bigEndian: address.sin_port)
-            inet_ntop(AF_INET, &address.sin_addr, &buffer, socklen_t(buffer.count))
-            let firstOctet = UInt32(bigEndian: address.sin_addr.s_addr) >> 24
-            return ("\(text(buffer)):\(port)", port, firstOctet == 127)
-        case AF_INET6:
-            var address = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
-            let port = UInt16(bigEndian: address.sin6_port)
-            inet_ntop(AF_INET6, &address.sin6_addr, &buffer, socklen_t(buffer.count))
-            let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
-            let isLoopback = bytes == [UInt8](repeating: 0, count: 15) + [1]
-            let isMappedLoopback = bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] && bytes[12] == 127
-            return ("[\(text(buffer))]:\(port)", port, isLoopback || isMappedLoopback)
-        default:
-            return nil
-        }
+        guard case .success(let address?) = InternetSocketAddress.local(of: descriptor) else { return nil }
+        return (address.description, address.port, address.isLoopback)
     }
 
-    private static func invalid(_ variable: String, _ value: String, _ detail: String) -> DaemonError {
-        DaemonError(
+    private static func invalid(_ variable: String, _ value: String, _ detail: String) -> SystemError {
+        SystemError(
             .invalidEnvironment, operation: "reading", subject: "\(variable)=\"\(value)\"", detail: detail,
             hint: "start plumscaled from plumscaled.socket or without the LISTEN_* variables")
     }

@@ -2,6 +2,7 @@ package import Logging
 package import NIOCore
 internal import NIOPosix
 internal import PlumProtocol
+internal import PlumSystem
 internal import ServiceLifecycle
 internal import Synchronization
 
@@ -87,7 +88,7 @@ package final class SocketServer: Service {
 
     /// Binds every listener and starts accepting. Either all listeners are bound or none is
     /// (those bound are closed again on failure).
-    /// - Throws: ``DaemonError`` naming the endpoint and what to do.
+    /// - Throws: ``SystemError`` naming the endpoint and what to do.
     package func start() async throws {
         let alreadyStarted = state.withLock { state in
             defer { state.started = true }
@@ -101,7 +102,7 @@ package final class SocketServer: Service {
         func listen(
             _ endpoint: ListenerEndpoint,
             _ initializer: @escaping @Sendable (any Channel, CInt) -> EventLoopFuture<Void>
-        ) throws(DaemonError) {
+        ) throws(SystemError) {
             let descriptor = try bind(endpoint)
             let listener = Acceptor.Listener(descriptor: descriptor, name: endpoint.description) { connection in
                 self.adopt(connection, from: endpoint) { channel in initializer(channel, connection) }
@@ -173,7 +174,7 @@ package final class SocketServer: Service {
     }
 
     /// A listening socket for `endpoint`, bound and with its access set.
-    private func bind(_ endpoint: ListenerEndpoint) throws(DaemonError) -> CInt {
+    private func bind(_ endpoint: ListenerEndpoint) throws(SystemError) -> CInt {
         try endpoint.validate()
         let descriptor = try Acceptor.listen(on: endpoint, backlog: 128)
         if case .unixSocket(let path, let group) = endpoint {

@@ -1,5 +1,4 @@
-internal import PlumHardware
-internal import PlumSocketAddress
+package import PlumSystem
 
 #if canImport(Glibc)
     internal import Glibc
@@ -27,31 +26,31 @@ package struct SystemdNotifier: Hashable, Sendable {
     }
 
     /// `READY=1`, with an optional `STATUS=`: the sockets accept connections.
-    package func ready(status: String? = nil) throws(DaemonError) {
+    package func ready(status: String? = nil) throws(SystemError) {
         try send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? []))
     }
 
     /// `RELOADING=1` with `MONOTONIC_USEC=`, as `Type=notify-reload` (systemd 253) requires;
     /// send ``ready(status:)`` when the reload is done.
-    package func reloading() throws(DaemonError) {
+    package func reloading() throws(SystemError) {
         try send(["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"])
     }
 
     /// `STOPPING=1`: shutdown has begun.
-    package func stopping() throws(DaemonError) { try send(["STOPPING=1"]) }
+    package func stopping() throws(SystemError) { try send(["STOPPING=1"]) }
 
     /// `STATUS=…`: one line for `systemctl status`.
-    package func status(_ text: String) throws(DaemonError) { try send(["STATUS=\(text)"]) }
+    package func status(_ text: String) throws(SystemError) { try send(["STATUS=\(text)"]) }
 
     /// `WATCHDOG=1`: the daemon is alive and healthy.
-    package func watchdog() throws(DaemonError) { try send(["WATCHDOG=1"]) }
+    package func watchdog() throws(SystemError) { try send(["WATCHDOG=1"]) }
 
     /// Sends `assignments` (`NAME=value`, no newlines) as one datagram.
-    /// - Throws: ``DaemonError`` when an assignment is malformed or the socket cannot be reached.
-    package func send(_ assignments: [String]) throws(DaemonError) {
+    /// - Throws: ``SystemError`` when an assignment is malformed or the socket cannot be reached.
+    package func send(_ assignments: [String]) throws(SystemError) {
         guard let socketPath else { return }
         for assignment in assignments where !assignment.contains("=") || assignment.contains("\n") {
-            throw DaemonError(
+            throw SystemError(
                 .invalidConfiguration, operation: "notifying systemd of", subject: "'\(assignment)'",
                 detail: "each notification is one NAME=value without a newline")
         }
@@ -59,7 +58,7 @@ package struct SystemdNotifier: Hashable, Sendable {
         // '@' names an abstract socket (a leading NUL), as systemd writes it.
         let address = try? UnixSocketAddress(parsing: socketPath)
         guard let address, address.isAbstract || socketPath.hasPrefix("/") else {
-            throw DaemonError(
+            throw SystemError(
                 .invalidEnvironment, operation: "reading", subject: "NOTIFY_SOCKET=\"\(socketPath)\"",
                 detail: "an absolute path or an '@' abstract name of at most "
                     + "\(UnixSocketAddress.maximumNameLength) bytes was expected")

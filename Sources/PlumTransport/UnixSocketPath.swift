@@ -1,5 +1,4 @@
-internal import PlumHardware
-internal import PlumSocketAddress
+package import PlumSystem
 
 #if canImport(Glibc)
     internal import Glibc
@@ -21,9 +20,9 @@ package enum UnixSocketPath {
 
     /// Makes sure `directory` is a real directory owned by `userID` with mode 0700, creating it
     /// so when absent (``PrivateSocketDirectory``).
-    /// - Throws: ``DaemonError`` `.untrustedDirectory` naming the directory, its owner and mode,
+    /// - Throws: ``SystemError`` `.untrustedDirectory` naming the directory, its owner and mode,
     ///   and what to do; `.systemCall` when it cannot be inspected or created.
-    package static func securePrivateDirectory(_ directory: String, userID: UInt32) throws(DaemonError) {
+    package static func securePrivateDirectory(_ directory: String, userID: UInt32) throws(SystemError) {
         var verdict = PrivateSocketDirectory.inspect(directory, userID: userID)
         if verdict == .absent {
             if mkdir(directory, 0o700) != 0 && Errno.current.rawValue != EEXIST {
@@ -35,7 +34,7 @@ package enum UnixSocketPath {
         case .trusted:
             return
         case .untrusted(let problem, let remedy):
-            throw DaemonError(
+            throw SystemError(
                 .untrustedDirectory, operation: "binding in", subject: directory, detail: problem,
                 hint: "\(remedy), or set XDG_RUNTIME_DIR or configure another socket path")
         case .absent, .uninspectable:
@@ -47,15 +46,15 @@ package enum UnixSocketPath {
     /// removes a stale socket left by a daemon that is gone.
     ///
     /// - Returns: the address to bind.
-    /// - Throws: ``DaemonError`` `.pathOccupied` when the path exists and is not a socket,
+    /// - Throws: ``SystemError`` `.pathOccupied` when the path exists and is not a socket,
     ///   `.alreadyRunning` when a process accepts connections on it, `.systemCall` otherwise.
     ///   `.untrustedDirectory` when the socket goes in `privateDirectory` and that is not a 0700
     ///   directory of this user (see ``securePrivateDirectory(_:userID:)``).
     static func prepareForBinding(
         _ path: String, privateDirectory: String = perUserDirectory(userID: getuid())
-    ) throws(DaemonError) -> UnixSocketAddress {
+    ) throws(SystemError) -> UnixSocketAddress {
         guard path.hasPrefix("/") else {
-            throw DaemonError(
+            throw SystemError(
                 .invalidConfiguration, operation: "binding", subject: path,
                 detail: "a socket path must be absolute", hint: "write it starting with '/'")
         }
@@ -63,7 +62,7 @@ package enum UnixSocketPath {
         do {
             address = try UnixSocketAddress(path: path)
         } catch {
-            throw DaemonError(
+            throw SystemError(
                 .invalidConfiguration, operation: "binding", subject: path,
                 detail: "longer than \(UnixSocketAddress.maximumNameLength) bytes, the limit of a Unix socket address",
                 hint: "choose a shorter path")
@@ -78,17 +77,17 @@ package enum UnixSocketPath {
         if lstat(path, &status) != 0 {
             let error = Errno.current
             if error == .noSuchFileOrDirectory { return address }
-            throw DaemonError(.systemCall, operation: "inspecting", subject: path, errno: error)
+            throw SystemError(.systemCall, operation: "inspecting", subject: path, errno: error)
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
-            throw DaemonError(
+            throw SystemError(
                 .pathOccupied, operation: "binding", subject: path,
                 detail: "the path exists and is not a socket, so it is not ours to remove",
                 hint: "move that file away or configure another socket path")
         }
         switch probe(address) {
         case .listening:
-            throw DaemonError(
+            throw SystemError(
                 .alreadyRunning, operation: "binding", subject: path,
                 detail: "another daemon is listening there",
                 hint: "stop it (systemctl stop plumscaled) or configure another socket path")
@@ -99,7 +98,7 @@ package enum UnixSocketPath {
             }
             return address
         case .failed(let error):
-            throw DaemonError(
+            throw SystemError(
                 .systemCall, operation: "checking whether a daemon listens on", subject: path, errno: error,
                 hint: "remove the socket by hand if no daemon uses it")
         }
@@ -107,12 +106,12 @@ package enum UnixSocketPath {
 
     /// Sets the socket's mode to 0660 and, when given, its group, so that exactly the group's
     /// members may connect.
-    /// - Throws: ``DaemonError`` when the group does not exist or the calls fail.
-    package static func restrictAccess(_ path: String, group: String? = nil) throws(DaemonError) {
+    /// - Throws: ``SystemError`` when the group does not exist or the calls fail.
+    package static func restrictAccess(_ path: String, group: String? = nil) throws(SystemError) {
         let mode: mode_t = 0o660
         if let group {
             guard let entry = getgrnam(group) else {
-                throw DaemonError(
+                throw SystemError(
                     .invalidConfiguration, operation: "giving the socket to group", subject: "'\(group)'",
                     detail: "no such group",
                     hint: "create it (see systemd/plumscale.sysusers) or configure another group")
@@ -157,7 +156,7 @@ package enum UnixSocketPath {
 
     /// `mkdir -p` for the socket's directory, mode 0755 so clients can reach the socket (whose
     /// own mode decides who may connect).
-    static func createDirectories(parentOf path: String) throws(DaemonError) {
+    static func createDirectories(parentOf path: String) throws(SystemError) {
         var components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
         var current = ""
         while !components.isEmpty {
@@ -165,7 +164,7 @@ package enum UnixSocketPath {
             if mkdir(current, 0o755) != 0 {
                 let error = Errno.current
                 if error.rawValue == EEXIST { continue }
-                throw DaemonError(
+                throw SystemError(
                     .systemCall, operation: "creating the socket directory", subject: current, errno: error,
                     hint: "create it by hand or run under systemd with RuntimeDirectory=plumscale")
             }

@@ -1,4 +1,5 @@
 package import Logging
+package import PlumSystem
 internal import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ package struct WatchdogPinger: Service {
     package init(
         environment: [String: String], processID: Int32 = getpid(), notifier: SystemdNotifier,
         logger: Logger = Logger(label: "plumscale.watchdog"), isHealthy: @escaping @Sendable () async -> Bool
-    ) throws(DaemonError) {
+    ) throws(SystemError) {
         self.logger = logger
         self.timeout = try Self.timeout(environment: environment, processID: processID)
         self.notifier = notifier
@@ -55,12 +56,12 @@ package struct WatchdogPinger: Service {
     }
 
     /// Parses `WATCHDOG_USEC` and `WATCHDOG_PID`.
-    /// - Throws: ``DaemonError`` `.invalidEnvironment` naming the malformed variable.
-    static func timeout(environment: [String: String], processID: Int32) throws(DaemonError) -> Duration? {
+    /// - Throws: ``SystemError`` `.invalidEnvironment` naming the malformed variable.
+    static func timeout(environment: [String: String], processID: Int32) throws(SystemError) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"] else { return nil }
         if let pidText = environment["WATCHDOG_PID"] {
             guard let pid = Int32(pidText), pid > 0 else {
-                throw DaemonError(
+                throw SystemError(
                     .invalidEnvironment, operation: "reading", subject: "WATCHDOG_PID=\"\(pidText)\"",
                     detail: "it must be a process ID")
             }
@@ -68,7 +69,7 @@ package struct WatchdogPinger: Service {
             guard pid == processID else { return nil }
         }
         guard let microseconds = UInt64(text), microseconds > 0 else {
-            throw DaemonError(
+            throw SystemError(
                 .invalidEnvironment, operation: "reading", subject: "WATCHDOG_USEC=\"\(text)\"",
                 detail: "it must be a positive number of microseconds", hint: "check WatchdogSec= in plumscaled.service"
             )

@@ -1,3 +1,5 @@
+import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -23,7 +25,7 @@ public enum FuzzReplay {
         for path in paths {
             for file in inputs(at: path) {
                 guard let bytes = readFile(file) else {
-                    print("\(program): cannot read \(file): \(String(cString: strerror(errno)))")
+                    print("\(program): cannot read \(file): \(Errno.current)")
                     return 2
                 }
                 bytes.withUnsafeBytes(body)

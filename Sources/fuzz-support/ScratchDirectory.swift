@@ -1,3 +1,5 @@
+import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,7 +17,7 @@ public final class ScratchDirectory: @unchecked Sendable {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(base)/plumscale-fuzz-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            fatalError("cannot make a scratch directory under \(base): \(String(cString: strerror(errno)))")
+            fatalError("cannot make a scratch directory under \(base): \(Errno.current)")
         }
         path = String(cString: made)
     }
@@ -25,7 +27,7 @@ public final class ScratchDirectory: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer, to name: String) -> String {
         let file = "\(path)/\(name)"
         guard let handle = fopen(file, "wb") else {
-            fatalError("cannot write \(file): \(String(cString: strerror(errno)))")
+            fatalError("cannot write \(file): \(Errno.current)")
         }
         if bytes.count > 0 { fwrite(bytes.baseAddress, 1, bytes.count, handle) }
         fclose(handle)

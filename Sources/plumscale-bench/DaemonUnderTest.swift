@@ -1,5 +1,5 @@
 import PlumClient
-import PlumSocketAddress
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +35,7 @@ final class DaemonUnderTest {
     init(configuration: String, program: String = DaemonUnderTest.binary, launcher: [String] = []) throws {
         var template = Array("/tmp/plumscale-bench-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchError("cannot make a directory under /tmp: \(String(cString: strerror(errno)))")
+            throw BenchError("cannot make a directory under /tmp: \(Errno.current)")
         }
         directory = String(cString: made)
         socket = directory + "/plumscale.sock"
@@ -84,7 +84,7 @@ final class DaemonUnderTest {
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         guard status == 0 else {
-            throw BenchError("cannot start \(executable): \(String(cString: strerror(status)))")
+            throw BenchError("cannot start \(executable): \(Errno(rawValue: status))")
         }
         pid = child
 
@@ -135,7 +135,7 @@ final class DaemonUnderTest {
 
     static func write(_ path: String, _ text: String) throws {
         guard let file = fopen(path, "w") else {
-            throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw BenchError("cannot write \(path): \(Errno.current)")
         }
         fputs(text, file)
         fclose(file)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlumBench
 import PlumProtocol
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -251,16 +252,15 @@ struct GPSDCommand: ParsableCommand {
     /// A TCP port on 127.0.0.1 that nothing listens on now.
     static func freeLoopbackPort() throws -> UInt16 {
         let fd = socket_(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw BenchError("socket: \(Errno.current)") }
         defer { close(fd) }
-        var address = LoopbackAddress(port: 0).address
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
+        guard InternetSocketAddress.loopback(port: 0).withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            throw BenchError("cannot bind 127.0.0.1:0: \(Errno.current)")
         }
-        guard bound else { throw BenchError("cannot bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: address.sin_port)
+        switch InternetSocketAddress.local(of: fd) {
+        case .success(let address?): return address.port
+        case .success(nil): throw BenchError("127.0.0.1:0 is bound, but not to an internet address")
+        case .failure(let errno): throw BenchError("reading the port bound at 127.0.0.1:0: \(errno)")
+        }
     }
 }

@@ -1,17 +1,8 @@
+import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// 127.0.0.1:port as a `sockaddr_in`.
-struct LoopbackAddress {
-    var address = sockaddr_in()
-
-    init(port: UInt16) {
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    }
-}
 
 /// gpsd on a pseudo-terminal, fed NMEA fixes at a fixed rate by a thread of this process.
 final class GPSDUnderTest {
@@ -23,7 +14,7 @@ final class GPSDUnderTest {
     init(program: String, port: UInt16, rate: Double) throws {
         var template = Array("/tmp/plumscale-bench-gpsd-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw BenchError("cannot make a directory under /tmp: \(String(cString: strerror(errno)))")
+            throw BenchError("cannot make a directory under /tmp: \(Errno.current)")
         }
         directory = String(cString: made)
         // posix_openpt, unlockpt and ptsname, as the kernel offers them (Glibc's module does not
@@ -32,7 +23,7 @@ final class GPSDUnderTest {
         var locked: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, Self.unlock, &locked) == 0, ioctl(master, Self.number, &number) == 0 else {
-            throw BenchError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+            throw BenchError("cannot open a pseudo-terminal: \(Errno.current)")
         }
         let terminal = "/dev/pts/\(number)"
         // Raw, so the line discipline passes the sentences as written; readable by the user gpsd
@@ -54,7 +45,7 @@ final class GPSDUnderTest {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var child: pid_t = 0
         let status = posix_spawn(&child, program, &actions, nil, argv, environ)
-        guard status == 0 else { throw BenchError("cannot start \(program): \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw BenchError("cannot start \(program): \(Errno(rawValue: status))") }
         stats = ProcessStats(pid: child)
         feeder.start()
 

@@ -1,3 +1,5 @@
+import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -7,7 +9,7 @@ enum TextFile {
     struct Failure: Error, CustomStringConvertible {
         var path: String
         var errno: Int32
-        var description: String { "\(path): \(String(cString: strerror(errno)))" }
+        var description: String { "\(path): \(Errno.current)" }
         var isMissing: Bool { errno == ENOENT }
     }
 

@@ -4,6 +4,7 @@ import PlumClient
 import PlumDaemonConfig
 import PlumCore
 import PlumScaleDaemon
+import PlumSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ struct DemoCommand: ParsableCommand {
         InterruptFlag.install()
         var template = Array("/tmp/plumscale-demo-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            printError("cannot make a private directory under /tmp: \(String(cString: strerror(errno)))")
+            printError("cannot make a private directory under /tmp: \(Errno.current)")
             throw ExitCode.failure
         }
         let directory = String(cString: made)

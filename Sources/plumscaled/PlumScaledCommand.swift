@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import PlumDaemonConfig
 import PlumScaleDaemon
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -109,10 +110,10 @@ struct PlumScaledCommand: Sendable {
         for component in path.split(separator: "/") {
             partial += "/\(component)"
             if mkdir(partial, 0o750) != 0 && errno != EEXIST {
-                return String(cString: strerror(errno))
+                return Errno.current.description
             }
         }
-        return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+        return access(path, W_OK) == 0 ? nil : Errno.current.description
     }
 }
 

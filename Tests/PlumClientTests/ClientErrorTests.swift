@@ -1,5 +1,5 @@
 import Foundation
-import PlumSocketAddress
+import PlumSystem
 import PlumTestSupport
 import Testing
 
@@ -73,7 +73,7 @@ final class GreetingListener: Sendable {
         descriptor = fd
         let address = try UnixSocketAddress(path: path)
         let bound = address.withSockaddr { bind(fd, $0, $1) }
-        try #require(bound == 0 && listen(fd, 4) == 0, "binding \(path): \(String(cString: strerror(errno)))")
+        try #require(bound == 0 && listen(fd, 4) == 0, "binding \(path): \(Errno.current)")
         Thread.detachNewThread {
             let client = accept(fd, nil, nil)
             guard client >= 0 else { return }

@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 /// when the directory is its own and 0700.
 @Suite("The per-user socket directory")
 struct PrivateDirectoryTests {
-    private func bind(in directory: String) throws(DaemonError) {
+    private func bind(in directory: String) throws(SystemError) {
         _ = try UnixSocketPath.prepareForBinding(directory + "/plumscale.sock", privateDirectory: directory)
     }
 
@@ -32,7 +33,7 @@ struct PrivateDirectoryTests {
         let parent = try TemporaryDirectory()
         let directory = parent.file("plumscale-u")
         #expect(mkdir(directory, 0o700) == 0 && chmod(directory, 0o755) == 0)
-        let error = #expect(throws: DaemonError.self) { try bind(in: directory) }
+        let error = #expect(throws: SystemError.self) { try bind(in: directory) }
         #expect(error?.code == .untrustedDirectory)
         #expect(
             error?.description
@@ -46,7 +47,7 @@ struct PrivateDirectoryTests {
         let parent = try TemporaryDirectory()
         let directory = parent.file("plumscale-u")
         #expect(mkdir(directory, 0o700) == 0 && chown(directory, 4242, 4242) == 0)
-        let error = #expect(throws: DaemonError.self) { try bind(in: directory) }
+        let error = #expect(throws: SystemError.self) { try bind(in: directory) }
         #expect(error?.code == .untrustedDirectory)
         #expect(error?.description.contains("it belongs to another user (owner uid 4242, mode 0700)") == true)
         #expect(error?.description.contains("have it removed") == true)
@@ -59,7 +60,7 @@ struct PrivateDirectoryTests {
         #expect(mkdir(target, 0o700) == 0)
         let directory = parent.file("plumscale-u")
         #expect(Glibc.symlink(target, directory) == 0)
-        let error = #expect(throws: DaemonError.self) { try bind(in: directory) }
+        let error = #expect(throws: SystemError.self) { try bind(in: directory) }
         #expect(error?.code == .untrustedDirectory)
         #expect(error?.description.contains("binding in \(directory): it is a symbolic link") == true)
         #expect(access(target + "/plumscale.sock", F_OK) != 0)

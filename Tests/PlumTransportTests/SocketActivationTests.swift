@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import Testing
 
@@ -87,7 +88,7 @@ struct SocketActivationTests {
         let pid = getpid()
         let environment = given.environment.mapValues { $0 == "SELF" ? "\(pid)" : $0 }
         if let expected = given.error {
-            let error = #expect(throws: DaemonError.self) {
+            let error = #expect(throws: SystemError.self) {
                 try SocketActivation.parse(environment: environment, processID: pid)
             }
             #expect(error?.code == .invalidEnvironment)
@@ -116,20 +117,11 @@ struct SocketActivationTests {
     private func tcpListener(_ host: String) throws -> (descriptor: Int32, port: UInt16) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(descriptor >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        try #require(inet_pton(AF_INET, host, &address.sin_addr) == 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let address = try #require(InternetSocketAddress(numericHost: host, port: 0))
+        let bound = address.withSockaddr { bind(descriptor, $0, $1) }
         try #require(bound == 0 && listen(descriptor, 4) == 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return (descriptor, UInt16(bigEndian: address.sin_port))
+        let local = try #require(try InternetSocketAddress.local(of: descriptor).get())
+        return (descriptor, local.port)
     }
 
     /// An IPv4 address of this machine other than loopback, if it has one.

@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import PlumTransport
 import Testing
@@ -32,7 +33,7 @@ struct SocketBindingTests {
         let file = open(path, O_CREAT | O_WRONLY, 0o644)
         _ = write(file, "keep me", 7)
         close(file)
-        let error = await #expect(throws: DaemonError.self) { try await server([.unixSocket(path: path)]).start() }
+        let error = await #expect(throws: SystemError.self) { try await server([.unixSocket(path: path)]).start() }
         #expect(error?.code == .pathOccupied)
         #expect(
             error?.description
@@ -49,7 +50,7 @@ struct SocketBindingTests {
         let path = directory.path + "/plumscale.sock"
         let first = server([.unixSocket(path: path)])
         try await first.start()
-        let error = await #expect(throws: DaemonError.self) { try await server([.unixSocket(path: path)]).start() }
+        let error = await #expect(throws: SystemError.self) { try await server([.unixSocket(path: path)]).start() }
         #expect(error?.code == .alreadyRunning)
         #expect(
             error?.description.contains("another daemon is listening there; stop it (systemctl stop plumscaled)")
@@ -76,7 +77,7 @@ struct SocketBindingTests {
     func unknownGroup() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/plumscale.sock"
-        let error = await #expect(throws: DaemonError.self) {
+        let error = await #expect(throws: SystemError.self) {
             try await server([.unixSocket(path: path, group: "no-such-group-plum")]).start()
         }
         #expect(error?.code == .invalidConfiguration)
@@ -86,7 +87,7 @@ struct SocketBindingTests {
 
     @Test("TCP is refused on any address but loopback", arguments: ["0.0.0.0", "::", "192.168.1.20", "example.org"])
     func tcpNotLoopback(_ host: String) async throws {
-        let error = await #expect(throws: DaemonError.self) {
+        let error = await #expect(throws: SystemError.self) {
             try await server([.loopbackTCP(host: host, port: 0)]).start()
         }
         #expect(error?.code == .invalidConfiguration)
@@ -107,7 +108,7 @@ struct SocketBindingTests {
 
         let path = directory.path + "/plumscale.sock"
         let failing = server([.unixSocket(path: path), .loopbackTCP(host: "10.0.0.1", port: 0)])
-        await #expect(throws: DaemonError.self) { try await failing.start() }
+        await #expect(throws: SystemError.self) { try await failing.start() }
         // All or nothing: the Unix listener bound first is closed again, so its path is free.
         let again = server([.unixSocket(path: path)])
         try await again.start()

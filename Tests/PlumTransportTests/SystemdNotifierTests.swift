@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import Synchronization
 import Testing
@@ -94,8 +95,8 @@ struct SystemdNotifierTests {
         let path = directory.path + "/notify"
         let systemd = DatagramReceiver(path: path)
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
-        #expect(throws: DaemonError.self) { try notifier.send(["STATUS=two\nlines"]) }
-        #expect(throws: DaemonError.self) { try notifier.send(["READY"]) }
+        #expect(throws: SystemError.self) { try notifier.send(["STATUS=two\nlines"]) }
+        #expect(throws: SystemError.self) { try notifier.send(["READY"]) }
         // Sending is synchronous: a datagram sent would be waiting by now.
         let sent = systemd.receiveNow()
         #expect(sent == nil, "a refused notification reached systemd: \(sent.debugDescription)")
@@ -103,7 +104,7 @@ struct SystemdNotifierTests {
 
     @Test("a notification socket nobody listens on is an error that names it")
     func missingSocket() {
-        let error = #expect(throws: DaemonError.self) {
+        let error = #expect(throws: SystemError.self) {
             try SystemdNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify"]).ready()
         }
         #expect(
@@ -138,7 +139,7 @@ struct SystemdNotifierTests {
 
     @Test("a malformed WATCHDOG_USEC is refused by name", arguments: ["0", "ten", "-5"])
     func badWatchdog(_ value: String) {
-        let error = #expect(throws: DaemonError.self) {
+        let error = #expect(throws: SystemError.self) {
             try WatchdogPinger(
                 environment: ["WATCHDOG_USEC": value], notifier: SystemdNotifier(environment: [:]), logger: quietLogger
             ) { true }

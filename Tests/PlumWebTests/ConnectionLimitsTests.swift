@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PlumSystem
 import PlumTestSupport
 import PlumWeb
 import Testing
@@ -46,15 +47,7 @@ struct ConnectionLimitsTests {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = InternetSocketAddress.loopback(port: UInt16(port)).withSockaddr { connect(descriptor, $0, $1) }
         guard connected == 0 else { throw FixtureError("connect 127.0.0.1:\(port): errno \(errno)") }
         let half = "GET /api/poll HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         guard half.withCString({ send(descriptor, $0, strlen($0), 0) }) == half.utf8.count else {

@@ -1,4 +1,5 @@
 import Foundation
+import PlumSystem
 import PlumTestSupport
 import PlumTestThreads
 import Testing
@@ -146,14 +147,12 @@ func freeTCPPort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw FixtureError("socket: errno \(errno)") }
     defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-        }
+    let any = InternetSocketAddress(numericHost: "0.0.0.0", port: 0)!
+    guard any.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else {
+        throw FixtureError("bind to port 0: \(Errno.current)")
     }
-    guard bound else { throw FixtureError("bind to port 0: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard let local = try InternetSocketAddress.local(of: descriptor).get() else {
+        throw FixtureError("port 0 is bound, but not to an internet address")
+    }
+    return Int(local.port)
 }

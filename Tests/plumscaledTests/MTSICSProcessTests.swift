@@ -1,3 +1,4 @@
+import PlumSystem
 import PlumTestSupport
 import PlumTestThreads
 import Testing
@@ -26,16 +27,10 @@ func weightResponse(_ line: String?, id: String) -> (status: String, grams: Doub
 func freeLoopbackPort() -> Int? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-        }
-    }
-    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    guard InternetSocketAddress.loopback(port: 0).withSockaddr({ bind(descriptor, $0, $1) }) == 0,
+        case .success(let address?) = InternetSocketAddress.local(of: descriptor)
+    else { return nil }
+    return Int(address.port)
 }
 
 @Suite(

@@ -2,6 +2,7 @@
 #define PLUM_SHIM_H
 /*
  * Version-neutral C API over libgpiod 1.6 / 2.x and libi2c. Every symbol is prefixed plum_.
+ * What is not hardware (errno names, accept4, eventfd) is in CPlumSystem.
  *
  * Conventions, the same for every function here:
  *  - functions returning int return -1 and set errno on failure (never a negative errno);
@@ -16,25 +17,12 @@
 /* "1" or "2": which libgpiod API this build was compiled against. */
 const char *plum_gpio_api_version(void);
 
-/* errno as its symbolic name ("EACCES"), or NULL when unknown (glibc strerrorname_np). */
-const char *plum_errno_name(int errnum);
-/* errno as the system's message ("Permission denied"), thread-safe. */
-const char *plum_errno_message(int errnum, char *buffer, unsigned long size);
-
 /* ---- Threads --------------------------------------------------------------------------- */
 
 /* The calling thread's timer slack in nanoseconds (prctl PR_SET_TIMERSLACK / PR_GET_TIMERSLACK;
  * prctl is variadic, which Swift cannot call). Setting 0 restores the thread's default. */
 int plum_set_timer_slack(unsigned long nanoseconds);
 long plum_timer_slack(void);
-
-/* ---- Sockets --------------------------------------------------------------------------- */
-
-/* accept4(2) of a connection on `listening`, non-blocking and close-on-exec; the Glibc module
- * leaves accept4 out, since it is a GNU extension. */
-int plum_accept_connection(int listening);
-/* A non-blocking, close-on-exec eventfd(2) counting from 0, for waking a thread in poll(2). */
-int plum_wake_descriptor(void);
 
 /* ---- GPIO ------------------------------------------------------------------------------ */
 

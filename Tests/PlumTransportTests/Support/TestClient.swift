@@ -1,4 +1,4 @@
-import PlumSocketAddress
+import PlumSystem
 import PlumTestSupport
 
 #if canImport(Glibc)
@@ -47,15 +47,7 @@ final class TestClient: @unchecked Sendable {
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = InternetSocketAddress.loopback(port: UInt16(port)).withSockaddr { connect(descriptor, $0, $1) }
         guard result == 0 else {
             // No close here: a class whose stored properties are all set runs deinit when its
             // init fails, and deinit closes it. Closing twice could close a descriptor another

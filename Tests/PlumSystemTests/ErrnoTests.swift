@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import PlumHardware
+import PlumSystem
 
 @Suite("Errno names and messages")
 struct ErrnoTests {

@@ -6,42 +6,10 @@ internal import CPlumShim
     import Musl
 #endif
 
-/// One thin wrapper per C call: the only place that knows about `-1`/`errno` and `EINTR`.
-///
-/// Everything above this file sees `Result<_, Errno>` (the internal layer) or
-/// `throws(HardwareError)` (the public layer). Modelled on swift-system's
-/// `Internals/Syscalls.swift`.
-enum Syscalls {
-    // MARK: Conventions
-
-    /// Calls `body` until it does not fail with `EINTR`; a negative result becomes `errno`.
-    @inline(__always)
-    static func retrying<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
-        while true {
-            let result = body()
-            if result >= 0 { return .success(result) }
-            let error = Errno.current
-            if error != .interrupted { return .failure(error) }
-        }
-    }
-
-    /// Calls `body` once; a negative result becomes `errno`. For calls whose `EINTR` the caller
-    /// handles itself, or that never block.
-    @inline(__always)
-    static func once<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
-        let result = body()
-        return result >= 0 ? .success(result) : .failure(.current)
-    }
-
-    @inline(__always)
-    static func pointer(_ body: () -> OpaquePointer?) -> Result<OpaquePointer, Errno> {
-        while true {
-            if let pointer = body() { return .success(pointer) }
-            let error = Errno.current
-            if error != .interrupted { return .failure(error) }
-        }
-    }
-
+/// The hardware's thin wrappers, one per C call of CPlumShim (libgpiod, libi2c) and of the
+/// scheduler; the conventions (`-1`/`errno`/`EINTR`) and the file calls are PlumSystem's
+/// ``Syscalls``.
+extension Syscalls {
     // MARK: GPIO (plum_gpio_*)
 
     static func gpioChipOpen(_ path: String) -> Result<OpaquePointer, Errno> {
@@ -133,56 +101,6 @@ enum Syscalls {
         _ request: OpaquePointer, into buffer: UnsafeMutablePointer<plum_gpio_edge_event>, capacity: Int
     ) -> Result<Int, Errno> {
         retrying { plum_gpio_request_read_edge_events(request, buffer, capacity) }.map { Int($0) }
-    }
-
-    // MARK: Files and directories
-
-    static func openFile(_ path: String, flags: Int32) -> Result<Int32, Errno> {
-        retrying { open(path, flags | O_CLOEXEC) }
-    }
-
-    /// Closes a descriptor. `EINTR` is not retried: on Linux the descriptor is gone either way.
-    static func closeFile(_ fd: Int32) { _ = close(fd) }
-
-    static func readFile(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        retrying { read(fd, buffer.baseAddress, buffer.count) }
-    }
-
-    /// Reads a small text file whole, as sysfs attributes are read: one open, reads until EOF
-    /// or `limit` bytes. The buffer is on the stack, and a short value ("1234\n") becomes a
-    /// small string, so a sampler polling `in_voltage0_raw` does not allocate.
-    static func readSmallFile(_ path: String, limit: Int = 4096) -> Result<String, Errno> {
-        let fd: Int32
-        switch openFile(path, flags: O_RDONLY) {
-        case .success(let value): fd = value
-        case .failure(let error): return .failure(error)
-        }
-        defer { closeFile(fd) }
-        return withUnsafeTemporaryAllocation(byteCount: limit, alignment: 1) { buffer in
-            var count = 0
-            while count < limit {
-                switch readFile(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...])) {
-                case .success(0): return .success(String(decoding: buffer[..<count], as: UTF8.self))
-                case .success(let n): count += n
-                case .failure(let error): return .failure(error)
-                }
-            }
-            return .success(String(decoding: buffer[..<count], as: UTF8.self))
-        }
-    }
-
-    /// The entry names of a directory, without "." and "..".
-    static func listDirectory(_ path: String) -> Result<[String], Errno> {
-        guard let directory = opendir(path) else { return .failure(.current) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return .success(names)
     }
 
     // MARK: I2C (plum_i2c_*, libi2c)

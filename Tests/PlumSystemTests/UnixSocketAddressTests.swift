@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlumSocketAddress
+@testable import PlumSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,9 @@
-internal import CPlumShim
+internal import CPlumSystem
 
 #if canImport(Glibc)
-    import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-    import Musl
+    internal import Musl
 #endif
 
 /// A POSIX error number, with its symbolic name and its message.
@@ -17,11 +17,14 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`.
-    public static var current: Errno { Errno(rawValue: errno) }
+    public static var current: Errno {
+        get { Errno(rawValue: errno) }
+        set { errno = newValue.rawValue }
+    }
 
     /// The symbolic name, such as `EACCES`, or `E<number>` for an unknown value.
     public var name: String {
-        if let name = plum_errno_name(rawValue) { return String(cString: name) }
+        if let name = plum_system_errno_name(rawValue) { return String(cString: name) }
         return "E\(rawValue)"
     }
 
@@ -29,7 +32,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public var message: String {
         var buffer = [CChar](repeating: 0, count: 128)
         let text = buffer.withUnsafeMutableBufferPointer {
-            plum_errno_message(rawValue, $0.baseAddress, UInt($0.count))
+            plum_system_errno_message(rawValue, $0.baseAddress, UInt($0.count))
         }
         return text.map { String(cString: $0) } ?? "Unknown error \(rawValue)"
     }
@@ -49,4 +52,21 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let notATypewriter = Errno(rawValue: ENOTTY)
     public static let remoteIOError = Errno(rawValue: EREMOTEIO)
     public static let operationNotPermitted = Errno(rawValue: EPERM)
+    public static let fileExists = Errno(rawValue: EEXIST)
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    /// `EAGAIN`, which Linux also spells `EWOULDBLOCK`: a non-blocking call would have waited.
+    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let brokenPipe = Errno(rawValue: EPIPE)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    public static let connectionAborted = Errno(rawValue: ECONNABORTED)
+    public static let addressInUse = Errno(rawValue: EADDRINUSE)
+    public static let protocolError = Errno(rawValue: EPROTO)
+    /// This process has as many descriptors open as its limit (`RLIMIT_NOFILE`) allows.
+    public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    /// The whole system has as many files open as `fs.file-max` allows.
+    public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+    public static let noBufferSpace = Errno(rawValue: ENOBUFS)
+    public static let outOfMemory = Errno(rawValue: ENOMEM)
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-    import Musl
+    internal import Musl
 #endif
 
 /// A point on the system's monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds.

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// The calls a durable file write is made of, one wrapper each, so that a store can run them
+/// step by step (and its tests can stop after any step): write a temporary file, `fsync(2)` it,
+/// `rename(2)` it over the old one, `fsync(2)` the directory so the rename survives a power cut.
+/// PlumCore's calibration and zero/tare stores run them in that order (`POSIXFileSteps`).
+extension Syscalls {
+    /// The whole file, or nil when it does not exist; `EFBIG` past `limit` bytes, so that a
+    /// small state file never swallows something enormous.
+    package static func readWholeFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8]?, Errno> {
+        let fd: Int32
+        switch openFile(path, flags: O_RDONLY) {
+        case .success(let value): fd = value
+        case .failure(.noSuchFileOrDirectory): return .success(nil)
+        case .failure(let error): return .failure(error)
+        }
+        defer { closeFile(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count: Int
+            switch chunk.withUnsafeMutableBytes({ readFile(fd, into: $0) }) {
+            case .success(let value): count = value
+            case .failure(let error): return .failure(error)
+            }
+            if count == 0 { return .success(bytes) }
+            if bytes.count + count > limit { return .failure(.fileTooLarge) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Creates or truncates `path` and writes `bytes` whole (no fsync: see ``syncFile(_:)``).
+    package static func writeWholeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) -> Result<Void, Errno> {
+        let fd: Int32
+        switch retrying({ open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }) {
+        case .success(let value): fd = value
+        case .failure(let error): return .failure(error)
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                retrying { write(fd, buffer.baseAddress! + written, buffer.count - written) }
+            }
+            switch result {
+            case .success(let count): written += count
+            case .failure(let error):
+                closeFile(fd)
+                return .failure(error)
+            }
+        }
+        // close(2) reports a deferred write error (NFS, a full quota): it is not ignored here.
+        return once { close(fd) }.map { _ in () }
+    }
+
+    /// `fsync(2)` of a file's data and metadata.
+    package static func syncFile(_ path: String) -> Result<Void, Errno> { sync(path, flags: O_RDONLY) }
+
+    /// `fsync(2)` of a directory, making the renames and links in it durable.
+    package static func syncDirectory(_ path: String) -> Result<Void, Errno> {
+        sync(path, flags: O_RDONLY | O_DIRECTORY)
+    }
+
+    private static func sync(_ path: String, flags: Int32) -> Result<Void, Errno> {
+        openFile(path, flags: flags).flatMap { fd in
+            defer { closeFile(fd) }
+            return retrying { fsync(fd) }.map { _ in () }
+        }
+    }
+
+    /// `link(2)`: a second name for the same file.
+    package static func link(_ existing: String, _ new: String) -> Result<Void, Errno> {
+        retrying { Glibc.link(existing, new) }.map { _ in () }
+    }
+
+    /// `rename(2)`: atomically replaces `to`.
+    package static func rename(_ from: String, _ to: String) -> Result<Void, Errno> {
+        retrying { Glibc.rename(from, to) }.map { _ in () }
+    }
+
+    /// `unlink(2)`; a file that is not there is no error.
+    package static func removeFile(_ path: String) -> Result<Void, Errno> {
+        switch retrying({ unlink(path) }) {
+        case .success, .failure(.noSuchFileOrDirectory): return .success(())
+        case .failure(let error): return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+internal import CPlumSystem
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// The sockets' thin wrappers: what the transport's fast path (accepting outside NIO, writing
+/// with one `send(2)`) calls, with the `-1`/`errno`/`EINTR` handling in one place.
+extension Syscalls {
+    /// `socket(2)` of a stream socket, non-blocking and close-on-exec.
+    package static func streamSocket(family: CInt) -> Result<CInt, Errno> {
+        once { socket(family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0) }
+    }
+
+    /// `accept4(2)` of one queued connection: non-blocking and close-on-exec, so that it leaks
+    /// into no child process and never blocks the thread that owns it. `EINTR` is retried.
+    package static func accept(_ listening: CInt) -> Result<CInt, Errno> {
+        retrying { plum_system_accept(listening) }
+    }
+
+    /// A non-blocking, close-on-exec `eventfd(2)`, for waking a thread asleep in `poll(2)`.
+    package static func wakeDescriptor() -> Result<CInt, Errno> {
+        once { plum_system_wake_descriptor() }
+    }
+
+    /// `send(2)` with `MSG_NOSIGNAL` (a closed peer is `EPIPE`, not a `SIGPIPE` that would kill
+    /// the daemon). `EINTR` is retried; on a non-blocking socket a full buffer is `EAGAIN`.
+    @inline(__always)
+    package static func send(_ descriptor: CInt, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        retrying { Glibc.send(descriptor, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL)) }
+    }
+}

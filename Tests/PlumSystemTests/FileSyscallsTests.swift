@@ -1,0 +1,61 @@
+import PlumSystem
+import PlumTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The calls the stores' durable writes are made of, on real files in a temporary directory.
+@Suite("File system calls of a durable write")
+struct FileSyscallsTests {
+    @Test("a file written whole reads back byte for byte; a missing one reads as nil, not as an error")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("state.json")
+        #expect(try Syscalls.readWholeFile(path).get() == nil)
+        let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // more than one read
+        try Syscalls.writeWholeFile(path, bytes).get()
+        #expect(try Syscalls.readWholeFile(path).get() == bytes)
+        try Syscalls.writeWholeFile(path, [1, 2, 3]).get()
+        #expect(try Syscalls.readWholeFile(path).get() == [1, 2, 3], "a second write truncates")
+    }
+
+    @Test("a file larger than the limit is EFBIG rather than read into memory")
+    func limit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("big")
+        try Syscalls.writeWholeFile(path, [UInt8](repeating: 0, count: 5000)).get()
+        #expect(throws: Errno.fileTooLarge) { try Syscalls.readWholeFile(path, limit: 4096).get() }
+    }
+
+    @Test("temp, fsync, rename, directory fsync replaces the file; link keeps the old one under a second name")
+    func replaceInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("calibration.json")
+        try Syscalls.writeWholeFile(path, Array("old".utf8)).get()
+        try Syscalls.writeWholeFile(path + ".tmp", Array("new".utf8)).get()
+        try Syscalls.syncFile(path + ".tmp").get()
+        try Syscalls.link(path, path + ".prev").get()
+        try Syscalls.rename(path + ".tmp", path).get()
+        try Syscalls.syncDirectory(directory.path).get()
+        #expect(try Syscalls.readWholeFile(path).get() == Array("new".utf8))
+        #expect(try Syscalls.readWholeFile(path + ".prev").get() == Array("old".utf8))
+        let names = try Syscalls.listDirectory(directory.path).get().sorted()
+        #expect(names == ["calibration.json", "calibration.json.prev"])
+    }
+
+    @Test("each call reports the errno that says what was wrong")
+    func errors() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("plain")
+        try Syscalls.writeWholeFile(file, [0]).get()
+        #expect(throws: Errno(rawValue: ENOTDIR)) { try Syscalls.syncDirectory(file).get() }
+        #expect(throws: Errno.noSuchFileOrDirectory) { try Syscalls.rename(directory.file("absent"), file).get() }
+        #expect(throws: Errno.fileExists) { try Syscalls.link(file, file).get() }
+        #expect(throws: Errno.noSuchFileOrDirectory) { try Syscalls.listDirectory(directory.file("absent")).get() }
+        try Syscalls.removeFile(directory.file("absent")).get()  // a missing file is no error
+        try Syscalls.removeFile(file).get()
+        #expect(try Syscalls.readWholeFile(file).get() == nil)
+    }
+}
