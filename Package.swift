@@ -206,7 +206,7 @@ let package = Package(
         .target(
             name: "PlumTestSupport",
             dependencies: [
-                "PlumClient", "PlumProtocol", "PlumSystem", .product(name: "Logging", package: "swift-log")
+                "PlumClient", "PlumMQTT", "PlumProtocol", "PlumSystem", .product(name: "Logging", package: "swift-log")
             ]
         ),
 
@@ -305,15 +305,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
+        // The MQTT client against a real mosquitto.
+        .testTarget(name: "PlumMQTTTests", dependencies: ["PlumMQTT", "PlumTestSupport"]),
+        // The bridge's logic in process: discovery, policies, commands, availability, over a real
+        // broker with a scripted daemon link.
         .testTarget(
-            name: "PlumMQTTTests",
+            name: "PlumHomeAssistantTests",
             dependencies: [
-                "PlumMQTT", "PlumHomeAssistant", "PlumProtocol", "PlumDaemonConfig", "PlumSettings", "PlumClient",
-                "PlumTestSupport", "PlumTestThreads",
-                "plumscale-mqtt",
-                "plumscaled"
+                "PlumHomeAssistant", "PlumMQTT", "PlumProtocol", "PlumTestSupport",
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
+        // plumscale-mqtt as a child process between a real plumscaled and a real broker, and its
+        // setup from the configuration and the credentials.
+        .testTarget(
+            name: "plumscale-mqttTests",
+            dependencies: [
+                "plumscale-mqtt", "plumscaled", "PlumHomeAssistant", "PlumMQTT", "PlumDaemonConfig", "PlumSettings",
+                "PlumClient", "PlumProtocol", "PlumTestSupport",
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        // The history store on its own: the recorder's rules on a real SQLite file.
+        .testTarget(name: "PlumHistoryTests", dependencies: ["PlumHistory"]),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(
@@ -389,6 +403,14 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        // plumscale-web as a child process: the password tool, credentials, a LAN peer in its own
+        // network namespace.
+        .testTarget(
+            name: "plumscale-webTests",
+            dependencies: [
+                "plumscale-web", "plumscaled", "PlumWeb", "PlumSystem", "PlumTestSupport", "PlumTestThreads"
             ]
         ),
         .testTarget(

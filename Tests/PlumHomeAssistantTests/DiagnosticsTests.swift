@@ -2,6 +2,7 @@ import PlumProtocol
 import Testing
 
 @testable import PlumHomeAssistant
+import PlumTestSupport
 
 /// The figures of the diagnostic entities, as the bridge makes them from the daemon's counters:
 /// each expected count is worked out here from the events the test makes happen.

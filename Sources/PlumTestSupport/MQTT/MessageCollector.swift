@@ -1,11 +1,10 @@
 import PlumMQTT
-import PlumTestSupport
 import Synchronization
 
 /// A subscriber on the real broker that keeps every message it receives, so a test can wait for
 /// the one it expects (with a deadline) and then look at everything that came.
-final class MessageCollector: Sendable {
-    let client: MQTTClient
+package final class MessageCollector: Sendable {
+    package let client: MQTTClient
     private final class Store: Sendable {
         let received = Mutex<[MQTTMessage]>([])
         let connected = Mutex(false)
@@ -15,7 +14,7 @@ final class MessageCollector: Sendable {
 
     /// - Parameters:
     ///   - username: the broker user to connect as (with `password`); nil connects anonymously.
-    init(port: Int, username: String? = nil, password: String? = nil, subscribe filters: [String]) async throws {
+    package init(port: Int, username: String? = nil, password: String? = nil, subscribe filters: [String]) async throws {
         let client = try MQTTClient(
             MQTTConfiguration(host: "127.0.0.1", port: port, username: username, password: password))
         self.client = client
@@ -39,12 +38,12 @@ final class MessageCollector: Sendable {
         }
     }
 
-    var messages: [MQTTMessage] { store.received.withLock { $0 } }
+    package var messages: [MQTTMessage] { store.received.withLock { $0 } }
 
-    func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
+    package func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
     /// Waits until a message satisfying `match` has arrived; returns it, or nil at the deadline.
-    func first(within seconds: Double = 10, where match: @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
+    package func first(within seconds: Double = 10, where match: @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
         var found: MQTTMessage?
         _ = await eventually(within: .milliseconds(Int(seconds * 1000))) {
             found = store.received.withLock { $0.first(where: match) }
@@ -53,7 +52,7 @@ final class MessageCollector: Sendable {
         return found
     }
 
-    func stop() {
+    package func stop() {
         client.stop()
         task.cancel()
     }

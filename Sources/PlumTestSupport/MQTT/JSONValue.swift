@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Any JSON value, so a test reads a payload by the field names a document gives, not through the
 /// type that wrote it.
-enum JSONValue: Hashable, Sendable, Decodable {
+package enum JSONValue: Hashable, Sendable, Decodable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -10,7 +10,7 @@ enum JSONValue: Hashable, Sendable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -27,17 +27,17 @@ enum JSONValue: Hashable, Sendable, Decodable {
         }
     }
 
-    static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
-    static func parse(_ text: String) -> JSONValue? { parse(Array(text.utf8)) }
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+    package static func parse(_ text: String) -> JSONValue? { parse(Array(text.utf8)) }
 
-    subscript(_ key: String) -> JSONValue? {
+    package subscript(_ key: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[key] }
         return nil
     }
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var number: Double? { if case .number(let value) = self { value } else { nil } }
-    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-    var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
-    var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
-    var keys: Set<String> { if case .object(let fields) = self { Set(fields.keys) } else { [] } }
+    package var string: String? { if case .string(let value) = self { value } else { nil } }
+    package var number: Double? { if case .number(let value) = self { value } else { nil } }
+    package var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    package var array: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    package var object: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    package var keys: Set<String> { if case .object(let fields) = self { Set(fields.keys) } else { [] } }
 }

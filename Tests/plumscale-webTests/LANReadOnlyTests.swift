@@ -2,12 +2,17 @@ import Foundation
 import PlumSystem
 import PlumTestSupport
 import PlumTestThreads
+import PlumWeb
 import Testing
 
 /// `[web] lan_read_only` against a real peer that is not on this machine: curl in a network
 /// namespace, reaching a real plumscale-web (fed by a real plumscaled) over a veth pair.
 @Suite("LAN read-only from another host", .timeLimit(.minutes(3)), .ownThreads)
 struct LANReadOnlyTests {
+    static let password = "plum-secret"
+    /// Hashed at bcrypt's lowest cost: the test is about who may do what, not about bcrypt.
+    static let passwordHash = PasswordFile.makeHash(password, cost: 4)
+
     @Test(
         "a LAN peer reads the page, API, metrics and /ws; every write is refused, even with a session's token",
         .enabled(if: NetworkNamespace.unavailable == nil, Comment(rawValue: NetworkNamespace.unavailable ?? "")))
@@ -17,7 +22,7 @@ struct LANReadOnlyTests {
         defer { namespace.remove() }
         let directory = try TemporaryDirectory(prefix: "plumlan")
         let port = try freeTCPPort()
-        let passwords = try directory.write("web-password", WebTestFixture.passwordHash + "\n")
+        let passwords = try directory.write("web-password", Self.passwordHash + "\n")
         let config = try directory.write(
             "plumscale.toml",
             """
@@ -65,7 +70,7 @@ struct LANReadOnlyTests {
 
         // Loopback, the control: the same server lets this machine log in and tare.
         let local = HTTPPeer(base: "http://127.0.0.1:\(port)", namespace: nil)
-        let login = try await local.send("POST", "/api/login", json: #"{"password":"\#(WebTestFixture.password)"}"#)
+        let login = try await local.send("POST", "/api/login", json: #"{"password":"\#(Self.password)"}"#)
         #expect(login.status == 200, "this machine may log in: \(login)")
         let setCookie = login.headers.first { $0.lowercased().hasPrefix("set-cookie:") }
         let cookie = try #require(
@@ -80,7 +85,7 @@ struct LANReadOnlyTests {
 
         // Writing from the LAN: refused before anything else is looked at, with the way to do it.
         let writes: [(String, String, [String])] = [
-            ("/api/login", #"{"password":"\#(WebTestFixture.password)"}"#, []),
+            ("/api/login", #"{"password":"\#(Self.password)"}"#, []),
             ("/api/logout", "{}", []),
             ("/api/tare", #"{"sensor":"left"}"#, []),
             ("/api/tare", #"{"sensor":"left"}"#, stolen),
