@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Dependency direction (see docs/architecture.md):
+// Dependency direction (docs/images/modules.svg is drawn from this file by docs/tools/module-graph;
+// .ci/check-package checks each target lists exactly what it imports):
 //   CPlumSystem → PlumSystem (errno, SystemError, syscalls, socket addresses, monotonic time)
 //   CGPIOD, CI2C → CPlumShim → PlumHardware (on PlumSystem) → PlumDrivers → PlumDaemonConfig ← PlumSettings
 //   PlumSystem alone → PlumTransport, PlumClient: no GPIO or I2C library
@@ -105,7 +106,7 @@ let package = Package(
         .target(
             name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumDrivers",
+                "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumDrivers",
                 "PlumHardware",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -142,7 +143,7 @@ let package = Package(
             name: "plumscaled",
             dependencies: [
                 // No swift-argument-parser: DaemonCommandLine reads its four options.
-                "PlumScaleDaemon", "PlumDaemonConfig", "PlumSettings", "PlumSystem",
+                "PlumScaleDaemon", "PlumDaemonConfig", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -161,7 +162,8 @@ let package = Package(
         .executableTarget(
             name: "plumscale",
             dependencies: [
-                "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumDrivers", "PlumHardware", "PlumProtocol",
+                "PlumDaemonConfig", "PlumSettings", "PlumSensors", "PlumSimulation", "PlumDrivers", "PlumHardware",
+                "PlumProtocol",
                 "PlumCore", "PlumClient", "PlumSystem",
                 "PlumScaleDaemon",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
@@ -216,13 +218,13 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["PlumSystem"], path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-request", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
-        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumDaemonConfig", "PlumSettings"]),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumDaemonConfig", "PlumHardware"]),
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
         .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport"]),
         .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport"]),
-        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport", "PlumTestThreads"]),
+        .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
         // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
         // `plumscale history`. plumscaled never links it.
         .target(
@@ -258,9 +260,10 @@ let package = Package(
                 "PlumClient", "PlumProtocol", "PlumSystem", "PlumTestSupport", "PlumTestThreads", "plumscaled"
             ]
         ),
-        .testTarget(name: "PlumSystemTests", dependencies: ["PlumSystem", "PlumTestSupport", "PlumTestThreads"]),
+        .testTarget(name: "PlumSystemTests", dependencies: ["PlumSystem", "PlumTestSupport"]),
         .testTarget(
-            name: "PlumDaemonConfigTests", dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers", "PlumHardware"]
+            name: "PlumDaemonConfigTests",
+            dependencies: ["PlumDaemonConfig", "PlumSettings", "PlumDrivers", "PlumHardware"]
         ),
         // The shared file's tables; plumscaled's reading of the same file is checked beside them,
         // so a mistake in [mqtt] or [web] is refused alike by every service.
@@ -268,17 +271,15 @@ let package = Package(
         .testTarget(
             name: "PlumSensorsTests",
             dependencies: [
-                "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
-                "PlumTestSupport", "PlumTestThreads"
+                "PlumSensors", "PlumDaemonConfig", "PlumCore", "PlumDrivers", "PlumSimulation", "PlumHardware",
+                "PlumTestSupport"
             ]
         ),
         .testTarget(
             name: "PlumStationTests",
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
-                "PlumDaemonConfig", "PlumSettings",
-                "PlumSensors", "PlumTestSupport", "PlumTestThreads",
-                .product(name: "Logging", package: "swift-log"),
+                "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based")
             ]
         ),
@@ -300,7 +301,7 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumClient", "PlumDrivers",
                 "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumSensors",
+                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSensors",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -328,13 +329,12 @@ let package = Package(
         ),
         // The history store on its own: the recorder's rules on a real SQLite file.
         .testTarget(name: "PlumHistoryTests", dependencies: ["PlumHistory"]),
-        .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware"]),
+        .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware", "PlumCore", "PlumDrivers"]),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(
             name: "plumscaleTests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumClient", "PlumProtocol", "PlumSystem",
-                "PlumTestSupport", "PlumTestThreads",
+                "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
@@ -346,7 +346,7 @@ let package = Package(
             name: "plumscaledTests",
             dependencies: [
                 "plumscaled", "plumscale", "PlumClient", "PlumCore", "PlumProtocol", "PlumTestSupport",
-                "PlumTestThreads"
+                "PlumTestThreads", "PlumSystem"
             ]
         )
     ],
@@ -371,7 +371,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .target(
             name: "PlumWeb",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumSettings", "PlumHistory", "PlumClient",
+                "PlumProtocol", "PlumHistory", "PlumClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its server builder: plumscale-web's child channel puts a deadline in front.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -383,13 +383,14 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // Its own threads for bcrypt and SQLite (BlockingWork), off Swift's shared pool.
-                .product(name: "NIOPosix", package: "swift-nio")
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio")
             ]
         ),
         .executableTarget(
             name: "plumscale-web",
             dependencies: [
-                "PlumWeb", "PlumSettings", "PlumClient",
+                "PlumWeb", "PlumSettings", "PlumClient", "PlumHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -416,17 +417,17 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "PlumWebTests",
             dependencies: [
-                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSettings", "PlumClient",
+                "PlumWeb", "PlumHistory", "PlumProtocol", "PlumClient",
                 "PlumSystem",
-                "PlumTestSupport", "PlumTestThreads",
-                "plumscaled",
-                "plumscale-web",  // the LAN test runs the real service
+                "PlumTestSupport",
+                "plumscaled",  // DaemonLinkTests: the link against a real daemon
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log")
             ]
         )
     ]

@@ -1,4 +1,4 @@
-import PlumHardware
+internal import PlumHardware
 
 #if canImport(Glibc)
     import Glibc

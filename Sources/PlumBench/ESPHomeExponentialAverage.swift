@@ -2,21 +2,21 @@
 /// `alpha · x + (1 − alpha) · previous`, output every `sendEvery` values.
 ///
 /// ESPHome's default send_every is 15; the benchmark uses 1, the most favourable to this peer.
-public struct ESPHomeExponentialAverage: ReadingFilter {
-    public let alpha: Double
-    public let sendEvery: Int
+package struct ESPHomeExponentialAverage: ReadingFilter {
+    package let alpha: Double
+    package let sendEvery: Int
     private var accumulator: Double?
     private var sendAt: Int
 
-    public init(alpha: Double = 0.1, sendEvery: Int = 1, sendFirstAt: Int = 1) {
+    package init(alpha: Double = 0.1, sendEvery: Int = 1, sendFirstAt: Int = 1) {
         self.alpha = alpha
         self.sendEvery = max(1, sendEvery)
         sendAt = self.sendEvery - max(1, sendFirstAt)
     }
 
-    public var name: String { "ESPHome exponential_moving_average(\(alpha))" }
+    package var name: String { "ESPHome exponential_moving_average(\(alpha))" }
 
-    public mutating func process(_ raw: Double) -> Double? {
+    package mutating func process(_ raw: Double) -> Double? {
         accumulator = accumulator.map { alpha * raw + (1 - alpha) * $0 } ?? raw
         sendAt += 1
         guard sendAt >= sendEvery else { return nil }

@@ -5,21 +5,21 @@
 /// ESPHome's defaults are window 15 and send_every 15; the benchmark uses window 10 and
 /// send_every 1, which is the most favourable setting for this peer (an output on every
 /// conversion).
-public struct ESPHomeSlidingWindow: ReadingFilter {
-    public let windowSize: Int
-    public let sendEvery: Int
+package struct ESPHomeSlidingWindow: ReadingFilter {
+    package let windowSize: Int
+    package let sendEvery: Int
     private var window: [Double] = []
     private var sendAt: Int
 
-    public init(windowSize: Int = 10, sendEvery: Int = 1, sendFirstAt: Int = 1) {
+    package init(windowSize: Int = 10, sendEvery: Int = 1, sendFirstAt: Int = 1) {
         self.windowSize = max(1, windowSize)
         self.sendEvery = max(1, sendEvery)
         sendAt = self.sendEvery - max(1, sendFirstAt)
     }
 
-    public var name: String { "ESPHome sliding_window_moving_average(\(windowSize))" }
+    package var name: String { "ESPHome sliding_window_moving_average(\(windowSize))" }
 
-    public mutating func process(_ raw: Double) -> Double? {
+    package mutating func process(_ raw: Double) -> Double? {
         window.append(raw)
         if window.count > windowSize { window.removeFirst() }
         sendAt += 1

@@ -1,7 +1,7 @@
-import PlumCore
+internal import PlumCore
 
 /// One filter run over one workload trace, giving what the display showed.
-public enum FilterUnderTest: Sendable {
+package enum FilterUnderTest: Sendable {
     /// PlumScale's weighing engine, calibrated with the known weights.
     case plumScale
     /// A peer library's filter, with the same calibration, rounding and stability rule.
@@ -15,7 +15,7 @@ public enum FilterUnderTest: Sendable {
     /// guess the end of the ringing.
     case pan
 
-    public static let peers: [FilterUnderTest] = [
+    package static let peers: [FilterUnderTest] = [
         .peer { BogdeReadAverage(times: 10) },
         .peer { HX711ADCMovingAverage(samples: 16) },
         .peer { ESPHomeSlidingWindow(windowSize: 10) },
@@ -25,7 +25,7 @@ public enum FilterUnderTest: Sendable {
     ]
 
     /// Which bound the row is, for the true load and the pan; nil for a filter.
-    public var floor: SettlingBenchmark.Floor? {
+    package var floor: SettlingBenchmark.Floor? {
         switch self {
         case .truth: .trueLoad
         case .pan: .pan
@@ -33,7 +33,7 @@ public enum FilterUnderTest: Sendable {
         }
     }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .plumScale: "PlumScale (spike + adaptive)"
         case .peer(let make): make().name
@@ -46,7 +46,7 @@ public enum FilterUnderTest: Sendable {
     ///
     /// - Parameter stabilityWindow: the motion rule's window in nanoseconds, for PlumScale's
     ///   engine and for everyone else alike.
-    public func run(
+    package func run(
         _ trace: WorkloadTrace, zero: Double, countsPerGram: Double,
         stabilityWindow: UInt64 = ScaleConfiguration().stabilityWindow
     ) throws -> DisplayedTrace {

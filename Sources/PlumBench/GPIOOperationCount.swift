@@ -1,6 +1,6 @@
-public import PlumDrivers
-import PlumHardware
-import PlumSimulation
+package import PlumDrivers
+internal import PlumHardware
+internal import PlumSimulation
 
 /// How many GPIO operations the HX711 driver performs per sample: the floor a Pi pays in
 /// system calls, since through libgpiod each line set or get, each wait and each event read
@@ -8,22 +8,22 @@ import PlumSimulation
 ///
 /// Counted by wrapping the chip model's lines in counting lines and letting the real driver
 /// read from them on virtual time, so the figure is exact and the same on every machine.
-public struct GPIOOperationCount: Hashable, Sendable {
-    public var samples = 0
+package struct GPIOOperationCount: Hashable, Sendable {
+    package var samples = 0
     /// PD_SCK set high or low.
-    public var clockSets = 0
+    package var clockSets = 0
     /// DOUT level reads.
-    public var dataGets = 0
+    package var dataGets = 0
     /// Waits for a DOUT edge (one poll each).
-    public var edgeWaits = 0
+    package var edgeWaits = 0
     /// Reads of pending edge events (one read each).
-    public var edgeReads = 0
+    package var edgeReads = 0
 
-    public var total: Int { clockSets + dataGets + edgeWaits + edgeReads }
-    public var perSample: Double { samples > 0 ? Double(total) / Double(samples) : 0 }
+    package var total: Int { clockSets + dataGets + edgeWaits + edgeReads }
+    package var perSample: Double { samples > 0 ? Double(total) / Double(samples) : 0 }
 
     /// Reads `samples` conversions at `rate` and gain `gain` through counting lines.
-    public static func measure(samples: Int, rate: HX711Rate = .sps80, gain: HX711Gain = .channelA128) throws
+    package static func measure(samples: Int, rate: HX711Rate = .sps80, gain: HX711Gain = .channelA128) throws
         -> GPIOOperationCount
     {
         let counter = Counter()

@@ -4,15 +4,15 @@
 /// distance from it; keep the values whose distance is under one sample standard deviation of
 /// those distances (all the same distance → the median alone); the mean of what is kept,
 /// truncated with `int()`. One value per `readings` conversions.
-public struct Gandalf15OutlierMean: ReadingFilter {
-    public let readings: Int
+package struct Gandalf15OutlierMean: ReadingFilter {
+    package let readings: Int
     private var block: [Double] = []
 
-    public init(readings: Int = 30) { self.readings = max(3, readings) }
+    package init(readings: Int = 30) { self.readings = max(3, readings) }
 
-    public var name: String { "gandalf15 outliers_filter mean(\(readings))" }
+    package var name: String { "gandalf15 outliers_filter mean(\(readings))" }
 
-    public mutating func process(_ raw: Double) -> Double? {
+    package mutating func process(_ raw: Double) -> Double? {
         block.append(raw)
         guard block.count == readings else { return nil }
         defer { block.removeAll(keepingCapacity: true) }

@@ -3,15 +3,15 @@
 /// shifted right by log2(SAMPLES). The library stores codes as offset binary (`data ^ 0x800000`),
 /// so the sum is positive and the shift is a floor division; it outputs on every conversion
 /// once the ring has been filled at start-up.
-public struct HX711ADCMovingAverage: ReadingFilter {
-    public let samples: Int
+package struct HX711ADCMovingAverage: ReadingFilter {
+    package let samples: Int
     private let shift: Int
     private var ring: [Int64]
     private var index = 0
     private var filled = 0
 
     /// - Parameter samples: SAMPLES, a power of two (the library's default is 16).
-    public init(samples: Int = 16) {
+    package init(samples: Int = 16) {
         var shift = 0
         while (1 << (shift + 1)) <= max(1, samples) { shift += 1 }
         self.samples = 1 << shift
@@ -19,9 +19,9 @@ public struct HX711ADCMovingAverage: ReadingFilter {
         ring = Array(repeating: 0, count: (1 << shift) + 2)
     }
 
-    public var name: String { "HX711_ADC moving average \(samples) (−min −max)" }
+    package var name: String { "HX711_ADC moving average \(samples) (−min −max)" }
 
-    public mutating func process(_ raw: Double) -> Double? {
+    package mutating func process(_ raw: Double) -> Double? {
         let offsetBinary = Int64(raw) + 0x80_0000
         ring[index] = offsetBinary
         index = (index + 1) % ring.count

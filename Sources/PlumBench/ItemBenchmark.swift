@@ -1,51 +1,51 @@
-public import PlumCore
-public import PlumDrivers
+package import PlumCore
+package import PlumDrivers
 
 /// Benchmark 7: items. Seeded sequences of plums placed and removed (``ItemScript``) run
 /// through the chip model, the real HX711 driver, the weighing engine and the
 /// ``ItemDetector``; every reported event is matched against the truth.
-public struct ItemBenchmark: Sendable {
+package struct ItemBenchmark: Sendable {
     /// The figures of one way of weighing at one rate.
-    public struct Row: Sendable {
-        public var mode: ItemDetection.Mode
-        public var rate: HX711Rate
+    package struct Row: Sendable {
+        package var mode: ItemDetection.Mode
+        package var rate: HX711Rate
         /// Events the script expects (placements and removals).
-        public var expected: Int
+        package var expected: Int
         /// Expected events reported exactly once, of the right kind.
-        public var matched: Int
+        package var matched: Int
         /// Expected events not reported before the next action began.
-        public var missed: Int
+        package var missed: Int
         /// Events reported more than once for one expected event.
-        public var countedTwice: Int
+        package var countedTwice: Int
         /// Events reported where none was expected (a hand resting, say).
-        public var spurious: Int
+        package var spurious: Int
         /// Matched events within 1 d of their true weight.
-        public var withinOneD: Int
+        package var withinOneD: Int
         /// The largest weight error of a matched event, in d.
-        public var worstError: Double
+        package var worstError: Double
         /// Two plums within the settling time, and how many of those were flagged merged.
-        public var mergedExpected: Int
-        public var mergedFlagged: Int
+        package var mergedExpected: Int
+        package var mergedFlagged: Int
         /// Single plums flagged merged all the same.
-        public var falselyMerged: Int
-        public var hands: Int
-        public var rolls: Int
+        package var falselyMerged: Int
+        package var hands: Int
+        package var rolls: Int
         /// The slowest report, seconds from the step to the event.
-        public var slowest: Double
+        package var slowest: Double
     }
 
-    public let rate: HX711Rate
-    public let seed: UInt64
+    package let rate: HX711Rate
+    package let seed: UInt64
     /// Placements (and hands) per way of weighing.
-    public let actions: Int
+    package let actions: Int
 
-    public init(rate: HX711Rate, seed: UInt64, actions: Int = 40) {
+    package init(rate: HX711Rate, seed: UInt64, actions: Int = 40) {
         self.rate = rate
         self.seed = seed
         self.actions = actions
     }
 
-    public func run(mode: ItemDetection.Mode) throws -> Row {
+    package func run(mode: ItemDetection.Mode) throws -> Row {
         let script = ItemScript(mode: mode, actions: actions, seed: seed &+ (mode == .accumulate ? 1 : 0))
         let trace = try WorkloadTrace(workload: script.workload, rate: rate, seed: seed)
         let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
@@ -109,7 +109,7 @@ public struct ItemBenchmark: Sendable {
     }
 
     /// The figures as a table, one row per way of weighing and rate.
-    public static func table(_ rows: [Row]) -> String {
+    package static func table(_ rows: [Row]) -> String {
         let header = [
             "items (way of weighing, SPS)", "expected", "missed", "twice", "spurious", "within 1 d", "worst d",
             "merged flagged", "falsely merged", "hands", "rolls", "slowest s"

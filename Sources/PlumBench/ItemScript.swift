@@ -1,5 +1,5 @@
-public import PlumCore
-import PlumSimulation
+package import PlumCore
+internal import PlumSimulation
 
 /// A seeded sequence of fruit placed and removed, as a load script for the chip model, with the
 /// item events a detector should report: the truth the items benchmark is measured against.
@@ -10,33 +10,33 @@ import PlumSimulation
 /// dies away over a second or two), two plums within 0.05–0.2 s (one item of their sum, which
 /// should be flagged merged), and a hand resting on the pan (the load drifting up and down for
 /// 1.6 s without stopping, then the hand gone: no item).
-public struct ItemScript: Sendable {
+package struct ItemScript: Sendable {
     /// One event the detector should report.
-    public struct Expected: Hashable, Sendable {
-        public var kind: ItemEvent.Kind
+    package struct Expected: Hashable, Sendable {
+        package var kind: ItemEvent.Kind
         /// The true weight of the step in grams.
-        public var grams: Double
+        package var grams: Double
         /// Seconds: when the step begins.
-        public var from: Double
+        package var from: Double
         /// Seconds: by when it must have been reported (the next action begins).
-        public var until: Double
+        package var until: Double
         /// Two plums within the settling time: one item of their sum, to be flagged merged.
-        public var merged: Bool
+        package var merged: Bool
     }
 
-    public let workload: Workload
-    public let expected: [Expected]
+    package let workload: Workload
+    package let expected: [Expected]
     /// Hand-resting episodes, which must make no item.
-    public let hands: Int
+    package let hands: Int
     /// Rolling plums among the placements.
-    public let rolls: Int
+    package let rolls: Int
 
     /// Seconds the pan is left alone after each action: the 10 SPS engine with a slow roll needs
     /// about 2.5 s to be stable and the detector 0.25 s more to confirm.
     static let hold = 3.5...5.0
 
     /// Generates `actions` placements (and the removals they need) for `mode` from `seed`.
-    public init(mode: ItemDetection.Mode, actions: Int, seed: UInt64) {
+    package init(mode: ItemDetection.Mode, actions: Int, seed: UInt64) {
         var random = SeededRandom(seed: SeededRandom.scattered(seed))
         func uniform(_ range: ClosedRange<Double>) -> Double {
             range.lowerBound + (range.upperBound - range.lowerBound) * random.unit()

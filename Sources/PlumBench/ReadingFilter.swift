@@ -3,7 +3,7 @@
 ///
 /// Peers that block to average (`read_average(10)`) output only every n-th conversion: they
 /// return nil in between, and what the display shows is the last output.
-public protocol ReadingFilter {
+package protocol ReadingFilter {
     /// A short name for the results table.
     var name: String { get }
     /// Takes one conversion (raw counts); returns the new displayed value, if any.

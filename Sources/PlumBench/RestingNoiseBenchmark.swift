@@ -1,32 +1,32 @@
-import PlumCore
-public import PlumDrivers
+internal import PlumCore
+package import PlumDrivers
 
 /// Benchmark 1, second part: a load at rest on a cell noisier than the datasheet's. The resting
 /// workload's conversions get extra noise of 0.25, 0.5 and 1 d rms per conversion, and a
 /// mid-read spike of 5 to 50 g on about one conversion in 400; each placement rings. Beside
 /// the settling time it reports what a user sees once the load has settled: how often the
 /// display changes and how much of the time the reading is stable.
-public struct RestingNoiseBenchmark: Sendable {
+package struct RestingNoiseBenchmark: Sendable {
     /// One noise level's figures.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// Added noise per conversion in d (0: the datasheet's alone, no spikes).
-        public var noise: Double
+        package var noise: Double
         /// Worst time from a placement until the display is within ±1 d of it for good (nil:
         /// never). Not "and stable": a held spike marks one conversion unstable on purpose, and
         /// the stable share below says how much of the rest was stable.
-        public var settle: Double?
+        package var settle: Double?
         /// The first conversion after a placement (a display showing the true load).
-        public var floor: Double?
+        package var floor: Double?
         /// Display changes per minute from 1.5 s after each placement to the next.
-        public var changesPerMinute: Double
+        package var changesPerMinute: Double
         /// Share of readings flagged stable over the same spans.
-        public var stableShare: Double
+        package var stableShare: Double
         /// The display furthest from the load over the same spans, in d.
-        public var worstOff: Double
+        package var worstOff: Double
     }
 
     /// 100 g, then 250 g, then the pan emptied, 12 s apart, each ringing at 5 Hz for 0.1 s.
-    public static let resting = Workload(
+    package static let resting = Workload(
         name: "resting",
         events: [
             .ringingStep(at: 1, to: 100, frequency: 5, decay: 0.1, depth: 0.5),
@@ -35,19 +35,19 @@ public struct RestingNoiseBenchmark: Sendable {
         ], duration: 37)
 
     /// The added noise levels, in d.
-    public static let noiseLevels = [0, 0.25, 0.5, 1.0]
+    package static let noiseLevels = [0, 0.25, 0.5, 1.0]
     /// Seconds after a placement from which the load counts as at rest.
-    public static let restAfter = 1.5
+    package static let restAfter = 1.5
 
-    public let rate: HX711Rate
-    public let seed: UInt64
+    package let rate: HX711Rate
+    package let seed: UInt64
 
-    public init(rate: HX711Rate, seed: UInt64) {
+    package init(rate: HX711Rate, seed: UInt64) {
         self.rate = rate
         self.seed = seed
     }
 
-    public func run() throws -> [Row] {
+    package func run() throws -> [Row] {
         let d = 0.1
         let base = try WorkloadTrace(workload: Self.resting, rate: rate, seed: seed)
         let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
@@ -88,7 +88,7 @@ public struct RestingNoiseBenchmark: Sendable {
         }
     }
 
-    public func table(_ rows: [Row]) -> String {
+    package func table(_ rows: [Row]) -> String {
         let header = [
             "PlumScale at rest (\(Int(rate.samplesPerSecond)) SPS), added noise", "to ±1 d s", "floor s",
             "display changes/min at rest", "stable at rest", "worst off d"

@@ -1,5 +1,5 @@
-public import PlumHardware
-public import PlumSimulation
+package import PlumHardware
+internal import PlumSimulation
 
 /// A load that follows a script of steps, ringing placements, ramps and knocks: the
 /// benchmark's workloads, deterministic and described in a few lines.
@@ -7,8 +7,8 @@ public import PlumSimulation
 /// `grams(at:)` is what the pan feels (the chip model converts it); `truth(at:)` is the weight
 /// a trustworthy display should settle to: the steps and ramps, without the ringing and the
 /// knocks.
-public struct ScriptedLoad: LoadProfile, Sendable {
-    public enum Event: Hashable, Sendable {
+package struct ScriptedLoad: LoadProfile, Sendable {
+    package enum Event: Hashable, Sendable {
         /// The load becomes `grams` at `at` seconds, at once.
         case step(at: Double, to: Double)
         /// The load becomes `grams` at `at` seconds and the pan rings: a damped oscillation of
@@ -26,11 +26,11 @@ public struct ScriptedLoad: LoadProfile, Sendable {
         }
     }
 
-    public let events: [Event]
+    package let events: [Event]
     /// Instant zero of the script on the monotonic clock.
-    public let origin: MonotonicInstant
+    package let origin: MonotonicInstant
 
-    public init(_ events: [Event], origin: MonotonicInstant) {
+    package init(_ events: [Event], origin: MonotonicInstant) {
         self.events = events.sorted { $0.start < $1.start }
         self.origin = origin
     }
@@ -40,7 +40,7 @@ public struct ScriptedLoad: LoadProfile, Sendable {
         time < origin ? -Double(origin.nanoseconds(since: time)) / 1e9 : Double(time.nanoseconds(since: origin)) / 1e9
     }
 
-    public func grams(at time: MonotonicInstant) -> Double {
+    package func grams(at time: MonotonicInstant) -> Double {
         let t = seconds(time)
         var level = 0.0
         var ringing = 0.0
@@ -67,7 +67,7 @@ public struct ScriptedLoad: LoadProfile, Sendable {
     }
 
     /// The weight a display should show at `time`: steps and ramps only.
-    public func truth(at time: MonotonicInstant) -> Double {
+    package func truth(at time: MonotonicInstant) -> Double {
         let t = seconds(time)
         var level = 0.0
         for event in events where event.start <= t {
@@ -84,7 +84,7 @@ public struct ScriptedLoad: LoadProfile, Sendable {
 
     /// The instants (seconds) after which the display is expected to settle: each step, the
     /// end of each ramp, and each knock.
-    public var changes: [Double] {
+    package var changes: [Double] {
         events.map { event in
             switch event {
             case .ramp(let at, _, let duration): at + duration

@@ -1,11 +1,11 @@
-import PlumCore
-public import PlumDrivers
+internal import PlumCore
+package import PlumDrivers
 
 /// Benchmark 1: time to a trustworthy weight, for PlumScale and the peers, on the same
 /// conversions of the same workloads.
-public struct SettlingBenchmark: Sendable {
+package struct SettlingBenchmark: Sendable {
     /// The bounds run beside the filters under the same rule.
-    public enum Floor: Sendable {
+    package enum Floor: Sendable {
         /// The true load, known in advance: nothing causal settles sooner.
         case trueLoad
         /// The noiseless pan: at rest once its ringing has died away.
@@ -13,26 +13,26 @@ public struct SettlingBenchmark: Sendable {
     }
 
     /// One filter's figures over all workloads at one rate.
-    public struct Row: Sendable {
-        public var filter: String
+    package struct Row: Sendable {
+        package var filter: String
         /// Worst settle time per workload name (nil: some change never settled).
-        public var worstSettle: [String: Double?]
+        package var worstSettle: [String: Double?]
         /// Worst time to within ±1 d on the step workload, stable flag or not.
-        public var stepTrack: Double?
+        package var stepTrack: Double?
         /// Settled noise over the step workload, in d.
-        public var noiseRMS: Double
-        public var peakToPeak: Double
+        package var noiseRMS: Double
+        package var peakToPeak: Double
         /// Worst overshoot over the step and plum workloads, in d.
-        public var overshoot: Double
+        package var overshoot: Double
         /// Share of stable-flagged points more than 1 d off, over all workloads.
-        public var wrongStable: Double
+        package var wrongStable: Double
         /// The same share on each workload, by name.
-        public var wrongStableByWorkload: [String: Double] = [:]
+        package var wrongStableByWorkload: [String: Double] = [:]
         /// Set when the row is a bound (the true load, the pan), not a competitor.
-        public var floor: Floor?
+        package var floor: Floor?
 
         /// The slowest settle over every workload; nil if anything never settled.
-        public var overallWorst: Double? {
+        package var overallWorst: Double? {
             var worst = 0.0
             for value in worstSettle.values {
                 guard let value else { return nil }
@@ -42,13 +42,13 @@ public struct SettlingBenchmark: Sendable {
         }
     }
 
-    public let rate: HX711Rate
-    public let traces: [WorkloadTrace]
-    public let zero: Double
-    public let countsPerGram: Double
+    package let rate: HX711Rate
+    package let traces: [WorkloadTrace]
+    package let zero: Double
+    package let countsPerGram: Double
 
     /// Generates every workload at `rate` from `seed` and the shared calibration.
-    public init(rate: HX711Rate, seed: UInt64, workloads: [Workload] = Workload.all) throws {
+    package init(rate: HX711Rate, seed: UInt64, workloads: [Workload] = Workload.all) throws {
         self.rate = rate
         traces = try workloads.enumerated().map { index, workload in
             try WorkloadTrace(workload: workload, rate: rate, seed: seed &+ UInt64(index))
@@ -62,7 +62,7 @@ public struct SettlingBenchmark: Sendable {
     /// Runs every filter over every trace.
     ///
     /// - Parameter stabilityWindow: the motion rule's window in nanoseconds, the same for all.
-    public func run(
+    package func run(
         filters: [FilterUnderTest] = [.plumScale] + FilterUnderTest.peers + [.pan, .truth],
         stabilityWindow: UInt64 = ScaleConfiguration().stabilityWindow
     ) throws -> [Row] {
@@ -96,7 +96,7 @@ public struct SettlingBenchmark: Sendable {
     }
 
     /// The results as a text table, with the verdict against the 4× target.
-    public func table(_ rows: [Row]) -> String {
+    package func table(_ rows: [Row]) -> String {
         let workloads = traces.map(\.workload.name)
         let small = Workload.smallSteps.name
         var header =
@@ -172,6 +172,6 @@ public struct SettlingBenchmark: Sendable {
 }
 
 /// A number with `decimals` places, for tables; a dash when it is not a number.
-public func fixed(_ value: Double, _ decimals: Int) -> String {
+package func fixed(_ value: Double, _ decimals: Int) -> String {
     value.isFinite ? FixedPoint.text(value, decimals: decimals) : "–"
 }

@@ -1,40 +1,40 @@
 /// The figures the benchmark reports for one filter on one workload, in divisions d where
 /// they are weights.
-public struct SettlingMetrics: Hashable, Sendable {
+package struct SettlingMetrics: Hashable, Sendable {
     /// Per load change: seconds from the change until the display is within ±1 d of the truth
     /// and flagged stable, and stays so until the next change (nil: never settled).
-    public var settleTimes: [Double?]
+    package var settleTimes: [Double?]
     /// Per load change: seconds until the display is within ±1 d of the truth and stays so,
     /// stable flag or not: the filter's own speed, without the stability window.
-    public var trackTimes: [Double?]
+    package var trackTimes: [Double?]
     /// Standard deviation of the display's precise value about its settled mean, in d.
-    public var settledNoiseRMS: Double
+    package var settledNoiseRMS: Double
     /// Largest peak-to-peak of the display once settled, in d.
-    public var settledPeakToPeak: Double
+    package var settledPeakToPeak: Double
     /// Largest excursion past the truth after a change, in the direction of the change, in d.
-    public var worstOvershoot: Double
+    package var worstOvershoot: Double
     /// Share of stable-flagged points whose display is more than 1 d from the truth.
-    public var wrongStableRate: Double
+    package var wrongStableRate: Double
 
     /// The worst settle time, or nil when some change never settled.
-    public var worstSettleTime: Double? {
+    package var worstSettleTime: Double? {
         settleTimes.contains(where: { $0 == nil }) ? nil : settleTimes.compactMap { $0 }.max()
     }
 
     /// The worst time to within ±1 d, or nil when some change never got there.
-    public var worstTrackTime: Double? {
+    package var worstTrackTime: Double? {
         trackTimes.contains(where: { $0 == nil }) ? nil : trackTimes.compactMap { $0 }.max()
     }
 
     /// The median settle time over the changes that settled.
-    public var medianSettleTime: Double? {
+    package var medianSettleTime: Double? {
         let settled = settleTimes.compactMap { $0 }.sorted()
         guard !settled.isEmpty else { return nil }
         return settled[settled.count / 2]
     }
 
     /// Measures `trace` with division `d` grams.
-    public init(_ trace: DisplayedTrace, division d: Double) {
+    package init(_ trace: DisplayedTrace, division d: Double) {
         let points = trace.points
         let changes = trace.changes.sorted()
         var settleTimes: [Double?] = []

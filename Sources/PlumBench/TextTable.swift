@@ -1,6 +1,6 @@
 /// Renders rows of cells as an aligned plain-text table (first column left, others right).
-public enum TextTable {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum TextTable {
+    package static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in
             all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0

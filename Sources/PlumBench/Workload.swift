@@ -1,21 +1,21 @@
 /// A named benchmark workload: a load script and how long to run it.
-public struct Workload: Hashable, Sendable {
-    public var name: String
-    public var events: [ScriptedLoad.Event]
+package struct Workload: Hashable, Sendable {
+    package var name: String
+    package var events: [ScriptedLoad.Event]
     /// Seconds of simulated time.
-    public var duration: Double
+    package var duration: Double
 
-    public init(name: String, events: [ScriptedLoad.Event], duration: Double) {
+    package init(name: String, events: [ScriptedLoad.Event], duration: Double) {
         self.name = name
         self.events = events
         self.duration = duration
     }
 
     /// The workloads of the settling benchmark.
-    public static let all: [Workload] = [steps, plum, ramp, knocks, smallSteps]
+    package static let all: [Workload] = [steps, plum, ramp, knocks, smallSteps]
 
     /// 20 g, 100 g and 385 g placed and removed, 4 s apart.
-    public static let steps = Workload(
+    package static let steps = Workload(
         name: "steps",
         events: [
             .step(at: 2, to: 20), .step(at: 6, to: 0),
@@ -26,7 +26,7 @@ public struct Workload: Hashable, Sendable {
     /// A plum rolling to rest: each placement and removal rings at 4–6 Hz, decaying with a
     /// time constant of 0.1 s (a small pan on a 1 kg bar cell): the pan itself is within 1 d of
     /// rest about 0.6 s after the plum lands.
-    public static let plum = Workload(
+    package static let plum = Workload(
         name: "plum",
         events: [
             .ringingStep(at: 2, to: 87.3, frequency: 4, decay: 0.1, depth: 0.5),
@@ -36,7 +36,7 @@ public struct Workload: Hashable, Sendable {
         ], duration: 22)
 
     /// A slow pour: 0 to 200 g over 8 s, held, then lifted off.
-    public static let ramp = Workload(
+    package static let ramp = Workload(
         name: "ramp",
         events: [
             .ramp(at: 2, to: 200, duration: 8), .step(at: 16, to: 0)
@@ -45,7 +45,7 @@ public struct Workload: Hashable, Sendable {
     /// 100 g, then steps of 0.2 to 0.5 g on and off it, 3 s apart (a grape, a stalk): smaller
     /// than the filter's step threshold (4 d), so an average that restarts only on a jump
     /// creeps to them, and a display creeping 1 d at a time can look still.
-    public static let smallSteps = Workload(
+    package static let smallSteps = Workload(
         name: "small",
         events: [
             .step(at: 1, to: 100), .step(at: 4, to: 100.33), .step(at: 7, to: 100.53),
@@ -54,7 +54,7 @@ public struct Workload: Hashable, Sendable {
         ], duration: 22)
 
     /// 100 g on the pan, knocked for 25 ms by +40 g, −30 g and +120 g.
-    public static let knocks = Workload(
+    package static let knocks = Workload(
         name: "knocks",
         events: [
             .step(at: 1, to: 100),

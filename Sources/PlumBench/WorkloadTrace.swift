@@ -1,32 +1,32 @@
-public import PlumDrivers
-import PlumHardware
-import PlumSimulation
+package import PlumDrivers
+internal import PlumHardware
+internal import PlumSimulation
 
 /// The conversions the real HX711 driver read from the chip model while a workload ran, with
 /// the true weight at each: the same samples every filter is measured on.
-public struct WorkloadTrace: Sendable {
-    public struct Point: Hashable, Sendable {
+package struct WorkloadTrace: Sendable {
+    package struct Point: Hashable, Sendable {
         /// Seconds since the workload started.
-        public var time: Double
+        package var time: Double
         /// Monotonic nanoseconds, as the engine sees them.
-        public var nanoseconds: UInt64
-        public var raw: Int32
-        public var flags: SampleFlags
+        package var nanoseconds: UInt64
+        package var raw: Int32
+        package var flags: SampleFlags
         /// The weight a display should settle to (no ringing, no knocks).
-        public var truth: Double
+        package var truth: Double
         /// What the pan felt at that moment (ringing and knocks included, no noise).
-        public var felt: Double
+        package var felt: Double
     }
 
-    public let workload: Workload
-    public let rate: HX711Rate
-    public let points: [Point]
+    package let workload: Workload
+    package let rate: HX711Rate
+    package let points: [Point]
     /// Seconds at which the display is expected to settle again.
-    public let changes: [Double]
+    package let changes: [Double]
 
     /// Runs `workload` through the chip model (1 kg cell, 1 mV/V, 3.3 V, channel A gain 128,
     /// datasheet noise for `rate`, creep and drift) and the real driver, on virtual time.
-    public init(workload: Workload, rate: HX711Rate, seed: UInt64) throws {
+    package init(workload: Workload, rate: HX711Rate, seed: UInt64) throws {
         let clock = VirtualClock()
         let origin = clock.now()
         let load = ScriptedLoad(workload.events, origin: origin)
@@ -60,7 +60,7 @@ public struct WorkloadTrace: Sendable {
     /// The same conversions with extra noise of `sigma` grams rms added to each, and a mid-read
     /// spike of 5 to 50 g either way on about one conversion in `spikeEvery` (0: none): a noisier
     /// cell or amplifier than the datasheet's, for the benchmark's noise levels.
-    public func addingNoise(sigma: Double, spikeEvery: Int, countsPerGram: Double, seed: UInt64) -> WorkloadTrace {
+    package func addingNoise(sigma: Double, spikeEvery: Int, countsPerGram: Double, seed: UInt64) -> WorkloadTrace {
         var random = SeededRandom(seed: SeededRandom.scattered(seed))
         let noisy = points.map { point in
             var point = point
@@ -84,14 +84,14 @@ public struct WorkloadTrace: Sendable {
 
     /// The codes for a known load with noise, creep and drift turned off: the benchmark's
     /// known-weight calibration, shared by every filter.
-    public static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {
+    package static func calibrationCode(grams: Double, rate: HX711Rate) throws -> Int32 {
         try SimulatedHX711<VirtualClock>.noiselessCode(
             grams: grams, driver: HX711Configuration(gain: .channelA128, rate: rate))
     }
 
     /// Writes the trace as CSV that `plumscale raw` replays (`time_s,sensor,raw`), and the truth
     /// beside it (`time_s,grams`).
-    public func write(directory: String) throws {
+    package func write(directory: String) throws {
         let stem = "\(directory)/\(workload.name)-\(Int(rate.samplesPerSecond))sps"
         let recorder = try TraceRecorder(path: stem + ".csv")
         for point in points {

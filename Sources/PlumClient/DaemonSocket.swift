@@ -1,9 +1,10 @@
+internal import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-internal import PlumSystem
 
 /// Where plumscaled's JSON socket is: the one search every client uses.
 ///

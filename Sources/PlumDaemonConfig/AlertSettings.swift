@@ -1,4 +1,4 @@
-import PlumSettings
+internal import PlumSettings
 internal import TOMLKit
 
 /// One `[[alert]]` rule: a sensor's net weight below or above a threshold for a while.
@@ -10,24 +10,24 @@ internal import TOMLKit
 ///     hysteresis = 50    # cleared above 250 g
 ///     hold = 30          # seconds the weight must stay below 200 g
 ///     cue = true         # pulse the [cue] line when raised
-public struct AlertSettings: Hashable, Sendable {
+package struct AlertSettings: Hashable, Sendable {
     /// Which side of the threshold raises the alert.
-    public enum Direction: String, Hashable, Sendable {
+    package enum Direction: String, Hashable, Sendable {
         case below, above
     }
 
-    public var name: String
-    public var sensor: String
-    public var direction: Direction
+    package var name: String
+    package var sensor: String
+    package var direction: Direction
     /// The threshold in net grams.
-    public var grams: Double
-    public var hysteresisGrams: Double
-    public var holdSeconds: Double
-    public var cue: Bool
+    package var grams: Double
+    package var hysteresisGrams: Double
+    package var holdSeconds: Double
+    package var cue: Bool
     /// The line of the `[[alert]]` table, for messages about it.
-    public var line: Int?
+    package var line: Int?
 
-    public init(
+    package init(
         name: String, sensor: String, direction: Direction, grams: Double, hysteresisGrams: Double = 0,
         holdSeconds: Double = 0, cue: Bool = false, line: Int? = nil
     ) {

@@ -1,5 +1,5 @@
-public import PlumSettings
-public import PlumHardware
+package import PlumHardware
+package import PlumSettings
 internal import TOMLKit
 
 /// One `[[button]]`: a push button on a GPIO line that tares its sensors with a short press
@@ -13,22 +13,22 @@ internal import TOMLKit
 ///     debounce_ms = 20
 ///     long_press_ms = 1000
 ///     sensors = ["left"]   # all sensors when left out
-public struct ButtonSettings: Hashable, Sendable {
-    public var chip: GPIOChipSpec
-    public var line: GPIOLineSpec
-    public var bias: GPIOBias
+package struct ButtonSettings: Hashable, Sendable {
+    package var chip: GPIOChipSpec
+    package var line: GPIOLineSpec
+    package var bias: GPIOBias
     /// Pressed is the line's low level.
-    public var activeLow: Bool
+    package var activeLow: Bool
     /// How long a new level must hold to count (contact bounce is shorter).
-    public var debounceMilliseconds: Int
+    package var debounceMilliseconds: Int
     /// How long a press must be held to zero instead of tare.
-    public var longPressMilliseconds: Int
+    package var longPressMilliseconds: Int
     /// The sensors a press acts on, in the configuration's order.
-    public var sensors: [String]
+    package var sensors: [String]
     /// The line of the `[[button]]` table, for messages about it.
-    public var position: SourcePosition
+    package var position: SourcePosition
 
-    public init(
+    package init(
         chip: GPIOChipSpec, line: GPIOLineSpec, bias: GPIOBias = .asIs, activeLow: Bool = false,
         debounceMilliseconds: Int = 20, longPressMilliseconds: Int = 1000, sensors: [String],
         position: SourcePosition = SourcePosition(file: "<built-in>", line: nil)

@@ -1,38 +1,38 @@
-import PlumSettings
-public import PlumHardware
+package import PlumHardware
+internal import PlumSettings
 internal import TOMLKit
 
 /// Settings of `plumscaled` from `[daemon]`.
-public struct DaemonSettings: Hashable, Sendable {
+package struct DaemonSettings: Hashable, Sendable {
     /// The JSON protocol's Unix socket; nil: the default for how the daemon runs (the socket
     /// systemd passes, `$RUNTIME_DIRECTORY/plumscale.sock`, or a per-user path).
-    public var socket: String?
+    package var socket: String?
     /// The group that may connect (the socket is mode 0660).
-    public var socketGroup: String?
+    package var socketGroup: String?
     /// An optional loopback TCP listener for the JSON protocol: "127.0.0.1:7450" or "[::1]:7450".
-    public var tcp: ListenerAddress?
+    package var tcp: ListenerAddress?
     /// An optional MT-SICS listener: a Unix socket path or a loopback "host:port".
-    public var mtsics: ListenerAddress?
+    package var mtsics: ListenerAddress?
     /// The sensor the MT-SICS listener weighs with; nil: the first sensor. Checked against the
     /// configured sensors by ``PlumConfiguration/parse(_:file:)``.
-    public var mtsicsSensor: String?
+    package var mtsicsSensor: String?
     /// The group whose members may zero, tare and calibrate (besides root and the daemon's
     /// user); nil: nobody else.
-    public var adminGroup: String?
+    package var adminGroup: String?
     /// The most clients served at once; one more gets an error line and is closed.
-    public var maxClients: Int = 256
+    package var maxClients: Int = 256
     /// How many of the `maxClients` slots, the last ones, only clients that may change the
     /// scale (root, the daemon's user, `adminGroup`) may take; at most `maxClients - 1` apply.
-    public var reservedClients: Int = 8
+    package var reservedClients: Int = 8
     /// Seconds after which a client that may not change the scale, is not watching and sends no
     /// request is closed; 0: never.
-    public var idleTimeoutSeconds: Int = 10
+    package var idleTimeoutSeconds: Int = 10
     /// Messages queued per client before its oldest are dropped.
-    public var clientQueue: Int = 512
+    package var clientQueue: Int = 512
     /// Where calibrations are kept; nil: `$STATE_DIRECTORY` or /var/lib/plumscale.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
 
-    public init() {}
+    package init() {}
 
     init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader
@@ -100,17 +100,17 @@ public struct DaemonSettings: Hashable, Sendable {
 }
 
 /// The buzzer or haptic driver wired to a GPIO line, from `[cue]`.
-public struct CueOutputSettings: Hashable, Sendable {
-    public var chip: GPIOChipSpec
-    public var line: GPIOLineSpec
+package struct CueOutputSettings: Hashable, Sendable {
+    package var chip: GPIOChipSpec
+    package var line: GPIOLineSpec
     /// The line is driven low to sound (a PNP transistor, say).
-    public var activeLow: Bool
+    package var activeLow: Bool
     /// How long one cue sounds.
-    public var pulseMilliseconds: Int
+    package var pulseMilliseconds: Int
     /// Also a short cue when a new stable weight is reached.
-    public var onStable: Bool
+    package var onStable: Bool
 
-    public init(
+    package init(
         chip: GPIOChipSpec, line: GPIOLineSpec, activeLow: Bool = false, pulseMilliseconds: Int = 150,
         onStable: Bool = false
     ) {

@@ -1,5 +1,5 @@
-import PlumSettings
-import PlumHardware
+internal import PlumHardware
+internal import PlumSettings
 
 /// The `chip` and `line` keys of a table that names one GPIO line (`[cue]`, `[[button]]`),
 /// read and checked the one way, with an example fitting what the line is for.

@@ -1,4 +1,4 @@
-public import PlumSettings
+package import PlumSettings
 
 /// A ready set of settings for one kind of sensor hardware, chosen with
 /// `[[sensor]] profile = "…"` instead of tuning numbers by hand.
@@ -8,31 +8,31 @@ public import PlumSettings
 /// 80 SPS alike), whether zero-tracking makes sense, and wiring defaults such as an FSR's
 /// divider. It is one layer: over `[scale]`, under the sensor's own keys. The figures are those
 /// of the files in `Calibration/profiles`, which also give each sensor's signal per gram.
-public struct HardwareProfile: Hashable, Sendable {
+package struct HardwareProfile: Hashable, Sendable {
     /// A wiring key's value, as it would be written in the `[[sensor]]` table.
-    public enum WiringValue: Hashable, Sendable {
+    package enum WiringValue: Hashable, Sendable {
         case int(Int)
         case double(Double)
         case string(String)
     }
 
     /// The name written after `profile =`, such as `hx711-1kg-gain128`.
-    public var name: String
+    package var name: String
     /// One line for people choosing a profile.
-    public var summary: String
+    package var summary: String
     /// The sensor kinds the profile is made for.
-    public var kinds: [SourceKind]
+    package var kinds: [SourceKind]
     /// The HX711 gain the figures hold for; a sensor with another `gain` is refused.
-    public var gain: Int?
+    package var gain: Int?
     /// Keys of the `[[sensor]]` table the profile fills in when the table leaves them out.
-    public var wiring: [String: WiringValue]
+    package var wiring: [String: WiringValue]
     /// The scale settings the profile sets; keys it leaves out come from `[scale]`.
-    public var scale: ScaleOverrides
+    package var scale: ScaleOverrides
     /// The signal per gram its cell and gain give (`nominalSignalPerGram` of its file), which a
     /// calibration far from is flagged for confirmation; nil when not a fixed figure.
-    public var nominalSignalPerGram: Double?
+    package var nominalSignalPerGram: Double?
 
-    public init(
+    package init(
         name: String, summary: String, kinds: [SourceKind], gain: Int? = nil, wiring: [String: WiringValue] = [:],
         scale: ScaleOverrides, nominalSignalPerGram: Double? = nil
     ) {
@@ -46,7 +46,7 @@ public struct HardwareProfile: Hashable, Sendable {
     }
 
     /// Whether a sensor of `kind` can use this profile.
-    public func fits(_ kind: SourceKind) -> Bool { kinds.contains(kind) }
+    package func fits(_ kind: SourceKind) -> Bool { kinds.contains(kind) }
 
     /// The wiring defaults that are keys of `kind` (a replayed trace has no gain to set).
     func wiringDefaults(for kind: SourceKind) -> [String: WiringValue] {
@@ -54,17 +54,17 @@ public struct HardwareProfile: Hashable, Sendable {
     }
 
     /// The profile called `name`, or nil.
-    public static func named(_ name: String) -> HardwareProfile? {
+    package static func named(_ name: String) -> HardwareProfile? {
         builtIn.first { $0.name == name }
     }
 
     /// The names of the profiles that fit `kind`, in catalogue order.
-    public static func names(fitting kind: SourceKind) -> [String] {
+    package static func names(fitting kind: SourceKind) -> [String] {
         builtIn.filter { $0.fits(kind) }.map(\.name)
     }
 
     /// Every profile this PlumScale knows.
-    public static let builtIn: [HardwareProfile] = [
+    package static let builtIn: [HardwareProfile] = [
         loadCell("hx711-1kg-gain128", gain: 128, division: 0.1, 2147, "1 kg bar cell, HX711 channel A at gain 128"),
         loadCell("hx711-1kg-gain64", gain: 64, division: 0.2, 1074, "1 kg bar cell, HX711 channel A at gain 64"),
         loadCell("hx711-5kg-gain128", gain: 128, division: 0.5, 429, "5 kg bar cell, HX711 channel A at gain 128"),

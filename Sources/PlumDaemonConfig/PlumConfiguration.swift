@@ -1,4 +1,4 @@
-public import PlumSettings
+package import PlumSettings
 internal import TOMLKit
 
 /// The whole configuration file, `/etc/plumscale/plumscale.toml`.
@@ -6,23 +6,23 @@ internal import TOMLKit
 /// Hand-edited, so it is validated strictly: every key is checked for type and range, unknown
 /// keys are refused (a typo must not be silently ignored), and each error names the file, the
 /// line, the key and what is allowed.
-public struct PlumConfiguration: Hashable, Sendable {
+package struct PlumConfiguration: Hashable, Sendable {
     /// The default location on a Pi.
-    public static let defaultPath = ConfigurationFile.defaultPath
+    package static let defaultPath = ConfigurationFile.defaultPath
 
-    public var scale: ScaleSettings
-    public var sensors: [SensorConfiguration]
-    public var daemon: DaemonSettings
+    package var scale: ScaleSettings
+    package var sensors: [SensorConfiguration]
+    package var daemon: DaemonSettings
     /// The buzzer/haptic output, when one is wired.
-    public var cue: CueOutputSettings?
+    package var cue: CueOutputSettings?
     /// The file it was read from, or "<built-in>".
-    public var source: String
+    package var source: String
     /// The `[[alert]]` rules, checked against the sensors.
-    public var alerts: [AlertSettings] = []
+    package var alerts: [AlertSettings] = []
     /// The `[[button]]`s: push buttons that tare (short press) or zero (long press).
-    public var buttons: [ButtonSettings] = []
+    package var buttons: [ButtonSettings] = []
 
-    public init(
+    package init(
         scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration],
         daemon: DaemonSettings = DaemonSettings(), cue: CueOutputSettings? = nil, source: String = "<built-in>"
     ) {
@@ -34,7 +34,7 @@ public struct PlumConfiguration: Hashable, Sendable {
     }
 
     /// The sensor called `name`, or an error that lists the sensors there are.
-    public func sensor(named name: String) throws(ConfigurationError) -> SensorConfiguration {
+    package func sensor(named name: String) throws(ConfigurationError) -> SensorConfiguration {
         guard let sensor = sensors.first(where: { $0.name == name }) else {
             let names = sensors.map { "\"\($0.name)\"" }
             throw ConfigurationError(
@@ -46,17 +46,17 @@ public struct PlumConfiguration: Hashable, Sendable {
 
     /// The settings `sensor`'s engine runs with: the defaults, then `[scale]`, then the sensor's
     /// profile, then the keys of its own table, each layer changing only what it names.
-    public func scaleSettings(for sensor: SensorConfiguration) -> ScaleSettings {
+    package func scaleSettings(for sensor: SensorConfiguration) -> ScaleSettings {
         sensor.sensorSettings(over: scale)
     }
 
     /// Reads and validates a configuration file.
-    public static func load(path: String) throws(ConfigurationError) -> PlumConfiguration {
+    package static func load(path: String) throws(ConfigurationError) -> PlumConfiguration {
         try parse(ConfigurationFile.text(at: path), file: path)
     }
 
     /// Parses and validates configuration text; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
+    package static func parse(_ text: String, file: String) throws(ConfigurationError) -> PlumConfiguration {
         let table = try TOMLTable.parse(text, file: file)
         let locator = SourceLocator(text: text)
         var root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)

@@ -1,19 +1,19 @@
-public import PlumSettings
-public import PlumDrivers
+package import PlumDrivers
+package import PlumSettings
 
 /// One `[[sensor]]` table: a name, a kind and the wiring that kind needs.
-public struct SensorConfiguration: Hashable, Sendable {
+package struct SensorConfiguration: Hashable, Sendable {
     /// The sensor's name, unique in the file: "left", "right", "fsr1".
-    public var name: String
-    public var wiring: SensorWiring
+    package var name: String
+    package var wiring: SensorWiring
     /// The line of its `[[sensor]]` header, for later messages.
-    public var line: Int?
+    package var line: Int?
     /// The hardware profile it names (`profile = "…"`), if any.
-    public var profile: HardwareProfile?
+    package var profile: HardwareProfile?
     /// The scale settings the table itself sets, over `[scale]` and the profile.
-    public var scale: ScaleOverrides
+    package var scale: ScaleOverrides
 
-    public init(
+    package init(
         name: String, wiring: SensorWiring, line: Int? = nil, profile: HardwareProfile? = nil,
         scale: ScaleOverrides = ScaleOverrides()
     ) {
@@ -26,7 +26,7 @@ public struct SensorConfiguration: Hashable, Sendable {
 
     /// What must stay as it is while the daemon runs: the sensor less its scale settings,
     /// which a reload puts into use.
-    public var hardware: SensorConfiguration {
+    package var hardware: SensorConfiguration {
         var hardware = self
         hardware.profile = nil
         hardware.scale = ScaleOverrides()
@@ -34,11 +34,11 @@ public struct SensorConfiguration: Hashable, Sendable {
     }
 
     /// The `kind` key's value.
-    public var kind: SourceKind { wiring.kind }
+    package var kind: SourceKind { wiring.kind }
 }
 
 /// The `kind` key of a sensor.
-public enum SourceKind: String, CaseIterable, Hashable, Sendable {
+package enum SourceKind: String, CaseIterable, Hashable, Sendable {
     case hx711
     case ads1115
     case iio
@@ -48,7 +48,7 @@ public enum SourceKind: String, CaseIterable, Hashable, Sendable {
 }
 
 /// How a sensor is connected, per kind.
-public enum SensorWiring: Hashable, Sendable {
+package enum SensorWiring: Hashable, Sendable {
     case hx711(HX711Wiring)
     case ads1115(ADS1115Wiring)
     case iio(IIOWiring)
@@ -56,7 +56,7 @@ public enum SensorWiring: Hashable, Sendable {
     case simulatedFSR(SimulatedFSRWiring)
     case replay(ReplayWiring)
 
-    public var kind: SourceKind {
+    package var kind: SourceKind {
         switch self {
         case .hx711: .hx711
         case .ads1115: .ads1115
@@ -69,66 +69,66 @@ public enum SensorWiring: Hashable, Sendable {
 }
 
 /// Real-time settings for a sampler thread (optional; need privileges).
-public struct SamplerSettings: Hashable, Sendable {
+package struct SamplerSettings: Hashable, Sendable {
     /// SCHED_FIFO priority 1–99, or nil for the normal scheduler.
-    public var realtimePriority: Int?
+    package var realtimePriority: Int?
     /// Lock the process's memory (mlockall) so page faults cannot stretch a clock pulse.
-    public var lockMemory: Bool
+    package var lockMemory: Bool
 
-    public init(realtimePriority: Int? = nil, lockMemory: Bool = false) {
+    package init(realtimePriority: Int? = nil, lockMemory: Bool = false) {
         self.realtimePriority = realtimePriority
         self.lockMemory = lockMemory
     }
 }
 
 /// An HX711 on two GPIO lines.
-public struct HX711Wiring: Hashable, Sendable {
+package struct HX711Wiring: Hashable, Sendable {
     /// The GPIO chip: a path (/dev/gpiochip0), a name (gpiochip4) or a label (pinctrl-rp1).
-    public var chip: String
+    package var chip: String
     /// DOUT and PD_SCK lines: a line name (GPIO5) or an offset ("5").
-    public var dout: String
-    public var sck: String
+    package var dout: String
+    package var sck: String
     /// Gain, rate, timeouts and checks, validated by the driver's own rules.
-    public var driver: HX711Configuration
-    public var sampler: SamplerSettings
+    package var driver: HX711Configuration
+    package var sampler: SamplerSettings
 }
 
 /// An ADS1115 channel on an I2C bus, optionally reading an FSR through a divider.
-public struct ADS1115Wiring: Hashable, Sendable {
+package struct ADS1115Wiring: Hashable, Sendable {
     /// The bus: "1", "i2c-1" or "/dev/i2c-1".
-    public var bus: String
+    package var bus: String
     /// The 7-bit address: 0x48 (ADDR to GND), 0x49 (VDD), 0x4A (SDA), 0x4B (SCL).
-    public var address: UInt8
+    package var address: UInt8
     /// MUX, PGA, mode and data rate, as the driver's typed Config register.
-    public var config: ADS1115Config
+    package var config: ADS1115Config
     /// The ALERT/RDY pin on a GPIO line, used as the conversion-ready edge.
-    public var alert: AlertWiring?
+    package var alert: AlertWiring?
     /// The FSR divider, when the channel reads a force-sensitive resistor.
-    public var divider: FSRDivider?
+    package var divider: FSRDivider?
 
-    public struct AlertWiring: Hashable, Sendable {
-        public var chip: String
-        public var line: String
+    package struct AlertWiring: Hashable, Sendable {
+        package var chip: String
+        package var line: String
     }
 
     /// Sensors on one chip share it: the key that says which chip.
-    public var chipKey: String { "\(bus)@0x\(String(address, radix: 16))" }
+    package var chipKey: String { "\(bus)@0x\(String(address, radix: 16))" }
 }
 
 /// A channel of a kernel IIO device (the kernel's hx711 or ti-ads1015 driver).
-public struct IIOWiring: Hashable, Sendable {
+package struct IIOWiring: Hashable, Sendable {
     /// "iio:device0" or the device's name ("ads1115", "hx711").
-    public var device: String
+    package var device: String
     /// The voltage channel number N of in_voltageN_raw.
-    public var channel: Int
+    package var channel: Int
     /// Where IIO devices live; tests point it at a fake tree.
-    public var root: String
+    package var root: String
     /// How often to read the channel, in samples per second.
-    public var pollRate: Double
+    package var pollRate: Double
 }
 
 /// Where a simulated sensor's load comes from.
-public enum SimulatedLoad: Hashable, Sendable {
+package enum SimulatedLoad: Hashable, Sendable {
     /// Plums of 60–120 g arriving and leaving, seeded.
     case plums
     /// A constant weight in grams.
@@ -138,39 +138,39 @@ public enum SimulatedLoad: Hashable, Sendable {
 }
 
 /// An HX711 chip model on simulated lines, running in real time.
-public struct SimulatedHX711Wiring: Hashable, Sendable {
-    public var seed: UInt64
-    public var driver: HX711Configuration
-    public var load: SimulatedLoad
+package struct SimulatedHX711Wiring: Hashable, Sendable {
+    package var seed: UInt64
+    package var driver: HX711Configuration
+    package var load: SimulatedLoad
     /// The simulated load cell's capacity in grams.
-    public var cellCapacityGrams: Double
+    package var cellCapacityGrams: Double
     /// While a file exists at this path, the chip's DOUT is stuck high, as if unplugged.
-    public var unplugFile: String? = nil
+    package var unplugFile: String? = nil
     /// The sampler thread's scheduling: a chip model in real time is bit-banged by the same
     /// driver, so a preempted clock pulse stretches just as on a Pi.
-    public var sampler = SamplerSettings()
+    package var sampler = SamplerSettings()
 }
 
 /// An FSR on a simulated ADS1115, running in real time.
-public struct SimulatedFSRWiring: Hashable, Sendable {
-    public var seed: UInt64
-    public var dataRate: ADS1115Config.DataRate
-    public var load: SimulatedLoad
-    public var divider: FSRDivider
+package struct SimulatedFSRWiring: Hashable, Sendable {
+    package var seed: UInt64
+    package var dataRate: ADS1115Config.DataRate
+    package var load: SimulatedLoad
+    package var divider: FSRDivider
 }
 
 /// A recorded trace (`time_s,sensor,raw`) played back as a sensor.
-public struct ReplayWiring: Hashable, Sendable {
-    public var path: String
+package struct ReplayWiring: Hashable, Sendable {
+    package var path: String
     /// The `sensor` column value to play; defaults to the sensor's name.
-    public var traceSensor: String
+    package var traceSensor: String
     /// Play at the recorded pace (true) or as fast as the reader takes samples (false).
-    public var realTime: Bool
+    package var realTime: Bool
 }
 
 extension SensorWiring {
     /// The sampler settings of kinds that bit-bang; none for the others.
-    public var sampler: SamplerSettings {
+    package var sampler: SamplerSettings {
         switch self {
         case .hx711(let wiring): return wiring.sampler
         case .simulatedHX711(let wiring): return wiring.sampler

@@ -1,5 +1,5 @@
-import PlumSettings
-import PlumDrivers
+internal import PlumDrivers
+internal import PlumSettings
 internal import TOMLKit
 
 /// Parsing of one `[[sensor]]` table, per kind.
@@ -41,7 +41,7 @@ extension SensorConfiguration {
     }
 
     /// Names go into socket messages, file names and command lines: keep them plain.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         (1...32).contains(name.count)
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }

@@ -1,4 +1,4 @@
-import PlumSettings
+internal import PlumSettings
 internal import TOMLKit
 
 /// The `profile` key of a `[[sensor]]` table: which profile, whether it fits, and whether the

@@ -1,10 +1,10 @@
-import PlumDrivers
+internal import PlumDrivers
 
 /// The configurations `--simulate` runs when no file is given.
 extension PlumConfiguration {
     /// What `plumscaled --simulate` runs: two pans, left and right, with seeded plums coming
     /// and going (the Plum-O-Meter with nothing wired).
-    public static let simulatedPans = PlumConfiguration(
+    package static let simulatedPans = PlumConfiguration(
         sensors: ["left", "right"].enumerated().map { index, name in
             SensorConfiguration(
                 name: name,
@@ -17,7 +17,7 @@ extension PlumConfiguration {
         source: "--simulate")
 
     /// What `--simulate` reads when no file is given: one simulated HX711 at 80 SPS with plums.
-    public static let builtInSimulation = PlumConfiguration(sensors: [
+    package static let builtInSimulation = PlumConfiguration(sensors: [
         SensorConfiguration(
             name: "sim",
             wiring: .simulatedHX711(

@@ -2,33 +2,33 @@ import FoundationEssentials
 
 /// The two series of the history as CSV or JSON, for `GET /api/history` and
 /// `plumscale history`. One writer, so the web and the command line give the same bytes.
-public enum HistoryExport {
+package enum HistoryExport {
     /// Which series: per-minute summaries (the default) or stable readings.
-    public enum Series: String, Sendable, CaseIterable {
+    package enum Series: String, Sendable, CaseIterable {
         case minutes, stable
     }
 
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case csv, json
     }
 
     /// `time,sensor,min,mean,max,samples`, one line per pan and minute, oldest first.
-    public static func csv(_ minutes: [MinuteSummary]) -> String {
+    package static func csv(_ minutes: [MinuteSummary]) -> String {
         csvHeader(.minutes) + csvLines(minutes)
     }
 
     /// `time,sensor,grams`, one line per stable reading, oldest first.
-    public static func csv(_ readings: [StableReading]) -> String {
+    package static func csv(_ readings: [StableReading]) -> String {
         csvHeader(.stable) + csvLines(readings)
     }
 
     /// The CSV's first line for `series`.
-    public static func csvHeader(_ series: Series) -> String {
+    package static func csvHeader(_ series: Series) -> String {
         series == .minutes ? "time,sensor,min,mean,max,samples\n" : "time,sensor,grams\n"
     }
 
     /// The CSV's lines for these minutes, without the header: a chunk of a streamed export.
-    public static func csvLines(_ minutes: [MinuteSummary]) -> String {
+    package static func csvLines(_ minutes: [MinuteSummary]) -> String {
         var text = ""
         for row in minutes {
             text += "\(HistoryWindow.isoText(Double(row.minute))),\(field(row.sensor)),"
@@ -38,7 +38,7 @@ public enum HistoryExport {
     }
 
     /// The CSV's lines for these readings, without the header.
-    public static func csvLines(_ readings: [StableReading]) -> String {
+    package static func csvLines(_ readings: [StableReading]) -> String {
         var text = ""
         for row in readings {
             text += "\(HistoryWindow.isoText(row.time)),\(field(row.sensor)),\(grams(row.grams))\n"
@@ -48,17 +48,17 @@ public enum HistoryExport {
 
     /// A JSON array of objects with the same fields as the CSV, times as ISO 8601 and as
     /// `epoch` seconds.
-    public static func json(_ minutes: [MinuteSummary]) -> String {
+    package static func json(_ minutes: [MinuteSummary]) -> String {
         "[" + jsonObjects(minutes) + "]\n"
     }
 
-    public static func json(_ readings: [StableReading]) -> String {
+    package static func json(_ readings: [StableReading]) -> String {
         "[" + jsonObjects(readings) + "]\n"
     }
 
     /// The array's objects for these minutes, comma-separated, without the brackets: a chunk of
     /// a streamed export (the caller puts a comma between chunks).
-    public static func jsonObjects(_ minutes: [MinuteSummary]) -> String {
+    package static func jsonObjects(_ minutes: [MinuteSummary]) -> String {
         let encoder = makeEncoder()
         return minutes.map {
             encode(
@@ -69,7 +69,7 @@ public enum HistoryExport {
         }.joined(separator: ",")
     }
 
-    public static func jsonObjects(_ readings: [StableReading]) -> String {
+    package static func jsonObjects(_ readings: [StableReading]) -> String {
         let encoder = makeEncoder()
         return readings.map {
             encode(

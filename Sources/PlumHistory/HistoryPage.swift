@@ -7,16 +7,16 @@ internal import GRDB
 /// page is simply the same request with `since` at that time. Within a page, rows are read in
 /// chunks after a cursor (the last row's key), each chunk a short read transaction, so a slow
 /// client holds no snapshot of the database.
-public struct HistoryPage: Sendable {
-    public let series: HistoryExport.Series
-    public let sensor: String?
+package struct HistoryPage: Sendable {
+    package let series: HistoryExport.Series
+    package let sensor: String?
     /// This page's part of the window.
-    public let window: HistoryWindow
+    package let window: HistoryWindow
     /// Where the next page starts; nil on the last page.
-    public let nextSince: Double?
+    package let nextSince: Double?
 
     /// The first page of `window` of at most `rows` rows, and where the next begins.
-    public init(
+    package init(
         _ store: HistoryStore, series: HistoryExport.Series, sensor: String?, window: HistoryWindow, rows: Int
     ) throws(HistoryError) {
         self.series = series
@@ -49,14 +49,14 @@ public struct HistoryPage: Sendable {
 
     /// Where a chunk ended: the key of its last row (time, then the pan for minutes or the row
     /// id for readings, which may share a time).
-    public struct Cursor: Sendable {
+    package struct Cursor: Sendable {
         var time: Double
         var sensor: String?
         var rowid: Int64?
     }
 
     /// Up to `limit` minute summaries after `cursor` (from the start when nil), oldest first.
-    public func minutes(
+    package func minutes(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [MinuteSummary], cursor: Cursor?) {
         try store.run("reading the history") {
@@ -86,7 +86,7 @@ public struct HistoryPage: Sendable {
     }
 
     /// Up to `limit` stable readings after `cursor` (from the start when nil), oldest first.
-    public func stableReadings(
+    package func stableReadings(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [StableReading], cursor: Cursor?) {
         try store.run("reading the history") {

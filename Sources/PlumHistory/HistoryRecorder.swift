@@ -6,25 +6,25 @@
 ///   otherwise store the same weight 864 000 times a day).
 /// - A minute is summarised when the first reading of a later minute arrives; readings without
 ///   grams or out of range are left out, and a minute with none is not stored.
-public struct HistoryRecorder: Sendable {
+package struct HistoryRecorder: Sendable {
     /// The smallest change of a stable weight worth storing again, in grams.
-    public var division: Double
+    package var division: Double
 
     private var lastStable: [String: Double] = [:]
     private var open: [String: Accumulator] = [:]
 
-    public init(division: Double = 0.1) {
+    package init(division: Double = 0.1) {
         self.division = division
     }
 
     /// What one sample adds to the history.
-    public struct Output: Hashable, Sendable {
-        public var stable: StableReading?
-        public var minute: MinuteSummary?
+    package struct Output: Hashable, Sendable {
+        package var stable: StableReading?
+        package var minute: MinuteSummary?
     }
 
     /// Takes one sample; returns the stable reading and the finished minute it produced, if any.
-    public mutating func record(_ sample: HistorySample) -> Output {
+    package mutating func record(_ sample: HistorySample) -> Output {
         var output = Output()
         let minute = Int64((sample.time / 60).rounded(.down)) * 60
         if let current = open[sample.sensor], current.minute != minute {
@@ -50,7 +50,7 @@ public struct HistoryRecorder: Sendable {
 
     /// The minutes still open, summarised: for a clean shutdown, so the last partial minute
     /// is not lost.
-    public mutating func flush() -> [MinuteSummary] {
+    package mutating func flush() -> [MinuteSummary] {
         let summaries = open.sorted { $0.key < $1.key }.compactMap { $0.value.summary(sensor: $0.key) }
         open = [:]
         return summaries

@@ -6,16 +6,16 @@ internal import GRDB
 /// Two tables: `stable_reading(sensor, time, grams)` and
 /// `minute_summary(sensor, minute, min, mean, max, samples)`. The file is created with its
 /// directory's permissions; one writer (plumscale-web) at a time.
-public final class HistoryStore: Sendable {
+package final class HistoryStore: Sendable {
     /// The file plumscale-web uses by default, under systemd's `StateDirectory=plumscale-web`.
-    public static let defaultPath = "/var/lib/plumscale-web/history.sqlite"
+    package static let defaultPath = "/var/lib/plumscale-web/history.sqlite"
 
-    public let path: String
+    package let path: String
     let pool: DatabasePool
 
     /// Opens (and, unless `readOnly`, creates and migrates) the store at `path`.
     /// - Throws: ``HistoryError`` naming the file and what to do.
-    public init(path: String, readOnly: Bool = false) throws(HistoryError) {
+    package init(path: String, readOnly: Bool = false) throws(HistoryError) {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -58,7 +58,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// Stores what a ``HistoryRecorder`` produced, in one transaction.
-    public func append(stable: [StableReading], minutes: [MinuteSummary]) throws(HistoryError) {
+    package func append(stable: [StableReading], minutes: [MinuteSummary]) throws(HistoryError) {
         guard !stable.isEmpty || !minutes.isEmpty else { return }
         try run("writing the history") {
             try pool.write { db in
@@ -83,7 +83,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// The minute summaries in `window`, oldest first; all sensors when `sensor` is nil.
-    public func minutes(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [MinuteSummary] {
+    package func minutes(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [MinuteSummary] {
         try run("reading the history") {
             try pool.read { db in
                 let rows = try Row.fetchAll(
@@ -104,7 +104,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// The stable readings in `window`, oldest first; all sensors when `sensor` is nil.
-    public func stableReadings(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [StableReading] {
+    package func stableReadings(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [StableReading] {
         try run("reading the history") {
             try pool.read { db in
                 let rows = try Row.fetchAll(
@@ -122,7 +122,7 @@ public final class HistoryStore: Sendable {
 
     /// Deletes everything older than `cutoff` (seconds since the epoch); returns the rows removed.
     @discardableResult
-    public func purge(before cutoff: Double) throws(HistoryError) -> Int {
+    package func purge(before cutoff: Double) throws(HistoryError) -> Int {
         try run("purging old history") {
             try pool.write { db in
                 try db.execute(sql: "DELETE FROM stable_reading WHERE time < ?", arguments: [cutoff])

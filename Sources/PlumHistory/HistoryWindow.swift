@@ -2,11 +2,11 @@ import FoundationEssentials
 
 /// The time range a history query covers: `since` inclusive, `until` exclusive, both in
 /// seconds since the Unix epoch.
-public struct HistoryWindow: Hashable, Sendable {
-    public var since: Double
-    public var until: Double
+package struct HistoryWindow: Hashable, Sendable {
+    package var since: Double
+    package var until: Double
 
-    public init(since: Double, until: Double) {
+    package init(since: Double, until: Double) {
         self.since = since
         self.until = until
     }
@@ -17,7 +17,7 @@ public struct HistoryWindow: Hashable, Sendable {
     /// (`1795388111`), or an ISO 8601 UTC time (`2026-11-23`, `2026-11-23T16:00:00Z`).
     /// `since` defaults to one day before `now`, `until` to a moment after `now`.
     /// - Throws: ``HistoryError`` saying which value was wrong and the forms allowed.
-    public static func parse(since: String?, until: String?, now: Double) throws(HistoryError) -> HistoryWindow {
+    package static func parse(since: String?, until: String?, now: Double) throws(HistoryError) -> HistoryWindow {
         let start = try since.map { text throws(HistoryError) in try time(text, now: now, name: "since") }
         let end = try until.map { text throws(HistoryError) in try time(text, now: now, name: "until") }
         let window = HistoryWindow(since: start ?? now - 86_400, until: end ?? now + 1)
@@ -43,7 +43,7 @@ public struct HistoryWindow: Hashable, Sendable {
     }
 
     /// `seconds` since the epoch as ISO 8601 UTC with whole seconds, such as `2026-11-23T16:00:00Z`.
-    public static func isoText(_ seconds: Double) -> String {
+    package static func isoText(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(Date.ISO8601FormatStyle())
     }
 }

@@ -1,11 +1,11 @@
-public import PlumProtocol
+package import PlumProtocol
 
 /// The Home Assistant side of plumscaled's `[[alert]]` rules: one `binary_sensor` per alert,
 /// device class `problem` (on means a problem: the fruit bowl is nearly empty), its state `ON`
 /// or `OFF` retained on `<base>/alert/<name>/state`.
 extension HomeAssistantDiscovery {
     /// The discovery config of one alert, named after the rule and its sensor.
-    public func alertConfig(_ alert: AlertReport) -> (topic: String, payload: DiscoveryPayload) {
+    package func alertConfig(_ alert: AlertReport) -> (topic: String, payload: DiscoveryPayload) {
         let objectID = Self.alertObjectID(alert.name)
         var payload = base(name: "\(alert.name) alert", objectID: objectID, component: "binary_sensor")
         payload.stateTopic = topics.alert(alert.name)
@@ -17,12 +17,12 @@ extension HomeAssistantDiscovery {
     }
 
     /// Where the discovery config of the alert `name` is retained.
-    public func alertConfigTopic(_ name: String) -> String {
+    package func alertConfigTopic(_ name: String) -> String {
         topics.discovery(component: "binary_sensor", objectID: Self.alertObjectID(name))
     }
 
     /// The state payload of an alert: Home Assistant's default `payload_on`/`payload_off`.
-    public static func alertState(_ alert: AlertReport) -> String { alert.active ? "ON" : "OFF" }
+    package static func alertState(_ alert: AlertReport) -> String { alert.active ? "ON" : "OFF" }
 
     /// `alert_<name>`, so an alert never collides with a pan's entities.
     static func alertObjectID(_ name: String) -> String { "alert_\(ScaleIdentity.level(name))" }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-public import Logging
-public import PlumMQTT
+package import Logging
+package import PlumMQTT
 internal import PlumProtocol
 
 /// plumscaled to MQTT and Home Assistant: reports from the daemon become discovery configs,
@@ -10,7 +10,7 @@ internal import PlumProtocol
 /// ``HomeAssistantDiscovery``, pure values. Both sides come and go on their own: the broker
 /// (libmosquitto reconnects with back-off) and the daemon (the link reconnects); each change is
 /// logged once, and everything retained is published again after a reconnect.
-public actor Bridge<Link: ScaleDaemonLink> {
+package actor Bridge<Link: ScaleDaemonLink> {
     let mqtt: MQTTClient
     let link: Link
     let settings: BridgeSettings
@@ -53,7 +53,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
     var devicesAskedAt: Double?
     var devicesInFlight = false
 
-    public init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
+    package init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
         self.link = link
         self.settings = settings
@@ -65,7 +65,7 @@ public actor Bridge<Link: ScaleDaemonLink> {
 
     /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
     /// - Throws: an ``MQTTError`` when the MQTT client cannot start at all.
-    public func run() async throws {
+    package func run() async throws {
         try mqtt.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await event in self.mqtt.events { await self.handle(event) } }

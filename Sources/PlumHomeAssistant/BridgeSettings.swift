@@ -1,20 +1,20 @@
-public import PlumMQTT
+package import PlumMQTT
 
 /// What the bridge publishes and how, from `[mqtt]` and `[scale]` (and the command line).
-public struct BridgeSettings: Hashable, Sendable {
-    public var topics: BridgeTopics
-    public var policy: PublishingPolicy.Settings
-    public var qos: MQTTQoS
+package struct BridgeSettings: Hashable, Sendable {
+    package var topics: BridgeTopics
+    package var policy: PublishingPolicy.Settings
+    package var qos: MQTTQoS
     /// Retain discovery configs, availability, states and the heaviest pan.
-    public var retain: Bool
+    package var retain: Bool
     /// The bridge's release, in the device registry and the discovery origin.
-    public var version: String
+    package var version: String
     /// The device registry's extra fields: plumscale-web's address, area, serial, model.
-    public var device: DeviceDetails
+    package var device: DeviceDetails
     /// The discovery origin's `support_url` (http or https), left out when nil.
-    public var supportURL: String?
+    package var supportURL: String?
 
-    public init(
+    package init(
         topics: BridgeTopics, policy: PublishingPolicy.Settings, qos: MQTTQoS = .atLeastOnce,
         retain: Bool = true,
         version: String, device: DeviceDetails = .init(), supportURL: String? = nil
@@ -29,7 +29,7 @@ public struct BridgeSettings: Hashable, Sendable {
     }
 
     /// The will the MQTT connection must carry: `offline`, retained, on the availability topic.
-    public var will: MQTTMessage {
+    package var will: MQTTMessage {
         MQTTMessage(topic: topics.availability, text: "offline", qos: qos, retain: true)
     }
 }

@@ -16,68 +16,68 @@
 ///     plumscale/kitchen/alert/fruit-low/state ON / OFF, an [[alert]] of the daemon, retained
 ///     homeassistant/device/plumscale_kitchen/config                 discovery, one config, retained
 ///     homeassistant/sensor/plumscale_kitchen/left_weight/config    per-entity discovery of earlier releases
-public struct BridgeTopics: Hashable, Sendable {
-    public let prefix: String
-    public let discoveryPrefix: String
-    public let identity: ScaleIdentity
+package struct BridgeTopics: Hashable, Sendable {
+    package let prefix: String
+    package let discoveryPrefix: String
+    package let identity: ScaleIdentity
 
-    public init(prefix: String = "plumscale", discoveryPrefix: String = "homeassistant", identity: ScaleIdentity) {
+    package init(prefix: String = "plumscale", discoveryPrefix: String = "homeassistant", identity: ScaleIdentity) {
         self.prefix = prefix
         self.discoveryPrefix = discoveryPrefix
         self.identity = identity
     }
 
-    public var base: String { "\(prefix)/\(identity.scaleID)" }
+    package var base: String { "\(prefix)/\(identity.scaleID)" }
     /// The bridge itself: `online` once it has published, `offline` by its last will or when it stops.
-    public var availability: String { "\(base)/status" }
+    package var availability: String { "\(base)/status" }
     /// The bridge's link to plumscaled: `online` while it watches the daemon, `offline` while the
     /// daemon is gone (stopped, restarting) and the bridge itself is still there.
-    public var daemon: String { "\(base)/daemon" }
-    public var heaviest: String { "\(base)/heaviest" }
-    public func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
+    package var daemon: String { "\(base)/daemon" }
+    package var heaviest: String { "\(base)/heaviest" }
+    package func state(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/state" }
     /// `online` while the pan's sensor delivers samples, `offline` while it does not (not
     /// ready, a fault); with ``availability`` it decides whether the pan's entities are available.
-    public func panAvailability(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/availability" }
-    public func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
-    public func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
-    public func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
+    package func panAvailability(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/availability" }
+    package func live(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/live" }
+    package func cue(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/cue" }
+    package func result(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/result" }
     /// The pan's event entity: `{"event_type":"tare_refused","message":"…","reason":"…"}`.
-    public func event(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/event" }
+    package func event(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/event" }
     /// The pan's "last action" sensor: the text of the last answer, retained.
-    public func lastAction(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/last-action" }
+    package func lastAction(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/last-action" }
     /// The pan's diagnostic entities: its sensor's state and last fault, calibration, hourly
     /// discards (``PanDiagnostics``), retained.
-    public func diagnostics(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/diagnostics" }
+    package func diagnostics(_ pan: String) -> String { "\(base)/\(ScaleIdentity.level(pan))/diagnostics" }
     /// The scale's own diagnostics: when the daemon started, retained.
-    public var scaleDiagnostics: String { "\(base)/diagnostics" }
+    package var scaleDiagnostics: String { "\(base)/diagnostics" }
     /// The state of the daemon's alert `name`.
-    public func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
-    public func command(_ pan: String, _ action: ScaleAction) -> String {
+    package func alert(_ name: String) -> String { "\(base)/alert/\(ScaleIdentity.level(name))/state" }
+    package func command(_ pan: String, _ action: ScaleAction) -> String {
         "\(base)/\(ScaleIdentity.level(pan))/\(action.rawValue)/set"
     }
     /// Matches every command topic of this scale.
-    public var commandFilter: String { "\(base)/+/+/set" }
+    package var commandFilter: String { "\(base)/+/+/set" }
     /// Where the bridge sends itself a marker after subscribing to its old configs: when the
     /// marker comes back, every retained config has arrived before it.
-    public var sync: String { "\(base)/bridge/sync" }
+    package var sync: String { "\(base)/bridge/sync" }
     /// Home Assistant's own birth and will: `online` when it (re)starts.
-    public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
+    package var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
     /// Matches every per-entity discovery config of this scale, as earlier releases published
     /// them: the bridge looks for them at each connect to migrate or clear them.
-    public var discoveryFilter: String { "\(discoveryPrefix)/+/\(identity.nodeID)/+/config" }
+    package var discoveryFilter: String { "\(discoveryPrefix)/+/\(identity.nodeID)/+/config" }
     /// The scale's one device-based discovery config (Home Assistant 2024.12 and later): the node
     /// id of the per-entity topics is its object id, so each entity keeps its discovery id
     /// (`<node id> <object id>`) when it moves here.
-    public var deviceDiscovery: String { "\(discoveryPrefix)/device/\(identity.nodeID)/config" }
+    package var deviceDiscovery: String { "\(discoveryPrefix)/device/\(identity.nodeID)/config" }
 
     /// `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, as Home Assistant's MQTT
     /// discovery documents it.
-    public func discovery(component: String, objectID: String) -> String {
+    package func discovery(component: String, objectID: String) -> String {
         "\(discoveryPrefix)/\(component)/\(identity.nodeID)/\(objectID)/config"
     }
 
     /// The pan and action of a command topic, or nil for any other topic.
-    public func parseCommand(_ topic: String) -> (pan: String, action: ScaleAction)? {
+    package func parseCommand(_ topic: String) -> (pan: String, action: ScaleAction)? {
         guard topic.hasPrefix(base + "/") else { return nil }
         let levels = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
         guard levels.count == 3, levels[2] == "set", let action = ScaleAction(rawValue: String(levels[1])) else {
@@ -88,7 +88,7 @@ public struct BridgeTopics: Hashable, Sendable {
 }
 
 /// What a Home Assistant button asks the daemon to do.
-public enum ScaleAction: String, Hashable, Sendable, CaseIterable {
+package enum ScaleAction: String, Hashable, Sendable, CaseIterable {
     case tare
     case zero
 }

@@ -1,16 +1,16 @@
 /// What Home Assistant's device page shows of the scale beyond its name: where plumscale-web is,
 /// the area it belongs in, the Pi's serial number and model. Each is left out when unknown.
-public struct DeviceDetails: Hashable, Sendable {
+package struct DeviceDetails: Hashable, Sendable {
     /// `web_url` of `[mqtt]`: the device page's "visit" link (`configuration_url`).
-    public var configurationURL: String?
+    package var configurationURL: String?
     /// `area` of `[mqtt]`: Home Assistant puts a newly added scale there (`suggested_area`).
-    public var suggestedArea: String?
+    package var suggestedArea: String?
     /// The Pi's serial number (`serial_number`).
-    public var serialNumber: String?
+    package var serialNumber: String?
     /// The Pi's model, such as "Raspberry Pi 4 Model B Rev 1.4" (`hw_version`).
-    public var hardware: String?
+    package var hardware: String?
 
-    public init(
+    package init(
         configurationURL: String? = nil, suggestedArea: String? = nil, serialNumber: String? = nil,
         hardware: String? = nil
     ) {
@@ -22,7 +22,7 @@ public struct DeviceDetails: Hashable, Sendable {
 
     /// The serial from /proc/device-tree/serial-number (NUL-terminated) or else from the
     /// `Serial` line of /proc/cpuinfo; nil when neither has one (not a Pi, or all zeros).
-    public static func serial(deviceTree: String?, cpuinfo: String?) -> String? {
+    package static func serial(deviceTree: String?, cpuinfo: String?) -> String? {
         let fromTree = deviceTree.map { $0.filter { $0.isLetter || $0.isNumber } }
         let line = cpuinfo?.split(separator: "\n").first { $0.hasPrefix("Serial") && $0.contains(":") }
         let fromInfo = line.map { String($0.split(separator: ":", maxSplits: 1)[1]).filter { !$0.isWhitespace } }
@@ -33,7 +33,7 @@ public struct DeviceDetails: Hashable, Sendable {
     }
 
     /// The model from /proc/device-tree/model (NUL-terminated); nil when absent or empty.
-    public static func model(deviceTree: String?) -> String? {
+    package static func model(deviceTree: String?) -> String? {
         let model = deviceTree?.filter { $0 != "\0" }.trimmingSpaces
         return model?.isEmpty == false ? model : nil
     }

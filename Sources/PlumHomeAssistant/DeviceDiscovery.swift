@@ -1,5 +1,5 @@
 import FoundationEssentials
-public import PlumProtocol
+package import PlumProtocol
 
 /// The scale as one device-based discovery config, and how the per-entity configs of earlier
 /// releases map onto it.
@@ -13,12 +13,12 @@ public import PlumProtocol
 extension HomeAssistantDiscovery {
     /// What the bridge publishes on each old per-entity topic before the device config takes the
     /// entity over: Home Assistant unloads the entity and keeps its registry entry.
-    public static let migrateDiscovery = #"{"migrate_discovery":true}"#
+    package static let migrateDiscovery = #"{"migrate_discovery":true}"#
 
     /// Every entity of the scale, by object id, as a component of the device config: the
     /// per-entity config with its platform, without the device, the origin and the QoS the device
     /// config gives once, and without availability where it is the shared one.
-    public func components(pans: [String], alerts: [AlertReport]) -> [String: DiscoveryPayload] {
+    package func components(pans: [String], alerts: [AlertReport]) -> [String: DiscoveryPayload] {
         var result: [String: DiscoveryPayload] = [:]
         for (topic, payload) in configs(pans: pans) + alerts.map(alertConfig) {
             guard let (platform, key) = legacyComponent(ofConfig: topic) else { continue }
@@ -36,7 +36,7 @@ extension HomeAssistantDiscovery {
 
     /// The device config of these components, with each of `removed` (object id and platform)
     /// as a component holding only its platform, which removes that entity.
-    public func deviceConfig(
+    package func deviceConfig(
         components: [String: DiscoveryPayload], removed: [String: String] = [:]
     ) -> DeviceDiscoveryPayload {
         var all = components.mapValues { DeviceDiscoveryPayload.Component.entity($0) }
@@ -48,7 +48,7 @@ extension HomeAssistantDiscovery {
 
     /// The platform and object id of one of this scale's per-entity config topics
     /// (`<prefix>/<platform>/<node id>/<object id>/config`), or nil for any other topic.
-    public func legacyComponent(ofConfig topic: String) -> (platform: String, objectID: String)? {
+    package func legacyComponent(ofConfig topic: String) -> (platform: String, objectID: String)? {
         let head = "\(topics.discoveryPrefix)/"
         guard topic.hasPrefix(head) else { return nil }
         let levels = topic.dropFirst(head.count).split(separator: "/", omittingEmptySubsequences: false)
@@ -79,7 +79,7 @@ extension HomeAssistantDiscovery {
         return (stored.cmps ?? stored.components ?? [:]).compactMapValues { $0.p ?? $0.platform }
     }
 
-    public static func encode(_ payload: DeviceDiscoveryPayload) -> [UInt8] {
+    package static func encode(_ payload: DeviceDiscoveryPayload) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(payload))) ?? []

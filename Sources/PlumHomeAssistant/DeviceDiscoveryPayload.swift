@@ -7,25 +7,25 @@
 /// options (`availability`, `availability_mode`, `state_topic`, `command_topic`, `qos`) unless it
 /// sets them itself. The scale's entities have no state topic in common (each pan has its own,
 /// the heaviest pan and the alerts theirs), so only availability and QoS are shared.
-public struct DeviceDiscoveryPayload: Hashable, Sendable, Encodable {
-    public var device: DiscoveryPayload.Device
-    public var origin: DiscoveryPayload.Origin
+package struct DeviceDiscoveryPayload: Hashable, Sendable, Encodable {
+    package var device: DiscoveryPayload.Device
+    package var origin: DiscoveryPayload.Origin
     /// By object id, the key that makes each entity's discovery id `<node id> <object id>`.
-    public var components: [String: Component]
+    package var components: [String: Component]
     /// The bridge and its daemon link; a pan's components replace it with a list that adds the
     /// pan's sensor.
-    public var availability: [DiscoveryPayload.Availability]
-    public var availabilityMode: String
-    public var qos: Int
+    package var availability: [DiscoveryPayload.Availability]
+    package var availabilityMode: String
+    package var qos: Int
 
     /// One entity of the device, or one being removed.
-    public enum Component: Hashable, Sendable, Encodable {
+    package enum Component: Hashable, Sendable, Encodable {
         case entity(DiscoveryPayload)
         /// Only the platform: Home Assistant removes the entity and its registry entry. The next
         /// config leaves the component out, as the documentation asks.
         case removed(platform: String)
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             switch self {
             case .entity(let payload):
                 try payload.encode(to: encoder)

@@ -4,54 +4,54 @@
 /// The same type is a whole per-entity config (as releases before device-based discovery
 /// published them, one topic each) and one component of ``DeviceDiscoveryPayload``: there
 /// ``platform`` is set and ``device``, ``origin`` and ``qos`` are nil, given once for the device.
-public struct DiscoveryPayload: Hashable, Sendable, Encodable {
+package struct DiscoveryPayload: Hashable, Sendable, Encodable {
     /// The component's platform (`p`), only inside a device config: `sensor`, `button`, …
-    public var platform: String?
-    public var name: String
-    public var uniqueID: String
+    package var platform: String?
+    package var name: String
+    package var uniqueID: String
     /// Home Assistant before 2025.10 names the entity from this, `<node id>_<object id>`.
-    public var objectID: String
+    package var objectID: String
     /// The entity id Home Assistant 2025.10 and later give a new entity, `<platform>.<object id>`
     /// (they drop ``objectID``; older versions ignore this key and use ``objectID``), so the
     /// entity ids stay those of earlier releases on any version.
-    public var defaultEntityID: String?
+    package var defaultEntityID: String?
     /// One topic that says whether the entity is available; the bridge's configs send
     /// ``availability`` instead (the two exclude each other), so it stays nil there.
-    public var availabilityTopic: String?
-    public var payloadAvailable: String? = "online"
-    public var payloadNotAvailable: String? = "offline"
+    package var availabilityTopic: String?
+    package var payloadAvailable: String? = "online"
+    package var payloadNotAvailable: String? = "offline"
     /// Several topics, all of which must say `online` (with ``availabilityMode`` `all`): a
     /// pan's entities follow the bridge with its daemon link and the pan's own sensor.
-    public var availability: [Availability]?
-    public var availabilityMode: String?
-    public var device: Device?
-    public var origin: Origin?
-    public var qos: Int?
+    package var availability: [Availability]?
+    package var availabilityMode: String?
+    package var device: Device?
+    package var origin: Origin?
+    package var qos: Int?
     // sensor and binary_sensor
-    public var stateTopic: String?
-    public var valueTemplate: String?
-    public var deviceClass: String?
-    public var unitOfMeasurement: String?
-    public var stateClass: String?
-    public var suggestedDisplayPrecision: Int?
-    public var payloadOn: String?
-    public var payloadOff: String?
+    package var stateTopic: String?
+    package var valueTemplate: String?
+    package var deviceClass: String?
+    package var unitOfMeasurement: String?
+    package var stateClass: String?
+    package var suggestedDisplayPrecision: Int?
+    package var payloadOn: String?
+    package var payloadOff: String?
     // button
-    public var commandTopic: String?
-    public var payloadPress: String?
-    public var retain: Bool?
-    public var icon: String?
-    public var entityCategory: String?
+    package var commandTopic: String?
+    package var payloadPress: String?
+    package var retain: Bool?
+    package var icon: String?
+    package var entityCategory: String?
     // event
-    public var eventTypes: [String]?
+    package var eventTypes: [String]?
 
     /// One entry of ``availability``.
-    public struct Availability: Hashable, Sendable, Encodable {
-        public var topic: String
-        public var payloadAvailable = "online"
-        public var payloadNotAvailable = "offline"
+    package struct Availability: Hashable, Sendable, Encodable {
+        package var topic: String
+        package var payloadAvailable = "online"
+        package var payloadNotAvailable = "offline"
 
-        public init(topic: String) { self.topic = topic }
+        package init(topic: String) { self.topic = topic }
 
         private enum CodingKeys: String, CodingKey {
             case topic
@@ -61,16 +61,16 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
     }
 
     /// The device registry entry all of a scale's entities share.
-    public struct Device: Hashable, Sendable, Encodable {
-        public var identifiers: [String]
-        public var name: String
-        public var manufacturer: String
-        public var model: String
-        public var swVersion: String
-        public var hwVersion: String?
-        public var serialNumber: String?
-        public var configurationURL: String?
-        public var suggestedArea: String?
+    package struct Device: Hashable, Sendable, Encodable {
+        package var identifiers: [String]
+        package var name: String
+        package var manufacturer: String
+        package var model: String
+        package var swVersion: String
+        package var hwVersion: String?
+        package var serialNumber: String?
+        package var configurationURL: String?
+        package var suggestedArea: String?
 
         private enum CodingKeys: String, CodingKey {
             case identifiers, name, manufacturer, model
@@ -84,11 +84,11 @@ public struct DiscoveryPayload: Hashable, Sendable, Encodable {
 
     /// What published the config (Home Assistant logs it with discovery messages, and requires it
     /// in a device config).
-    public struct Origin: Hashable, Sendable, Encodable {
-        public var name: String
-        public var swVersion: String
+    package struct Origin: Hashable, Sendable, Encodable {
+        package var name: String
+        package var swVersion: String
         /// Where to get help (`support_url`); Home Assistant accepts only http and https here.
-        public var supportURL: String?
+        package var supportURL: String?
 
         private enum CodingKeys: String, CodingKey {
             case name

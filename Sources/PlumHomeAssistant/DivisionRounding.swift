@@ -1,14 +1,14 @@
 /// The scale's division d, as the bridge uses it: how many decimals to show, and a weight rounded
 /// to it.
-public struct DivisionRounding: Hashable, Sendable {
+package struct DivisionRounding: Hashable, Sendable {
     /// d in grams: 1, 2 or 5 × 10^k.
-    public let grams: Double
+    package let grams: Double
 
-    public init(grams: Double) { self.grams = grams }
+    package init(grams: Double) { self.grams = grams }
 
     /// Decimals a weight shown to the division needs: 0.1 and 0.5 g → 1, 0.05 g → 2, 1 g and
     /// 10 g → 0. Home Assistant's `suggested_display_precision`.
-    public var decimals: Int {
+    package var decimals: Int {
         var decimals = 0
         var scaled = grams
         while decimals < 6 && abs(scaled - scaled.rounded()) > 1e-9 * max(1, scaled) {
@@ -20,7 +20,7 @@ public struct DivisionRounding: Hashable, Sendable {
 
     /// `value` rounded to the nearest multiple of d, and cleaned of binary fractions
     /// (152.20000000000002 → 152.2) and of negative zero, so the JSON reads as the display does.
-    public func round(_ value: Double) -> Double {
+    package func round(_ value: Double) -> Double {
         let steps = (value / grams).rounded()
         var power = 1.0
         for _ in 0..<decimals { power *= 10 }

@@ -9,17 +9,17 @@ import FoundationEssentials
 /// The bridge publishes them as one device config (``deviceConfig(pans:alerts:removed:)``);
 /// ``configs(pans:)`` is the per-entity form earlier releases published, one topic per entity,
 /// which the bridge migrates from.
-public struct HomeAssistantDiscovery: Hashable, Sendable {
-    public let topics: BridgeTopics
-    public let division: DivisionRounding
-    public let qos: Int
-    public let version: String
-    public let device: DeviceDetails
+package struct HomeAssistantDiscovery: Hashable, Sendable {
+    package let topics: BridgeTopics
+    package let division: DivisionRounding
+    package let qos: Int
+    package let version: String
+    package let device: DeviceDetails
     /// The origin's `support_url`; left out when nil.
-    public let supportURL: String?
+    package let supportURL: String?
 
     /// One entity a pan has in Home Assistant.
-    public enum PanEntity: String, Hashable, Sendable, CaseIterable {
+    package enum PanEntity: String, Hashable, Sendable, CaseIterable {
         case weight, stable, overload, force, flow, tare, zero
         /// The answer to every tare and zero: ``PanEvent/types``.
         case action
@@ -34,7 +34,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         case lateReadouts = "late_readouts"
         case discards
 
-        public var component: String {
+        package var component: String {
             switch self {
             case .weight, .force, .flow, .lastAction: return "sensor"
             case .sensorState, .lastFault, .calibrationDate, .calibrationGrade, .lateReadouts, .discards:
@@ -46,7 +46,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         }
     }
 
-    public init(
+    package init(
         topics: BridgeTopics, division: DivisionRounding, qos: Int = 1, version: String,
         device: DeviceDetails = .init(),
         supportURL: String? = nil
@@ -62,7 +62,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     /// Every per-entity config topic and payload for these pans, the scale-wide ones first: what
     /// releases before device-based discovery published, and what each component of the device
     /// config is made from.
-    public func configs(pans: [String]) -> [(topic: String, payload: DiscoveryPayload)] {
+    package func configs(pans: [String]) -> [(topic: String, payload: DiscoveryPayload)] {
         var result = [heaviestConfig(), daemonStartedConfig()]
         for pan in pans {
             for entity in PanEntity.allCases { result.append(config(entity, pan: pan)) }
@@ -70,7 +70,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         return result
     }
 
-    public static func encode(_ payload: DiscoveryPayload) -> [UInt8] {
+    package static func encode(_ payload: DiscoveryPayload) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(payload))) ?? []

@@ -2,24 +2,24 @@
 ///
 /// On the state topic `grams` is the last stable weight that was published (it does not follow
 /// the pan while it moves); on the live topic it is the present weight.
-public struct PanState: Hashable, Sendable, Encodable {
+package struct PanState: Hashable, Sendable, Encodable {
     /// Net grams rounded to the division; nil while there is no valid weight.
-    public var grams: Double?
-    public var stable: Bool
-    public var overload: Bool
-    public var underload: Bool
+    package var grams: Double?
+    package var stable: Bool
+    package var overload: Bool
+    package var underload: Bool
     /// The force on the pan (tare included) in percent of full scale, one decimal.
-    public var percent: Double?
-    public var tare: Double
-    public var calibrated: Bool
+    package var percent: Double?
+    package var tare: Double
+    package var calibrated: Bool
     /// When the reading was taken, seconds since the Unix epoch.
-    public var time: Double
+    package var time: Double
     /// How fast the weight changes, grams per second (the daemon's `flow`, to 0.01 g/s); nil
     /// until the daemon has a rate. Current on the live topic; on the state topic, the rate when
     /// that state was published.
-    public var flow: Double?
+    package var flow: Double?
 
-    public init(
+    package init(
         grams: Double?, stable: Bool, overload: Bool, underload: Bool, percent: Double?, tare: Double,
         calibrated: Bool, time: Double, flow: Double? = nil
     ) {
@@ -35,7 +35,7 @@ public struct PanState: Hashable, Sendable, Encodable {
     }
 
     /// Encodes nil as `null`, so a template sees the key (`value_json.grams` is None, not an error).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(grams, forKey: .grams)
         try container.encode(stable, forKey: .stable)

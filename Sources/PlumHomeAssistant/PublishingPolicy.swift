@@ -1,4 +1,4 @@
-public import PlumProtocol
+package import PlumProtocol
 
 /// When a pan's readings become MQTT messages: pure, so every rule is tested without a broker.
 ///
@@ -10,17 +10,17 @@ public import PlumProtocol
 /// A state message is one reading: the last stable one whose weight was published (grams,
 /// percent, tare, flow and time together), with the flags (stable, overload, underload,
 /// calibrated) of now, so `stable: false` says the pan has moved since that reading.
-public struct PublishingPolicy: Hashable, Sendable {
-    public struct Settings: Hashable, Sendable {
+package struct PublishingPolicy: Hashable, Sendable {
+    package struct Settings: Hashable, Sendable {
         /// The division of `[scale]`, for reports of a daemon too old to send each pan's own.
-        public var division: DivisionRounding
+        package var division: DivisionRounding
         /// Grams; nil: one division.
-        public var delta: Double?
-        public var heartbeatSeconds: Double
+        package var delta: Double?
+        package var heartbeatSeconds: Double
         /// Messages per second on the live topic; 0: none.
-        public var liveRate: Double
+        package var liveRate: Double
 
-        public init(
+        package init(
             division: DivisionRounding, delta: Double? = nil, heartbeatSeconds: Double = 300, liveRate: Double = 2
         ) {
             self.division = division
@@ -29,7 +29,7 @@ public struct PublishingPolicy: Hashable, Sendable {
             self.liveRate = liveRate
         }
 
-        public var effectiveDelta: Double { delta ?? division.grams }
+        package var effectiveDelta: Double { delta ?? division.grams }
 
         /// The division a pan's report is rounded to: its own (a sensor profile or the sensor's
         /// keys may set one other than `[scale]`'s, such as 1 g for an FSR), else `[scale]`'s.
@@ -39,14 +39,14 @@ public struct PublishingPolicy: Hashable, Sendable {
     }
 
     /// What to publish for one reading.
-    public struct Decision: Hashable, Sendable {
-        public var state: PanState?
-        public var live: PanState?
+    package struct Decision: Hashable, Sendable {
+        package var state: PanState?
+        package var live: PanState?
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// The state last published, and when (the caller's clock, seconds).
-    public private(set) var lastState: PanState?
+    package private(set) var lastState: PanState?
     private var lastStateAt: Double?
     private var lastLiveAt: Double?
     /// The newest state, published or not, for the heartbeat.
@@ -54,16 +54,16 @@ public struct PublishingPolicy: Hashable, Sendable {
     /// The stable reading whose weight the state last published: the state's measurement.
     private var measured: PanState?
 
-    public init(_ settings: Settings) { self.settings = settings }
+    package init(_ settings: Settings) { self.settings = settings }
 
     /// The weight the daemon's display shows (``WeightReport/shownGrams``), so Home Assistant
     /// shows the same digits as every other client, a half-way weight included.
-    public static func shownGrams(_ report: WeightReport, division: DivisionRounding) -> Double? {
+    package static func shownGrams(_ report: WeightReport, division: DivisionRounding) -> Double? {
         report.shownGrams.map(division.round)
     }
 
     /// Decides what `report` publishes; `now` is a monotonic time in seconds.
-    public mutating func decide(_ report: WeightReport, now: Double) -> Decision {
+    package mutating func decide(_ report: WeightReport, now: Double) -> Decision {
         let division = settings.division(of: report)
         let present = PanState(
             grams: Self.shownGrams(report, division: division), stable: report.stable, overload: report.overload,
@@ -105,7 +105,7 @@ public struct PublishingPolicy: Hashable, Sendable {
     }
 
     /// The state to publish again when `heartbeat` seconds passed without one; nil otherwise.
-    public mutating func heartbeat(now: Double) -> PanState? {
+    package mutating func heartbeat(now: Double) -> PanState? {
         guard let current, let lastStateAt, now - lastStateAt >= settings.heartbeatSeconds else { return nil }
         var decision = Decision()
         publish(current, now: now, into: &decision)

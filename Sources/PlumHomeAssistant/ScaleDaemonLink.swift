@@ -1,8 +1,8 @@
-public import PlumProtocol
+package import PlumProtocol
 
 /// The bridge's view of plumscaled: reports in, tare and zero out. The executable implements it
 /// over PlumClient (the one client of the daemon's socket); the bridge knows no sockets.
-public protocol ScaleDaemonLink: Sendable {
+package protocol ScaleDaemonLink: Sendable {
     /// What happens on the daemon side, for as long as the bridge runs: the link reconnects by
     /// itself when the daemon restarts and says so with ``DaemonEvent``s.
     func events() -> AsyncStream<DaemonEvent>
@@ -14,7 +14,7 @@ public protocol ScaleDaemonLink: Sendable {
 }
 
 /// One thing that happened on the daemon side.
-public enum DaemonEvent: Hashable, Sendable {
+package enum DaemonEvent: Hashable, Sendable {
     /// Connected and watching; `pans` are the daemon's sensors, in its order.
     case connected(pans: [String])
     /// A report the daemon sent while watching.

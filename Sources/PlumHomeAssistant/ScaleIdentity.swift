@@ -3,15 +3,15 @@
 /// It must stay the same across restarts, or Home Assistant would see a new device each time:
 /// `scale_id` from `[mqtt]` (or `--scale-id`) when set, else the first 12 hex digits of
 /// /etc/machine-id, which systemd keeps for the life of the installation.
-public struct ScaleIdentity: Hashable, Sendable {
+package struct ScaleIdentity: Hashable, Sendable {
     /// Letters, digits, `_` and `-`: one topic level, safe in a unique id.
-    public let scaleID: String
+    package let scaleID: String
 
     /// - Parameters:
     ///   - configured: `scale_id`, already checked by the configuration.
     ///   - machineID: the text of /etc/machine-id, or nil when it could not be read.
     /// - Throws: ``BridgeError`` when neither gives an id.
-    public init(configured: String?, machineID: String?) throws(BridgeError) {
+    package init(configured: String?, machineID: String?) throws(BridgeError) {
         if let configured, !configured.isEmpty {
             scaleID = configured
             return
@@ -27,11 +27,11 @@ public struct ScaleIdentity: Hashable, Sendable {
     }
 
     /// Home Assistant's node id and the device's identifier: `plumscale_<scale id>`.
-    public var nodeID: String { "plumscale_\(scaleID)" }
+    package var nodeID: String { "plumscale_\(scaleID)" }
 
     /// A pan's name as one topic level and unique-id part: anything but letters, digits, `_` and
     /// `-` becomes `_`.
-    public static func level(_ pan: String) -> String {
+    package static func level(_ pan: String) -> String {
         String(pan.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
     }
 }

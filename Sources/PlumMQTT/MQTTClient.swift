@@ -13,17 +13,17 @@ import Synchronization
 ///     for await event in client.events {
 ///         if event == .connected { try client.publish(online) }   // again after every reconnect
 ///     }
-public final class MQTTClient: Sendable {
+package final class MQTTClient: Sendable {
     /// What happened on the connection. Unbounded: its volume is this client's own
     /// subscriptions and acknowledgements, which the caller chooses.
-    public let events: AsyncStream<MQTTEvent>
-    public let configuration: MQTTConfiguration
+    package let events: AsyncStream<MQTTEvent>
+    package let configuration: MQTTConfiguration
     private let handle: MosquittoHandle
     /// Retries of a first connection that failed: libmosquitto's thread reconnects only a
     /// connection that once existed (`mosquitto_loop_forever` returns at once without a socket).
     private let firstConnect = Mutex<Task<Void, Never>?>(nil)
 
-    public init(_ configuration: MQTTConfiguration) throws(MQTTError) {
+    package init(_ configuration: MQTTConfiguration) throws(MQTTError) {
         self.configuration = configuration
         let (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self, bufferingPolicy: .unbounded)
         self.events = events
@@ -34,7 +34,7 @@ public final class MQTTClient: Sendable {
     /// Starts connecting and the network thread. A broker that cannot be reached now is not an
     /// error: ``MQTTEvent/unreachable(reason:)`` says why, and the thread keeps retrying.
     /// - Throws: an ``MQTTError`` for settings libmosquitto refuses, or when the thread cannot start.
-    public func start() throws(MQTTError) {
+    package func start() throws(MQTTError) {
         switch connect() {
         case .success:
             try startThread()
@@ -80,7 +80,7 @@ public final class MQTTClient: Sendable {
     /// - Throws: ``MQTTError/isNotConnected`` while the broker is away; publish again after the
     ///   next ``MQTTEvent/connected``.
     @discardableResult
-    public func publish(_ message: MQTTMessage) throws(MQTTError) -> Int {
+    package func publish(_ message: MQTTMessage) throws(MQTTError) -> Int {
         var messageID: Int32 = 0
         let result = message.payload.withUnsafeBytes { bytes in
             mosquitto_publish(
@@ -94,7 +94,7 @@ public final class MQTTClient: Sendable {
     /// Subscribes to a topic filter (`+` and `#` wildcards allowed); returns the message id that
     /// ``MQTTEvent/subscribed(messageID:grantedQoS:)`` will carry.
     @discardableResult
-    public func subscribe(_ filter: String, qos: MQTTQoS = .atMostOnce) throws(MQTTError) -> Int {
+    package func subscribe(_ filter: String, qos: MQTTQoS = .atMostOnce) throws(MQTTError) -> Int {
         var messageID: Int32 = 0
         try MosquittoCall.check(
             mosquitto_subscribe(handle.mosq, &messageID, filter, Int32(qos.rawValue)), "subscribing to \(filter)"
@@ -102,7 +102,7 @@ public final class MQTTClient: Sendable {
         return Int(messageID)
     }
 
-    public func unsubscribe(_ filter: String) throws(MQTTError) {
+    package func unsubscribe(_ filter: String) throws(MQTTError) {
         try MosquittoCall.check(
             mosquitto_unsubscribe(handle.mosq, nil, filter), "unsubscribing from \(filter)"
         ).get()
@@ -110,7 +110,7 @@ public final class MQTTClient: Sendable {
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and
     /// ends ``events``.
-    public func stop() {
+    package func stop() {
         firstConnect.withLock { $0?.cancel() }
         _ = mosquitto_disconnect(handle.mosq)
         mosquitto_loop_stop(handle.mosq, false)

@@ -1,27 +1,27 @@
 /// How an ``MQTTClient`` connects: broker, identity, credentials, TLS and last will.
-public struct MQTTConfiguration: Hashable, Sendable {
-    public var host: String
+package struct MQTTConfiguration: Hashable, Sendable {
+    package var host: String
     /// 1883 for plain MQTT, 8883 for MQTT over TLS by convention.
-    public var port: Int
+    package var port: Int
     /// The client identifier; nil lets libmosquitto make a random one (needs `cleanSession`).
-    public var clientID: String?
-    public var protocolVersion: MQTTProtocolVersion
+    package var clientID: String?
+    package var protocolVersion: MQTTProtocolVersion
     /// Seconds between PINGREQs when idle; the broker drops (and publishes the will of) a client
     /// silent for 1.5 times this.
-    public var keepAlive: Int
+    package var keepAlive: Int
     /// Start with no session state on the broker (MQTT 3.1.1 clean session, MQTT 5 clean start).
-    public var cleanSession: Bool
-    public var username: String?
+    package var cleanSession: Bool
+    package var username: String?
     /// The password, read by the caller from a file (never from the configuration itself).
-    public var password: String?
-    public var tls: MQTTTLS?
+    package var password: String?
+    package var tls: MQTTTLS?
     /// Published by the broker when this client goes away without disconnecting.
-    public var will: MQTTMessage?
+    package var will: MQTTMessage?
     /// libmosquitto's reconnect back-off: the first delay and the largest, in seconds,
     /// doubling in between.
-    public var reconnectDelay: ClosedRange<Int>
+    package var reconnectDelay: ClosedRange<Int>
 
-    public init(
+    package init(
         host: String = "localhost", port: Int = 1883, clientID: String? = nil,
         protocolVersion: MQTTProtocolVersion = .v311,
         keepAlive: Int = 30, cleanSession: Bool = true, username: String? = nil, password: String? = nil,
@@ -41,5 +41,5 @@ public struct MQTTConfiguration: Hashable, Sendable {
     }
 
     /// `host:port`, with an IPv6 address in brackets, for messages.
-    public var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

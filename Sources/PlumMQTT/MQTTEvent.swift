@@ -1,5 +1,5 @@
 /// What the broker connection reports, in the order libmosquitto's network thread saw it.
-public enum MQTTEvent: Hashable, Sendable {
+package enum MQTTEvent: Hashable, Sendable {
     /// The broker accepted the connection (CONNACK success). Sent again after every reconnect:
     /// subscriptions of a clean session are gone and retained state should be published again.
     case connected

@@ -1,5 +1,5 @@
 /// The MQTT quality of service of a publish or a subscription (MQTT 3.1.1 §4.3, MQTT 5 §4.3).
-public enum MQTTQoS: Int, Hashable, Sendable, CaseIterable, Comparable {
+package enum MQTTQoS: Int, Hashable, Sendable, CaseIterable, Comparable {
     /// At most once: fire and forget.
     case atMostOnce = 0
     /// At least once: acknowledged (PUBACK), may arrive twice.
@@ -7,5 +7,5 @@ public enum MQTTQoS: Int, Hashable, Sendable, CaseIterable, Comparable {
     /// Exactly once: the four-packet handshake.
     case exactlyOnce = 2
 
-    public static func < (lhs: MQTTQoS, rhs: MQTTQoS) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: MQTTQoS, rhs: MQTTQoS) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -1,15 +1,15 @@
 /// TLS to the broker: libmosquitto's `mosquitto_tls_set`, with OpenSSL underneath.
-public struct MQTTTLS: Hashable, Sendable {
+package struct MQTTTLS: Hashable, Sendable {
     /// PEM file of the certificate authorities that signed the broker's certificate.
-    public var caFile: String?
+    package var caFile: String?
     /// A directory of CA certificates (`c_rehash` layout), such as /etc/ssl/certs.
-    public var caDirectory: String?
+    package var caDirectory: String?
     /// This client's PEM certificate, for brokers that authenticate clients by certificate.
-    public var certificateFile: String?
+    package var certificateFile: String?
     /// The private key of `certificateFile`, unencrypted PEM.
-    public var keyFile: String?
+    package var keyFile: String?
 
-    public init(
+    package init(
         caFile: String? = nil, caDirectory: String? = nil, certificateFile: String? = nil, keyFile: String? = nil
     ) {
         self.caFile = caFile

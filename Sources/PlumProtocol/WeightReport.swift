@@ -101,15 +101,18 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            sensor: try values.decode(String.self, forKey: .sensor), time: try values.decode(Double.self, forKey: .time),
+            sensor: try values.decode(String.self, forKey: .sensor),
+            time: try values.decode(Double.self, forKey: .time),
             grams: try values.decodeIfPresent(Double.self, forKey: .grams),
-            display: try values.decode(String.self, forKey: .display), unit: try values.decode(String.self, forKey: .unit),
+            display: try values.decode(String.self, forKey: .display),
+            unit: try values.decode(String.self, forKey: .unit),
             percent: try values.decodeIfPresent(Double.self, forKey: .percent),
             stable: try values.decode(Bool.self, forKey: .stable),
             overload: try values.decode(Bool.self, forKey: .overload),
             underload: try values.decode(Bool.self, forKey: .underload),
             zero: try values.decode(Bool.self, forKey: .zero), tare: try values.decode(Double.self, forKey: .tare),
-            heaviest: try values.decode(Bool.self, forKey: .heaviest), hue: try values.decode(Double.self, forKey: .hue),
+            heaviest: try values.decode(Bool.self, forKey: .heaviest),
+            hue: try values.decode(Double.self, forKey: .hue),
             rgb: try values.decode(String.self, forKey: .rgb),
             calibrated: try values.decode(Bool.self, forKey: .calibrated),
             reason: try values.decodeIfPresent(String.self, forKey: .reason),

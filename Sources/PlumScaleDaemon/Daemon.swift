@@ -1,7 +1,7 @@
 package import Logging
-package import PlumDaemonConfig
 internal import PlumClient
 internal import PlumCore
+package import PlumDaemonConfig
 internal import PlumDrivers
 internal import PlumHardware
 internal import PlumProtocol

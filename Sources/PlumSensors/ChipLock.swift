@@ -1,4 +1,4 @@
-import PlumDrivers
+package import PlumDrivers
 import Synchronization
 
 /// One lock per physical chip that several sensors share (four FSRs on one ADS1115), so

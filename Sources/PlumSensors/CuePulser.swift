@@ -1,5 +1,5 @@
 import Logging
-import PlumCore
+package import PlumCore
 import PlumHardware
 import Synchronization
 

@@ -1,6 +1,6 @@
-public import PlumDaemonConfig
-public import PlumSettings
-public import PlumCore
+package import PlumCore
+package import PlumDaemonConfig
+package import PlumSettings
 
 /// The weighing engine's settings from the configuration: the one conversion, so that no
 /// setting is lost on the way from the file to the engine.
@@ -8,7 +8,7 @@ extension ScaleConfiguration {
     /// The engine's settings for a resolved set of scale settings (`[scale]`, a profile and a
     /// sensor's own keys, already layered); windows given in milliseconds become times.
     /// - Throws: ``Refusal`` when the engine cannot work with them.
-    public init(_ settings: ScaleSettings, stableWeightCue: Bool = false) throws(Refusal) {
+    package init(_ settings: ScaleSettings, stableWeightCue: Bool = false) throws(Refusal) {
         self.init()
         capacity = settings.capacityGrams
         division = try Division(grams: settings.divisionGrams)
@@ -34,7 +34,7 @@ extension ScaleConfiguration {
 extension PlumConfiguration {
     /// The settings `sensor`'s engine runs with: defaults, `[scale]`, its profile, its own keys,
     /// and `[cue] on_stable`.
-    public func engineConfiguration(for sensor: SensorConfiguration) throws(Refusal) -> ScaleConfiguration {
+    package func engineConfiguration(for sensor: SensorConfiguration) throws(Refusal) -> ScaleConfiguration {
         var configuration = try ScaleConfiguration(scaleSettings(for: sensor), stableWeightCue: cue?.onStable ?? false)
         configuration.nominalSignalPerGram = sensor.profile?.nominalSignalPerGram
         return configuration

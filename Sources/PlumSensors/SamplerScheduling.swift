@@ -1,9 +1,9 @@
-public import PlumDaemonConfig
+package import PlumDaemonConfig
 import PlumHardware
 
 extension SamplerSettings {
     /// The sampler thread's timer slack in nanoseconds.
-    public static let timerSlack: UInt = 1_000
+    package static let timerSlack: UInt = 1_000
 
     /// Applies the settings to the calling thread (the sensor's sampler) and the process.
     ///
@@ -11,7 +11,7 @@ extension SamplerSettings {
     /// say what was refused and how to permit it.
     /// - Returns: one note per setting applied or refused, and one if the thread's timer slack
     ///   (``timerSlack``, always set) was refused.
-    public func apply() -> [String] {
+    package func apply() -> [String] {
         var notes: [String] = []
         // The sampler's timed waits are the hardware's deadlines; the default slack would let
         // each end up to 50 µs late (an ADS1115 conversion polled without ALERT, a simulated

@@ -1,5 +1,5 @@
-package import PlumDaemonConfig
 package import PlumCore
+package import PlumDaemonConfig
 
 /// How each configured sensor's weighing engine is made: its settings (`[scale]`, its profile,
 /// its own keys) and its stored calibration; and the log lines that say which settings run.

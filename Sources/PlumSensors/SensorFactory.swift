@@ -1,15 +1,15 @@
-public import PlumDaemonConfig
-public import PlumDrivers
+package import PlumDaemonConfig
+package import PlumDrivers
 import PlumHardware
 import PlumSimulation
 
 /// Opens the sample source a `[[sensor]]` table describes: the real driver on real hardware,
 /// the driver on a chip model for simulated kinds, or a trace player.
-public enum SensorFactory {
+package enum SensorFactory {
     /// Opens `sensor`.
     /// - Throws: ``SensorError/hardware(sensor:_:)`` naming the chip, line, bus or file that
     ///   could not be opened, with a hint.
-    public static func open(_ sensor: SensorConfiguration) throws(SensorError) -> any SampleSource {
+    package static func open(_ sensor: SensorConfiguration) throws(SensorError) -> any SampleSource {
         switch sensor.wiring {
         case .replay(let wiring):
             return try TraceReplay(

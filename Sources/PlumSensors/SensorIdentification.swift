@@ -1,5 +1,5 @@
-public import PlumDaemonConfig
-public import PlumCore
+package import PlumCore
+package import PlumDaemonConfig
 
 /// What the weighing engine and the calibration store know a configured sensor by.
 ///
@@ -8,7 +8,7 @@ public import PlumCore
 extension SensorConfiguration {
     /// The engine's identity for this sensor: its name, driver and gain or channel. A stored
     /// calibration is for one identity: a different gain or channel needs a new one.
-    public var identity: SensorIdentity {
+    package var identity: SensorIdentity {
         switch wiring {
         case .hx711(let wiring):
             SensorIdentity(id: name, model: "hx711", gain: wiring.driver.gain.gain)
@@ -23,7 +23,7 @@ extension SensorConfiguration {
 
     /// The engine's sensor kind: FSRs are fitted in the conductance domain; everything else is
     /// linear in its signal.
-    public var sensorKind: SensorKind {
+    package var sensorKind: SensorKind {
         switch wiring {
         case .ads1115(let wiring) where wiring.divider != nil: .fsr
         case .simulatedFSR: .fsr

@@ -1,4 +1,4 @@
-import PlumDrivers
+package import PlumDrivers
 
 /// A sample source whose reads hold its chip's lock.
 package final class SerializedSource: SampleSource {

@@ -1,16 +1,16 @@
-public import PlumDaemonConfig
-public import PlumCore
-import PlumDrivers
+package import PlumCore
+package import PlumDaemonConfig
+internal import PlumDrivers
 import PlumSimulation
 
 /// The exact calibration of a simulated chip, known from its model: until a calibration is
 /// stored, `plumscaled --simulate` weighs with it and shows grams at once.
-public enum SimulatedCalibration {
+package enum SimulatedCalibration {
     /// The two-point fit through the chip model's noiseless codes at 0 g and at the capacity,
     /// for a simulated HX711; nil for every other kind.
     /// - Parameter scale: the engines' settings, whose capacity and division the fit uses.
     /// - Throws: the chip model's or the fit's refusal, in words.
-    public static func exact(
+    package static func exact(
         for sensor: SensorConfiguration, scale: ScaleConfiguration
     ) throws -> Calibration? {
         guard case .simulatedHX711(let wiring) = sensor.wiring else { return nil }

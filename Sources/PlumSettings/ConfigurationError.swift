@@ -4,24 +4,24 @@
 ///
 /// /etc/plumscale/plumscale.toml:14: sensor "left": gain = 100 is not allowed; use 128 or 64 (channel A) or 32 (channel
 /// B)
-public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file, or "<built-in>" for configuration made in code.
-    public var file: String
+    package var file: String
     /// The 1-based line of the offending key or table, when it could be found.
-    public var line: Int?
+    package var line: Int?
     /// The key path, such as `sensor "left".gain` or `scale.division_grams`.
-    public var key: String
+    package var key: String
     /// What is wrong and what is allowed.
-    public var message: String
+    package var message: String
 
-    public init(file: String, line: Int? = nil, key: String, message: String) {
+    package init(file: String, line: Int? = nil, key: String, message: String) {
         self.file = file
         self.line = line
         self.key = key
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
     }

@@ -6,12 +6,12 @@ internal import PlumSystem
 
 /// `plumscale.toml` as a file: where it lives and how its text is read, the same way by every
 /// service that reads it (plumscaled, plumscale-mqtt, plumscale-web, the CLI).
-public enum ConfigurationFile {
+package enum ConfigurationFile {
     /// The default location on a Pi.
-    public static let defaultPath = "/etc/plumscale/plumscale.toml"
+    package static let defaultPath = "/etc/plumscale/plumscale.toml"
 
     /// The file's whole text; an error naming the file and why it cannot be read otherwise.
-    public static func text(at path: String) throws(ConfigurationError) -> String {
+    package static func text(at path: String) throws(ConfigurationError) -> String {
         do {
             return try readTextFile(path)
         } catch {
@@ -21,7 +21,7 @@ public enum ConfigurationFile {
 
     /// The file's text, or nil when there is no file at `path` (a service that runs on its
     /// defaults without one); any other failure is an error as for ``text(at:)``.
-    public static func textIfPresent(at path: String) throws(ConfigurationError) -> String? {
+    package static func textIfPresent(at path: String) throws(ConfigurationError) -> String? {
         do {
             return try readTextFile(path)
         } catch  where error.code == ENOENT {

@@ -3,13 +3,13 @@ internal import TOMLKit
 /// What `plumscale-mqtt` reads from `plumscale.toml`: `[mqtt]`, and the division from `[scale]`
 /// (display precision and the default delta). The other tables belong to plumscaled, which
 /// checks them; the bridge ignores them.
-public struct MQTTBridgeConfiguration: Hashable, Sendable {
-    public var mqtt: MQTTSettings
-    public var scale: ScaleSettings
+package struct MQTTBridgeConfiguration: Hashable, Sendable {
+    package var mqtt: MQTTSettings
+    package var scale: ScaleSettings
     /// The file it was read from, or "<built-in>".
-    public var source: String
+    package var source: String
 
-    public init(
+    package init(
         mqtt: MQTTSettings = MQTTSettings(), scale: ScaleSettings = ScaleSettings(), source: String = "<built-in>"
     ) {
         self.mqtt = mqtt
@@ -18,7 +18,7 @@ public struct MQTTBridgeConfiguration: Hashable, Sendable {
     }
 
     /// Parses configuration text; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> MQTTBridgeConfiguration {
+    package static func parse(_ text: String, file: String) throws(ConfigurationError) -> MQTTBridgeConfiguration {
         let table = try TOMLTable.parse(text, file: file)
         let locator = SourceLocator(text: text)
         let root = TOMLReader(table: table, file: file, path: "", locator: locator, section: .root)

@@ -9,50 +9,50 @@ internal import TOMLKit
 ///     username = "kitchen-scale"
 ///     password_file = "/etc/plumscale/mqtt-password"
 ///     scale_id = "kitchen"
-public struct MQTTSettings: Hashable, Sendable {
-    public var host: String = "localhost"
+package struct MQTTSettings: Hashable, Sendable {
+    package var host: String = "localhost"
     /// nil: 8883 with TLS, 1883 without.
-    public var port: Int?
+    package var port: Int?
     /// `"3.1.1"` or `"5"`.
-    public var protocolVersion: String = "3.1.1"
+    package var protocolVersion: String = "3.1.1"
     /// TLS: the CA bundle or directory the broker's certificate is checked against; setting
     /// either turns TLS on.
-    public var caFile: String?
-    public var caDirectory: String?
+    package var caFile: String?
+    package var caDirectory: String?
     /// TLS client authentication: this client's certificate and key.
-    public var certFile: String?
-    public var keyFile: String?
-    public var username: String?
+    package var certFile: String?
+    package var keyFile: String?
+    package var username: String?
     /// A file holding the password on its first line (mode 0600 or 0640), never the password itself.
-    public var passwordFile: String?
+    package var passwordFile: String?
     /// nil: `plumscale-<scale id>`.
-    public var clientID: String?
+    package var clientID: String?
     /// Names this scale in topics and unique ids; nil: from /etc/machine-id.
-    public var scaleID: String?
-    public var topicPrefix: String = "plumscale"
-    public var discoveryPrefix: String = "homeassistant"
+    package var scaleID: String?
+    package var topicPrefix: String = "plumscale"
+    package var discoveryPrefix: String = "homeassistant"
     /// QoS of everything published: 0, 1 or 2.
-    public var qos: Int = 1
+    package var qos: Int = 1
     /// Whether configs and states are retained (the broker hands them to late subscribers).
-    public var retain: Bool = true
+    package var retain: Bool = true
     /// A new stable weight is published when it differs from the last published by at least
     /// this many grams; nil: one division.
-    public var deltaGrams: Double?
+    package var deltaGrams: Double?
     /// Seconds between republishing an unchanged state, so a consumer sees the bridge is alive.
-    public var heartbeatSeconds: Double = 300
+    package var heartbeatSeconds: Double = 300
     /// The live topic's limit in messages per second per pan; 0 turns the live topic off.
-    public var liveRate: Double = 2
+    package var liveRate: Double = 2
     /// plumscale-web's address, such as `http://kitchen.local:8080`: the device's "visit" link in
     /// Home Assistant (`configuration_url`); nil: no link.
-    public var webURL: String?
+    package var webURL: String?
     /// The area Home Assistant suggests for the scale when it is first added, such as "Kitchen".
-    public var area: String?
+    package var area: String?
 
-    public init() {}
+    package init() {}
 
     /// The broker port in effect.
-    public var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
-    public var usesTLS: Bool { caFile != nil || caDirectory != nil }
+    package var effectivePort: Int { port ?? (usesTLS ? 8883 : 1883) }
+    package var usesTLS: Bool { caFile != nil || caDirectory != nil }
 
     package init(_ reader: TOMLReader) throws(ConfigurationError) {
         var reader = reader

@@ -3,33 +3,33 @@
 ///
 /// The layers, lowest first: the engine's defaults, `[scale]`, the sensor's `profile`, the
 /// sensor's own keys (``PlumConfiguration/scaleSettings(for:)``).
-public struct ScaleOverrides: Hashable, Sendable {
-    public var capacityGrams: Double?
-    public var divisionGrams: Double?
-    public var zeroTracking: Bool?
-    public var initialZero: Bool?
+package struct ScaleOverrides: Hashable, Sendable {
+    package var capacityGrams: Double?
+    package var divisionGrams: Double?
+    package var zeroTracking: Bool?
+    package var initialZero: Bool?
     /// The average's time constant τ, in milliseconds.
-    public var averagingMilliseconds: Double?
+    package var averagingMilliseconds: Double?
     /// The window stability is judged over, in milliseconds (never shorter than 1.5 τ).
-    public var stabilityWindowMilliseconds: Double?
+    package var stabilityWindowMilliseconds: Double?
     /// Stable when the reading moves less than this many divisions over the window.
-    public var stabilityBandDivisions: Double?
+    package var stabilityBandDivisions: Double?
     /// A jump of more than this many divisions restarts the average at the new value.
-    public var stepThresholdDivisions: Double?
+    package var stepThresholdDivisions: Double?
     /// The window the flow rate is fitted over, in milliseconds.
-    public var flowWindowMilliseconds: Double?
+    package var flowWindowMilliseconds: Double?
     /// How long the sensor warms up after start before initial zero-setting and the restore
     /// of a saved zero and tare, in seconds.
-    public var warmUpSeconds: Double?
+    package var warmUpSeconds: Double?
     /// The most divisions (capacity ÷ division) allowed; 10 000 (OIML class III) unless raised.
-    public var maxDivisions: Double?
+    package var maxDivisions: Double?
     /// Stable only while the load moves by at most this many divisions per second.
-    public var stabilitySlopeDivisions: Double?
+    package var stabilitySlopeDivisions: Double?
     /// The display moves to the next division only once the load is past the rounding
     /// boundary by this many divisions.
-    public var displayHysteresisDivisions: Double?
+    package var displayHysteresisDivisions: Double?
 
-    public init(
+    package init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
         initialZero: Bool? = nil, averagingMilliseconds: Double? = nil, stabilityWindowMilliseconds: Double? = nil,
         stabilityBandDivisions: Double? = nil, stepThresholdDivisions: Double? = nil,
@@ -50,10 +50,10 @@ public struct ScaleOverrides: Hashable, Sendable {
     }
 
     /// True when the layer changes nothing.
-    public var isEmpty: Bool { self == ScaleOverrides() }
+    package var isEmpty: Bool { self == ScaleOverrides() }
 
     /// `settings` with every key this layer names replaced.
-    public func applied(to settings: ScaleSettings) -> ScaleSettings {
+    package func applied(to settings: ScaleSettings) -> ScaleSettings {
         var result = settings
         if let capacityGrams { result.capacityGrams = capacityGrams }
         if let divisionGrams { result.divisionGrams = divisionGrams }
@@ -108,7 +108,8 @@ public struct ScaleOverrides: Hashable, Sendable {
         maxDivisions = try reader.double(
             "max_divisions", in: 10...1_000_000, unit: "divisions (capacity ÷ division; 10000 for OIML class III)")
         stabilitySlopeDivisions = try reader.double(
-            "stability_slope_divisions", in: 0.01...1_000, unit: "divisions per second (how fast a stable load may move)")
+            "stability_slope_divisions", in: 0.01...1_000,
+            unit: "divisions per second (how fast a stable load may move)")
         displayHysteresisDivisions = try reader.double(
             "display_hysteresis_divisions", in: 0...0.49,
             unit: "divisions (how far past a rounding boundary the display moves)")

@@ -1,38 +1,38 @@
 /// Scale-wide settings from `[scale]`.
-public struct ScaleSettings: Hashable, Sendable {
+package struct ScaleSettings: Hashable, Sendable {
     /// Full scale in grams: 385 g, where iPhone 3D Touch reads 100 % force.
-    public var capacityGrams: Double = 385
+    package var capacityGrams: Double = 385
     /// The division d in grams: 1, 2 or 5 × 10^k.
-    public var divisionGrams: Double = 0.1
+    package var divisionGrams: Double = 0.1
     /// Automatic zero-tracking (at most 0.5 d/s, only while stable within ±0.5 d of zero).
-    public var zeroTracking: Bool = true
+    package var zeroTracking: Bool = true
     /// Initial zero-setting: the first stable load after start (and after the warm-up) becomes
     /// zero if within ±2 % of capacity, as a scale does when switched on.
-    public var initialZero: Bool = true
+    package var initialZero: Bool = true
     /// Restore each sensor's saved zero and tare at start, when they still apply (same
     /// calibration, load in range); they then replace initial zero-setting.
-    public var restoreTare: Bool = true
+    package var restoreTare: Bool = true
     /// The average's time constant τ in milliseconds; nil for the engine's (200 ms).
-    public var averagingMilliseconds: Double?
+    package var averagingMilliseconds: Double?
     /// The stability window in milliseconds; nil for the engine's (300 ms, at least 1.5 τ).
-    public var stabilityWindowMilliseconds: Double?
+    package var stabilityWindowMilliseconds: Double?
     /// How far a stable reading may move, in divisions; nil for the engine's (1 d).
-    public var stabilityBandDivisions: Double?
+    package var stabilityBandDivisions: Double?
     /// A jump that restarts the average, in divisions; nil for the engine's (4 d).
-    public var stepThresholdDivisions: Double?
+    package var stepThresholdDivisions: Double?
     /// The flow rate's window in milliseconds; nil for the engine's (1000 ms).
-    public var flowWindowMilliseconds: Double?
+    package var flowWindowMilliseconds: Double?
     /// The warm-up in seconds before initial zero-setting and the restore; nil for none.
-    public var warmUpSeconds: Double?
+    package var warmUpSeconds: Double?
     /// The most divisions allowed; nil for the engine's 10 000 (OIML class III).
-    public var maxDivisions: Double?
+    package var maxDivisions: Double?
     /// How fast a stable load may move, in divisions per second; nil for the engine's (0.5 d/s).
-    public var stabilitySlopeDivisions: Double?
+    package var stabilitySlopeDivisions: Double?
     /// How far past a rounding boundary the display moves, in divisions; nil for the engine's
     /// (0.25 d).
-    public var displayHysteresisDivisions: Double?
+    package var displayHysteresisDivisions: Double?
 
-    public init(
+    package init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,
         restoreTare: Bool = true
     ) {
@@ -52,7 +52,7 @@ public struct ScaleSettings: Hashable, Sendable {
     }
 
     /// True for 1, 2 or 5 × 10^k (k from −4 to 4).
-    public static func isValidDivision(_ value: Double) -> Bool {
+    package static func isValidDivision(_ value: Double) -> Bool {
         guard value > 0, value.isFinite else { return false }
         for exponent in -4...4 {
             var power = 1.0

@@ -10,15 +10,15 @@
 /// (status 243/CREDENTIALS), so the units' sources always exist and an empty one means "not
 /// set": the service then falls back to what its configuration names, as it did before there
 /// were credentials.
-public enum ServiceCredential {
+package enum ServiceCredential {
     /// The name under which plumscale-web.service passes the bcrypt hash of the page's password.
-    public static let webPassword = "web-password"
+    package static let webPassword = "web-password"
     /// The name under which plumscale-mqtt.service passes the broker password.
-    public static let mqttPassword = "mqtt-password"
+    package static let mqttPassword = "mqtt-password"
 
     /// `$CREDENTIALS_DIRECTORY`, which systemd sets for a unit that loads credentials; nil
     /// outside such a unit.
-    public static var directory: String? {
+    package static var directory: String? {
         guard let value = getenv("CREDENTIALS_DIRECTORY") else { return nil }
         let path = String(cString: value)
         return path.isEmpty ? nil : path
@@ -28,7 +28,7 @@ public enum ServiceCredential {
     /// there is no such credential, or it is empty (not set). A credential that is there but
     /// cannot be read is returned too, so that whoever reads it reports why, rather than the
     /// service quietly falling back to its configuration.
-    public static func path(_ name: String, in directory: String? = ServiceCredential.directory) -> String? {
+    package static func path(_ name: String, in directory: String? = ServiceCredential.directory) -> String? {
         guard let directory else { return nil }
         let path = directory + "/" + name
         guard let file = fopen(path, "r") else { return errno == ENOENT ? nil : path }

@@ -2,17 +2,17 @@
 ///
 /// Carried by values that are used long after parsing (a listener bound at start, a sensor
 /// opened later), so an error then can still point at the line to fix.
-public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
+package struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     /// The file, or "<built-in>" for configuration made in code.
-    public var file: String
+    package var file: String
     /// The 1-based line, when it could be found.
-    public var line: Int?
+    package var line: Int?
 
-    public init(file: String, line: Int? = nil) {
+    package init(file: String, line: Int? = nil) {
         self.file = file
         self.line = line
     }
 
     /// `file:line`, or the file alone.
-    public var description: String { line.map { "\(file):\($0)" } ?? file }
+    package var description: String { line.map { "\(file):\($0)" } ?? file }
 }

@@ -15,48 +15,48 @@ package import TOMLKit
 ///     trusted_proxy = "127.0.0.1"
 ///     cookie_secure = false
 ///     max_watchers = 100
-public struct WebSettings: Hashable, Sendable {
-    public static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
-    public static let defaultAuthFile = "/etc/plumscale/web-password"
+package struct WebSettings: Hashable, Sendable {
+    package static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
+    package static let defaultAuthFile = "/etc/plumscale/web-password"
 
     /// Where the HTTP server listens.
-    public var listen: WebListenAddress = WebSettings.defaultListen
+    package var listen: WebListenAddress = WebSettings.defaultListen
     /// Opens the read-only view (page, live readings, history, metrics) to the LAN: the
     /// server listens on every address, and a peer that is not on this machine may read but
     /// never log in or change the scale.
-    public var lanReadOnly = false
+    package var lanReadOnly = false
     /// The file holding the bcrypt hash of the password that state-changing actions need.
-    public var authFile: String = WebSettings.defaultAuthFile
+    package var authFile: String = WebSettings.defaultAuthFile
     /// The SQLite history; nil: `history.sqlite` in the state directory.
-    public var historyPath: String?
+    package var historyPath: String?
     /// How long the history is kept, in days.
-    public var retentionDays = 90
+    package var retentionDays = 90
     /// How long five wrong passwords lock the login (per peer, and for everyone after five in
     /// all), and how long a wrong password counts toward the five.
-    public var loginBackoffSeconds = 60
+    package var loginBackoffSeconds = 60
     /// Host names, beyond loopback and IP addresses, that requests may name in `Host`: the
     /// names the page is reached by (`scale.local`, a reverse proxy's name). Any other name is
     /// refused, which stops DNS rebinding. An entry may carry a port, `scale.example:443`.
-    public var allowedHosts: [String] = []
+    package var allowedHosts: [String] = []
     /// The address of a reverse proxy in front (an IP): from it alone `X-Forwarded-For` names
     /// the client, for the login's back-off, the logs and `lan_read_only`.
-    public var trustedProxy: String?
+    package var trustedProxy: String?
     /// Marks the session cookie `Secure`, so a browser sends it over HTTPS only: set it when a
     /// TLS proxy is in front.
-    public var cookieSecure = false
+    package var cookieSecure = false
     /// Browsers watching `/ws` at most; each holds a socket, a task and a queue of frames.
-    public var maxWatchers = 100
+    package var maxWatchers = 100
 
-    public init() {}
+    package init() {}
 
     /// The `[web]` table of the configuration file at `path`; the defaults when the table is
     /// absent. The rest of the file is plumscaled's to check.
-    public static func load(path: String) throws(ConfigurationError) -> WebSettings {
+    package static func load(path: String) throws(ConfigurationError) -> WebSettings {
         try parse(ConfigurationFile.text(at: path), file: path)
     }
 
     /// Parses the `[web]` table out of configuration text; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> WebSettings {
+    package static func parse(_ text: String, file: String) throws(ConfigurationError) -> WebSettings {
         let table = try TOMLTable.parse(text, file: file)
         return try parse(table: table, file: file, locator: SourceLocator(text: text))
     }
@@ -124,17 +124,17 @@ public struct WebSettings: Hashable, Sendable {
 }
 
 /// `HOST:PORT` for a listening socket; an IPv6 host is written in brackets, `[::1]:8385`.
-public struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+package struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
 
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `HOST:PORT`; nil when it is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (1...65535).contains(port)
         else { return nil }
@@ -145,7 +145,7 @@ public struct WebListenAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether only this machine can connect.
-    public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+    package var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
-    public var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -20,7 +20,9 @@ enum CalibrationRequests {
             return [reply ?? station.channels.unknownSensor(name)]
         case .zero, .point:
             let token = station.waits.newToken()
-            guard let refusal = station.update(name, { $0.startCapture(request.step, grams: request.grams, token: token) })
+            guard
+                let refusal = station.update(
+                    name, { $0.startCapture(request.step, grams: request.grams, token: token) })
             else { return [station.channels.unknownSensor(name)] }
             if let refusal { return [refusal] }
             let timeout = station.captureTimeout

@@ -1,5 +1,5 @@
-internal import PlumDaemonConfig
 internal import PlumCore
+internal import PlumDaemonConfig
 internal import PlumHardware
 internal import PlumProtocol
 

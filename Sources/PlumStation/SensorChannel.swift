@@ -1,6 +1,6 @@
 internal import Logging
-internal import PlumDaemonConfig
 internal import PlumCore
+internal import PlumDaemonConfig
 internal import PlumDrivers
 internal import PlumHardware
 internal import PlumProtocol

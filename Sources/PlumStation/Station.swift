@@ -1,6 +1,6 @@
 package import Logging
-package import PlumDaemonConfig
 package import PlumCore
+package import PlumDaemonConfig
 internal import PlumHardware
 package import PlumProtocol
 package import PlumSensors
@@ -252,5 +252,7 @@ package actor Station {
     }
 
     func poll() -> Report { channels.poll(now: SystemMonotonicClock().now()) }
-    func devices() -> Report { channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds) }
+    func devices() -> Report {
+        channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds)
+    }
 }

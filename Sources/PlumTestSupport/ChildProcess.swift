@@ -2,15 +2,15 @@ import Foundation
 import PlumSystem
 
 /// A program run to completion as a child process, with what it printed.
-public struct ChildProcess: Sendable {
+package struct ChildProcess: Sendable {
     /// The exit status; a signal's number plus 128 when a signal ended it.
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 
-    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    package var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
-    public init(status: Int32, stdout: String, stderr: String) {
+    package init(status: Int32, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
@@ -18,7 +18,7 @@ public struct ChildProcess: Sendable {
 
     /// Runs `program` (a path, or a name found on PATH) with `arguments` and `input` on its
     /// standard input, waiting for it to exit.
-    public static func run(
+    package static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
     ) throws -> ChildProcess {
         let directory = try TemporaryDirectory(prefix: "plumrun")
@@ -33,7 +33,7 @@ public struct ChildProcess: Sendable {
     }
 
     /// The same, waiting off the concurrency pool.
-    public static func run(
+    package static func run(
         _ program: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
     ) async throws -> ChildProcess {
         try await offPool { try run(program, arguments, environment: environment, input: input) as ChildProcess }
@@ -51,7 +51,7 @@ public struct ChildProcess: Sendable {
     /// Starts `command` (its first element a path or a name on PATH) with the test's environment
     /// plus `environment`, standard input from `input` (default /dev/null), standard output to
     /// `output` and standard error to `error` (default: the same file as output).
-    public static func spawn(
+    package static func spawn(
         _ command: [String], environment: [String: String] = [:], input: String = "/dev/null",
         output: String, error: String? = nil
     ) throws -> pid_t {

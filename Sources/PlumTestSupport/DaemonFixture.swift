@@ -6,13 +6,13 @@ import PlumClient
 /// The initializer returns once the daemon greets on its socket (or throws with the daemon's
 /// own log when it exits or does not greet in time); deinit kills and reaps it, so a failed
 /// test leaves no daemon behind.
-public final class DaemonFixture: Sendable {
+package final class DaemonFixture: Sendable {
     /// The private directory: the socket, the state directory, the log, any configuration.
-    public let directory: TemporaryDirectory
-    public let socketPath: String
-    public var pid: pid_t { child.pid }
+    package let directory: TemporaryDirectory
+    package let socketPath: String
+    package var pid: pid_t { child.pid }
     /// Where the daemon's standard output and error go.
-    public let logPath: String
+    package let logPath: String
     /// Killed and reaped when released, so a failed test leaves no daemon behind.
     private let child: ChildReaper
 
@@ -26,7 +26,7 @@ public final class DaemonFixture: Sendable {
     ///   - command: a program that starts the daemon (`systemd-socket-activate …`); the
     ///     daemon's own arguments follow it.
     ///   - waitForSocket: false returns as soon as the process runs (a test of a failed start).
-    public init(
+    package init(
         configuration: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
         command: [String] = [], directory: TemporaryDirectory? = nil, waitForSocket: Bool = true,
         timeout: Duration = .seconds(60)
@@ -50,7 +50,7 @@ public final class DaemonFixture: Sendable {
 
     /// Waits until the daemon greets on its socket and has logged that it is serving.
     /// - Throws: ``FixtureError`` with the daemon's log when it exits first or the time passes.
-    public func waitForGreeting(timeout: Duration = .seconds(60)) throws {
+    package func waitForGreeting(timeout: Duration = .seconds(60)) throws {
         var lastError = "no socket yet"
         let what = "plumscaled to greet on \(socketPath)"
         try waitUntil(what, timeout: timeout, describe: { "\(lastError); log: \(log)" }) {
@@ -72,7 +72,7 @@ public final class DaemonFixture: Sendable {
 
     /// Waits until every sensor has delivered a reading, so POLL and commands have one to use.
     /// - Throws: ``FixtureError`` naming the sensors still silent.
-    public func waitForReadings(timeout: Duration = .seconds(30)) throws {
+    package func waitForReadings(timeout: Duration = .seconds(30)) throws {
         let client = try self.client()
         var silent = Set(try client.devices().map(\.sensor))
         try client.watch()
@@ -86,32 +86,32 @@ public final class DaemonFixture: Sendable {
     }
 
     /// A new client connected to this daemon.
-    public func client() throws(ClientError) -> DaemonClient {
+    package func client() throws(ClientError) -> DaemonClient {
         try DaemonClient(socketPath: socketPath)
     }
 
     /// How many descriptors the daemon has open (from /proc): a connection closing shows here.
-    public func openDescriptors() -> Int {
+    package func openDescriptors() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
     /// What the daemon has logged so far.
-    public var log: String { readFile(logPath) }
+    package var log: String { readFile(logPath) }
 
     /// Sends `signal` without waiting.
-    public func send(_ signal: Int32) { child.send(signal) }
+    package func send(_ signal: Int32) { child.send(signal) }
 
     /// The exit status once the daemon has exited (a signal's number plus 128), else nil.
-    public func exitStatus() -> Int32? { child.exitStatus() }
+    package func exitStatus() -> Int32? { child.exitStatus() }
 
     /// Sends SIGTERM and waits (up to `timeout`, then SIGKILL) for the exit status.
-    public func terminate(timeout: Duration = .seconds(30)) -> Int32 {
+    package func terminate(timeout: Duration = .seconds(30)) -> Int32 {
         send(SIGTERM)
         return waitForExit(timeout: timeout)
     }
 
     /// Waits for the daemon to exit by itself; after `timeout` it is killed.
-    public func waitForExit(timeout: Duration = .seconds(30)) -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(30)) -> Int32 {
         child.waitForExit("plumscaled to exit", timeout: timeout)
     }
 }

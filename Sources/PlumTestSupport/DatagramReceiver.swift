@@ -13,13 +13,13 @@ import Synchronization
 /// daemon drop notifications that a real manager receives. Tests take the datagrams in order
 /// from that thread's inbox, always with a deadline, suspended between looks, so no thread of
 /// the Swift concurrency pool waits.
-public final class DatagramReceiver: Sendable {
+package final class DatagramReceiver: Sendable {
     /// Where the socket is bound: what `NOTIFY_SOCKET` is set to.
-    public let path: String
+    package let path: String
     private let inbox = Inbox()
 
     /// Binds a datagram socket at `path` and starts draining it.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         let descriptor = RawSocket.bound(path, type: SOCK_DGRAM)
         let inbox = self.inbox
@@ -44,7 +44,7 @@ public final class DatagramReceiver: Sendable {
 
     /// The next datagram, waiting at most `timeout` for it.
     /// - Throws: ``FixtureError`` naming `what` was awaited when nothing came in time.
-    public func next(_ what: String = "a datagram", within timeout: Duration = .seconds(20)) async throws -> String {
+    package func next(_ what: String = "a datagram", within timeout: Duration = .seconds(20)) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
@@ -57,7 +57,7 @@ public final class DatagramReceiver: Sendable {
     }
 
     /// Datagrams until one satisfies `predicate`, that one last; each waited for at most `timeout`.
-    public func next(
+    package func next(
         _ what: String, within timeout: Duration = .seconds(20), until predicate: (String) -> Bool
     ) async throws -> [String] {
         var seen: [String] = []
@@ -72,7 +72,7 @@ public final class DatagramReceiver: Sendable {
     }
 
     /// A datagram if one has come and was not taken yet; nil otherwise. Never blocks.
-    public func receiveNow() -> String? { inbox.removeFirst() }
+    package func receiveNow() -> String? { inbox.removeFirst() }
 
     /// What the draining thread has received and the tests have not taken yet.
     private final class Inbox: Sendable {

@@ -16,11 +16,11 @@ import Synchronization
 /// Tests that need the real engine (the simulated sensors, the filters) run the real plumscaled
 /// through ``DaemonFixture``; this fake is for what the client does with the protocol.
 /// Call ``stop()`` when done: its threads keep it alive until then.
-public final class FakeDaemon: Sendable {
-    public let path: String
+package final class FakeDaemon: Sendable {
+    package let path: String
     /// The daemon's sensors, in its order; a request for another is refused with ERROR.
-    public let sensors: [String]
-    public let release: String
+    package let sensors: [String]
+    package let release: String
 
     private final class Connection: Sendable {
         let descriptor: Int32
@@ -40,7 +40,7 @@ public final class FakeDaemon: Sendable {
     private let state = Mutex(State())
 
     /// Listens at `path` (which must not exist), as a daemon with `sensors`.
-    public init(path: String, sensors: [String] = ["left", "right"], release: String = "0.0.0-fake") throws {
+    package init(path: String, sensors: [String] = ["left", "right"], release: String = "0.0.0-fake") throws {
         self.path = path
         self.sensors = sensors
         self.release = release
@@ -48,7 +48,7 @@ public final class FakeDaemon: Sendable {
     }
 
     /// Listens again on ``path`` after ``stop()``, as a restarted daemon.
-    public func start() throws {
+    package func start() throws {
         let address = try UnixSocketAddress(path: path)
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw FixtureError("socket(AF_UNIX): \(String(cString: strerror(errno)))") }
@@ -71,7 +71,7 @@ public final class FakeDaemon: Sendable {
 
     /// Closes the listener and every connection and removes the socket, as a daemon that stops
     /// does: clients see the connection end and the next connect refused.
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             if let listener = state.listener { shutdown(listener, Int32(SHUT_RDWR)) }
             state.listener = nil
@@ -82,12 +82,12 @@ public final class FakeDaemon: Sendable {
 
     /// From now on `responder` answers first: the lines it returns are sent instead of the
     /// usual answer (a refusal, a slow sensor); nil leaves the request to the usual answer.
-    public func respond(_ responder: @escaping @Sendable (Request) -> [String]?) {
+    package func respond(_ responder: @escaping @Sendable (Request) -> [String]?) {
         state.withLock { $0.responder = responder }
     }
 
     /// Sends `line` (a report as JSON) to every connection that watches, as a reading would be.
-    public func push(_ line: String) {
+    package func push(_ line: String) {
         state.withLock { state in
             for connection in state.connections.values where connection.watch.withLock({ $0?.enable == true }) {
                 Self.write(line, to: connection.descriptor)
@@ -96,15 +96,15 @@ public final class FakeDaemon: Sendable {
     }
 
     /// Every request received, in order, over all connections.
-    public var requests: [Request] { state.withLock { $0.requests } }
+    package var requests: [Request] { state.withLock { $0.requests } }
     /// Connections accepted since the fake was made.
-    public var acceptedConnections: Int { state.withLock { $0.accepted } }
+    package var acceptedConnections: Int { state.withLock { $0.accepted } }
     /// The subscriptions in force now, one per watching connection.
-    public var watches: [WatchOptions] {
+    package var watches: [WatchOptions] {
         state.withLock { state in state.connections.values.compactMap { $0.watch.withLock { $0 } } }
     }
 
-    public var isListening: Bool { state.withLock { $0.listener != nil } }
+    package var isListening: Bool { state.withLock { $0.listener != nil } }
 
     private func acceptConnections(on listener: Int32) {
         var next = 0
@@ -202,7 +202,7 @@ public final class FakeDaemon: Sendable {
     }
 
     /// `?DEVICES` for ``sensors``: every one a simulated HX711 that is fine.
-    public var devicesLine: String {
+    package var devicesLine: String {
         let devices = sensors.enumerated().map { index, sensor in
             #"{"sensor":\#(Self.quoted(sensor)),"index":\#(index),"kind":"hx711","wiring":"sim","state":"ok","#
                 + #""rate":10,"nominal_rate":10,"published":50,"discarded":{},"not_ready":0,"faults":0,"#
@@ -231,7 +231,8 @@ public final class FakeDaemon: Sendable {
             case "\n": out += "\\n"
             default:
                 if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)

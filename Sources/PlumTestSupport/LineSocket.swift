@@ -9,14 +9,14 @@ import PlumSystem
 /// wire, a client that deliberately reads too slowly. JSON-protocol tests use `DaemonClient`.
 ///
 /// Every read has a 10 s receive timeout, so no test can hang on it.
-public final class LineSocket: @unchecked Sendable {
+package final class LineSocket: @unchecked Sendable {
     // @unchecked: used by one thread at a time; the tests hand it across `offPool` only.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to the Unix socket at `path`.
     /// - Parameter receiveBuffer: shrinks SO_RCVBUF, to make a slow reader quickly.
-    public init(path: String, receiveBuffer: Int32? = nil) throws {
+    package init(path: String, receiveBuffer: Int32? = nil) throws {
         let address = try UnixSocketAddress(path: path)
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         if var size = receiveBuffer {
@@ -26,7 +26,7 @@ public final class LineSocket: @unchecked Sendable {
     }
 
     /// Connects to `127.0.0.1:port`.
-    public init(loopbackPort port: Int) throws {
+    package init(loopbackPort port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let address = InternetSocketAddress.loopback(port: UInt16(port))
         try configureAndConnect("\(address)") { fd in address.withSockaddr { connect(fd, $0, $1) } }
@@ -44,13 +44,13 @@ public final class LineSocket: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Writes `line` and a newline.
-    public func send(_ line: String, terminator: String = "\n") {
+    package func send(_ line: String, terminator: String = "\n") {
         let bytes = Array((line + terminator).utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// The next line without its newline; nil on timeout or end of stream.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -66,13 +66,13 @@ public final class LineSocket: @unchecked Sendable {
 
     /// Bytes the kernel holds for this socket that have not been read yet (`FIONREAD`): a client
     /// that does not read sees it stop growing once the sender can write no more.
-    public var pendingBytes: Int {
+    package var pendingBytes: Int {
         var count: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
     }
 
     /// Reads lines until one satisfies `predicate` (at most `limit` lines); nil when none did.
-    public func readUntil(limit: Int = 2000, _ predicate: (String) -> Bool) -> String? {
+    package func readUntil(limit: Int = 2000, _ predicate: (String) -> Bool) -> String? {
         for _ in 0..<limit {
             guard let line = readLine() else { return nil }
             if predicate(line) { return line }

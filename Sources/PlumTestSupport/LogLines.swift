@@ -3,18 +3,18 @@ import Synchronization
 
 /// A logger whose lines a test reads back: what a service's journal would say, "level: message"
 /// a line (the web service's failed logins, the bridge's refusals).
-public final class LogLines: Sendable {
+package final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
     /// A logger writing here, at info and above.
-    public func logger(label: String = "plumscale.test") -> Logger {
+    package func logger(label: String = "plumscale.test") -> Logger {
         Logger(label: label) { _ in Handler(lines: self) }
     }
 
     /// Every line so far, oldest first.
-    public var all: [String] { lines.withLock { $0 } }
+    package var all: [String] { lines.withLock { $0 } }
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 

@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Starting waits, with a deadline, for mosquitto's "running" line: its listener is bound by
 /// then, and a broker that could not bind has said why and exited instead.
-public final class MosquittoBroker: @unchecked Sendable {
+package final class MosquittoBroker: @unchecked Sendable {
     // @unchecked Sendable: `process` and `port` change only in init, restart() and kill(),
     // called by the one test (or benchmark) that owns the broker, never concurrently.
     /// The loopback port it listens on, `127.0.0.1:port`.
-    public private(set) var port = 0
+    package private(set) var port = 0
     /// Its configuration and anything a test puts beside it.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
     private var process: BackgroundProcess?
     private let extraConfiguration: String
 
@@ -20,7 +20,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// mosquitto starts: from an async test use ``start(configuration:)``.
     /// - Parameter configuration: more lines for `mosquitto.conf`.
     /// - Throws: ``FixtureError`` with mosquitto's own words when it does not listen in 10 s.
-    public init(configuration: String = "") throws {
+    package init(configuration: String = "") throws {
         directory = try TemporaryDirectory(prefix: "plummq")
         extraConfiguration = configuration
         var failure: (any Error)?
@@ -37,16 +37,16 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Starts mosquitto as ``init(configuration:)`` does, waiting off the concurrency pool.
-    public static func start(configuration: String = "") async throws -> MosquittoBroker {
+    package static func start(configuration: String = "") async throws -> MosquittoBroker {
         try await offPool { try MosquittoBroker(configuration: configuration) }
     }
 
     /// What mosquitto has logged so far.
-    public var log: String { process?.stderr ?? "" }
+    package var log: String { process?.stderr ?? "" }
 
     /// Kills the broker (SIGKILL: nothing it holds survives, as after a crash) and waits until
     /// the port no longer accepts.
-    public func kill() {
+    package func kill() {
         process?.stop(SIGKILL)
         process = nil
         try? waitUntil("127.0.0.1:\(port) to refuse connections", timeout: .seconds(5)) {
@@ -55,18 +55,18 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// ``kill()``, waiting off the concurrency pool.
-    public func kill() async {
+    package func kill() async {
         _ = try? await offPool { self.kill() as Void }
     }
 
     /// Kills the broker and starts it again on the same port.
-    public func restart() throws {
+    package func restart() throws {
         kill()
         try launch()
     }
 
     /// ``restart()``, waiting off the concurrency pool.
-    public func restart() async throws {
+    package func restart() async throws {
         try await offPool { try self.restart() as Void }
     }
 

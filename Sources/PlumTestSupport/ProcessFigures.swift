@@ -4,13 +4,13 @@
 
 /// What /proc says about a process: its CPU time so far and its memory, as the benchmarks of
 /// the MQTT bridge and the web server print them.
-public struct ProcessFigures: Sendable {
-    public let pid: pid_t
+package struct ProcessFigures: Sendable {
+    package let pid: pid_t
 
-    public init(pid: pid_t) { self.pid = pid }
+    package init(pid: pid_t) { self.pid = pid }
 
     /// User plus system CPU seconds so far (/proc/<pid>/stat fields 14 and 15).
-    public var cpuSeconds: Double {
+    package var cpuSeconds: Double {
         let text = Self.read("/proc/\(pid)/stat")
         guard let close = text.lastIndex(of: ")") else { return .nan }
         let fields = text[text.index(after: close)...].split(separator: " ")
@@ -19,7 +19,7 @@ public struct ProcessFigures: Sendable {
     }
 
     /// A `VmRSS:`/`VmHWM:` line of /proc/<pid>/status, in MiB.
-    public func memory(_ field: String) -> Double {
+    package func memory(_ field: String) -> Double {
         for line in Self.read("/proc/\(pid)/status").split(separator: "\n") where line.hasPrefix(field + ":") {
             if let kib = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) { return kib / 1024 }
         }

@@ -7,9 +7,9 @@ import PlumSystem
 /// Direct socket calls for setting up what a test needs: a stale socket file, a listening
 /// socket to pass as systemd would. A datagram socket standing in for `$NOTIFY_SOCKET` is a
 /// ``DatagramReceiver``.
-public enum RawSocket {
+package enum RawSocket {
     /// A Unix socket of `type` bound to `path` (an abstract name when it starts with '@').
-    public static func bound(_ path: String, type: __socket_type) -> Int32 {
+    package static func bound(_ path: String, type: __socket_type) -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         precondition(descriptor >= 0, "socket: errno \(errno)")
         let address: UnixSocketAddress
@@ -24,7 +24,7 @@ public enum RawSocket {
     }
 
     /// The file mode of `path` (not following a link), nil when there is nothing there.
-    public static func mode(of path: String) -> mode_t? {
+    package static func mode(of path: String) -> mode_t? {
         var status = stat()
         return lstat(path, &status) == 0 ? status.st_mode : nil
     }

@@ -4,7 +4,7 @@ import PlumProtocol
 extension DaemonClient {
     /// The next WEIGHT report that `matches` accepts, within `timeout`.
     /// - Throws: ``FixtureError`` saying which reports came instead, when none matched in time.
-    public func nextWeight(
+    package func nextWeight(
         within timeout: Duration = .seconds(10), where matches: (WeightReport) -> Bool = { _ in true }
     ) throws -> WeightReport {
         try nextReport(within: timeout, "a WEIGHT report") { report in
@@ -14,7 +14,7 @@ extension DaemonClient {
 
     /// The first report `matches` turns into a value, within `timeout`.
     /// - Throws: ``FixtureError`` naming `what` and the last reports seen, when none matched in time.
-    public func nextReport<T>(
+    package func nextReport<T>(
         within timeout: Duration = .seconds(10), _ what: String, _ matches: (Report) -> T?
     ) throws -> T {
         let clock = ContinuousClock()

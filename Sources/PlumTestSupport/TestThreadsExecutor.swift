@@ -9,8 +9,8 @@ import Foundation
 /// the others: a daemon's watchdog ping, an idle timer or a reply goes unread for tens of
 /// seconds and a test of something else fails. Jobs of a test under ``ownThreads`` run here
 /// instead, so the pool stays free and the kernel shares the cores fairly among all of them.
-public final class TestThreadsExecutor: TaskExecutor, @unchecked Sendable {
-    public static let shared = TestThreadsExecutor()
+package final class TestThreadsExecutor: TaskExecutor, @unchecked Sendable {
+    package static let shared = TestThreadsExecutor()
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -19,7 +19,7 @@ public final class TestThreadsExecutor: TaskExecutor, @unchecked Sendable {
 
     private init() {}
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)

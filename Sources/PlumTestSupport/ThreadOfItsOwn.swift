@@ -7,7 +7,7 @@ import PlumSystem
 /// Runs `body` on a new thread and returns what it returned or throws what it threw, once the
 /// thread has ended. For what a test sets on its thread (scheduling, timer slack), which would
 /// otherwise stay on a thread the test runner reuses.
-public func onThreadOfItsOwn<T>(_ body: @escaping () throws -> T) throws -> T {
+package func onThreadOfItsOwn<T>(_ body: @escaping () throws -> T) throws -> T {
     var result: Result<T, any Error>?
     let task = ThreadTask { result = Result { try body() } }
     var thread = pthread_t()

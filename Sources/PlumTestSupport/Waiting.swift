@@ -9,7 +9,7 @@ import Foundation
 /// - Throws: ``FixtureError`` naming what never happened, and `describe()`'s account of what
 ///   was seen instead.
 @available(*, noasync, message: "it blocks a thread of the concurrency pool: use waitFor, or call it inside offPool")
-public func waitUntil(
+package func waitUntil(
     _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(20),
     describe: () -> String = { "" }, _ condition: () throws -> Bool
 ) throws {
@@ -31,7 +31,7 @@ public func waitUntil(
 /// (``waitUntil(_:timeout:interval:describe:_:)`` is its blocking twin, for use off the pool.)
 /// - Throws: ``FixtureError`` naming what never happened and `describe()`'s account of what was
 ///   seen instead.
-public func waitFor(
+package func waitFor(
     _ what: String, timeout: Duration = .seconds(30), interval: Duration = .milliseconds(10),
     describe: () -> String = { "" }, _ condition: () async throws -> Bool
 ) async throws {
@@ -50,7 +50,7 @@ public func waitFor(
 /// Whether `condition` comes to hold within `timeout`, checked as ``waitFor(_:timeout:interval:describe:_:)``
 /// does (a throw counts as false): for `#expect(await eventually(within: .seconds(10)) { … }, "what")`,
 /// where the test goes on after a miss and the expectation's message says what was missed.
-public func eventually(
+package func eventually(
     within timeout: Duration, interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async -> Bool {
     (try? await waitFor("the condition", timeout: timeout, interval: interval, condition)) != nil
@@ -63,7 +63,7 @@ public func eventually(
 /// test blocking one of them starves the code under test. Dispatch's global queues are no way
 /// out either: on Linux they too start with one thread per core and add one only after a
 /// blocked worker has been noticed, so a dedicated thread it is, one per call.
-public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.name = "plum-test-blocking"

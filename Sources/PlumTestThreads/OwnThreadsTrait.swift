@@ -1,6 +1,6 @@
 internal import Foundation
 internal import PlumTestSupport
-public import Testing
+package import Testing
 
 /// Runs each test of a suite or test under it on ``TestThreadsExecutor``, a few at a time:
 /// `@Suite(.ownThreads)`.
@@ -12,19 +12,19 @@ public import Testing
 /// turn before its body, and so before any deadline of its own starts. A `.timeLimit` does
 /// count that wait, so a suite under this trait sets one of three minutes or more (the whole
 /// suite took two beside two busy loops on two cores).
-public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
+package struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     /// The cores plus one: one test may be waiting on a child process while the others compute.
-    public static let concurrentTests = ProcessInfo.processInfo.activeProcessorCount + 1
+    package static let concurrentTests = ProcessInfo.processInfo.activeProcessorCount + 1
 
     static let turns = Turns(Self.concurrentTests)
 
-    public var isRecursive: Bool { true }
+    package var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         await Self.turns.take()
@@ -65,5 +65,5 @@ actor Turns {
 extension Trait where Self == OwnThreadsTrait {
     /// The test blocks or computes for long: it runs on threads of its own, off the concurrency
     /// pool (``TestThreadsExecutor``), with few others like it at once.
-    public static var ownThreads: Self { Self() }
+    package static var ownThreads: Self { Self() }
 }

@@ -1,7 +1,7 @@
-public import Testing
+package import Testing
 
 extension Tag {
     /// A suite that runs a real `plumscaled`, `plumscale` or service as a child process: the
     /// slowest tests, each run on threads of its own (`.ownThreads`).
-    @Tag public static var process: Self
+    @Tag package static var process: Self
 }

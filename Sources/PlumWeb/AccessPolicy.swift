@@ -1,7 +1,7 @@
 import FoundationEssentials
+package import HTTPTypes
+package import Hummingbird
 import Synchronization
-public import HTTPTypes
-public import Hummingbird
 
 /// Who may change the scale through the web: a logged-in browser, on this machine unless the
 /// LAN was given more than the read-only view, whose request comes from our own page.
@@ -12,24 +12,24 @@ public import Hummingbird
 /// - Origin: a state-changing request must carry an `Origin` (or `Referer`) naming the host it
 ///   was sent to, so another site's page cannot make a browser send it.
 /// - CSRF: and an `X-CSRF-Token` equal to the one its login session was given.
-public struct AccessPolicy: Sendable {
-    public let lanReadOnly: Bool
-    public let passwords: PasswordFile
+package struct AccessPolicy: Sendable {
+    package let lanReadOnly: Bool
+    package let passwords: PasswordFile
     /// Failed logins per peer and in all, and the back-off they start.
-    public let throttle: LoginThrottle
+    package let throttle: LoginThrottle
     /// The names requests may give in `Host`; see ``HostCheck``.
-    public let hosts: HostCheck
+    package let hosts: HostCheck
     /// Counts logins: a session made before the latest one is no longer valid. One user (one
     /// password) means one browser logged in at a time; a stolen cookie ends with the next login.
-    public let epoch = SessionEpoch()
+    package let epoch = SessionEpoch()
     /// The reverse proxy's address (`[web] trusted_proxy`): from it alone, `X-Forwarded-For`
     /// names the client. From anyone else the header is ignored, or a client could claim to be
     /// on the scale itself, or make each guess look like a new peer.
-    public let trustedProxy: String?
+    package let trustedProxy: String?
     /// Whether the session cookie is `Secure` (`[web] cookie_secure`): behind a TLS proxy.
-    public let cookieSecure: Bool
+    package let cookieSecure: Bool
 
-    public init(
+    package init(
         lanReadOnly: Bool, passwords: PasswordFile, throttle: LoginThrottle = LoginThrottle(),
         hosts: HostCheck = HostCheck(names: []), trustedProxy: String? = nil, cookieSecure: Bool = false
     ) {
@@ -43,7 +43,7 @@ public struct AccessPolicy: Sendable {
 
     /// The client's address: the peer's, or behind ``trustedProxy`` the last address the proxy
     /// appended to `X-Forwarded-For` (earlier ones are whatever the client wrote).
-    public func client(_ request: Request, _ context: WebContext) -> String {
+    package func client(_ request: Request, _ context: WebContext) -> String {
         let peer = context.peerAddress
         guard let trustedProxy, peer == trustedProxy || peer == "::ffff:" + trustedProxy,
             let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").last
@@ -53,13 +53,13 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Whether the client is on this machine (see ``WebContext/isLocal(_:)``).
-    public func clientIsLocal(_ request: Request, _ context: WebContext) -> Bool {
+    package func clientIsLocal(_ request: Request, _ context: WebContext) -> Bool {
         WebContext.isLocal(client(request, context))
     }
 
     /// Checks a password on ``BlockingWork/password``, the one thread bcrypt may hold.
     /// - Throws: ``WebError`` when the password file cannot be used.
-    public func verify(_ password: String) async throws(WebError) -> Bool {
+    package func verify(_ password: String) async throws(WebError) -> Bool {
         let passwords = self.passwords
         let result: Result<Bool, WebError>
         do {
@@ -73,7 +73,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Refuses the request unless its peer may change state and it comes from our page.
-    public func checkSameOrigin(_ request: Request, _ context: WebContext) throws(HTTPError) {
+    package func checkSameOrigin(_ request: Request, _ context: WebContext) throws(HTTPError) {
         if lanReadOnly && !clientIsLocal(request, context) {
             throw HTTPError(
                 .forbidden,
@@ -98,7 +98,7 @@ public struct AccessPolicy: Sendable {
     /// browser's (browsers always send one on an upgrade): a script may watch, as it may poll.
     /// An Origin without a port is compared by host alone: browsers write the port whenever it
     /// is not the scheme's default, and WebSocket clients such as Hummingbird's leave it out.
-    public func checkWebSocketOrigin(_ request: Request) throws(HTTPError) {
+    package func checkWebSocketOrigin(_ request: Request) throws(HTTPError) {
         guard let origin = request.headers[.origin] else { return }
         let authority = (request.head.authority ?? "").lowercased()
         let expected = HostCheck.split(authority)
@@ -110,7 +110,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Refuses the request unless it also comes from a logged-in browser with its token.
-    public func checkAuthorized(_ request: Request, _ context: WebContext) throws(HTTPError) {
+    package func checkAuthorized(_ request: Request, _ context: WebContext) throws(HTTPError) {
         try checkSameOrigin(request, context)
         guard let session = context.sessions.session else {
             throw HTTPError(.unauthorized, message: "log in first: tare, zero and calibration need the password")
@@ -126,7 +126,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// Whether `session` is from the latest login, with the password the file holds now.
-    public func isCurrent(_ session: WebSession) -> Bool {
+    package func isCurrent(_ session: WebSession) -> Bool {
         session.epoch == epoch.current && (try? Self.tag(passwords.hash())) == session.passwordTag
     }
 
@@ -135,7 +135,7 @@ public struct AccessPolicy: Sendable {
     static func tag(_ hash: String) -> String { String(hash.suffix(16)) }
 
     /// A fresh random token for a new session.
-    public static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
     }
@@ -151,20 +151,20 @@ public struct AccessPolicy: Sendable {
 
 extension HTTPField.Name {
     /// What a reverse proxy says the client's address was.
-    public static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    package static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     /// The header that carries a session's CSRF token.
-    public static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+    package static let csrfToken = HTTPField.Name("X-CSRF-Token")!
 }
 
 /// The number of the latest login; see ``AccessPolicy/epoch``.
-public final class SessionEpoch: Sendable {
+package final class SessionEpoch: Sendable {
     private let value = Atomic(0)
 
-    public init() {}
+    package init() {}
 
-    public var current: Int { value.load(ordering: .acquiring) }
+    package var current: Int { value.load(ordering: .acquiring) }
 
     /// Starts a new epoch and returns it: every earlier session ends.
-    public func next() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
+    package func next() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
 }

@@ -1,7 +1,7 @@
-import Hummingbird
-import HummingbirdAuth
-import PlumClient
-import PlumProtocol
+internal import Hummingbird
+internal import HummingbirdAuth
+internal import PlumClient
+internal import PlumProtocol
 
 /// The routes that log in and change the scale: `POST /api/login`, `/api/logout`,
 /// `/api/tare`, `/api/zero`, `/api/calibrate`, and `GET /api/session`.

@@ -1,4 +1,4 @@
-import PlumProtocol
+package import PlumProtocol
 
 /// The JSON text frames the page receives over its WebSocket, and the objects `/api/poll` and
 /// `/api/devices` return. One encoder, so the page and scripts see the same fields.

@@ -1,13 +1,13 @@
-import Logging
-public import PlumClient
-import PlumProtocol
-public import ServiceLifecycle
+package import Logging
+package import PlumClient
+internal import PlumProtocol
+internal import ServiceLifecycle
 
 /// The web's side of the ``DaemonLink``: runs the link (which watches every sensor and
 /// reconnects by itself, as PlumClient's back-off says), hands each report to the board and the
 /// history, tells the page when the daemon comes and goes, and asks for the device list (for
 /// the metrics) on each connect and every few seconds while connected.
-public struct DaemonFeed: Service {
+package struct DaemonFeed: Service {
     let link: DaemonLink
     let board: PanBoard
     let history: HistoryKeeper?
@@ -15,7 +15,7 @@ public struct DaemonFeed: Service {
     /// How often DEVICES is asked for while connected.
     let devicesInterval: Duration
 
-    public init(
+    package init(
         link: DaemonLink, board: PanBoard, history: HistoryKeeper?, logger: Logger,
         devicesInterval: Duration = .seconds(5)
     ) {
@@ -26,7 +26,7 @@ public struct DaemonFeed: Service {
         self.devicesInterval = devicesInterval
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await self.follow() }
         await history?.flush()
     }

@@ -1,8 +1,8 @@
-import Hummingbird
+internal import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
-import Logging
-import NIOCore
+internal import HummingbirdWebSocket
+internal import Logging
+internal import NIOCore
 
 /// Closes a connection the server has not answered within `deadline` of its opening: a client
 /// that sends half a request and then nothing (slowloris) would otherwise keep its descriptor

@@ -1,25 +1,25 @@
-public import PlumHistory
-public import PlumProtocol
+package import PlumHistory
+package import PlumProtocol
 
 /// Records the readings plumscale-web receives into the history store, and deletes what is
 /// older than the retention. plumscale-web, not plumscaled, keeps the history: the daemon stays
 /// free of SQLite and of disk writes the scale does not need, and a history that cannot be
 /// written never disturbs weighing.
-public actor HistoryKeeper {
-    public let store: HistoryStore
-    public let retentionSeconds: Double
+package actor HistoryKeeper {
+    package let store: HistoryStore
+    package let retentionSeconds: Double
     private var recorder: HistoryRecorder
     private var lastPurge = -Double.infinity
     private var failure: String?
 
-    public init(store: HistoryStore, retentionDays: Int, division: Double = 0.1) {
+    package init(store: HistoryStore, retentionDays: Int, division: Double = 0.1) {
         self.store = store
         retentionSeconds = Double(retentionDays) * 86_400
         recorder = HistoryRecorder(division: division)
     }
 
     /// Takes one WEIGHT report; writes what it completes.
-    public func record(_ weight: WeightReport) {
+    package func record(_ weight: WeightReport) {
         let output = recorder.record(
             HistorySample(
                 sensor: weight.sensor, time: weight.time, grams: weight.shownGrams, stable: weight.stable,
@@ -36,12 +36,12 @@ public actor HistoryKeeper {
     }
 
     /// Writes the minutes still open: on shutdown, so the last partial minute is kept.
-    public func flush() {
+    package func flush() {
         write(stable: [], minutes: recorder.flush())
     }
 
     /// The last write error, if writing failed; cleared by the next good write.
-    public var lastFailure: String? { failure }
+    package var lastFailure: String? { failure }
 
     private func write(stable: [StableReading], minutes: [MinuteSummary]) {
         do {

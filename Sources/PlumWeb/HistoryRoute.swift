@@ -1,7 +1,7 @@
 import FoundationEssentials
-import HTTPTypes
-import Hummingbird
-import PlumHistory
+internal import HTTPTypes
+internal import Hummingbird
+internal import PlumHistory
 
 /// `GET /api/history`: the history as CSV or JSON, in pages of at most ``maxRows`` rows, each
 /// streamed in chunks read on ``BlockingWork/history``.
@@ -52,25 +52,27 @@ struct HistoryRoute: Sendable {
             let uri = Self.uri(series, format, sensor, since: next, until: window.until, rows)
             headers[.link] = "<\(uri)>; rel=\"next\""
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: format == .csv ? HistoryExport.csvHeader(series) : "["))
-            var cursor: HistoryPage.Cursor?
-            var first = true
-            while true {
-                let after = cursor
-                let (text, count, next) = try await Self.offThread { () throws(HistoryError) in
-                    try Self.chunk(page, store, format, after: after)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: format == .csv ? HistoryExport.csvHeader(series) : "["))
+                var cursor: HistoryPage.Cursor?
+                var first = true
+                while true {
+                    let after = cursor
+                    let (text, count, next) = try await Self.offThread { () throws(HistoryError) in
+                        try Self.chunk(page, store, format, after: after)
+                    }
+                    if count > 0 {
+                        try await writer.write(ByteBuffer(string: (first || format == .csv ? "" : ",") + text))
+                        first = false
+                    }
+                    cursor = next
+                    if count < Self.chunkRows { break }
                 }
-                if count > 0 {
-                    try await writer.write(ByteBuffer(string: (first || format == .csv ? "" : ",") + text))
-                    first = false
-                }
-                cursor = next
-                if count < Self.chunkRows { break }
-            }
-            if format == .json { try await writer.write(ByteBuffer(string: "]\n")) }
-            try await writer.finish(nil)
-        })
+                if format == .json { try await writer.write(ByteBuffer(string: "]\n")) }
+                try await writer.finish(nil)
+            })
     }
 
     /// One chunk after `cursor`, as text: the CSV lines or the JSON objects.
@@ -120,10 +122,14 @@ struct HistoryRoute: Sendable {
     /// Percent-encodes all but letters, digits and `-._~` (RFC 3986's unreserved characters).
     private static func escape(_ text: String) -> String {
         text.utf8.map { byte in
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+            let unreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
                 || "-._~".utf8.contains(byte)
-            return unreserved ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true)
-                .leftPadded(to: 2)
+            return unreserved
+                ? String(UnicodeScalar(byte))
+                : "%"
+                    + String(byte, radix: 16, uppercase: true)
+                    .leftPadded(to: 2)
         }.joined()
     }
 

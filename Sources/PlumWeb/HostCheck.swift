@@ -1,4 +1,4 @@
-import Hummingbird
+internal import Hummingbird
 
 /// Answers only requests that name this scale in `Host`: loopback, an IP address, or a name
 /// the administrator listed in `[web] allowed_hosts`. Everything else gets 421.
@@ -11,14 +11,14 @@ import Hummingbird
 /// name in the page's address. A page whose address is an IP literal cannot rebind, and the
 /// scale's own names are listed, so refusing other names ends the attack. Transmission
 /// (`rpc-host-whitelist`) and Syncthing (`insecureSkipHostcheck`) do the same.
-public struct HostCheck: Sendable {
+package struct HostCheck: Sendable {
     /// `allowed_hosts` entries, lower case; an entry without a port matches any port.
-    public let names: [String]
+    package let names: [String]
 
-    public init(names: [String]) { self.names = names.map { $0.lowercased() } }
+    package init(names: [String]) { self.names = names.map { $0.lowercased() } }
 
     /// Whether a request with this `Host` (or HTTP/2 `:authority`) may be answered.
-    public func allows(_ authority: String) -> Bool {
+    package func allows(_ authority: String) -> Bool {
         let authority = authority.lowercased()
         let (host, port) = Self.split(authority)
         if host == "localhost" || Self.isIPAddress(host) { return true }
@@ -69,9 +69,9 @@ struct HostCheckMiddleware: RouterMiddleware {
             context.logger.notice("refused a request for Host \(shown) from \(context.peerAddress)")
             let message =
                 "plumscale-web does not answer to the name \(shown): a page elsewhere could have pointed that name "
-                    + "at this scale (DNS rebinding). If you open the page by this name, add it to [web] "
-                    + "allowed_hosts, such as allowed_hosts = [\"\(host.isEmpty ? "scale.local" : host)\"], and "
-                    + "restart plumscale-web.\n"
+                + "at this scale (DNS rebinding). If you open the page by this name, add it to [web] "
+                + "allowed_hosts, such as allowed_hosts = [\"\(host.isEmpty ? "scale.local" : host)\"], and "
+                + "restart plumscale-web.\n"
             return Response(
                 status: .misdirectedRequest, headers: [.contentType: "text/plain; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: message)))

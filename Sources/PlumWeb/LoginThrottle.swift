@@ -12,16 +12,16 @@ import Synchronization
 /// The price: anyone who can reach the login can keep it locked, one back-off at a time, and the
 /// lock also holds the right password back. The window is short (a minute by default) and the
 /// login is loopback-only unless the administrator opened it.
-public final class LoginThrottle: Sendable {
+package final class LoginThrottle: Sendable {
     /// Failures that start a back-off, per peer and globally.
-    public let limit: Int
+    package let limit: Int
     /// How long a back-off lasts, and how long a failure counts; `[web] login_backoff_seconds`.
-    public let backoffSeconds: Double
+    package let backoffSeconds: Double
     private let clock: @Sendable () -> Double
     private let state = Mutex(State())
 
     /// - Parameter clock: monotonic seconds; replaced in tests.
-    public init(
+    package init(
         limit: Int = 5, backoffSeconds: Double = 60,
         clock: @escaping @Sendable () -> Double = LoginThrottle.monotonicSeconds
     ) {
@@ -31,7 +31,7 @@ public final class LoginThrottle: Sendable {
     }
 
     /// What ``admit(_:)`` decided.
-    public enum Admission: Equatable, Sendable {
+    package enum Admission: Equatable, Sendable {
         /// The guess may be checked; report its outcome with ``finish(_:succeeded:)``.
         case allowed
         /// Refused; the client may try again after this many whole seconds.
@@ -40,12 +40,13 @@ public final class LoginThrottle: Sendable {
 
     /// Admits a guess from `peer` unless it or the service is backing off, or the guesses
     /// already being checked would reach the limit.
-    public func admit(_ peer: String) -> Admission {
+    package func admit(_ peer: String) -> Admission {
         let now = clock()
         return state.withLock { state in
             var mine = state.peers[peer] ?? Counter()
-            let wait = max(mine.wait(now: now, limit: limit, window: backoffSeconds),
-                           state.global.wait(now: now, limit: limit, window: backoffSeconds))
+            let wait = max(
+                mine.wait(now: now, limit: limit, window: backoffSeconds),
+                state.global.wait(now: now, limit: limit, window: backoffSeconds))
             if wait > 0 { return .refused(retryAfter: Int(wait.rounded(.up))) }
             mine.pending += 1
             state.global.pending += 1
@@ -56,7 +57,7 @@ public final class LoginThrottle: Sendable {
 
     /// Records the outcome of an admitted guess. Returns true when this failure started a back-off.
     @discardableResult
-    public func finish(_ peer: String, succeeded: Bool) -> Bool {
+    package func finish(_ peer: String, succeeded: Bool) -> Bool {
         let now = clock()
         return state.withLock { state in
             var mine = state.peers[peer] ?? Counter()
@@ -71,8 +72,10 @@ public final class LoginThrottle: Sendable {
             state.peers[peer] = mine
             // Forget peers whose failures have all expired, so the table cannot grow without end.
             if state.peers.count > 1024 {
-                state.peers = state.peers.filter { $0.value.pending > 0 || $0.value.lockedUntil > now
-                    || ($0.value.failures.last ?? -.infinity) > now - backoffSeconds }
+                state.peers = state.peers.filter {
+                    $0.value.pending > 0 || $0.value.lockedUntil > now
+                        || ($0.value.failures.last ?? -.infinity) > now - backoffSeconds
+                }
             }
             return started || globally
         }
@@ -80,7 +83,7 @@ public final class LoginThrottle: Sendable {
 
     /// Takes back an admitted guess that could not be checked (no password file): it counts
     /// neither way.
-    public func withdraw(_ peer: String) {
+    package func withdraw(_ peer: String) {
         state.withLock { state in
             if var mine = state.peers[peer] {
                 mine.pending = max(0, mine.pending - 1)
@@ -91,7 +94,7 @@ public final class LoginThrottle: Sendable {
     }
 
     /// Seconds on a clock that NTP cannot step.
-    public static func monotonicSeconds() -> Double {
+    package static func monotonicSeconds() -> Double {
         let now = ContinuousClock.now - start
         return Double(now.components.seconds) + Double(now.components.attoseconds) * 1e-18
     }

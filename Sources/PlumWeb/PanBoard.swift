@@ -1,13 +1,13 @@
-public import PlumProtocol
+package import PlumProtocol
 
 /// The latest state of every pan as plumscale-web knows it, and the fan-out of frames to the
 /// browsers watching.
 ///
 /// Each browser gets its own bounded buffer that keeps the newest frames: a slow phone loses
 /// old readings, never slows the others or the link to the daemon.
-public actor PanBoard {
+package actor PanBoard {
     /// Frames buffered per browser before the oldest are dropped.
-    public static let browserBuffer = 64
+    package static let browserBuffer = 64
 
     private var order: [String] = []
     private var latest: [String: WeightReport] = [:]
@@ -19,12 +19,12 @@ public actor PanBoard {
     private var nextWatcher = 0
     private let metrics: WebMetrics?
 
-    public init(metrics: WebMetrics? = nil) {
+    package init(metrics: WebMetrics? = nil) {
         self.metrics = metrics
     }
 
     /// Takes one report from the daemon and passes what the page shows on to every browser.
-    public func apply(_ report: Report) {
+    package func apply(_ report: Report) {
         switch report {
         case .weight(let weight):
             if latest[weight.sensor] == nil, !order.contains(weight.sensor) { order.append(weight.sensor) }
@@ -46,14 +46,14 @@ public actor PanBoard {
     }
 
     /// Records the daemon's device list: the pans' order, and the state and rates for metrics.
-    public func update(devices list: [DevicesReport.Device]) {
+    package func update(devices list: [DevicesReport.Device]) {
         devices = list
         order = list.sorted { $0.index < $1.index }.map(\.sensor)
         metrics?.record(list)
     }
 
     /// The link to plumscaled came up or went down; the page shows it.
-    public func linkChanged(connected: Bool, message: String?) {
+    package func linkChanged(connected: Bool, message: String?) {
         self.connected = connected
         linkMessage = message
         metrics?.daemonUp(connected)
@@ -61,7 +61,7 @@ public actor PanBoard {
     }
 
     /// A new browser: the frames that draw the page as it is now, then every later frame.
-    public func subscribe() -> (snapshot: [String], frames: AsyncStream<String>, id: Int) {
+    package func subscribe() -> (snapshot: [String], frames: AsyncStream<String>, id: Int) {
         let (stream, continuation) = AsyncStream<String>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.browserBuffer))
         nextWatcher += 1
@@ -73,19 +73,19 @@ public actor PanBoard {
         return (snapshot, stream, nextWatcher)
     }
 
-    public func unsubscribe(_ id: Int) {
+    package func unsubscribe(_ id: Int) {
         watchers.removeValue(forKey: id)?.finish()
         metrics?.browsers(watchers.count)
     }
 
     /// How many browsers are watching.
-    public var watcherCount: Int { watchers.count }
+    package var watcherCount: Int { watchers.count }
 
     /// The pans in the daemon's order (then in the order first seen).
-    public var sensors: [String] { order + latest.keys.filter { !order.contains($0) }.sorted() }
+    package var sensors: [String] { order + latest.keys.filter { !order.contains($0) }.sorted() }
 
     /// `/api/poll`: every pan's latest reading and whether the service is connected.
-    public func pollJSON(now: Double) -> String {
+    package func pollJSON(now: Double) -> String {
         var json = JSONWriter()
         json.add("time", now)
         json.add("connected", connected)
@@ -95,7 +95,7 @@ public actor PanBoard {
     }
 
     /// `/api/devices`: the daemon's sensors, as of its last `DEVICES` answer.
-    public func devicesJSON() -> String {
+    package func devicesJSON() -> String {
         var json = JSONWriter()
         json.add("connected", connected)
         json.add("devices", objects: devices.map(BrowserFrame.device))
@@ -103,7 +103,7 @@ public actor PanBoard {
     }
 
     /// The latest reading of `sensor`, if any.
-    public func reading(_ sensor: String) -> WeightReport? { latest[sensor] }
+    package func reading(_ sensor: String) -> WeightReport? { latest[sensor] }
 
     private func broadcast(_ frame: String) {
         for continuation in watchers.values { continuation.yield(frame) }

@@ -5,19 +5,19 @@ import HummingbirdBcrypt
 /// `plumscale-web hash-password`. It is read at each login. Under systemd it is the unit's
 /// credential `web-password`, a copy systemd makes at start of
 /// /etc/plumscale/credentials/web-password: a new password there takes a restart.
-public struct PasswordFile: Sendable {
-    public let path: String
+package struct PasswordFile: Sendable {
+    package let path: String
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// Whether `password` matches the hash in the file.
     /// - Throws: ``WebError`` when the file is missing, unreadable or holds no bcrypt hash.
-    public func verify(_ password: String) throws(WebError) -> Bool {
+    package func verify(_ password: String) throws(WebError) -> Bool {
         Bcrypt.verify(password, hash: try hash())
     }
 
     /// The hash in the file.
-    public func hash() throws(WebError) -> String {
+    package func hash() throws(WebError) -> String {
         let text: String
         do {
             text = String(decoding: try Data(contentsOf: URL(filePath: path)), as: UTF8.self)
@@ -39,10 +39,10 @@ public struct PasswordFile: Sendable {
 
     /// Where plumscale-web.service loads its `web-password` credential from: root's alone (0600),
     /// empty until a password is set.
-    public static let credentialSource = "/etc/plumscale/credentials/web-password"
+    package static let credentialSource = "/etc/plumscale/credentials/web-password"
 
     /// A bcrypt hash of `password` for the file.
-    public static func makeHash(_ password: String, cost: UInt8 = 12) -> String {
+    package static func makeHash(_ password: String, cost: UInt8 = 12) -> String {
         Bcrypt.hash(password, cost: cost)
     }
 }

@@ -1,5 +1,5 @@
-import Hummingbird
-import HTTPTypes
+internal import HTTPTypes
+internal import Hummingbird
 
 /// Headers every answer carries, errors included, so a browser treats each one as safely as
 /// the page: no sniffing a JSON answer into a script, no framing, no Referer with the

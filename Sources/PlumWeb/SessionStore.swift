@@ -1,5 +1,5 @@
-public import Hummingbird
-import ServiceLifecycle
+internal import Hummingbird
+internal import ServiceLifecycle
 
 /// The login sessions, in memory: what hummingbird-auth's session middleware keeps for each
 /// cookie. A service of the application: every ``tidyInterval`` it removes the sessions whose
@@ -8,7 +8,7 @@ import ServiceLifecycle
 ///
 /// Hummingbird's `MemoryPersistDriver` tidies the same way, but cannot say how many entries it
 /// holds; this one can (``count``), so a test proves that the tidying runs.
-public actor SessionStore: PersistDriver {
+package actor SessionStore: PersistDriver {
     private struct Item {
         let value: any Codable & Sendable
         let expires: ContinuousClock.Instant?
@@ -17,33 +17,33 @@ public actor SessionStore: PersistDriver {
     private var items: [String: Item] = [:]
     private let clock = ContinuousClock()
     /// How often expired sessions are removed.
-    public let tidyInterval: Duration
+    package let tidyInterval: Duration
 
-    public init(tidyInterval: Duration = .seconds(600)) {
+    package init(tidyInterval: Duration = .seconds(600)) {
         self.tidyInterval = tidyInterval
     }
 
     /// The sessions held, expired ones not yet tidied away included.
     package var count: Int { items.count }
 
-    public func create(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
+    package func create(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
         guard items[key] == nil else { throw PersistError.duplicate }
         items[key] = Item(value: value, expires: expires.map { clock.now.advanced(by: $0) })
     }
 
-    public func set(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
+    package func set(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
         let expiresAt = expires.map { clock.now.advanced(by: $0) } ?? items[key]?.expires
         items[key] = Item(value: value, expires: expiresAt)
     }
 
-    public func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {
+    package func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {
         guard let item = items[key] else { return nil }
         if let expires = item.expires, clock.now > expires { return nil }
         guard let object = item.value as? Object else { throw PersistError.invalidConversion }
         return object
     }
 
-    public func remove(key: String) async throws {
+    package func remove(key: String) async throws {
         items[key] = nil
     }
 
@@ -55,7 +55,7 @@ public actor SessionStore: PersistDriver {
 
     /// Tidies every ``tidyInterval`` until the application shuts down (a graceful shutdown
     /// cuts the wait short, or the application would wait for it).
-    public func run() async throws {
+    package func run() async throws {
         let interval = tidyInterval
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {

@@ -1,8 +1,8 @@
 /// Something plumscale-web cannot do, said so that the user can fix it.
-public struct WebError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
+package struct WebError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

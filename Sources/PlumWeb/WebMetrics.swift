@@ -1,4 +1,4 @@
-import PlumProtocol
+internal import PlumProtocol
 import Prometheus
 import Synchronization
 
@@ -16,15 +16,15 @@ import Synchronization
 /// | `plumscale_samples_discarded_total` | counter | the driver's discards, by `reason` |
 /// | `plumscale_web_clients` | gauge | browsers watching over WebSocket |
 /// | `plumscale_daemon_up` | gauge | 1 while connected to plumscaled |
-public final class WebMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
+package final class WebMetrics: Sendable {
+    package let registry: PrometheusCollectorRegistry
     private let perSensor = Mutex<[String: SensorGauges]>([:])
     private let discards = Mutex<[String: (counter: Counter, seen: Int)]>([:])
     private let states = Mutex<[String: Gauge]>([:])
     private let clients: Gauge
     private let up: Gauge
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         clients = registry.makeGauge(descriptor: .plum("plumscale_web_clients", "Browsers watching the live page."))
         up = registry.makeGauge(
@@ -32,7 +32,7 @@ public final class WebMetrics: Sendable {
     }
 
     /// The exposition text.
-    public func text() -> String { registry.emitToString() }
+    package func text() -> String { registry.emitToString() }
 
     func record(_ weight: WeightReport, previous: WeightReport?) {
         let gauges = gauges(for: weight.sensor)

@@ -1,34 +1,34 @@
 import FoundationEssentials
-public import Hummingbird
+package import Hummingbird
+internal import HummingbirdAuth
 import HummingbirdCore
-import HummingbirdAuth
-import HummingbirdWebSocket
-public import Logging
-import NIOCore
-public import PlumClient
-public import PlumHistory
-import PlumProtocol
-public import ServiceLifecycle
+internal import HummingbirdWebSocket
+package import Logging
+internal import NIOCore
+package import PlumClient
+package import PlumHistory
+internal import PlumProtocol
+package import ServiceLifecycle
 
 /// plumscale-web's HTTP side: the page, its WebSocket, the JSON API, the history, the
 /// metrics and the actions; the actions go to plumscaled through the ``DaemonLink`` that
 /// ``DaemonFeed`` runs.
-public struct WebService: Sendable {
-    public let daemon: DaemonLink
-    public let board: PanBoard
-    public let metrics: WebMetrics
-    public let history: HistoryStore?
-    public let access: AccessPolicy
+package struct WebService: Sendable {
+    package let daemon: DaemonLink
+    package let board: PanBoard
+    package let metrics: WebMetrics
+    package let history: HistoryStore?
+    package let access: AccessPolicy
     /// Replaces the wall clock in tests.
-    public let now: @Sendable () -> Double
+    package let now: @Sendable () -> Double
     /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
-    public let maxWatchers: Int
+    package let maxWatchers: Int
     /// The sessions; a service of the application, so its tidying runs and expired sessions go.
-    public let sessionStore: SessionStore
+    package let sessionStore: SessionStore
     /// How long a login lasts.
-    public let sessionLifetime: Duration
+    package let sessionLifetime: Duration
 
-    public init(
+    package init(
         daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
         sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
@@ -45,7 +45,7 @@ public struct WebService: Sendable {
     }
 
     /// Every route; the same router answers HTTP requests and WebSocket upgrades.
-    public func makeRouter() -> Router<WebContext> {
+    package func makeRouter() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
         // Outermost, so errors and the host check's 421 carry the headers too.
         router.middlewares.add(SecurityHeaders())
@@ -100,7 +100,7 @@ public struct WebService: Sendable {
     /// The HTTP server with WebSocket upgrades, and the link to the daemon as a service.
     /// - Parameter idleTimeout: how long a connection may send nothing, half a request
     ///   included, before it is closed.
-    public func makeApplication(
+    package func makeApplication(
         listen host: String, port: Int, services: [any Service],
         logger: Logger, idleTimeout: Duration = .seconds(60)
     ) -> some ApplicationProtocol {

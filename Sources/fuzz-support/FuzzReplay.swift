@@ -10,10 +10,10 @@ import PlumSystem
 ///
 /// Under `--sanitize fuzzer` the same target's `LLVMFuzzerTestOneInput` is libFuzzer's entry
 /// and this is never called (see docs/testing.md, "Fuzzing").
-public enum FuzzReplay {
+package enum FuzzReplay {
     /// Runs `body` on every input `arguments` name and returns the process's exit status:
     /// 0 when every input ran (a crash never returns), 2 for a usage or file error.
-    public static func main(_ arguments: [String], _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
+    package static func main(_ arguments: [String], _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
         let program = arguments.first ?? "fuzz"
         let paths = arguments.dropFirst()
         guard !paths.isEmpty, !paths.contains(where: { $0.hasPrefix("-") }) else {

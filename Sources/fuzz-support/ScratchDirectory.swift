@@ -9,11 +9,11 @@ import PlumSystem
 ///
 /// It is made under `$TMPDIR` (`/tmp` when unset); `Tests/fuzz/run.sh` points that into its
 /// scratch path and removes it afterwards.
-public final class ScratchDirectory: @unchecked Sendable {
+package final class ScratchDirectory: @unchecked Sendable {
     // @unchecked: a fuzz target runs its inputs one at a time on one thread.
-    public let path: String
+    package let path: String
 
-    public init() {
+    package init() {
         let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(base)/plumscale-fuzz-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -24,7 +24,7 @@ public final class ScratchDirectory: @unchecked Sendable {
 
     /// Replaces the file `name` with `bytes` and returns its path.
     @discardableResult
-    public func write(_ bytes: UnsafeRawBufferPointer, to name: String) -> String {
+    package func write(_ bytes: UnsafeRawBufferPointer, to name: String) -> String {
         let file = "\(path)/\(name)"
         guard let handle = fopen(file, "wb") else {
             fatalError("cannot write \(file): \(Errno.current)")
@@ -35,7 +35,7 @@ public final class ScratchDirectory: @unchecked Sendable {
     }
 
     /// Removes the file `name`, if it is there.
-    public func remove(_ name: String) {
+    package func remove(_ name: String) {
         unlink("\(path)/\(name)")
     }
 }

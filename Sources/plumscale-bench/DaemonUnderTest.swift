@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PlumClient
 import PlumSystem
 
@@ -108,6 +109,8 @@ final class DaemonUnderTest {
     deinit {
         stop()
         close(notify)
+        // The socket, the configuration and the daemon's state: nothing is left under /tmp.
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// SIGTERM, and waits for it.

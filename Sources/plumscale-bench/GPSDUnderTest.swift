@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PlumSystem
 
 #if canImport(Glibc)
@@ -88,7 +89,10 @@ final class GPSDUnderTest {
         stats.terminate()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }
 
 /// Writes a GGA and an RMC sentence per fix into a pseudo-terminal, on a monotonic schedule,

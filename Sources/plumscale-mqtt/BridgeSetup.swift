@@ -1,6 +1,6 @@
-import PlumSettings
 import PlumHomeAssistant
 import PlumMQTT
+import PlumSettings
 
 /// From the configuration file and the command line to the MQTT client's and the bridge's
 /// settings: the flags override `[mqtt]`.

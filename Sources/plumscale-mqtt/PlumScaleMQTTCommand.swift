@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Logging
-import PlumSettings
 import PlumHomeAssistant
 import PlumMQTT
+import PlumSettings
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
-import PlumSettings
 import PlumClient
 import PlumHistory
+import PlumSettings
 import PlumWeb
 
 #if canImport(Glibc)

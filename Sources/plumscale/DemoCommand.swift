@@ -1,8 +1,8 @@
 import ArgumentParser
 import Logging
 import PlumClient
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumScaleDaemon
 import PlumSystem
 import Synchronization

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import PlumDaemonConfig
-import PlumSettings
 import PlumHistory
+import PlumSettings
 
 #if canImport(Glibc)
     import Glibc

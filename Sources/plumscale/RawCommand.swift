@@ -1,9 +1,9 @@
 import ArgumentParser
 import PlumDaemonConfig
-import PlumSettings
 import PlumDrivers
 import PlumHardware
 import PlumSensors
+import PlumSettings
 import PlumSimulation
 import Synchronization
 

@@ -74,7 +74,9 @@ struct DefaultSocketRuleTests {
             Case(
                 environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000,
                 expected: "/run/user/1000/plumscale/plumscale.sock"),
-            Case(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock"),
+            Case(
+                environment: ["XDG_RUNTIME_DIR": "relative"], userID: 1000,
+                expected: "/tmp/plumscale-1000/plumscale.sock"),
             Case(environment: [:], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock")
         ])
     func bothSides(_ test: Case) {

@@ -1,7 +1,7 @@
+import PlumTestThreads
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 @Suite("Spike rejection and adaptive filter", .ownThreads)
 struct AdaptiveFilterTests {

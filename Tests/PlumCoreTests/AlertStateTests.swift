@@ -1,7 +1,7 @@
 import PlumCore
+import PlumTestThreads
 import PropertyBased
 import Testing
-import PlumTestThreads
 
 @Suite("An alert rule's state machine: threshold, hysteresis, hold and invalid readings", .ownThreads)
 struct AlertStateTests {

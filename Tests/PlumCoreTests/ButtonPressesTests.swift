@@ -1,7 +1,7 @@
 import PlumCore
+import PlumTestThreads
 import PropertyBased
 import Testing
-import PlumTestThreads
 
 @Suite("A push button's edges become short and long presses", .ownThreads)
 struct ButtonPressesTests {

@@ -1,9 +1,9 @@
 import Foundation
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 @Suite("Calibration fits", .ownThreads)
 struct CalibrationFitTests {

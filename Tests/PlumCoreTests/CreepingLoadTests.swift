@@ -1,7 +1,7 @@
 import Foundation
-import PropertyBased
 import PlumTestSupport
 import PlumTestThreads
+import PropertyBased
 import Testing
 
 @testable import PlumCore

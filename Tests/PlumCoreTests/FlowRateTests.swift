@@ -1,8 +1,8 @@
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 /// The flow rate is the slope of the weight over a time window: exact on a noise-free ramp at
 /// any rate, absent until a window has been seen, and never a tare's or zero's step.

@@ -1,5 +1,6 @@
-@testable import PlumCore
 import Testing
+
+@testable import PlumCore
 
 @Suite("The heaviest pan does not flicker: judged on stable displays, a tie within one division")
 struct HeaviestJudgeTests {

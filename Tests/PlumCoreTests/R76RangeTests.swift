@@ -1,8 +1,8 @@
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 /// The OIML R 76-1 ranges the engine keeps (issue 25, item 4), and the warm-up before
 /// zero-setting at start (item 8).

@@ -1,8 +1,8 @@
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 @Suite("Heaviest pan and combined total", .ownThreads)
 struct ScaleGroupTests {

@@ -1,9 +1,9 @@
 import Foundation
+import PlumTestThreads
 import PropertyBased
 import Testing
 
 @testable import PlumCore
-import PlumTestThreads
 
 /// "Stable" is a promise about the future: while the load stays as it is, the display will not
 /// move by more than 1 d. These tests hold the engine to it at both HX711 rates.

@@ -1,6 +1,6 @@
 import PlumDaemonConfig
-import PlumSettings
 import PlumHardware
+import PlumSettings
 import Testing
 
 @Suite("[[button]]: read with its defaults, and every mistake refused with file, line, key and a fix")

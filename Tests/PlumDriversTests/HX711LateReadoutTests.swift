@@ -1,8 +1,8 @@
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
-import Testing
 import PlumTestThreads
+import Testing
 
 @Suite("HX711 read-outs that outlast the conversion period", .ownThreads)
 struct HX711LateReadoutTests {

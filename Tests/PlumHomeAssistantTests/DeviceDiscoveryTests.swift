@@ -1,7 +1,7 @@
 import PlumHomeAssistant
 import PlumProtocol
-import Testing
 import PlumTestSupport
+import Testing
 
 /// The device config as a whole, against Home Assistant's "Device discovery payload" and its
 /// migration section (integrations/mqtt): `dev`, `o` and `cmps`, the shared options, removal.

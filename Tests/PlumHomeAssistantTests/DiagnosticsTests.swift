@@ -1,8 +1,8 @@
 import PlumProtocol
+import PlumTestSupport
 import Testing
 
 @testable import PlumHomeAssistant
-import PlumTestSupport
 
 /// The figures of the diagnostic entities, as the bridge makes them from the daemon's counters:
 /// each expected count is worked out here from the events the test makes happen.

@@ -1,6 +1,6 @@
 import PlumHomeAssistant
-import Testing
 import PlumTestSupport
+import Testing
 
 /// The discovery payloads, field by field, against Home Assistant's MQTT documentation
 /// (integrations/mqtt "MQTT Discovery", sensor.mqtt, binary_sensor.mqtt, button.mqtt): each

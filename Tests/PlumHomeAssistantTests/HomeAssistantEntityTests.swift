@@ -1,6 +1,6 @@
 import PlumHomeAssistant
-import Testing
 import PlumTestSupport
+import Testing
 
 /// The parts of discovery Home Assistant 2025.10 and later need, and the entities that answer a
 /// press: against the MQTT integration's docs (discovery, event.mqtt, sensor.mqtt, device fields).

@@ -1,7 +1,7 @@
 import Logging
 import PlumClient
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumDrivers
 import PlumHardware
 import PlumProtocol

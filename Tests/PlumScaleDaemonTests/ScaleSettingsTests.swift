@@ -1,5 +1,5 @@
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumTransport
 import Testing
 
@@ -68,7 +68,8 @@ struct ScaleSettingsTests {
         }
     }
 
-    @Test("display_hysteresis_divisions and stability_slope_divisions reach each engine, layered, and are range-checked")
+    @Test(
+        "display_hysteresis_divisions and stability_slope_divisions reach each engine, layered, and are range-checked")
     func hysteresisAndSlope() throws {
         let configuration = try PlumConfiguration.parse(
             """

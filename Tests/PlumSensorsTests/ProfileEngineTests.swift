@@ -1,6 +1,6 @@
 import Foundation
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumDrivers
 import PlumSensors
 import PlumSimulation

@@ -1,8 +1,8 @@
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
-import Testing
 import PlumTestThreads
+import Testing
 
 /// A model whose transfers take no bus time, so conversion instants are exact.
 func instantModel(oscillatorError: Double = 0, seed: UInt64 = 1) -> (VirtualClock, ADS1115Model<VirtualClock>) {

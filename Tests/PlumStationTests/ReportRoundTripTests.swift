@@ -1,5 +1,5 @@
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumDrivers
 import PlumHardware
 import PlumProtocol

@@ -1,6 +1,6 @@
 import Logging
-import PlumDaemonConfig
 import PlumCore
+import PlumDaemonConfig
 import PlumDrivers
 import PlumHardware
 import PlumProtocol

@@ -1,7 +1,6 @@
 import Glibc
-import Testing
-
 import PlumSystem
+import Testing
 
 @Suite("Errno names and messages")
 struct ErrnoTests {

@@ -6,7 +6,8 @@ import Testing
 /// goes away, a child process whose output and status come back whole.
 @Suite("What the tests share")
 struct FixtureTests {
-    @Test("a wait returns as soon as its condition holds, and one that never holds names what it missed and what it saw")
+    @Test(
+        "a wait returns as soon as its condition holds, and one that never holds names what it missed and what it saw")
     func waitSaysWhatItMissed() async throws {
         var checks = 0
         try await waitFor("the third check", timeout: .seconds(30)) {

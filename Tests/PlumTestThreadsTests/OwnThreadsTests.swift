@@ -35,8 +35,9 @@ struct OwnThreadsTests {
             for _ in 0..<count where started.wait(timeout: .now() + 20) != .success { all = false }
             #expect(all, "not every blocked task was given a thread within 20 s")
             for _ in 0..<count { release.signal() }
-            for await released in group { #expect(released, "a blocked task ran off the executor or was never released") }
+            for await released in group {
+                #expect(released, "a blocked task ran off the executor or was never released")
+            }
         }
     }
 }
-

@@ -161,7 +161,7 @@ struct SocketActivationTests {
         let activation = try SocketActivation.parse(
             environment: [
                 "LISTEN_PID": "\(getpid())", "LISTEN_FDS": "\(listeners.count)",
-                "LISTEN_FDNAMES": listeners.map(\.0).joined(separator: ":"),
+                "LISTEN_FDNAMES": listeners.map(\.0).joined(separator: ":")
             ],
             processID: getpid(), firstDescriptor: first)
         let warnings = activation.exposureWarnings()

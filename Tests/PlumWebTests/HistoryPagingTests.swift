@@ -47,8 +47,9 @@ struct HistoryPagingTests {
             let expected = (0..<1_250).flatMap { index in
                 ["left", "right"].map { "\(HistoryWindow.isoText(Double(start) + Double(index) * 60)),\($0)" }
             }
-            #expect(rows.map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == expected,
-                    "every row once, oldest first, no pan's minute split from the other's")
+            #expect(
+                rows.map { $0.split(separator: ",").prefix(2).joined(separator: ",") } == expected,
+                "every row once, oldest first, no pan's minute split from the other's")
             try await client.execute(uri: "/api/history?since=0&limit=1000000", method: .get) {
                 #expect($0.status == .badRequest, "a page may not be made larger than the cap")
             }

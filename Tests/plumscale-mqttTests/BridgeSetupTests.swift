@@ -1,7 +1,7 @@
 import PlumDaemonConfig
-import PlumSettings
 import PlumHomeAssistant
 import PlumMQTT
+import PlumSettings
 import Testing
 
 @testable import plumscale_mqtt

@@ -19,7 +19,9 @@ struct ClientLinkTests {
         var connects: Int { bridgeEvents.filter { if case .connected = $0 { true } else { false } }.count }
     }
 
-    @Test("the pans come before the reports, a daemon that stays down is reported once per reason, and presses go through after")
+    @Test(
+        "the pans come before the reports, a daemon that stays down is reported once per reason, and presses go through after"
+    )
     func followsRestart() async throws {
         let directory = try TemporaryDirectory(prefix: "plumbridge")
         let daemon = try FakeDaemon(path: directory.file("d.sock"), sensors: ["bowl", "plate"])

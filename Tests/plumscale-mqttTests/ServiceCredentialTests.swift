@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import PlumSettings
 import PlumTestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Secrets from systemd's `LoadCredential=`: `$CREDENTIALS_DIRECTORY/<name>`, here a real
 /// directory. The package makes every source file, empty until a secret is set, so an empty

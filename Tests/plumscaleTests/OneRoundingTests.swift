@@ -1,10 +1,10 @@
-@testable import PlumCore
 import PlumHomeAssistant
 import PlumProtocol
 import PlumScaleDaemon
 import PlumStation
 import Testing
 
+@testable import PlumCore
 @testable import plumscale
 
 /// One weight, one set of digits: the engine rounds the net load to the division once, the

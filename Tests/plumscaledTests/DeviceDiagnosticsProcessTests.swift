@@ -10,7 +10,8 @@ import Testing
 
 /// What Home Assistant's diagnostic entities show comes from the daemon's `?DEVICES`: here the
 /// real plumscaled, with a pan whose wire is pulled and put back.
-@Suite("?DEVICES carries the daemon's uptime, a calibration's grade and a sensor's last fault",
+@Suite(
+    "?DEVICES carries the daemon's uptime, a calibration's grade and a sensor's last fault",
     .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct DeviceDiagnosticsProcessTests {
     @Test("uptime grows; calibrated pans have a grade; a wire pulled and put back leaves its not-ready as last fault")

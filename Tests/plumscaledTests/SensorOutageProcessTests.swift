@@ -51,7 +51,8 @@ struct SensorOutageProcessTests {
         try await offPool {
             let balance = try LineSocket(path: mtsics)
             balance.send("S\r")
-            let before = try #require(weightResponse(balance.readLine(), id: "S"), "S answers before the wire is pulled")
+            let before = try #require(
+                weightResponse(balance.readLine(), id: "S"), "S answers before the wire is pulled")
             #expect(before.status == "S" && abs(before.grams - 152.3) <= 0.5, "152.3 g weighed: \(before)")
 
             // A watcher from before the pull: it must be told, not left with the last weight.

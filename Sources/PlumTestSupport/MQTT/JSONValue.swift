@@ -27,7 +27,9 @@ package enum JSONValue: Hashable, Sendable, Decodable {
         }
     }
 
-    package static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
     package static func parse(_ text: String) -> JSONValue? { parse(Array(text.utf8)) }
 
     package subscript(_ key: String) -> JSONValue? {

@@ -14,7 +14,8 @@ package final class MessageCollector: Sendable {
 
     /// - Parameters:
     ///   - username: the broker user to connect as (with `password`); nil connects anonymously.
-    package init(port: Int, username: String? = nil, password: String? = nil, subscribe filters: [String]) async throws {
+    package init(port: Int, username: String? = nil, password: String? = nil, subscribe filters: [String]) async throws
+    {
         let client = try MQTTClient(
             MQTTConfiguration(host: "127.0.0.1", port: port, username: username, password: password))
         self.client = client
@@ -43,7 +44,8 @@ package final class MessageCollector: Sendable {
     package func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
     /// Waits until a message satisfying `match` has arrived; returns it, or nil at the deadline.
-    package func first(within seconds: Double = 10, where match: @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage? {
+    package func first(within seconds: Double = 10, where match: @Sendable (MQTTMessage) -> Bool) async -> MQTTMessage?
+    {
         var found: MQTTMessage?
         _ = await eventually(within: .milliseconds(Int(seconds * 1000))) {
             found = store.received.withLock { $0.first(where: match) }
