@@ -328,7 +328,7 @@ let package = Package(
             ]
         ),
         // The history store on its own: the recorder's rules on a real SQLite file.
-        .testTarget(name: "PlumHistoryTests", dependencies: ["PlumHistory"]),
+        .testTarget(name: "PlumHistoryTests", dependencies: ["PlumHistory", "PlumTestSupport"]),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware", "PlumCore", "PlumDrivers"]),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(

@@ -1,20 +1,37 @@
 /// Turns a stream of readings into what the history stores: stable readings and per-minute
 /// summaries. A pure value, so the rules are tested without a database or a clock.
 ///
-/// - A stable reading is kept when a pan becomes stable, and while it stays stable only when
-///   the weight moves by at least `division` grams (a scale reporting ten times a second would
-///   otherwise store the same weight 864 000 times a day).
+/// - A stable reading is kept once per placement: when a pan becomes stable at a new weight,
+///   and while it stays stable only when the weight moves by at least `division` grams (a scale
+///   reporting ten times a second would otherwise store the same weight 864 000 times a day).
+///   A placement ends when the load leaves its weight by ``departure`` divisions or more, or
+///   overloads; a moment unstable without leaving it (a knock, one report of a settled load
+///   called unstable), an outage of the sensor or a restart of the daemon is the same placement,
+///   and is not stored again when the pan settles at the same weight.
 /// - A minute is summarised when the first reading of a later minute arrives; readings without
 ///   grams or out of range are left out, and a minute with none is not stored.
 package struct HistoryRecorder: Sendable {
     /// The smallest change of a stable weight worth storing again, in grams.
     package var division: Double
 
+    /// How far, in divisions, the load must leave a stored weight before settling at that
+    /// weight again is a new placement: as far as the smallest item the engine counts.
+    package static let departure = 10.0
+
     private var lastStable: [String: Double] = [:]
+    /// The pans whose load left their last stored weight since it was stored.
+    private var departed: Set<String> = []
     private var open: [String: Accumulator] = [:]
 
     package init(division: Double = 0.1) {
         self.division = division
+    }
+
+    /// Takes up where a previous run left off: `grams` is the last stable weight stored for
+    /// `sensor`, so a restarted service does not store the placement on the pan again.
+    package mutating func resume(sensor: String, lastStored grams: Double) {
+        lastStable[sensor] = grams
+        departed.remove(sensor)
     }
 
     /// What one sample adds to the history.
@@ -31,19 +48,19 @@ package struct HistoryRecorder: Sendable {
             output.minute = current.summary(sensor: sample.sensor)
             open[sample.sensor] = nil
         }
-        guard let grams = sample.grams, grams.isFinite, !sample.outOfRange else {
-            lastStable[sample.sensor] = nil
-            return output
-        }
+        if sample.outOfRange { departed.insert(sample.sensor) }
+        // No grams (a sensor in an outage) says nothing about the load: the placement goes on.
+        guard let grams = sample.grams, grams.isFinite, !sample.outOfRange else { return output }
         open[sample.sensor, default: Accumulator(minute: minute)].add(grams)
-        if sample.stable {
-            let previous = lastStable[sample.sensor]
-            if previous == nil || abs(grams - previous!) >= division * 0.999 {
-                output.stable = StableReading(sensor: sample.sensor, time: sample.time, grams: grams)
-                lastStable[sample.sensor] = grams
-            }
-        } else {
-            lastStable[sample.sensor] = nil
+        let previous = lastStable[sample.sensor]
+        if let previous, abs(grams - previous) >= division * Self.departure * 0.999 {
+            departed.insert(sample.sensor)
+        }
+        guard sample.stable else { return output }
+        if previous == nil || departed.contains(sample.sensor) || abs(grams - previous!) >= division * 0.999 {
+            output.stable = StableReading(sensor: sample.sensor, time: sample.time, grams: grams)
+            lastStable[sample.sensor] = grams
+            departed.remove(sample.sensor)
         }
         return output
     }

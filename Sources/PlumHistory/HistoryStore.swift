@@ -120,6 +120,23 @@ package final class HistoryStore: Sendable {
         }
     }
 
+    /// The newest stable reading of each sensor, whenever it was: where a restarted recorder
+    /// takes up (``HistoryRecorder/resume(sensor:lastStored:)``).
+    package func lastStableReadings() throws(HistoryError) -> [StableReading] {
+        try run("reading the history") {
+            try pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sensor, time, grams FROM stable_reading AS newest
+                        WHERE time = (SELECT MAX(time) FROM stable_reading WHERE sensor = newest.sensor)
+                        ORDER BY sensor
+                        """)
+                return rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
+            }
+        }
+    }
+
     /// Deletes everything older than `cutoff` (seconds since the epoch); returns the rows removed.
     @discardableResult
     package func purge(before cutoff: Double) throws(HistoryError) -> Int {

@@ -16,6 +16,15 @@ package actor HistoryKeeper {
         self.store = store
         retentionSeconds = Double(retentionDays) * 86_400
         recorder = HistoryRecorder(division: division)
+        // A restarted plumscale-web takes up where it left off, so the load that stayed on a pan
+        // is not stored again as a new placement. A store that cannot say is started afresh.
+        do {
+            for reading in try store.lastStableReadings() {
+                recorder.resume(sensor: reading.sensor, lastStored: reading.grams)
+            }
+        } catch {
+            failure = error.message
+        }
     }
 
     /// Takes one WEIGHT report; writes what it completes.

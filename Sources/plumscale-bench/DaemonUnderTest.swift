@@ -15,6 +15,8 @@ final class DaemonUnderTest {
     /// Seconds from exec to the READY=1 datagram.
     private(set) var secondsToReady: Double = .nan
     private let notify: Int32
+    /// Set when a failure points at the daemon's log: the directory is then left for reading.
+    private var keepsDirectory = false
 
     /// This executable's path.
     static var selfPath: String {
@@ -97,7 +99,7 @@ final class DaemonUnderTest {
             if count < 0 {
                 if errno == EINTR { continue }
                 kill(pid, SIGKILL)
-                throw BenchError("plumscaled sent no READY=1 within 30 s; see \(directory)/daemon.log")
+                throw failure("plumscaled sent no READY=1 within 30 s")
             }
             if String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
                 secondsToReady = Clock.now() - start
@@ -109,8 +111,15 @@ final class DaemonUnderTest {
     deinit {
         stop()
         close(notify)
-        // The socket, the configuration and the daemon's state: nothing is left under /tmp.
-        try? FileManager.default.removeItem(atPath: directory)
+        // The socket, the configuration and the daemon's state: nothing is left under /tmp,
+        // unless a failure sent the reader to the log.
+        if !keepsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// An error that sends the reader to the daemon's log, which is then kept.
+    func failure(_ message: String) -> BenchError {
+        keepsDirectory = true
+        return BenchError("\(message); see \(directory)/daemon.log")
     }
 
     /// SIGTERM, and waits for it.

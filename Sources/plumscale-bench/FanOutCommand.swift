@@ -29,6 +29,8 @@ struct FanOutCommand: ParsableCommand {
         name: .customLong("daemon"),
         help: ArgumentHelp("The plumscaled to measure; by default the one built beside this program."))
     var program: String = DaemonUnderTest.binary
+    @Option(help: ArgumentHelp("Keep callgrind's profile at this path, for callgrind_annotate (by default it is removed)."))
+    var profile: String?
 
     func validate() throws {
         guard clients >= 1 else { throw ValidationError("--clients must be at least 1 (got \(clients))") }
@@ -44,7 +46,8 @@ struct FanOutCommand: ParsableCommand {
         let copy = "/tmp/plumscaled-nodebug-\(getpid())"
         defer { unlink(copy) }
         try Callgrind.copyWithoutDebugInformation(program, to: copy)
-        let profile = "/tmp/plumscale-bench-fan-out-\(getpid()).callgrind"
+        let profile = self.profile ?? "/tmp/plumscale-bench-fan-out-\(getpid()).callgrind"
+        defer { if self.profile == nil { unlink(profile) } }
         let toml =
             "[daemon]\nmax_clients = \(clients + 16)\nclient_queue = 512\n\n[[sensor]]\nname = \"pan\"\n"
             + "kind = \"simulated-fsr\"\ndata_rate = 128\nload_grams = 100\n"
@@ -71,10 +74,10 @@ struct FanOutCommand: ParsableCommand {
             ),
             let instructions = Int(line.split(separator: ":").last?.trimmingCharacters() ?? "")
         else {
-            throw BenchError("no totals from callgrind in \(profile); see \(daemon.directory)/daemon.log")
+            throw daemon.failure("no totals from callgrind in \(profile)")
         }
         guard reports > 0 else {
-            throw BenchError("the clients received no WEIGHT report; see \(daemon.directory)/daemon.log")
+            throw daemon.failure("the clients received no WEIGHT report")
         }
         print(
             "\nFan-out: \(program) under callgrind, one simulated FSR at 128 SPS, \(clients) watchers for "
@@ -87,6 +90,8 @@ struct FanOutCommand: ParsableCommand {
                     ["WEIGHT reports received, all clients", "\(reports)"],
                     ["instructions per report and client", fixed(Double(instructions) / Double(reports), 0)]
                 ]))
-        print("\nprofile: \(profile) (callgrind_annotate --inclusive=yes \(profile))")
+        if self.profile != nil {
+            print("\nprofile: \(profile) (callgrind_annotate --inclusive=yes \(profile))")
+        }
     }
 }

@@ -32,6 +32,29 @@ struct HistoryRecorderTests {
         #expect(again.stable != nil, "settling again after moving is a new stable reading")
     }
 
+    @Test("a placement is stored once: one report of a settled load called unstable, a knock, an outage or a restart do not store it again")
+    func onePlacementOnce() {
+        var recorder = HistoryRecorder(division: 0.1)
+        func stored(_ grams: Double?, stable: Bool, at time: Double) -> Double? {
+            recorder.record(HistorySample(sensor: "p", time: time, grams: grams, stable: stable)).stable?.grams
+        }
+        #expect(stored(87.3, stable: true, at: 0) == 87.3)
+        #expect(stored(87.3, stable: false, at: 1) == nil)
+        #expect(stored(87.3, stable: true, at: 2) == nil, "one unstable report of a settled load")
+        #expect(stored(87.9, stable: false, at: 3) == nil)
+        #expect(stored(87.3, stable: true, at: 4) == nil, "a knock of 0.6 g (6 d) that came back")
+        #expect(stored(nil, stable: false, at: 5) == nil)
+        #expect(stored(87.3, stable: true, at: 6) == nil, "an outage of the sensor, the same load after it")
+        recorder.resume(sensor: "p", lastStored: 87.3)
+        #expect(stored(87.3, stable: true, at: 7) == nil, "a restarted service that resumed from the store")
+        // Lifted and put back: the load left the weight by far more than 10 d.
+        #expect(stored(0.2, stable: false, at: 8) == nil)
+        #expect(stored(87.3, stable: true, at: 9) == 87.3, "the same plum placed again is a new placement")
+        // Overloaded, then back at the same weight: the load certainly left it.
+        _ = recorder.record(HistorySample(sensor: "p", time: 10, grams: 900, stable: false, outOfRange: true))
+        #expect(stored(87.3, stable: true, at: 11) == 87.3)
+    }
+
     @Test("overloaded readings and readings without grams are left out of the summary")
     func outOfRangeLeftOut() {
         var recorder = HistoryRecorder()
