@@ -40,6 +40,14 @@ class Truth:
             tare = self.tare.get(pan, 0.0)
             return [grams - tare for _, grams in changes[first:last]]
 
+    def max_gross_since(self, pan, since):
+        """The heaviest load on the pan from `since` on, counting the one it held at `since`."""
+        with self.lock:
+            changes = self.changes.get(pan, [])
+            held = [g for t, g in changes if t >= since]
+            before = [g for t, g in changes if t < since]
+            return max(held + before[-1:], default=0.0)
+
     def now(self, pan):
         with self.lock:
             return self.changes[pan][-1][1] - self.tare.get(pan, 0.0)
