@@ -49,7 +49,8 @@ class Faults:
         """Waits for the watcher, the bridge and the web service to be back after plumscaled started at
         `restarted`, and for the tare to be the one set at the start (`Soak.check_tare`)."""
         self.measure(fault, "readings stable", restarted, lambda: self.pans_stable_after(restarted))
-        self.measure(fault, "bridge says daemon online", restarted, lambda: self.mqtt.seen("daemon", "online", restarted))
+        self.measure(fault, "bridge says daemon online", restarted,
+                     lambda: self.mqtt.seen("daemon", "online", restarted))
         self.measure(fault, "web service has readings", restarted, lambda: web_poll(self.stack, restarted))
         self.soak.check_tare(fault)
 
@@ -60,11 +61,13 @@ class Faults:
         fault = "unplug"
         pulled = time.time()
         open(self.stack.unplug_file, "w").close()
-        self.measure(fault, "left availability offline", pulled, lambda: self.mqtt.seen("left/availability", "offline", pulled))
+        self.measure(fault, "left availability offline", pulled,
+                     lambda: self.mqtt.seen("left/availability", "offline", pulled))
         self.hold()
         back = time.time()
         os.unlink(self.stack.unplug_file)
-        self.measure(fault, "left availability online", back, lambda: self.mqtt.seen("left/availability", "online", back))
+        self.measure(fault, "left availability online", back,
+                     lambda: self.mqtt.seen("left/availability", "online", back))
         self.measure(fault, "readings stable", back, lambda: self.pans_stable_after(back))
 
     def daemon_kill(self):

@@ -105,7 +105,7 @@ class Availability(threading.Thread):
         self.process = None
 
     def run(self):
-        topics = [f"plumscale/{SCALE_ID}/status", f"plumscale/{SCALE_ID}/daemon", f"plumscale/{SCALE_ID}/+/availability"]
+        topics = [f"plumscale/{SCALE_ID}/{topic}" for topic in ("status", "daemon", "+/availability")]
         command = ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.port), "-v", "-q", "1"]
         for topic in topics:
             command += ["-t", topic]

@@ -97,7 +97,8 @@ class Soak:
             self.checked[pan] += 1
             self.worst[pan] = max(self.worst[pan], error)
             self.worst_beyond[pan] = max(self.worst_beyond[pan], error - allowance)
-            self.weights.append((round(report["time"] - self.started, 3), pan, grams, self.truth.now(pan)))
+            closest = min(candidates, key=lambda value: abs(grams - value))  # the side of a change it shows
+            self.weights.append((round(report["time"] - self.started, 3), pan, grams, closest))
         since_start = report["time"] - self.stack.started_at["plumscaled"]
         if error > DIVISION * 1.0001 + allowance and since_start < STARTUP_WINDOW:
             with self.lock:
@@ -113,8 +114,10 @@ class Soak:
         expected_tare = self.truth.tare.get(pan, 0.0)
         if abs(report.get("tare", 0) - expected_tare) > DIVISION * 1.0001:
             self.violation("tare intact", f"{pan} holds tare {report.get('tare')} g, not {expected_tare} g")
-        if placement and placement["settled"] is None and abs(grams - placement["net"]) <= DIVISION * 1.0001:
+        if (placement and placement["settled"] is None
+                and abs(grams - placement["net"]) <= DIVISION * 1.0001 + allowance):
             placement["settled"] = arrival
+            placement["allowance"] = allowance  # what the history row may differ by, too
 
     def check_tare(self, fault):
         report = self.watcher.report("right")[1]
@@ -129,7 +132,8 @@ class Soak:
         `restart_safe`: the left pan empty and the right one with the bowl alone, the only loads whose zero
         and tare a restart can keep (docs/configuration.md, `restore_tare`): a restart with a load no saved
         zero can explain starts from calibrated zero, which the simulated cells put 0.18 g (2 d) away."""
-        loads = {"left": 0.0 if restart_safe or self.rng.random() < 0.25 else round(self.rng.uniform(20, MAX - 15), 1),
+        empty = restart_safe or self.rng.random() < 0.25
+        loads = {"left": 0.0 if empty else round(self.rng.uniform(20, MAX - 15), 1),
                  "right": BOWL if restart_safe or self.rng.random() < 0.3
                  else round(BOWL + self.rng.uniform(10, MAX - 15 - BOWL), 1)}
         changed = [pan for pan in PANS if loads[pan] != self.truth.now(pan)

@@ -115,10 +115,31 @@ def weight_chart(soak):
         chart.marker(start, kind)
     for pan in ("left", "right"):
         tare = soak.truth.tare.get(pan, 0.0)
-        truth = [(t - soak.started, g - tare) for t, g in soak.truth.changes[pan] if t - soak.started >= 0]
+        since = soak.zero_known.get(pan, soak.started) if pan in soak.truth.tare else soak.started
+        truth = [(max(t, since) - soak.started, g - tare) for t, g in soak.truth.changes[pan]]
+        truth = [point for index, point in enumerate(truth)
+                 if index + 1 == len(truth) or truth[index + 1][0] > point[0]]  # the load at `since` on
         truth.append((end, truth[-1][1] if truth else 0))
         chart.line(truth, COLOURS[pan], width=1, step=True)
         chart.dots([(w[0], w[2]) for w in weights if w[1] == pan][::5], COLOURS[pan])
+    return chart.svg([(pan, COLOURS[pan]) for pan in ("left", "right")])
+
+
+def error_chart(soak):
+    """Each stable reading less the truth of its instant: the 1 d band, and the cell's drift and creep."""
+    weights = soak.weights
+    end = max((w[0] for w in weights), default=1)
+    errors = [w[2] - w[3] for w in weights] or [0]
+    low, high = min(min(errors), -0.15), max(max(errors), 0.15)
+    chart = Chart("Stable reading minus the truth (g); dashed: ±1 d", "seconds into the run", "grams",
+                  (0, end), (low, high))
+    for kind, start, _ in soak.faults_done:
+        chart.marker(start, kind)
+    for bound in (-0.1, 0.1):
+        chart.parts.append(f'<line x1="{chart.x(0):.1f}" y1="{chart.y(bound):.1f}" x2="{chart.x(end):.1f}" '
+                           f'y2="{chart.y(bound):.1f}" stroke="#000" stroke-dasharray="6,3"/>')
+    for pan in ("left", "right"):
+        chart.dots([(w[0], w[2] - w[3]) for w in weights if w[1] == pan][::5], COLOURS[pan], radius=1.2)
     return chart.svg([(pan, COLOURS[pan]) for pan in ("left", "right")])
 
 
@@ -148,6 +169,7 @@ def plots(soak, out):
              "soak-fds.svg": resource_chart(soak, 5, "Open descriptors per process", "descriptors"),
              "soak-threads.svg": resource_chart(soak, 6, "Threads per process", "threads"),
              "soak-weight.svg": weight_chart(soak),
+             "soak-error.svg": error_chart(soak),
              "soak-reconnect.svg": reconnect_chart(soak)}
     for name, text in files.items():
         with open(os.path.join(out, name), "w") as f:
