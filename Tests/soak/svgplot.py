@@ -9,6 +9,13 @@ COLOURS = {"plumscaled": "#1f77b4", "plumscale-mqtt": "#d62728", "plumscale-web"
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 900, 360, 70, 20, 40, 50
 
 
+MAX_DOTS = 800  # per pan: enough to see the drift, small enough to commit the plot
+
+
+def thin(points):
+    return points[::max(1, len(points) // MAX_DOTS)]
+
+
 def nice_ticks(low, high, count=5):
     if high <= low:
         high = low + 1
@@ -121,7 +128,7 @@ def weight_chart(soak):
                  if index + 1 == len(truth) or truth[index + 1][0] > point[0]]  # the load at `since` on
         truth.append((end, truth[-1][1] if truth else 0))
         chart.line(truth, COLOURS[pan], width=1, step=True)
-        chart.dots([(w[0], w[2]) for w in weights if w[1] == pan][::5], COLOURS[pan])
+        chart.dots(thin([(w[0], w[2]) for w in weights if w[1] == pan]), COLOURS[pan])
     return chart.svg([(pan, COLOURS[pan]) for pan in ("left", "right")])
 
 
@@ -139,7 +146,7 @@ def error_chart(soak):
         chart.parts.append(f'<line x1="{chart.x(0):.1f}" y1="{chart.y(bound):.1f}" x2="{chart.x(end):.1f}" '
                            f'y2="{chart.y(bound):.1f}" stroke="#000" stroke-dasharray="6,3"/>')
     for pan in ("left", "right"):
-        chart.dots([(w[0], w[2] - w[3]) for w in weights if w[1] == pan][::5], COLOURS[pan], radius=1.2)
+        chart.dots(thin([(w[0], w[2] - w[3]) for w in weights if w[1] == pan]), COLOURS[pan], radius=1.2)
     return chart.svg([(pan, COLOURS[pan]) for pan in ("left", "right")])
 
 
