@@ -1,0 +1,177 @@
+"""The processes under soak: mosquitto, plumscaled with two simulated pans, plumscale-mqtt and plumscale-web.
+
+Started the way Tests/home-assistant/check_ha.py and Tests/browser/test_web.py start them (a free loopback
+port for the broker and the web service, a hashed password, a temporary directory for sockets, state,
+history and logs), but each can be killed and started again, as systemd's Restart= would, and every start
+is counted, so the resource checks compare samples of one process only.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+SCALE_ID = "soak"
+PANS = ("left", "right")
+PASSWORD = "plumscale-soak-password"
+# Stable readings this soon after plumscaled starts come before its power-up zero-setting and its restore
+# of zero and tare have settled: counted apart as a finding (docs/RELIABILITY.md), not as a violation.
+STARTUP_WINDOW = 3.0
+
+DAEMON_CONFIG = """
+[[sensor]]
+name = "left"
+kind = "simulated-hx711"
+load_file = "{dir}/left.grams"
+unplug_file = "{dir}/left.unplugged"
+ready_timeout_ms = 300
+seed = 3
+
+[[sensor]]
+name = "right"
+kind = "simulated-hx711"
+load_file = "{dir}/right.grams"
+seed = 4
+"""
+
+
+class Timeout(Exception):
+    pass
+
+
+def wait_until(what, condition, seconds, interval=0.05):
+    """Polls `condition` until it returns a true value, which it returns; a deadline, never a fixed sleep."""
+    deadline = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = condition()
+        except (OSError, ValueError) as error:  # a socket refused while a process starts: try again
+            last = error
+        if last and not isinstance(last, Exception):
+            return last
+        time.sleep(interval)
+    raise Timeout(f"no {what} within {seconds:.0f} s (last: {str(last)[:200]})")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_atomically(path, text):
+    """Replaces the file in one rename: the simulated chip reads it every 20 ms and must never see half a
+    number (a torn `152.3` read as `15` would be a load the script never placed)."""
+    temporary = path + ".new"
+    with open(temporary, "w") as f:
+        f.write(text)
+    os.replace(temporary, path)
+
+
+class Stack:
+    """Each program a child process with its log in `dir`; `starts[name]` counts its starts."""
+
+    def __init__(self, bin_dir, work_dir):
+        self.bin = bin_dir
+        self.dir = work_dir
+        self.socket = os.path.join(self.dir, "plumscale.sock")
+        self.history = os.path.join(self.dir, "history.sqlite")
+        self.unplug_file = os.path.join(self.dir, "left.unplugged")
+        self.broker_port = free_port()
+        self.web_port = free_port()
+        self.web_url = f"http://127.0.0.1:{self.web_port}"
+        self.children = {}
+        self.starts = {}
+        self.started_at = {}
+        self.start_times = {}
+        self.load_files = {pan: os.path.join(self.dir, pan + ".grams") for pan in PANS}
+
+    # Processes
+
+    def start(self, name, command):
+        log = open(os.path.join(self.dir, name + ".log"), "a")
+        log.write(f"--- start at {time.time():.3f}\n")
+        log.flush()
+        self.children[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                               stdin=subprocess.DEVNULL, cwd=self.dir)
+        self.starts[name] = self.starts.get(name, 0) + 1
+        self.started_at[name] = time.time()
+        self.start_times.setdefault(name, []).append(self.started_at[name])
+        log.close()
+
+    def pid(self, name):
+        process = self.children.get(name)
+        return process.pid if process is not None and process.poll() is None else None
+
+    def kill(self, name, sig=signal.SIGKILL):
+        process = self.children.pop(name)
+        process.send_signal(sig)
+        process.wait(30)
+
+    def kill_all_at_once(self, names):
+        """A power cut: SIGKILL to every process before waiting for any, so none sees another go first."""
+        processes = [self.children.pop(name) for name in names]
+        for process in processes:
+            process.send_signal(signal.SIGKILL)
+        for process in processes:
+            process.wait(30)
+
+    def stop_all(self):
+        for name in reversed(list(self.children)):
+            process = self.children.pop(name)
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(5)
+
+    def start_broker(self):
+        conf = os.path.join(self.dir, "mosquitto.conf")
+        with open(conf, "w") as f:
+            f.write(f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        self.start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", conf])
+        wait_until("mosquitto listening",
+                   lambda: socket.create_connection(("127.0.0.1", self.broker_port), 2).close() is None, 30)
+
+    def start_daemon(self):
+        conf = os.path.join(self.dir, "daemon.toml")
+        if not os.path.exists(conf):
+            with open(conf, "w") as f:
+                f.write(DAEMON_CONFIG.replace("{dir}", self.dir))
+        if os.path.exists(self.socket):  # a killed daemon leaves its socket file behind
+            os.unlink(self.socket)
+        self.start("plumscaled", [os.path.join(self.bin, "plumscaled"), "--config", conf, "--socket", self.socket,
+                                  "--state-directory", os.path.join(self.dir, "state")])
+        wait_until("plumscaled's socket", lambda: os.path.exists(self.socket), 60)
+
+    def start_bridge(self):
+        conf = os.path.join(self.dir, "bridge.toml")
+        with open(conf, "w") as f:
+            f.write(f'[mqtt]\nscale_id = "{SCALE_ID}"\nlive_rate = 2\n')
+        self.start("plumscale-mqtt", [os.path.join(self.bin, "plumscale-mqtt"), "--config", conf, "--socket",
+                                      self.socket, "--broker", f"127.0.0.1:{self.broker_port}"])
+
+    def start_web(self):
+        conf = os.path.join(self.dir, "plumscale.toml")
+        if not os.path.exists(conf):
+            hashed = subprocess.run([os.path.join(self.bin, "plumscale-web"), "hash-password", "--cost", "10"],
+                                    input=PASSWORD + "\n", capture_output=True, text=True, check=True).stdout
+            with open(os.path.join(self.dir, "web-password"), "w") as f:
+                f.write(hashed)
+            with open(conf, "w") as f:
+                f.write(f'[web]\nlisten = "127.0.0.1:{self.web_port}"\nauth_file = "{self.dir}/web-password"\n'
+                        f'history = "{self.history}"\nretention_days = 7\n')
+        self.start("plumscale-web", [os.path.join(self.bin, "plumscale-web"), "--config", conf,
+                                     "--socket", self.socket])
+
+    def log_tail(self, name, characters=2000):
+        try:
+            with open(os.path.join(self.dir, name + ".log"), errors="replace") as f:
+                return f.read()[-characters:]
+        except OSError:
+            return ""
