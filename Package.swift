@@ -133,7 +133,7 @@ let package = Package(
                 "PlumStation", "PlumTransport", "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumProtocol",
                 "PlumCore",
                 "PlumDrivers", "PlumHardware",
-                "PlumClient",  // DaemonSocket.bindingPath: the daemon binds where clients look
+                "PlumSystem",  // DaemonSocketPath: the daemon binds where clients look
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle")

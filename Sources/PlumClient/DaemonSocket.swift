@@ -17,7 +17,7 @@ public enum DaemonSocket {
     /// The environment variable that names the socket.
     public static let environmentVariable = "PLUMSCALE_SOCKET"
     /// The system daemon's socket (`RuntimeDirectory=plumscale` under systemd).
-    public static let systemPath = "/run/plumscale/plumscale.sock"
+    public static let systemPath = DaemonSocketPath.system
 
     /// The socket to connect to.
     /// - Parameters:
@@ -38,28 +38,10 @@ public enum DaemonSocket {
         return candidates.first(where: exists) ?? candidates[0]
     }
 
-    /// The default paths, most likely first: the system daemon's, then the per-user one.
+    /// The default paths, most likely first: the system daemon's, then the per-user one
+    /// (``DaemonSocketPath``, the rule plumscaled binds by).
     public static func defaultCandidates(environment: [String: String]? = nil, userID: UInt32 = getuid()) -> [String] {
-        var paths = [systemPath]
-        let runtime = environment.map { $0["XDG_RUNTIME_DIR"] } ?? getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        if let runtime, runtime.hasPrefix("/") {
-            paths.append("\(runtime)/plumscale/plumscale.sock")
-        }
-        paths.append("\(perUserDirectory(userID: userID))/plumscale.sock")
-        return paths
-    }
-
-    /// Where plumscaled binds when no socket is configured: `$RUNTIME_DIRECTORY/plumscale.sock`
-    /// under systemd (`RuntimeDirectory=plumscale`; the first of several), ``systemPath`` for
-    /// root, else the user's first ``defaultCandidates(environment:userID:)`` after the system
-    /// path. The one rule for both sides: the daemon binds where clients look.
-    package static func bindingPath(environment: [String: String], userID: UInt32 = getuid()) -> String {
-        // RuntimeDirectory= may list several directories, separated by colons.
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
-            return "\(runtime)/plumscale.sock"
-        }
-        let candidates = defaultCandidates(environment: environment, userID: userID)
-        return userID == 0 ? candidates[0] : candidates[1]
+        DaemonSocketPath.candidates(environment: environment, userID: userID)
     }
 
     /// The last-resort per-user directory, in world-writable `/tmp`.

@@ -1,5 +1,4 @@
 package import Logging
-internal import PlumClient
 internal import PlumCore
 package import PlumDaemonConfig
 internal import PlumDrivers
@@ -7,6 +6,7 @@ internal import PlumHardware
 internal import PlumProtocol
 internal import PlumSensors
 internal import PlumStation
+internal import PlumSystem
 internal import PlumTransport
 internal import ServiceLifecycle
 internal import Synchronization
@@ -72,7 +72,7 @@ package enum Daemon {
         } else {
             let path =
                 options.socketPath ?? configuration.daemon.socket
-                ?? DaemonSocket.bindingPath(environment: environment)
+                ?? DaemonSocketPath.binding(environment: environment)
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
         if let tcp = configuration.daemon.tcp {

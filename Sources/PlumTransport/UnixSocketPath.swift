@@ -7,8 +7,8 @@ package import PlumSystem
 #endif
 
 /// The rules for the filesystem side of a listening Unix socket: what may be removed before
-/// binding, and its mode and group after. (Where it goes by default is PlumClient's
-/// `DaemonSocket.bindingPath`, next to the clients' search, so the two cannot drift apart.)
+/// binding, and its mode and group after. (Where it goes by default is PlumSystem's
+/// `DaemonSocketPath.binding`, the rule the clients' search uses too, so the two cannot drift apart.)
 ///
 /// A socket file outlives a daemon that crashed, so a fresh start must remove it; but a path
 /// that is not a socket, or a socket someone still listens on, belongs to someone else and is

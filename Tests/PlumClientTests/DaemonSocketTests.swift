@@ -1,4 +1,5 @@
 import PlumClient
+import PlumSystem
 import Testing
 
 @Suite("Finding plumscaled's socket")
@@ -80,7 +81,7 @@ struct DefaultSocketRuleTests {
             Case(environment: [:], userID: 1000, expected: "/tmp/plumscale-1000/plumscale.sock")
         ])
     func bothSides(_ test: Case) {
-        let bound = DaemonSocket.bindingPath(environment: test.environment, userID: test.userID)
+        let bound = DaemonSocketPath.binding(environment: test.environment, userID: test.userID)
         #expect(bound == test.expected, "the daemon binds \(bound)")
         // A client of the same user (systemd's RUNTIME_DIRECTORY is the daemon's alone) finds
         // the socket when it is the only one there, unless it is in a directory of systemd's choosing.
