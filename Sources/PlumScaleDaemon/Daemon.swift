@@ -72,7 +72,7 @@ package enum Daemon {
         } else {
             let path =
                 options.socketPath ?? configuration.daemon.socket
-                ?? DaemonSocketPath.binding(environment: environment)
+                ?? DaemonSocketPath.binding(environment: environment, userID: getuid())
             endpoints.append(.unixSocket(path: path, group: configuration.daemon.socketGroup))
         }
         if let tcp = configuration.daemon.tcp {

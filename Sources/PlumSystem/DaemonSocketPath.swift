@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-    import Musl
+    internal import Musl
 #endif
 
 /// The one rule for where plumscaled's JSON socket is by default: the daemon binds where the
@@ -14,7 +14,7 @@ public enum DaemonSocketPath {
     /// The default paths, most likely first: the system daemon's, then the per-user ones
     /// (`$XDG_RUNTIME_DIR/plumscale/plumscale.sock`, else the private `/tmp/plumscale-<uid>`).
     /// - Parameter environment: the environment to read; nil reads the process's own.
-    public static func candidates(environment: [String: String]? = nil, userID: UInt32 = getuid()) -> [String] {
+    public static func candidates(environment: [String: String]? = nil, userID: UInt32) -> [String] {
         var paths = [system]
         let runtime = environment.map { $0["XDG_RUNTIME_DIR"] } ?? getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
         if let runtime, runtime.hasPrefix("/") {
@@ -27,7 +27,7 @@ public enum DaemonSocketPath {
     /// Where plumscaled binds when no socket is configured: `$RUNTIME_DIRECTORY/plumscale.sock`
     /// under systemd (`RuntimeDirectory=plumscale`; the first of several), ``system`` for root,
     /// else the user's first candidate after the system path.
-    public static func binding(environment: [String: String], userID: UInt32 = getuid()) -> String {
+    public static func binding(environment: [String: String], userID: UInt32) -> String {
         // RuntimeDirectory= may list several directories, separated by colons.
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
             return "\(runtime)/plumscale.sock"

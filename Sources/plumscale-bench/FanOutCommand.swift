@@ -29,7 +29,9 @@ struct FanOutCommand: ParsableCommand {
         name: .customLong("daemon"),
         help: ArgumentHelp("The plumscaled to measure; by default the one built beside this program."))
     var program: String = DaemonUnderTest.binary
-    @Option(help: ArgumentHelp("Keep callgrind's profile at this path, for callgrind_annotate (by default it is removed)."))
+    @Option(
+        help: ArgumentHelp("Keep callgrind's profile at this path, for callgrind_annotate (by default it is removed).")
+    )
     var profile: String?
 
     func validate() throws {

@@ -32,7 +32,9 @@ struct HistoryRecorderTests {
         #expect(again.stable != nil, "settling again after moving is a new stable reading")
     }
 
-    @Test("a placement is stored once: one report of a settled load called unstable, a knock, an outage or a restart do not store it again")
+    @Test(
+        "a placement is stored once: one report of a settled load called unstable, a knock, an outage or a restart do not store it again"
+    )
     func onePlacementOnce() {
         var recorder = HistoryRecorder(division: 0.1)
         func stored(_ grams: Double?, stable: Bool, at time: Double) -> Double? {

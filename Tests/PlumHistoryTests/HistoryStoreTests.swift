@@ -13,14 +13,15 @@ struct HistoryStoreTests {
             stable: [
                 StableReading(sensor: "left", time: 100, grams: 87.3),
                 StableReading(sensor: "right", time: 101, grams: 120.0),
-                StableReading(sensor: "left", time: 160, grams: 152.1),
+                StableReading(sensor: "left", time: 160, grams: 152.1)
             ],
             minutes: [])
         let newest = try store.lastStableReadings()
-        #expect(newest == [
-            StableReading(sensor: "left", time: 160, grams: 152.1),
-            StableReading(sensor: "right", time: 101, grams: 120.0),
-        ])
+        #expect(
+            newest == [
+                StableReading(sensor: "left", time: 160, grams: 152.1),
+                StableReading(sensor: "right", time: 101, grams: 120.0)
+            ])
 
         var recorder = HistoryRecorder(division: 0.1)
         for reading in newest { recorder.resume(sensor: reading.sensor, lastStored: reading.grams) }
