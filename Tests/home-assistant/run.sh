@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
         --no-screenshot) screenshot=""; shift ;;
         --no-schema) schema=""; shift ;;
         --offline) schema_args+=(--offline); shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
     esac
 done
