@@ -138,3 +138,26 @@ extension Station {
         return reload.summary
     }
 }
+
+extension SettingsRequests {
+    /// With `[scale] recognize_containers`, sets a saved container's tare when one is put on the
+    /// empty pan of `name` (``ContainerRecognizer``), in the turn of the reading that shows it.
+    static func recognizeContainer(on name: String, _ station: isolated Station) {
+        guard !station.runtime.tares.isEmpty, let channel = station.channels[name],
+            channel.engine.configuration.recognizeContainers, let reading = channel.latest
+        else { return }
+        var recognizer = station.recognizers[name] ?? ContainerRecognizer()
+        let match = recognizer.observe(reading, tares: station.runtime.tares)
+        station.recognizers[name] = recognizer
+        guard let match, let gross = reading.gross else { return }
+        switch station.update(name, { $0.presetTare(grams: match.grams) }) {
+        case .success(let tare)?:
+            station.logger.notice(
+                "\(name): container \"\(match.name)\" recognised (\(gross) g on the empty pan); tare \(tare) g")
+        case .failure(let refusal)?:
+            station.logger.warning("\(name): container \"\(match.name)\" recognised, not tared: \(refusal)")
+        case nil:
+            break
+        }
+    }
+}

@@ -35,6 +35,8 @@ package actor Station {
     var runtime: RuntimeSettings
     /// The `[[alert]]` rules as the configuration has them, before the runtime values (``RuntimeAlerts``).
     var configuredAlerts: [AlertSettings]
+    /// Each sensor's recognition of a saved container on its empty pan (``ContainerRecognizer``).
+    var recognizers: [String: ContainerRecognizer] = [:]
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
     let logger: Logger
@@ -136,6 +138,7 @@ package actor Station {
             }
         }
         guard let outputs else { return }
+        SettingsRequests.recognizeContainer(on: name, self)
         for line in outputs.log { logger.log(level: line.level, "\(line.message)") }
         for report in outputs.leading { publisher.publishEvent(report, sensor: name) }
         if let raw = outputs.raw { publisher.publishRaw(raw) }

@@ -22,11 +22,14 @@ struct SettingsBench {
     private let time = SampleClock()
     private let codes = NoiselessCodes()
 
-    init(_ directory: TemporaryDirectory, alert: String = "below = 200\nhysteresis = 20") async throws {
+    init(_ directory: TemporaryDirectory, alert: String = "below = 200\nhysteresis = 20", scale: String = "")
+        async throws
+    {
         let configuration = try PlumConfiguration.parse(
             """
             [scale]
             initial_zero = false
+            \(scale)
             [[sensor]]
             name = "bowl"
             kind = "simulated-hx711"
@@ -193,5 +196,19 @@ struct StationSettingsTests {
         #expect(left.tares == [NamedTare(name: "crate 1", grams: 120)] && left.changed == "bowl")
         let gone = try await restarted.error(.tares(.delete(name: "bowl")))
         #expect(gone.contains("no named tare \"bowl\""), "\(gone)")
+    }
+
+    @Test(
+        "with recognize_containers a saved bowl put on the empty pan is tared by itself; without it, it is weighed",
+        arguments: [true, false])
+    func recognizedContainer(enabled: Bool) async throws {
+        let bench = try await SettingsBench(
+            try TemporaryDirectory(), scale: enabled ? "recognize_containers = true" : "")
+        _ = try await bench.library(.save(name: "bowl", sensor: nil, grams: 212))
+        try await bench.feed(0)
+        try await bench.feed(212.1)
+        #expect(await bench.station.tare(of: "bowl") == (enabled ? 212 : 0))
+        try await bench.feed(412.1)
+        #expect(await bench.station.tare(of: "bowl") == (enabled ? 212 : 0), "fruit in the bowl is not judged")
     }
 }
