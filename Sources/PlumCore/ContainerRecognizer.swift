@@ -2,12 +2,12 @@
 /// (`[scale] recognize_containers`, off by default).
 ///
 /// The pan must first be seen empty: a stable gross load within one division of zero. The next
-/// stable load that is not the pan's tare already is judged once: when exactly one named tare lies
-/// within 2 d of the gross load, that container was put on, and its saved weight is
-/// to be set as the preset tare (as choosing it by name would), so the display shows what goes
-/// into it. Anything else put on the empty pan (fruit, a container not saved, a load within
-/// 2 d of two saved ones, which could be either) is weighed as it is; a load added to a container already on the pan is never
-/// judged, since the pan was not empty before it.
+/// stable load that is not the pan's tare already is judged once: when exactly one named tare
+/// lies within 2 d of the gross load, that container was put on, and its saved weight is to be
+/// set as the preset tare (as choosing it by name would), so the display shows what goes into
+/// it. Anything else put on the empty pan (fruit, a container not saved, a load within 2 d of
+/// two saved ones, which could be either) is weighed as it is; a load added to a container
+/// already on the pan is never judged, since the pan was not empty before it.
 package struct ContainerRecognizer: Hashable, Sendable {
     /// Whether the pan was seen empty since the last stable load was judged.
     package private(set) var armed = false

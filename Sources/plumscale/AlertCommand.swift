@@ -44,9 +44,10 @@ struct AlertCommand: ParsableCommand {
             let alert = try connection.setAlert(
                 AlertChange(name: name, threshold: threshold, hysteresis: hysteresis, clear: clear))
             let state = alert.active ? "raised" : "clear"
-            print(
-                "\(alert.name) on \(alert.sensor): \(alert.condition) \(FixedPoint.text(alert.threshold, decimals: 1)) g, "
-                    + "hysteresis \(FixedPoint.text(alert.hysteresis, decimals: 1)) g; \(state)")
+            let threshold = FixedPoint.text(alert.threshold, decimals: 1)
+            let hysteresis = FixedPoint.text(alert.hysteresis, decimals: 1)
+            let values = "\(alert.condition) \(threshold) g, hysteresis \(hysteresis) g"
+            print("\(alert.name) on \(alert.sensor): \(values); \(state)")
         }
     }
 }
