@@ -52,6 +52,10 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// Whether a restart restores the zero and tare saved before it (`[scale] restore_tare`),
     /// when the same calibration is in use and the load allows (``ZeroTareRestore``).
     public var restoreTare: Bool = true
+    /// Whether a saved container put on the empty pan is tared by itself (`[scale]
+    /// recognize_containers`, ``ContainerRecognizer``); off by default, since a load that happens
+    /// to weigh as a saved container would be tared too.
+    public var recognizeContainers: Bool = false
     /// How long after the first sample the sensor warms up, in nanoseconds (0: none). Until
     /// then initial zero-setting and the restore decision wait, since a cell's zero still
     /// moves as the excitation warms it (``WeighingEngine/isWarmingUp``).

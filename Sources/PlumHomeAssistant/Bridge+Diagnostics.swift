@@ -25,6 +25,7 @@ extension Bridge {
 
     private func received(_ report: DevicesReport) {
         devicesInFlight = false
+        capacitiesChanged(report)
         for pan in diagnostics.devices(report, at: now) where pans.contains(pan) { publishDiagnostics(pan) }
         if let uptime = report.uptime, diagnostics.uptime(uptime, now: Date().timeIntervalSince1970) {
             publishStarted()

@@ -21,7 +21,8 @@ extension Bridge {
         for (key, platform) in cleanup.takeComponents() where knownComponents[key] == nil {
             knownComponents[key] = platform
         }
-        let components = discovery.components(pans: pans, alerts: alerts.keys.sorted().map { alerts[$0]! })
+        let components = discovery.components(
+            pans: pans, alerts: alerts.keys.sorted().map { alerts[$0]! }, tares: tareLibrary, capacities: capacities)
         let legacy = cleanup.takeLegacy {
             DeviceConfigPlan.canJudge($0, components: components, alertsKnown: alertsKnown, discovery: discovery)
         }
@@ -81,6 +82,7 @@ extension Bridge {
     func publishAlertState(_ alert: AlertReport) {
         let state = HomeAssistantDiscovery.alertState(alert)
         send(settings.topics.alert(alert.name), text: state, retain: settings.retain)
+        publishAlertSettings(alert)
         if alerts[alert.name]?.active != alert.active {
             logger.info("alert \(alert.name) on \(alert.sensor): \(state)")
         }

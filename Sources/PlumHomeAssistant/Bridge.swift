@@ -52,6 +52,11 @@ package actor Bridge<Link: ScaleDaemonLink> {
     var diagnostics = DiagnosticsKeeper()
     var devicesAskedAt: Double?
     var devicesInFlight = false
+    /// The daemon's named tares (`TARES`), each pan's capacity (`?DEVICES`) and each pan's tare
+    /// as last published: the settings entities (``settingCommand(_:)``).
+    var tareLibrary: [NamedTare] = []
+    var capacities: [String: Double] = [:]
+    var publishedTares: [String: Double] = [:]
 
     package init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -95,7 +100,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
             logger.info("connected to MQTT broker \(mqtt.configuration.endpoint)")
             let filters = [
                 topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.deviceDiscovery,
-                topics.sync
+                topics.sync, topics.alertSettingFilter
             ]
             for filter in filters {
                 do { try mqtt.subscribe(filter, qos: .atLeastOnce) } catch { logger.warning("\(error)") }
@@ -126,6 +131,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
 
     private func received(_ message: MQTTMessage) {
         let topics = settings.topics
+        if settingCommand(message) { return }
         if let (level, action) = topics.parseCommand(message.topic) {
             // A button press is an event, never state. A retained one (someone published with
             // the retain flag) would come back at every reconnect and tare or zero again, and the
@@ -209,7 +215,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
 
     /// The answer to a press where Home Assistant's entities read it: an event on the pan's
     /// event entity (not retained: an event happens once) and the text of its last action sensor.
-    private func announce(_ event: PanEvent, pan: String) {
+    func announce(_ event: PanEvent, pan: String) {
         send(settings.topics.event(pan), text: Self.json(event), retain: false)
         send(settings.topics.lastAction(pan), text: event.lastAction, retain: settings.retain)
     }
@@ -228,6 +234,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
             if brokerUp { publishAll() }
             askDevices()
+            askTares()
         case .disconnected(let reason):
             daemonUp = false
             if daemonProblem != reason {
@@ -256,6 +263,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
                 publishHeaviest()
                 return
             }
+            publishTare(weight)
             let decision = policies[weight.sensor]!.decide(weight, now: now)
             if let state = decision.state {
                 send(settings.topics.state(weight.sensor), text: Self.json(state), retain: settings.retain)
@@ -287,6 +295,8 @@ package actor Bridge<Link: ScaleDaemonLink> {
             }
             logger.info("\(press.sensor): \(event.message)")
             announce(event, pan: press.sensor)
+        case .tares(let library):
+            tareLibraryChanged(library.tares)
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
@@ -325,6 +335,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
         publishHeaviest()
         for name in alerts.keys.sorted() { publishAlertState(alerts[name]!) }
         publishAllDiagnostics()
+        publishAllSettings()
         send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
     }

@@ -18,9 +18,14 @@ extension HomeAssistantDiscovery {
     /// Every entity of the scale, by object id, as a component of the device config: the
     /// per-entity config with its platform, without the device, the origin and the QoS the device
     /// config gives once, and without availability where it is the shared one.
-    package func components(pans: [String], alerts: [AlertReport]) -> [String: DiscoveryPayload] {
+    /// The settings entities (``settingsConfigs(pans:alerts:tares:capacities:)``) come with the
+    /// named tares and the pans' capacities.
+    package func components(
+        pans: [String], alerts: [AlertReport], tares: [NamedTare] = [], capacities: [String: Double] = [:]
+    ) -> [String: DiscoveryPayload] {
         var result: [String: DiscoveryPayload] = [:]
-        for (topic, payload) in configs(pans: pans) + alerts.map(alertConfig) {
+        let settings = settingsConfigs(pans: pans, alerts: alerts, tares: tares, capacities: capacities)
+        for (topic, payload) in configs(pans: pans) + alerts.map(alertConfig) + settings {
             guard let (platform, key) = legacyComponent(ofConfig: topic) else { continue }
             var component = payload
             component.platform = platform

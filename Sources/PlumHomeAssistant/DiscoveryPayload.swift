@@ -44,6 +44,12 @@ package struct DiscoveryPayload: Hashable, Sendable, Encodable {
     package var entityCategory: String?
     // event
     package var eventTypes: [String]?
+    // number and select (the settings)
+    package var min: Double?
+    package var max: Double?
+    package var step: Double?
+    package var mode: String?
+    package var options: [String]?
 
     /// One entry of ``availability``.
     package struct Availability: Hashable, Sendable, Encodable {
@@ -122,5 +128,6 @@ package struct DiscoveryPayload: Hashable, Sendable, Encodable {
         case retain, icon
         case entityCategory = "entity_category"
         case eventTypes = "event_types"
+        case min, max, step, mode, options
     }
 }

@@ -7,7 +7,11 @@ struct PanEvent: Hashable, Sendable, Encodable {
     /// Every type the event entity declares. `button_short` and `button_long` are presses of
     /// the scale's own push button (a short press tares, a long one zeroes), from the daemon's
     /// `BUTTON` reports; the message says what came of the press.
-    static let types = ["tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long"]
+    /// `alert_set` and `alert_refused` answer a change of an alert's threshold or hysteresis.
+    static let types = [
+        "tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long", "alert_set",
+        "alert_refused"
+    ]
 
     /// One of ``types``.
     var eventType: String
@@ -15,6 +19,12 @@ struct PanEvent: Hashable, Sendable, Encodable {
     var message: String
     /// The engine's refusal code, such as `notStable`; nil when done.
     var reason: String?
+
+    init(eventType: String, message: String, reason: String?) {
+        self.eventType = eventType
+        self.message = message
+        self.reason = reason
+    }
 
     /// The daemon's answer to `action` on `pan`.
     init(_ reply: CommandReply, action: ScaleAction) {

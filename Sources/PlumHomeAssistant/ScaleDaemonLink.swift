@@ -11,6 +11,16 @@ package protocol ScaleDaemonLink: Sendable {
     /// Asks `?DEVICES`: each sensor's state, last fault, calibration and discard counters, and
     /// the daemon's uptime, for the diagnostic entities.
     func devices() async throws -> DevicesReport
+    /// Sends a settings request (a preset or named tare, `?TARES`, `?ALERT`) and returns the
+    /// daemon's answer, an `ERROR` included: a refusal is shown to the user, not thrown.
+    func settings(_ request: Request) async throws -> Report
+}
+
+extension ScaleDaemonLink {
+    /// A link to a daemon before protocol 1.5 carries no settings.
+    package func settings(_ request: Request) async throws -> Report {
+        .error(message: "\(request.name) is not supported by this link")
+    }
 }
 
 /// One thing that happened on the daemon side.

@@ -26,6 +26,8 @@ public enum Report: Hashable, Sendable {
     case error(message: String)
     /// A class this client does not know, by name.
     case unknown(String)
+    /// The named tares: the answer to `?TARES`, and sent when the library changes (protocol 1.5).
+    case tares(TareLibraryReport)
 
     /// Decodes one JSON line.
     /// - Throws: ``ProtocolError`` when the line is not a JSON object with a `class`, or a
@@ -55,6 +57,7 @@ public enum Report: Hashable, Sendable {
             case "ALERT": return .alert(try decoder.decode(AlertReport.self, from: data))
             case "BUTTON": return .button(try decoder.decode(ButtonReport.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
+            case "TARES": return .tares(try decoder.decode(TareLibraryReport.self, from: data))
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)
             }

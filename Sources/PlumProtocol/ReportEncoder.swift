@@ -71,6 +71,10 @@ extension Report {
             json.add("message", message)
         case .unknown(let kind):
             json.add("class", kind)
+        case .tares(let report):
+            json.add("class", "TARES")
+            json.add("tares", objects: report.tares.map(Self.object))
+            if let changed = report.changed { json.add("changed", changed) }
         }
         return json
     }
@@ -111,6 +115,13 @@ extension Report {
         if let state = report.state { json.add("state", state) }
         if report.stale { json.add("stale", true) }
         if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
+    }
+
+    private static func object(_ tare: NamedTare) -> JSONWriter {
+        var json = JSONWriter()
+        json.add("name", tare.name)
+        json.add("grams", tare.grams)
+        return json
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {

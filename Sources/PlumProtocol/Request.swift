@@ -19,6 +19,14 @@ public enum Request: Hashable, Sendable {
     case zero(sensor: String)
     /// `?CALIBRATE={"sensor":"left","step":"point","grams":100};`
     case calibrate(CalibrationRequest)
+    /// `?TARE={"sensor":"left","grams":212};`: a known tare, as MT-SICS `TA` (protocol 1.5).
+    case presetTare(sensor: String, grams: Double)
+    /// `?TARE={"sensor":"left","name":"bowl"};`: a named tare as the preset tare (protocol 1.5).
+    case useTare(sensor: String, name: String)
+    /// `?TARES;` lists the named tares; with an argument saves or deletes one (protocol 1.5).
+    case tares(TareLibraryRequest)
+    /// `?ALERT={"name":"fruit-low","threshold":150};`: a rule's settings at runtime (protocol 1.5).
+    case setAlert(AlertChange)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -26,6 +34,8 @@ public enum Request: Hashable, Sendable {
         switch self {
         case .tare, .zero, .calibrate: true
         case .watch, .poll, .devices, .version: false
+        case .presetTare, .useTare, .setAlert: true
+        case .tares(let library): library.changesState
         }
     }
 
@@ -39,6 +49,9 @@ public enum Request: Hashable, Sendable {
         case .tare: "?TARE"
         case .zero: "?ZERO"
         case .calibrate: "?CALIBRATE"
+        case .presetTare, .useTare: "?TARE"
+        case .tares: "?TARES"
+        case .setAlert: "?ALERT"
         }
     }
 
@@ -77,16 +90,23 @@ public enum Request: Hashable, Sendable {
         case "VERSION":
             return .version
         case "TARE":
-            return .tare(sensor: try decode(SensorArgument.self, body, request: name).sensor)
+            return try decode(TareArgument.self, body, request: name).request()
         case "ZERO":
             return .zero(sensor: try decode(SensorArgument.self, body, request: name).sensor)
         case "CALIBRATE":
             let request = try decode(CalibrationRequest.self, body, request: name)
             try request.validate()
             return .calibrate(request)
+        case "TARES":
+            return .tares(try decode(TareLibraryRequest.self, body ?? "{}", request: name))
+        case "ALERT":
+            let change = try decode(AlertChange.self, body, request: name)
+            try change.validate()
+            return .setAlert(change)
         default:
             throw ProtocolError(
-                "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE")
+                "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
+                    + "?TARES, ?ALERT")
         }
     }
 

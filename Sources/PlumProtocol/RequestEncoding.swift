@@ -24,7 +24,38 @@ extension Request {
             json.add("step", request.step.rawValue)
             if let grams = request.grams { json.add("grams", grams) }
             return "?CALIBRATE=\(json.finished);"
+        case .presetTare(let sensor, let grams):
+            var json = JSONWriter()
+            json.add("sensor", sensor)
+            json.add("grams", grams)
+            return "?TARE=\(json.finished);"
+        case .useTare(let sensor, let name):
+            var json = JSONWriter()
+            json.add("sensor", sensor)
+            json.add("name", name)
+            return "?TARE=\(json.finished);"
+        case .tares(let library): return Self.line(library)
+        case .setAlert(let change):
+            var json = JSONWriter()
+            json.add("name", change.name)
+            if let threshold = change.threshold { json.add("threshold", threshold) }
+            if let hysteresis = change.hysteresis { json.add("hysteresis", hysteresis) }
+            if change.clear { json.add("clear", true) }
+            return "?ALERT=\(json.finished);"
         }
+    }
+
+    private static func line(_ library: TareLibraryRequest) -> String {
+        var json = JSONWriter()
+        switch library {
+        case .list: return "?TARES;"
+        case .save(let name, let sensor, let grams):
+            json.add("save", name)
+            if let sensor { json.add("sensor", sensor) }
+            if let grams { json.add("grams", grams) }
+        case .delete(let name): json.add("delete", name)
+        }
+        return "?TARES=\(json.finished);"
     }
 
     private static func sensorArgument(_ sensor: String) -> String {

@@ -15,6 +15,7 @@ extension ScaleConfiguration {
         zeroTracking = settings.zeroTracking
         initialZeroSetting = settings.initialZero
         restoreTare = settings.restoreTare
+        recognizeContainers = settings.recognizeContainers
         if let milliseconds = settings.averagingMilliseconds { filter.averagingTime = Self.nanoseconds(milliseconds) }
         if let milliseconds = settings.stabilityWindowMilliseconds { stabilityWindow = Self.nanoseconds(milliseconds) }
         if let band = settings.stabilityBandDivisions { stabilityBand = band }

@@ -12,6 +12,8 @@ package struct ScaleSettings: Hashable, Sendable {
     /// Restore each sensor's saved zero and tare at start, when they still apply (same
     /// calibration, load in range); they then replace initial zero-setting.
     package var restoreTare: Bool = true
+    /// Tare a saved container (a named tare) put on the empty pan by itself; off by default.
+    package var recognizeContainers: Bool = false
     /// The average's time constant τ in milliseconds; nil for the engine's (200 ms).
     package var averagingMilliseconds: Double?
     /// The stability window in milliseconds; nil for the engine's (300 ms, at least 1.5 τ).
@@ -48,6 +50,7 @@ package struct ScaleSettings: Hashable, Sendable {
         var reader = reader
         self = try ScaleOverrides(&reader).applied(to: ScaleSettings())
         restoreTare = try reader.bool("restore_tare") ?? restoreTare
+        recognizeContainers = try reader.bool("recognize_containers") ?? recognizeContainers
         try reader.rejectUnknownKeys()
     }
 

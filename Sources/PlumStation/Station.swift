@@ -30,6 +30,13 @@ package actor Station {
     let calibrationStore: CalibrationStore
     /// Each sensor's zero and tare, kept beside its calibration over a restart.
     let zeroTareStore: ZeroTareStore
+    /// Alert values and named tares set at runtime, kept beside the calibrations (``SettingsRequests``).
+    let settingsStore: RuntimeSettingsStore
+    var runtime: RuntimeSettings
+    /// The `[[alert]]` rules as the configuration has them, before the runtime values (``RuntimeAlerts``).
+    var configuredAlerts: [AlertSettings]
+    /// Each sensor's recognition of a saved container on its empty pan (``ContainerRecognizer``).
+    var recognizers: [String: ContainerRecognizer] = [:]
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
     let logger: Logger
@@ -45,7 +52,11 @@ package actor Station {
         self.captureTimeout = captureTimeout
         self.logger = logger
         zeroTareStore = ZeroTareStore(directory: store.directory)
+        settingsStore = RuntimeSettingsStore(directory: store.directory)
         var log: [(level: Logger.Level, message: String)] = []
+        var configuration = configuration
+        configuredAlerts = configuration.alerts
+        (runtime, configuration.alerts) = RuntimeAlerts.start(configuration.alerts, store: settingsStore, log: &log)
         channels = try ChannelSet(
             configuration, calibrations: store, zeroTares: zeroTareStore,
             raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow), log: &log)
@@ -127,6 +138,7 @@ package actor Station {
             }
         }
         guard let outputs else { return }
+        SettingsRequests.recognizeContainer(on: name, self)
         for line in outputs.log { logger.log(level: line.level, "\(line.message)") }
         for report in outputs.leading { publisher.publishEvent(report, sensor: name) }
         if let raw = outputs.raw { publisher.publishRaw(raw) }
@@ -144,11 +156,10 @@ package actor Station {
     }
 
     /// Puts a reloaded file's `[[alert]]` rules into use (``AlertReload``); what changed.
+    /// The values set at runtime stay while the file's own values for them stay (``RuntimeAlerts``).
     package func applyAlerts(_ settings: [AlertSettings]) -> String {
-        let reload = channels.applyAlerts(settings, now: UTCTimestamp.epochSeconds())
-        for line in reload.log { logger.notice("\(line)") }
-        for report in reload.reports { publisher.publishEvent(.alert(report), sensor: report.sensor) }
-        return reload.summary
+        configuredAlerts = settings
+        return putAlertsIntoUse()
     }
 
     /// What a client that begins to watch `sensors` is told first, as gpsd sends `DEVICES`: every
@@ -248,6 +259,7 @@ package actor Station {
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
+        case .presetTare, .useTare, .tares, .setAlert: return [SettingsRequests.reply(to: request, on: self)]
         }
     }
 

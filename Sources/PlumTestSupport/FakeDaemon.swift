@@ -194,11 +194,25 @@ package final class FakeDaemon: Sendable {
                     ?? #"{"class":"CALIBRATE","sensor":\#(Self.quoted(step.sensor)),"step":"\#(step.step.rawValue)","#
                     + #""ok":true,"points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#
             ]
+        case .presetTare(let sensor, let grams):
+            return [
+                unknown(sensor)
+                    ?? Report.command(CommandReply(command: "TARE", sensor: sensor, ok: true, tare: grams)).line
+            ]
+        case .useTare(let sensor, let name):
+            // An empty library, as a fresh daemon has: a test that needs tares gives a responder.
+            let reply = CommandReply(
+                command: "TARE", sensor: sensor, ok: false, reason: "unknownTare", message: "no named tare \"\(name)\"")
+            return [unknown(sensor) ?? Report.command(reply).line]
+        case .tares:
+            return [Report.tares(TareLibraryReport(tares: [])).line]
+        case .setAlert(let change):
+            return [Self.errorLine("no alert named \"\(change.name)\"; the configuration has no [[alert]]")]
         }
     }
 
     private var versionLine: String {
-        #"{"class":"VERSION","release":\#(Self.quoted(release)),"proto_major":1,"proto_minor":4}"#
+        #"{"class":"VERSION","release":\#(Self.quoted(release)),"proto_major":1,"proto_minor":5}"#
     }
 
     /// `?DEVICES` for ``sensors``: every one a simulated HX711 that is fine.

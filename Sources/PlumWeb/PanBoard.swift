@@ -40,7 +40,7 @@ package actor PanBoard {
             update(devices: report.devices)
         case .poll(let poll):
             for weight in poll.weights where latest[weight.sensor] == nil { apply(.weight(weight)) }
-        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown:
+        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown, .tares:
             break
         }
     }

@@ -68,6 +68,22 @@ struct PlumClientLink: ScaleDaemonLink {
         }
     }
 
+    /// A settings request over the same connection; the daemon's answer, its `ERROR` included.
+    func settings(_ request: Request) async throws -> Report {
+        let answer: Result<Report, ClientError>
+        do {
+            answer = .success(try await link.request(request) { $0 })
+        } catch {
+            answer = .failure(error)
+        }
+        switch answer {
+        case .success(let report): return report
+        case .failure(let error) where error.code == .daemonError || error.code == .unknownSensor:
+            return .error(message: error.message)
+        case .failure(let error): throw error
+        }
+    }
+
     /// `?DEVICES` over the same connection.
     func devices() async throws -> DevicesReport {
         try await link.devicesReport()

@@ -12,12 +12,23 @@ struct TareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tare",
         abstract: "Tare: the present load (a bowl, say) is subtracted from what follows.",
-        discussion: "Waits up to --timeout seconds for a stable load. Exit code 2 when refused.")
+        discussion: """
+            Waits up to --timeout seconds for a stable load. Exit code 2 when refused.
+            --preset and --use set a known tare whatever is on the pan; --save, --list and --delete keep \
+            the daemon's library of named tares (a bowl, a crate).
+            """)
 
     @OptionGroup var options: ScaleCommandOptions
+    @OptionGroup var library: TareLibraryOptions
+
+    func validate() throws { try library.validate(sensors: options.sensor) }
 
     func run() throws {
-        try options.carryOut(.tare)
+        if library.isEmpty {
+            try options.carryOut(.tare)
+        } else {
+            try library.carryOut(sensors: options.sensor, client: options.client)
+        }
     }
 }
 

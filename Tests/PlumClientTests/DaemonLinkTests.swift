@@ -105,7 +105,7 @@ struct DaemonLinkTests {
         await running.stop()
 
         let states = running.states
-        let version = VersionReport(release: "9.8.7", protoMajor: 1, protoMinor: 4)
+        let version = VersionReport(release: "9.8.7", protoMajor: 1, protoMinor: 5)
         #expect(Array(states.prefix(2)) == [.connecting, .connected(version)], "the start: \(states)")
         // Every change is one a link can make: connected only after connecting, disconnected
         // after either, connecting only after disconnected.

@@ -30,14 +30,17 @@ struct HomeAssistantEntityTests {
         }
     }
 
-    @Test("each pan has an event entity declaring the six answers, on its own unretained topic, pan availability")
+    @Test("each pan has an event entity declaring the eight answers, on its own unretained topic, pan availability")
     func eventEntity() throws {
         let config = try #require(
             try Self.configs().first { $0.topic == "homeassistant/event/plumscale_kitchen/left_action/config" }?.json)
         #expect(config["state_topic"]?.string == "plumscale/kitchen/left/event", "state_topic")
         #expect(
             config["event_types"]?.array?.compactMap(\.string)
-                == ["tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long"],
+                == [
+                    "tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long",
+                    "alert_set", "alert_refused"
+                ],
             "event_types: \(String(describing: config["event_types"]))")
         #expect(config["value_template"] == nil, "the payload is already the JSON with event_type the platform reads")
         let availability = config["availability"]?.array?.compactMap { $0["topic"]?.string }

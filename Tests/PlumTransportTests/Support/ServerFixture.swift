@@ -26,6 +26,8 @@ final class ScaleRequestHandler: RequestHandler {
             return [.calibrate(CalibrationReply(sensor: step.sensor, step: step.step.rawValue, ok: true))]
         case .watch, .version:
             return [.error(message: "the transport answers \(request) itself")]
+        case .presetTare, .useTare, .tares, .setAlert:
+            return [.error(message: "this handler keeps no settings")]
         }
     }
 
