@@ -8,6 +8,7 @@ public enum DaemonVersion {
     /// and `removed` of `ALERT`, 3 the `divisions` of a `WEIGHT`, and the `state`, `stale`
     /// and `age` of one from a sensor that delivers no samples, the `restore` and
     /// `restore_reason` of `DEVICES` and its state `warming-up`, 4 the `BUTTON` report class,
-    /// `uptime` of `DEVICES` and `calibration_grade` and `last_fault` of its devices.
-    public static let protocolMinor = 4
+    /// `uptime` of `DEVICES` and `calibration_grade` and `last_fault` of its devices, 5 the
+    /// `ITEM` and `SESSION` report classes and the `?SESSION` request.
+    public static let protocolMinor = 5
 }

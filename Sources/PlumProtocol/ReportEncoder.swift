@@ -63,6 +63,10 @@ extension Report {
             if let reason = report.reason { json.add("reason", reason) }
             json.add("message", report.message)
             json.add("time", report.time)
+        case .item(let report):
+            return report.object
+        case .session(let report):
+            return report.object
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)

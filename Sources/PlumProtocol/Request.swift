@@ -19,6 +19,8 @@ public enum Request: Hashable, Sendable {
     case zero(sensor: String)
     /// `?CALIBRATE={"sensor":"left","step":"point","grams":100};`
     case calibrate(CalibrationRequest)
+    /// `?SESSION={"action":"start","name":"crate-12"};`: weighing sessions (``SessionRequest``).
+    case session(SessionRequest)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -26,6 +28,8 @@ public enum Request: Hashable, Sendable {
         switch self {
         case .tare, .zero, .calibrate: true
         case .watch, .poll, .devices, .version: false
+        // Starting and stopping change what the daemon records; looking does not.
+        case .session(let request): request.action == .start || request.action == .stop
         }
     }
 
@@ -39,6 +43,7 @@ public enum Request: Hashable, Sendable {
         case .tare: "?TARE"
         case .zero: "?ZERO"
         case .calibrate: "?CALIBRATE"
+        case .session: "?SESSION"
         }
     }
 
@@ -84,9 +89,14 @@ public enum Request: Hashable, Sendable {
             let request = try decode(CalibrationRequest.self, body, request: name)
             try request.validate()
             return .calibrate(request)
+        case "SESSION":
+            let request = try decode(SessionRequest.self, body, request: name)
+            try request.validate()
+            return .session(request)
         default:
             throw ProtocolError(
-                "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE")
+                "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
+                    + "?SESSION")
         }
     }
 

@@ -24,6 +24,7 @@ extension Request {
             json.add("step", request.step.rawValue)
             if let grams = request.grams { json.add("grams", grams) }
             return "?CALIBRATE=\(json.finished);"
+        case .session(let request): return "?SESSION=\(request.json.finished);"
         }
     }
 

@@ -30,6 +30,8 @@ package actor Station {
     let calibrationStore: CalibrationStore
     /// Each sensor's zero and tare, kept beside its calibration over a restart.
     let zeroTareStore: ZeroTareStore
+    /// The weighing sessions, saved beside zero and tare (``SessionKeeper``).
+    var sessions: SessionKeeper
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
     let logger: Logger
@@ -49,6 +51,9 @@ package actor Station {
         channels = try ChannelSet(
             configuration, calibrations: store, zeroTares: zeroTareStore,
             raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow), log: &log)
+        sessions = SessionKeeper(
+            store: SessionStore(directory: store.directory), classes: try WeightClasses(configuration.classes),
+            log: &log)
         for line in log { logger.log(level: line.level, "\(line.message)") }
     }
 
@@ -133,6 +138,7 @@ package actor Station {
         waits.answer(outputs, sensor: name)
         if let weight = outputs.weight { publisher.publishWeight(weight.report, frame: weight.frame) }
         for report in outputs.trailing { publisher.publishEvent(report, sensor: name) }
+        for item in outputs.items { publishItem(item.event, item.report) }
         for cue in outputs.cues { cueSink?.cue(cue, sensor: name) }
     }
 
@@ -247,6 +253,7 @@ package actor Station {
         case .tare(let sensor): return [update(sensor) { $0.command(.tare) } ?? channels.unknownSensor(sensor)]
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
+        case .session(let session): return [sessionReply(to: session)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         }
     }

@@ -194,6 +194,11 @@ package final class FakeDaemon: Sendable {
                     ?? #"{"class":"CALIBRATE","sensor":\#(Self.quoted(step.sensor)),"step":"\#(step.step.rawValue)","#
                     + #""ok":true,"points":2,"grams":[0,100],"residuals":[0.01,-0.01],"quality":"good"}"#
             ]
+        case .session(let session):
+            return [
+                #"{"class":"SESSION","action":"\#(session.action.rawValue)","ok":false,"#
+                    + #""message":"the fake daemon keeps no sessions","sessions":[]}"#
+            ]
         }
     }
 

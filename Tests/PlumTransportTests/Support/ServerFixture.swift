@@ -24,6 +24,8 @@ final class ScaleRequestHandler: RequestHandler {
             return [Self.command(request.name == "?TARE" ? "TARE" : "ZERO", sensor)]
         case .calibrate(let step):
             return [.calibrate(CalibrationReply(sensor: step.sensor, step: step.step.rawValue, ok: true))]
+        case .session(let session):
+            return [.session(SessionReport(action: session.action.rawValue, ok: true, message: "done"))]
         case .watch, .version:
             return [.error(message: "the transport answers \(request) itself")]
         }
