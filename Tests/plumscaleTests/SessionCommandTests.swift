@@ -1,4 +1,3 @@
-import PlumClient
 import PlumProtocol
 import PlumTestSupport
 import PlumTestThreads
