@@ -67,6 +67,8 @@ extension Report {
             return report.object
         case .session(let report):
             return report.object
+        case .count(let reply):
+            return reply.object
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
@@ -115,6 +117,8 @@ extension Report {
         if let state = report.state { json.add("state", state) }
         if report.stale { json.add("stale", true) }
         if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
+        if let count = report.count { json.add("count", count) }
+        if let ratio = report.countRatio { json.add("count_ratio", ratio, decimals: 2) }
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {

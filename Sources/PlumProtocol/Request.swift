@@ -21,6 +21,8 @@ public enum Request: Hashable, Sendable {
     case calibrate(CalibrationRequest)
     /// `?SESSION={"action":"start","name":"crate-12"};`: weighing sessions (``SessionRequest``).
     case session(SessionRequest)
+    /// `?COUNT={"sensor":"left","pieces":10};`: piece counting (``CountRequest``).
+    case count(CountRequest)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -30,6 +32,7 @@ public enum Request: Hashable, Sendable {
         case .watch, .poll, .devices, .version: false
         // Starting and stopping change what the daemon records; looking does not.
         case .session(let request): request.action == .start || request.action == .stop
+        case .count: true
         }
     }
 
@@ -44,6 +47,7 @@ public enum Request: Hashable, Sendable {
         case .zero: "?ZERO"
         case .calibrate: "?CALIBRATE"
         case .session: "?SESSION"
+        case .count: "?COUNT"
         }
     }
 
@@ -93,10 +97,14 @@ public enum Request: Hashable, Sendable {
             let request = try decode(SessionRequest.self, body, request: name)
             try request.validate()
             return .session(request)
+        case "COUNT":
+            let request = try decode(CountRequest.self, body, request: name)
+            try request.validate()
+            return .count(request)
         default:
             throw ProtocolError(
                 "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?SESSION")
+                    + "?SESSION, ?COUNT")
         }
     }
 

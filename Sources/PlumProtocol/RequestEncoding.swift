@@ -25,6 +25,7 @@ extension Request {
             if let grams = request.grams { json.add("grams", grams) }
             return "?CALIBRATE=\(json.finished);"
         case .session(let request): return "?SESSION=\(request.json.finished);"
+        case .count(let request): return "?COUNT=\(request.json.finished);"
         }
     }
 

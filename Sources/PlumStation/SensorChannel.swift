@@ -40,6 +40,8 @@ struct SensorChannel {
     var zeroTareToSave = false
     /// Its item detection (docs/items.md); nil in tests that weigh only.
     var items: ChannelItems?
+    /// The piece-count reference while it counts (`?COUNT`).
+    var counter: PieceCounter?
     /// The commands waiting for a stable reading (MT-SICS `S`, `Z`, `T`, a button), by token.
     private(set) var stableWaits: [UInt64: StableWaiting] = [:]
 
@@ -133,6 +135,7 @@ struct SensorChannel {
             ReportBuilder.weightReport(reading, sensor: name, time: wallTime, heaviest: isHeaviest),
             ReportBuilder.frame(reading, index: index, heaviest: isHeaviest)
         )
+        countPieces(reading, &out)
         evaluateAlerts(reading, wallTime: wallTime, &out)
         detectItem(reading, wallTime: wallTime, &out)
         for cue in reading.cues {

@@ -254,6 +254,8 @@ package actor Station {
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
         case .session(let session): return [sessionReply(to: session)]
+        case .count(let count):
+            return [update(count.sensor) { $0.count(count) } ?? channels.unknownSensor(count.sensor)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         }
     }

@@ -199,6 +199,12 @@ package final class FakeDaemon: Sendable {
                 #"{"class":"SESSION","action":"\#(session.action.rawValue)","ok":false,"#
                     + #""message":"the fake daemon keeps no sessions","sessions":[]}"#
             ]
+        case .count(let count):
+            return [
+                unknown(count.sensor)
+                    ?? #"{"class":"COUNT","sensor":\#(Self.quoted(count.sensor)),"ok":false,"reason":"notStable","#
+                    + #""message":"the fake daemon does not count"}"#
+            ]
         }
     }
 

@@ -133,7 +133,7 @@ struct ReportRoundTripTests {
 
         for request: Request in [
             .poll, .devices, .tare(sensor: "left"), .zero(sensor: "left"), .tare(sensor: "nope"),
-            .tare(sensor: "right"), .watch(WatchOptions())
+            .tare(sensor: "right"), .watch(WatchOptions()), .count(CountRequest(sensor: "left", pieces: 4))
         ] {
             replies += await station.reply(to: request)
         }
@@ -187,7 +187,7 @@ struct ReportRoundTripTests {
         #expect(
             classes == [
                 "WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
-                "ALERT", "ITEM", "SESSION"
+                "ALERT", "ITEM", "SESSION", "COUNT"
             ],
             "classes produced: \(classes.sorted())")
         let cues = Set(all.compactMap { if case .cue(let cue) = $0 { cue.cue } else { nil } })

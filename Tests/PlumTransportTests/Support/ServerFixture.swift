@@ -26,6 +26,8 @@ final class ScaleRequestHandler: RequestHandler {
             return [.calibrate(CalibrationReply(sensor: step.sensor, step: step.step.rawValue, ok: true))]
         case .session(let session):
             return [.session(SessionReport(action: session.action.rawValue, ok: true, message: "done"))]
+        case .count(let count):
+            return [.count(CountReply(sensor: count.sensor, ok: true, pieces: count.pieces, message: "done"))]
         case .watch, .version:
             return [.error(message: "the transport answers \(request) itself")]
         }
