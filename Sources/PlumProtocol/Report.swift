@@ -27,6 +27,8 @@ public enum Report: Hashable, Sendable {
     case session(SessionReport)
     /// The reply to `?COUNT` (protocol 1.5).
     case count(CountReply)
+    /// The reply to `?CHECK` (protocol 1.5).
+    case check(CheckReply)
     /// The daemon dropped this many of the oldest reports queued for a slow client.
     case overflow(dropped: Int)
     case error(message: String)
@@ -63,6 +65,7 @@ public enum Report: Hashable, Sendable {
             case "ITEM": return .item(try decoder.decode(ItemReport.self, from: data))
             case "SESSION": return .session(try decoder.decode(SessionReport.self, from: data))
             case "COUNT": return .count(try decoder.decode(CountReply.self, from: data))
+            case "CHECK": return .check(try decoder.decode(CheckReply.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)

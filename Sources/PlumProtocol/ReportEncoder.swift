@@ -69,6 +69,8 @@ extension Report {
             return report.object
         case .count(let reply):
             return reply.object
+        case .check(let reply):
+            return reply.object
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
@@ -119,6 +121,7 @@ extension Report {
         if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
         if let count = report.count { json.add("count", count) }
         if let ratio = report.countRatio { json.add("count_ratio", ratio, decimals: 2) }
+        if let check = report.check { json.add("check", check) }
     }
 
     private static func write(_ report: AlertReport, to json: inout JSONWriter) {

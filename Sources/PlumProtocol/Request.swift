@@ -23,6 +23,8 @@ public enum Request: Hashable, Sendable {
     case session(SessionRequest)
     /// `?COUNT={"sensor":"left","pieces":10};`: piece counting (``CountRequest``).
     case count(CountRequest)
+    /// `?CHECK={"sensor":"left","target":100,"minus":2,"plus":5};`: check-weighing (``CheckRequest``).
+    case check(CheckRequest)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -32,7 +34,7 @@ public enum Request: Hashable, Sendable {
         case .watch, .poll, .devices, .version: false
         // Starting and stopping change what the daemon records; looking does not.
         case .session(let request): request.action == .start || request.action == .stop
-        case .count: true
+        case .count, .check: true
         }
     }
 
@@ -48,6 +50,7 @@ public enum Request: Hashable, Sendable {
         case .calibrate: "?CALIBRATE"
         case .session: "?SESSION"
         case .count: "?COUNT"
+        case .check: "?CHECK"
         }
     }
 
@@ -101,10 +104,14 @@ public enum Request: Hashable, Sendable {
             let request = try decode(CountRequest.self, body, request: name)
             try request.validate()
             return .count(request)
+        case "CHECK":
+            let request = try decode(CheckRequest.self, body, request: name)
+            try request.validate()
+            return .check(request)
         default:
             throw ProtocolError(
                 "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?SESSION, ?COUNT")
+                    + "?SESSION, ?COUNT, ?CHECK")
         }
     }
 

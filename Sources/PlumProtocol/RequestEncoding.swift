@@ -26,6 +26,7 @@ extension Request {
             return "?CALIBRATE=\(json.finished);"
         case .session(let request): return "?SESSION=\(request.json.finished);"
         case .count(let request): return "?COUNT=\(request.json.finished);"
+        case .check(let request): return "?CHECK=\(request.json.finished);"
         }
     }
 

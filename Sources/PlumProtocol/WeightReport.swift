@@ -58,6 +58,9 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     /// The ratio of net to one piece, to 0.01, when it is too far from a whole number to count:
     /// a piece of another size, or something else on the pan.
     public var countRatio: Double?
+    /// While the sensor check-weighs (`?CHECK`, protocol 1.5): `under`, `ok` or `over` the
+    /// target's limits, judged on the displayed weight; only on a stable reading.
+    public var check: String?
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
@@ -99,6 +102,11 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         countRatio = ratio.map { DecimalText.onGrid($0, decimals: 2) }
     }
 
+    /// Sets the check-weighing verdict (protocol 1.5): `under`, `ok` or `over`, or nil.
+    public mutating func checked(_ verdict: String?) {
+        check = verdict
+    }
+
     /// The weight as the scale displays it, in grams: ``divisions`` × ``division``; from an
     /// older daemon, which sends no count, the full-resolution ``grams``. Nil with no grams.
     public var shownGrams: Double? {
@@ -109,7 +117,7 @@ public struct WeightReport: Hashable, Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case sensor, time, grams, display, unit, percent, stable, overload, underload, zero, tare, heaviest, hue, rgb
-        case calibrated, reason, signal, division, flow, divisions, state, stale, age, count
+        case calibrated, reason, signal, division, flow, divisions, state, stale, age, count, check
         case countRatio = "count_ratio"
     }
 
@@ -142,5 +150,6 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         countRatio = try values.decodeIfPresent(Double.self, forKey: .countRatio).map {
             DecimalText.onGrid($0, decimals: 2)
         }
+        check = try values.decodeIfPresent(String.self, forKey: .check)
     }
 }

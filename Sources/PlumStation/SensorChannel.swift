@@ -42,6 +42,8 @@ struct SensorChannel {
     var items: ChannelItems?
     /// The piece-count reference while it counts (`?COUNT`).
     var counter: PieceCounter?
+    /// The target and limits while it check-weighs (`?CHECK`).
+    var checking: ChannelCheck?
     /// The commands waiting for a stable reading (MT-SICS `S`, `Z`, `T`, a button), by token.
     private(set) var stableWaits: [UInt64: StableWaiting] = [:]
 
@@ -136,6 +138,7 @@ struct SensorChannel {
             ReportBuilder.frame(reading, index: index, heaviest: isHeaviest)
         )
         countPieces(reading, &out)
+        checkWeight(reading, &out)
         evaluateAlerts(reading, wallTime: wallTime, &out)
         detectItem(reading, wallTime: wallTime, &out)
         for cue in reading.cues {

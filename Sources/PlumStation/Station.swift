@@ -256,6 +256,8 @@ package actor Station {
         case .session(let session): return [sessionReply(to: session)]
         case .count(let count):
             return [update(count.sensor) { $0.count(count) } ?? channels.unknownSensor(count.sensor)]
+        case .check(let check):
+            return [update(check.sensor) { $0.check(check) } ?? channels.unknownSensor(check.sensor)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         }
     }

@@ -205,6 +205,12 @@ package final class FakeDaemon: Sendable {
                     ?? #"{"class":"COUNT","sensor":\#(Self.quoted(count.sensor)),"ok":false,"reason":"notStable","#
                     + #""message":"the fake daemon does not count"}"#
             ]
+        case .check(let check):
+            return [
+                unknown(check.sensor)
+                    ?? #"{"class":"CHECK","sensor":\#(Self.quoted(check.sensor)),"ok":false,"reason":"invalidWeight","#
+                    + #""message":"the fake daemon does not check-weigh"}"#
+            ]
         }
     }
 

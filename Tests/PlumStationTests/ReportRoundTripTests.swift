@@ -133,7 +133,8 @@ struct ReportRoundTripTests {
 
         for request: Request in [
             .poll, .devices, .tare(sensor: "left"), .zero(sensor: "left"), .tare(sensor: "nope"),
-            .tare(sensor: "right"), .watch(WatchOptions()), .count(CountRequest(sensor: "left", pieces: 4))
+            .tare(sensor: "right"), .watch(WatchOptions()), .count(CountRequest(sensor: "left", pieces: 4)),
+            .check(CheckRequest(sensor: "left", target: 150, minus: 1, plus: 1))
         ] {
             replies += await station.reply(to: request)
         }
@@ -187,7 +188,7 @@ struct ReportRoundTripTests {
         #expect(
             classes == [
                 "WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
-                "ALERT", "ITEM", "SESSION", "COUNT"
+                "ALERT", "ITEM", "SESSION", "COUNT", "CHECK"
             ],
             "classes produced: \(classes.sorted())")
         let cues = Set(all.compactMap { if case .cue(let cue) = $0 { cue.cue } else { nil } })

@@ -28,6 +28,8 @@ final class ScaleRequestHandler: RequestHandler {
             return [.session(SessionReport(action: session.action.rawValue, ok: true, message: "done"))]
         case .count(let count):
             return [.count(CountReply(sensor: count.sensor, ok: true, pieces: count.pieces, message: "done"))]
+        case .check(let check):
+            return [.check(CheckReply(sensor: check.sensor, ok: true, target: check.target, message: "done"))]
         case .watch, .version:
             return [.error(message: "the transport answers \(request) itself")]
         }
