@@ -21,6 +21,8 @@ package struct PlumConfiguration: Hashable, Sendable {
     package var alerts: [AlertSettings] = []
     /// The `[[button]]`s: push buttons that tare (short press) or zero (long press).
     package var buttons: [ButtonSettings] = []
+    /// The `[[class]]` weight bands, lightest first, for every sensor's items (docs/items.md).
+    package var classes: [WeightClassSettings] = []
 
     package init(
         scale: ScaleSettings = ScaleSettings(), sensors: [SensorConfiguration],
@@ -124,7 +126,9 @@ package struct PlumConfiguration: Hashable, Sendable {
         let alerts = try AlertSettings.parseAll(
             table: table, file: file, locator: locator, sensors: sensors, hasCueOutput: cue != nil)
         let buttons = try ButtonSettings.parseAll(table: table, file: file, locator: locator, sensors: sensors)
-        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert", "button"])  // [mqtt]: MQTTSettings
+        let classes = try WeightClassSettings.parseAll(table: table, file: file, locator: locator)
+        // [mqtt] belongs to MQTTSettings.
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert", "button", "class"])
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(
@@ -134,6 +138,7 @@ package struct PlumConfiguration: Hashable, Sendable {
         var configuration = PlumConfiguration(scale: scale, sensors: sensors, daemon: daemon, cue: cue, source: file)
         configuration.alerts = alerts
         configuration.buttons = buttons
+        configuration.classes = classes
         return configuration
     }
 }

@@ -12,6 +12,8 @@ package struct SensorConfiguration: Hashable, Sendable {
     package var profile: HardwareProfile?
     /// The scale settings the table itself sets, over `[scale]` and the profile.
     package var scale: ScaleOverrides
+    /// How it tells fruit apart (`item_mode`, `min_step_divisions`); docs/items.md.
+    package var items = ItemSettings()
 
     package init(
         name: String, wiring: SensorWiring, line: Int? = nil, profile: HardwareProfile? = nil,
@@ -25,7 +27,8 @@ package struct SensorConfiguration: Hashable, Sendable {
     }
 
     /// What must stay as it is while the daemon runs: the sensor less its scale settings,
-    /// which a reload puts into use.
+    /// which a reload puts into use. Its item settings stay: the detector keeps the levels it
+    /// has seen, so a new mode or step takes a restart.
     package var hardware: SensorConfiguration {
         var hardware = self
         hardware.profile = nil

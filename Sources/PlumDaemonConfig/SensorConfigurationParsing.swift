@@ -33,9 +33,11 @@ extension SensorConfiguration {
         }
         try Self.checkGain(of: wiring, fits: profile, reader)
         let own = try ScaleOverrides(&reader)
+        let items = try ItemSettings(&reader)
         try reader.rejectUnknownKeys()
-        let sensor = SensorConfiguration(
+        var sensor = SensorConfiguration(
             name: name, wiring: wiring, line: locator.line(of: section), profile: profile, scale: own)
+        sensor.items = items
         try sensor.checkDivisions(over: scale, reader)
         return sensor
     }

@@ -9,6 +9,8 @@ public enum DaemonVersion {
     /// and `age` of one from a sensor that delivers no samples, the `restore` and
     /// `restore_reason` of `DEVICES` and its state `warming-up`, 4 the `BUTTON` report class,
     /// `uptime` of `DEVICES` and `calibration_grade` and `last_fault` of its devices, 5 the
-    /// settings requests: `?TARE` with `grams` or `name`, `?TARES` and its `TARES` report, `?ALERT`.
+    /// settings requests (`?TARE` with `grams` or `name`, `?TARES` and its `TARES` report, `?ALERT`),
+    /// the `ITEM` and `SESSION` report classes with `?SESSION`, and `?COUNT` and `?CHECK` with the
+    /// `count`, `count_ratio` and `check` of `WEIGHT`.
     public static let protocolMinor = 5
 }

@@ -21,6 +21,14 @@ public enum Report: Hashable, Sendable {
     case alert(AlertReport)
     /// A press of the push button and its outcome on one sensor (protocol 1.4).
     case button(ButtonReport)
+    /// A fruit put on or taken off a pan (protocol 1.5; ``ItemReport``).
+    case item(ItemReport)
+    /// The reply to `?SESSION`, or a running session's news to watchers (protocol 1.5).
+    case session(SessionReport)
+    /// The reply to `?COUNT` (protocol 1.5).
+    case count(CountReply)
+    /// The reply to `?CHECK` (protocol 1.5).
+    case check(CheckReply)
     /// The daemon dropped this many of the oldest reports queued for a slow client.
     case overflow(dropped: Int)
     case error(message: String)
@@ -56,6 +64,10 @@ public enum Report: Hashable, Sendable {
             case "STATE": return .state(try decoder.decode(StateReport.self, from: data))
             case "ALERT": return .alert(try decoder.decode(AlertReport.self, from: data))
             case "BUTTON": return .button(try decoder.decode(ButtonReport.self, from: data))
+            case "ITEM": return .item(try decoder.decode(ItemReport.self, from: data))
+            case "SESSION": return .session(try decoder.decode(SessionReport.self, from: data))
+            case "COUNT": return .count(try decoder.decode(CountReply.self, from: data))
+            case "CHECK": return .check(try decoder.decode(CheckReply.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "TARES": return .tares(try decoder.decode(TareLibraryReport.self, from: data))
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)

@@ -63,6 +63,14 @@ extension Report {
             if let reason = report.reason { json.add("reason", reason) }
             json.add("message", report.message)
             json.add("time", report.time)
+        case .item(let report):
+            return report.object
+        case .session(let report):
+            return report.object
+        case .count(let reply):
+            return reply.object
+        case .check(let reply):
+            return reply.object
         case .overflow(let dropped):
             json.add("class", "OVERFLOW")
             json.add("dropped", dropped)
@@ -115,6 +123,9 @@ extension Report {
         if let state = report.state { json.add("state", state) }
         if report.stale { json.add("stale", true) }
         if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
+        if let count = report.count { json.add("count", count) }
+        if let ratio = report.countRatio { json.add("count_ratio", ratio, decimals: 2) }
+        if let check = report.check { json.add("check", check) }
     }
 
     private static func object(_ tare: NamedTare) -> JSONWriter {

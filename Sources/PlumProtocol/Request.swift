@@ -27,6 +27,12 @@ public enum Request: Hashable, Sendable {
     case tares(TareLibraryRequest)
     /// `?ALERT={"name":"fruit-low","threshold":150};`: a rule's settings at runtime (protocol 1.5).
     case setAlert(AlertChange)
+    /// `?SESSION={"action":"start","name":"crate-12"};`: weighing sessions (``SessionRequest``).
+    case session(SessionRequest)
+    /// `?COUNT={"sensor":"left","pieces":10};`: piece counting (``CountRequest``).
+    case count(CountRequest)
+    /// `?CHECK={"sensor":"left","target":100,"minus":2,"plus":5};`: check-weighing (``CheckRequest``).
+    case check(CheckRequest)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -36,6 +42,9 @@ public enum Request: Hashable, Sendable {
         case .watch, .poll, .devices, .version: false
         case .presetTare, .useTare, .setAlert: true
         case .tares(let library): library.changesState
+        // Starting and stopping change what the daemon records; looking does not.
+        case .session(let request): request.action == .start || request.action == .stop
+        case .count, .check: true
         }
     }
 
@@ -52,6 +61,9 @@ public enum Request: Hashable, Sendable {
         case .presetTare, .useTare: "?TARE"
         case .tares: "?TARES"
         case .setAlert: "?ALERT"
+        case .session: "?SESSION"
+        case .count: "?COUNT"
+        case .check: "?CHECK"
         }
     }
 
@@ -103,10 +115,22 @@ public enum Request: Hashable, Sendable {
             let change = try decode(AlertChange.self, body, request: name)
             try change.validate()
             return .setAlert(change)
+        case "SESSION":
+            let request = try decode(SessionRequest.self, body, request: name)
+            try request.validate()
+            return .session(request)
+        case "COUNT":
+            let request = try decode(CountRequest.self, body, request: name)
+            try request.validate()
+            return .count(request)
+        case "CHECK":
+            let request = try decode(CheckRequest.self, body, request: name)
+            try request.validate()
+            return .check(request)
         default:
             throw ProtocolError(
                 "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?TARES, ?ALERT")
+                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK")
         }
     }
 

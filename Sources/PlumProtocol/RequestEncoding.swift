@@ -42,6 +42,9 @@ extension Request {
             if let hysteresis = change.hysteresis { json.add("hysteresis", hysteresis) }
             if change.clear { json.add("clear", true) }
             return "?ALERT=\(json.finished);"
+        case .session(let request): return "?SESSION=\(request.json.finished);"
+        case .count(let request): return "?COUNT=\(request.json.finished);"
+        case .check(let request): return "?CHECK=\(request.json.finished);"
         }
     }
 

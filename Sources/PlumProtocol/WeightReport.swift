@@ -51,6 +51,16 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     public var stale: Bool
     /// Seconds since the sensor's last good sample, with ``stale``; nil when it never delivered.
     public var age: Double?
+    /// The pieces on the pan while the sensor counts (`?COUNT`, protocol 1.5): the net over one
+    /// piece's weight, rounded; nil when not counting, and when the ratio is more than 0.3 of a
+    /// piece from a whole number (then ``countRatio``).
+    public var count: Int?
+    /// The ratio of net to one piece, to 0.01, when it is too far from a whole number to count:
+    /// a piece of another size, or something else on the pan.
+    public var countRatio: Double?
+    /// While the sensor check-weighs (`?CHECK`, protocol 1.5): `under`, `ok` or `over` the
+    /// target's limits, judged on the displayed weight; only on a stable reading.
+    public var check: String?
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
@@ -85,6 +95,18 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         self.age = age.map { DecimalText.onGrid($0, decimals: ReportGrid.time) }
     }
 
+    /// Sets the piece count (protocol 1.5): a whole `count`, or when the pieces cannot be told,
+    /// nil and the `ratio` of net to one piece, kept on its 0.01 grid as it is sent.
+    public mutating func counted(_ count: Int?, ratio: Double?) {
+        self.count = count
+        countRatio = ratio.map { DecimalText.onGrid($0, decimals: 2) }
+    }
+
+    /// Sets the check-weighing verdict (protocol 1.5): `under`, `ok` or `over`, or nil.
+    public mutating func checked(_ verdict: String?) {
+        check = verdict
+    }
+
     /// The weight as the scale displays it, in grams: ``divisions`` × ``division``; from an
     /// older daemon, which sends no count, the full-resolution ``grams``. Nil with no grams.
     public var shownGrams: Double? {
@@ -95,7 +117,8 @@ public struct WeightReport: Hashable, Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case sensor, time, grams, display, unit, percent, stable, overload, underload, zero, tare, heaviest, hue, rgb
-        case calibrated, reason, signal, division, flow, divisions, state, stale, age
+        case calibrated, reason, signal, division, flow, divisions, state, stale, age, count, check
+        case countRatio = "count_ratio"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,5 +146,10 @@ public struct WeightReport: Hashable, Sendable, Decodable {
             state: try values.decodeIfPresent(String.self, forKey: .state),
             stale: try values.decodeIfPresent(Bool.self, forKey: .stale) ?? false,
             age: try values.decodeIfPresent(Double.self, forKey: .age))
+        count = try values.decodeIfPresent(Int.self, forKey: .count)
+        countRatio = try values.decodeIfPresent(Double.self, forKey: .countRatio).map {
+            DecimalText.onGrid($0, decimals: 2)
+        }
+        check = try values.decodeIfPresent(String.self, forKey: .check)
     }
 }

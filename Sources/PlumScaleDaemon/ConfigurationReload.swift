@@ -37,6 +37,9 @@ func reloadConfiguration(_ path: String, inUse: ConfigurationInUse, station: Sta
         }
     }
     if buttons(fresh) != buttons(old) { notes.append("[[button]] changes need a restart") }
+    if fresh.classes.map(\.withoutLine) != old.classes.map(\.withoutLine) {
+        notes.append("[[class]] changes need a restart")
+    }
     if fresh.scale != old.scale || fresh.cue?.onStable != old.cue?.onStable || fresh.sensors != old.sensors {
         var applied = old
         applied.scale = fresh.scale

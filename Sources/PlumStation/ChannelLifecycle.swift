@@ -26,6 +26,7 @@ extension SensorChannel {
         let first = outage == nil
         outage = state
         engine.interrupt(because: state.description)
+        forgetItemLevels()
         heaviest.observe(name, nil)
         if first { out.log.append((.warning, "\(name): \(state); its last weight is no longer shown as current")) }
         out.interrupted = true

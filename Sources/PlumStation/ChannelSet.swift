@@ -28,6 +28,7 @@ struct ChannelSet {
         _ configuration: PlumConfiguration, calibrations: CalibrationStore, zeroTares: ZeroTareStore,
         raw: RawBatcher, log: inout [(level: Logger.Level, message: String)]
     ) throws(Refusal) {
+        let classes = try WeightClasses(configuration.classes)
         for (index, sensor) in configuration.sensors.enumerated() {
             let scale = try SensorEngines.scaleConfiguration(of: configuration, sensor: sensor)
             if sensor.profile != nil || !sensor.scale.isEmpty {
@@ -41,6 +42,8 @@ struct ChannelSet {
             case .success(nil): break
             case .failure(let error): log.append((.warning, "\(sensor.name): saved zero and tare not used: \(error)"))
             }
+            channel.items = try ChannelItems(
+                sensor: sensor.name, settings: sensor.items, classes: classes, engine: channel.engine)
             channels[sensor.name] = channel
             order.append(sensor.name)
         }

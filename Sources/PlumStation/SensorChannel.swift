@@ -38,6 +38,12 @@ struct SensorChannel {
     var alerts: [ChannelAlert] = []
     /// A zero or tare changed since it was last saved: the station saves it after this turn.
     var zeroTareToSave = false
+    /// Its item detection (docs/items.md); nil in tests that weigh only.
+    var items: ChannelItems?
+    /// The piece-count reference while it counts (`?COUNT`).
+    var counter: PieceCounter?
+    /// The target and limits while it check-weighs (`?CHECK`).
+    var checking: ChannelCheck?
     /// The commands waiting for a stable reading (MT-SICS `S`, `Z`, `T`, a button), by token.
     private(set) var stableWaits: [UInt64: StableWaiting] = [:]
 
@@ -57,6 +63,9 @@ struct SensorChannel {
         var weight: (report: WeightReport, frame: BinaryFrame)?
         /// Reports published after the weight: `ALERT` changes, then `CUE`s.
         var trailing: [Report] = []
+        /// The item events this reading completed (at most one), with their `ITEM` reports,
+        /// published after the trailing reports and recorded by a running session.
+        var items: [(event: ItemEvent, report: ItemReport)] = []
         /// What the cue output sounds, in order.
         var cues: [Cue] = []
         /// The new reading, for the waits on the next one and the `SIR` followers.
@@ -128,7 +137,10 @@ struct SensorChannel {
             ReportBuilder.weightReport(reading, sensor: name, time: wallTime, heaviest: isHeaviest),
             ReportBuilder.frame(reading, index: index, heaviest: isHeaviest)
         )
+        countPieces(reading, &out)
+        checkWeight(reading, &out)
         evaluateAlerts(reading, wallTime: wallTime, &out)
+        detectItem(reading, wallTime: wallTime, &out)
         for cue in reading.cues {
             out.trailing.append(.cue(ReportBuilder.cueReport(cue, sensor: name)))
             out.cues.append(cue)

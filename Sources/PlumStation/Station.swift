@@ -37,6 +37,8 @@ package actor Station {
     var configuredAlerts: [AlertSettings]
     /// Each sensor's recognition of a saved container on its empty pan (``ContainerRecognizer``).
     var recognizers: [String: ContainerRecognizer] = [:]
+    /// The weighing sessions, saved beside zero and tare (``SessionKeeper``).
+    var sessions: SessionKeeper
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
     let logger: Logger
@@ -60,6 +62,9 @@ package actor Station {
         channels = try ChannelSet(
             configuration, calibrations: store, zeroTares: zeroTareStore,
             raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow), log: &log)
+        sessions = SessionKeeper(
+            store: SessionStore(directory: store.directory), classes: try WeightClasses(configuration.classes),
+            log: &log)
         for line in log { logger.log(level: line.level, "\(line.message)") }
     }
 
@@ -145,6 +150,7 @@ package actor Station {
         waits.answer(outputs, sensor: name)
         if let weight = outputs.weight { publisher.publishWeight(weight.report, frame: weight.frame) }
         for report in outputs.trailing { publisher.publishEvent(report, sensor: name) }
+        for item in outputs.items { publishItem(item.event, item.report) }
         for cue in outputs.cues { cueSink?.cue(cue, sensor: name) }
     }
 
@@ -258,6 +264,11 @@ package actor Station {
         case .tare(let sensor): return [update(sensor) { $0.command(.tare) } ?? channels.unknownSensor(sensor)]
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
+        case .session(let session): return [sessionReply(to: session)]
+        case .count(let count):
+            return [update(count.sensor) { $0.count(count) } ?? channels.unknownSensor(count.sensor)]
+        case .check(let check):
+            return [update(check.sensor) { $0.check(check) } ?? channels.unknownSensor(check.sensor)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         case .presetTare, .useTare, .tares, .setAlert: return [SettingsRequests.reply(to: request, on: self)]
         }

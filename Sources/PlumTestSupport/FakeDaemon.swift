@@ -208,6 +208,23 @@ package final class FakeDaemon: Sendable {
             return [Report.tares(TareLibraryReport(tares: [])).line]
         case .setAlert(let change):
             return [Self.errorLine("no alert named \"\(change.name)\"; the configuration has no [[alert]]")]
+        case .session(let session):
+            return [
+                #"{"class":"SESSION","action":"\#(session.action.rawValue)","ok":false,"#
+                    + #""message":"the fake daemon keeps no sessions","sessions":[]}"#
+            ]
+        case .count(let count):
+            return [
+                unknown(count.sensor)
+                    ?? #"{"class":"COUNT","sensor":\#(Self.quoted(count.sensor)),"ok":false,"reason":"notStable","#
+                    + #""message":"the fake daemon does not count"}"#
+            ]
+        case .check(let check):
+            return [
+                unknown(check.sensor)
+                    ?? #"{"class":"CHECK","sensor":\#(Self.quoted(check.sensor)),"ok":false,"reason":"invalidWeight","#
+                    + #""message":"the fake daemon does not check-weigh"}"#
+            ]
         }
     }
 

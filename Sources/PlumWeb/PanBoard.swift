@@ -40,7 +40,9 @@ package actor PanBoard {
             update(devices: report.devices)
         case .poll(let poll):
             for weight in poll.weights where latest[weight.sensor] == nil { apply(.weight(weight)) }
-        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown, .tares:
+        // Items, sessions, counts and checks have no place on the pan board yet (docs/items.md).
+        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown, .tares,
+            .item, .session, .count, .check:
             break
         }
     }

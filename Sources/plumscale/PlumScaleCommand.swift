@@ -19,7 +19,8 @@ struct PlumScaleCommand: ParsableCommand {
         version: "0.1.0 (libgpiod API \(GPIOChip.libgpiodAPIVersion))",
         subcommands: [
             ReadCommand.self, WatchCommand.self, TareCommand.self, ZeroCommand.self, CalibrateCommand.self,
-            StatusCommand.self, DemoCommand.self, RawCommand.self, HistoryCommand.self, AlertCommand.self
+            StatusCommand.self, DemoCommand.self, RawCommand.self, HistoryCommand.self, AlertCommand.self,
+            SessionCommand.self, CountCommand.self, CheckCommand.self
         ]
     )
 }

@@ -52,7 +52,8 @@ enum ReadingText {
         return FixedPoint.text(percent, decimals: 1) + " %"
     }
 
-    /// The words after the numbers: stable, heaviest, zero, tare, and why it is uncalibrated.
+    /// The words after the numbers: stable, heaviest, zero, tare, why it is uncalibrated, the
+    /// piece count and the check-weighing verdict.
     /// `several`: more than one pan is shown, so naming the heaviest means something.
     static func flags(_ report: WeightReport, several: Bool = true) -> [String] {
         var words: [String] = [report.stable ? "stable" : "moving"]
@@ -60,6 +61,9 @@ enum ReadingText {
         if report.zero { words.append("zero") }
         if report.tare != 0 { words.append("tare \(division(of: report).format(report.tare)) g") }
         if !report.calibrated, let reason = report.reason { words.append("(\(reason))") }
+        if let count = report.count { words.append("\(count) pcs") }
+        if report.countRatio != nil { words.append("count ambiguous") }
+        if let check = report.check { words.append(check.uppercased()) }
         return words
     }
 

@@ -65,6 +65,9 @@ struct WatchSession {
                     ? "\(device.state)\(device.reason.map { ": \($0)" } ?? "")" : nil)
         }
         var cueTimes: [String: Double] = [:]
+        // The running session, if any, shown under the gauge and kept up by its SESSION news.
+        var running = (try? connection.session(SessionRequest(action: .show)))?.sessions.first { $0.running }
+        var printedSession: String?
         let screen = Terminal.isTerminal(1) ? Terminal.Screen() : nil
         let gauge = Gauge(colour: screen.map { _ in Terminal.colour() } ?? .none, unit: unit)
         var printed: [String: String] = [:]
@@ -94,6 +97,8 @@ struct WatchSession {
                                 state.state == "ok" || state.state == "settling"
                                 ? nil : "\(state.state)\(state.reason.map { ": \($0)" } ?? "")"
                         }
+                    case .session(let news) where news.ok:
+                        running = news.action == "stop" ? nil : news.sessions.first ?? running
                     case .cue(let cue) where cue.cue == "max-force":
                         cueTimes[cue.sensor] = Monotonic.seconds()
                         if screen == nil {
@@ -109,10 +114,16 @@ struct WatchSession {
                 guard now >= nextDraw else { continue }
                 nextDraw = now + 0.1
                 for index in rows.indices { rows[index].cueAge = cueTimes[rows[index].sensor].map { now - $0 } }
+                let sessionLine = running.map(SessionText.running)
                 if let screen {
-                    screen.draw(gauge.lines(rows, columns: Terminal.columns()))
+                    screen.draw(gauge.lines(rows, columns: Terminal.columns()) + (sessionLine.map { [$0] } ?? []))
                 } else {
                     plainLines(rows, printed: &printed)
+                    if let sessionLine, sessionLine != printedSession {
+                        print(sessionLine)
+                        fflush(nil)
+                    }
+                    printedSession = sessionLine
                 }
             }
         } catch {

@@ -121,15 +121,20 @@ struct ReportRoundTripTests {
 
         await station.handle(.state(.ok), from: "left")
         await station.handle(.state(.fault(reason: "DOUT stuck \"high\"")), from: "right")
+        replies += await station.reply(to: .session(SessionRequest(action: .start, name: "round \"trip\"")))
         try await bench.feed(0)
         try await bench.feed(152.3)
         try await bench.feed(400)
         try await bench.feed(12, count: 20, sensor: "right")
         try await bench.feed(0)
+        replies += await station.reply(to: .session(SessionRequest(action: .show)))
+        replies += await station.reply(to: .session(SessionRequest(action: .stop)))
+        replies += await station.reply(to: .session(SessionRequest(action: .list)))
 
         for request: Request in [
             .poll, .devices, .tare(sensor: "left"), .zero(sensor: "left"), .tare(sensor: "nope"),
-            .tare(sensor: "right"), .watch(WatchOptions())
+            .tare(sensor: "right"), .watch(WatchOptions()), .count(CountRequest(sensor: "left", pieces: 4)),
+            .check(CheckRequest(sensor: "left", target: 150, minus: 1, plus: 1))
         ] {
             replies += await station.reply(to: request)
         }
@@ -183,7 +188,7 @@ struct ReportRoundTripTests {
         #expect(
             classes == [
                 "WEIGHT", "RAW", "STATE", "CUE", "POLL", "DEVICES", "TARE", "ZERO", "CALIBRATE", "ERROR",
-                "ALERT"
+                "ALERT", "ITEM", "SESSION", "COUNT", "CHECK"
             ],
             "classes produced: \(classes.sorted())")
         let cues = Set(all.compactMap { if case .cue(let cue) = $0 { cue.cue } else { nil } })

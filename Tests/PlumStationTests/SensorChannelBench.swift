@@ -51,6 +51,8 @@ struct ChannelBench {
             name: "pan", index: 0, configuration: sensor, engine: engine,
             raw: RawBatcher(limit: 16, window: 100_000_000))
         channel.alerts = configuration.alerts.enumerated().map { ChannelAlert($1, position: $0) }
+        channel.items = try ChannelItems(
+            sensor: "pan", settings: sensor.items, classes: try WeightClasses(configuration.classes), engine: engine)
     }
 
     /// The wall-clock time the bench gives the sample with `index`.
@@ -88,6 +90,8 @@ struct ChannelBench {
 extension SensorChannel.Outputs {
     /// The `ALERT` reports among those published after the weight.
     var alertReports: [AlertReport] { trailing.compactMap { if case .alert(let alert) = $0 { alert } else { nil } } }
+    /// The `ITEM` reports this output publishes.
+    var itemReports: [ItemReport] { items.map(\.report) }
     /// The `CUE` reports among those published after the weight.
     var cueReports: [CueReport] { trailing.compactMap { if case .cue(let cue) = $0 { cue } else { nil } } }
 }

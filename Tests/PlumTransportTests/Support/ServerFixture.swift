@@ -24,6 +24,12 @@ final class ScaleRequestHandler: RequestHandler {
             return [Self.command(request.name == "?TARE" ? "TARE" : "ZERO", sensor)]
         case .calibrate(let step):
             return [.calibrate(CalibrationReply(sensor: step.sensor, step: step.step.rawValue, ok: true))]
+        case .session(let session):
+            return [.session(SessionReport(action: session.action.rawValue, ok: true, message: "done"))]
+        case .count(let count):
+            return [.count(CountReply(sensor: count.sensor, ok: true, pieces: count.pieces, message: "done"))]
+        case .check(let check):
+            return [.check(CheckReply(sensor: check.sensor, ok: true, target: check.target, message: "done"))]
         case .watch, .version:
             return [.error(message: "the transport answers \(request) itself")]
         case .presetTare, .useTare, .tares, .setAlert:

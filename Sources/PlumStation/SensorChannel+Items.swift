@@ -1,0 +1,94 @@
+internal import PlumCore
+internal import PlumDaemonConfig
+internal import PlumProtocol
+
+/// One sensor's item detection as its channel keeps it: the detector on the engine's readings,
+/// the weight classes, and what the detector's levels were measured against.
+///
+/// Levels are gross, so a tare is no step; but a zero, a new calibration or a reload that
+/// changes the division moves the gross (or its meaning) without anything placed or lifted.
+/// Rather than have every command that may do so remember to tell the detector, the channel
+/// compares the engine's zero offset, calibration and division with those the levels were
+/// seen under, before each reading, and starts afresh (``ItemDetector/rebase()``) when they
+/// changed: a MT-SICS `Z`, a `?ZERO`, a button's long press and a calibration commit alike.
+struct ChannelItems {
+    var detector: ItemDetector
+    /// The `[[class]]` bands; nil when none are configured.
+    let classes: WeightClasses?
+    /// The engine's zero offset, in grams, when the current levels were seen.
+    var zeroOffset: Double
+    var calibration: Calibration?
+
+    init(
+        sensor: String, settings: ItemSettings, classes: WeightClasses?, engine: WeighingEngine
+    ) throws(Refusal) {
+        detector = try ItemDetector(
+            sensor: sensor, division: engine.configuration.division, settings: settings.detection)
+        self.classes = classes
+        zeroOffset = engine.zeroOffset
+        calibration = engine.calibration
+    }
+
+    /// An explicit zero moves the offset at once; zero tracking moves it by at most ½ d a
+    /// second, far less than this between two readings.
+    static func zeroMoved(from old: Double, to new: Double, division: Division) -> Bool {
+        abs(new - old) >= division.grams / 2
+    }
+}
+
+extension ItemSettings {
+    /// The engine's settings for these file settings.
+    var detection: ItemDetection {
+        ItemDetection(
+            mode: mode == .accumulate ? .accumulate : .oneAtATime, minimumStep: Int64(minimumStepDivisions))
+    }
+}
+
+extension WeightClasses {
+    /// The configured bands, nil when there are none; checked again by the engine's own rules.
+    init?(_ settings: [WeightClassSettings]) throws(Refusal) {
+        guard !settings.isEmpty else { return nil }
+        try self.init(settings.map { Band(name: $0.name, minimumGrams: $0.minimumGrams) })
+    }
+}
+
+extension SensorChannel {
+    /// Runs the detector on `reading` (taken at wall-clock `wallTime`): an event it completes
+    /// goes out as an `ITEM` report and to the session (``Outputs/items``).
+    mutating func detectItem(_ reading: Reading, wallTime: Double, _ out: inout Outputs) {
+        guard var items else { return }
+        let division = engine.configuration.division
+        if division != items.detector.division {
+            // A reload changed the division: levels in the old one mean nothing in the new one.
+            if let fresh = try? ItemDetector(sensor: name, division: division, settings: items.detector.settings) {
+                items.detector = fresh
+            }
+        } else if ChannelItems.zeroMoved(from: items.zeroOffset, to: engine.zeroOffset, division: division)
+            || items.calibration != engine.calibration
+        {
+            items.detector.rebase()
+        }
+        items.zeroOffset = engine.zeroOffset
+        items.calibration = engine.calibration
+        if let event = items.detector.observe(reading) {
+            let weightClass = event.kind == .placed ? items.classes?.name(forGrams: event.weight) : nil
+            let report = ItemReport(
+                sensor: name, sequence: event.sequence, item: event.item, event: event.kind.rawValue,
+                divisions: event.divisions, grossAfterDivisions: event.grossAfterDivisions,
+                division: event.division.grams, time: wallTime, flags: event.flags.names, weightClass: weightClass)
+            out.items.append((event, report))
+            out.log.append(
+                (
+                    .info,
+                    "\(name): item \(event.kind.rawValue) \(event.weightText)"
+                        + (event.flags.isEmpty ? "" : " (\(event.flags.names.joined(separator: ", ")))")
+                ))
+        }
+        self.items = items
+    }
+
+    /// The sensor stopped delivering: what it weighs when it is back is a fresh start.
+    mutating func forgetItemLevels() {
+        items?.detector.rebase()
+    }
+}

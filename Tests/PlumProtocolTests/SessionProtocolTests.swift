@@ -1,0 +1,77 @@
+import Testing
+
+@testable import PlumProtocol
+
+@Suite("?SESSION requests and SESSION replies: parsed, refused with what to send, encoded and decoded alike")
+struct SessionProtocolTests {
+    @Test(
+        "?SESSION parses each action; start and stop change state, show and list do not; the line is its inverse",
+        arguments: [
+            (
+                #"?SESSION={"action":"start","name":"crate-12"};"#, SessionRequest(action: .start, name: "crate-12"),
+                true
+            ),
+            (
+                #"?SESSION={"action":"start","name":"crate 3","sensor":"left"};"#,
+                SessionRequest(action: .start, name: "crate 3", sensor: "left"), true
+            ),
+            (#"?SESSION={"action":"stop"};"#, SessionRequest(action: .stop), true),
+            (#"?SESSION={"action":"show"};"#, SessionRequest(action: .show), false),
+            (#"?SESSION={"action":"show","name":"crate-12"};"#, SessionRequest(action: .show, name: "crate-12"), false),
+            (#"?SESSION={"action":"list"};"#, SessionRequest(action: .list), false)
+        ])
+    func parses(line: String, expected: SessionRequest, changesState: Bool) throws {
+        let request = try Request.parse(line[...])
+        #expect(request == .session(expected))
+        #expect(request.changesState == changesState && request.name == "?SESSION")
+        #expect(request.line == line, "the client writes what the daemon reads")
+    }
+
+    @Test(
+        "a bad ?SESSION is refused, saying what to send",
+        arguments: [
+            (#"?SESSION={"action":"start"};"#, #"action "start" needs "name""#),
+            (#"?SESSION={"action":"begin"};"#, "action must be start, stop, show or list"),
+            (#"?SESSION={"action":"stop","name":"x"};"#, "takes no \"name\""),
+            (#"?SESSION={"action":"list","sensor":"left"};"#, "takes no \"name\" or \"sensor\""),
+            (#"?SESSION={"action":"show","sensor":"left"};"#, #""sensor" goes with action "start" only"#),
+            ("?SESSION;", "?SESSION needs a JSON argument")
+        ])
+    func refuses(line: String, mentions: String) {
+        #expect {
+            try Request.parse(line[...])
+        } throws: { error in
+            (error as? ProtocolError)?.message.contains(mentions) == true
+        }
+    }
+
+    @Test("a start's name of 65 characters or of two lines is refused")
+    func longNames() {
+        #expect(throws: ProtocolError.self) {
+            try Request.parse(#"?SESSION={"action":"start","name":"\#(String(repeating: "p", count: 65))"};"#[...])
+        }
+        #expect(throws: ProtocolError.self) { try Request.parse(#"?SESSION={"action":"start","name":"a\nb"};"#[...]) }
+    }
+
+    @Test("a SESSION reply with figures and items encodes to the documented line and decodes to the same values")
+    func replyRoundTrip() throws {
+        let line =
+            #"{"class":"SESSION","action":"show","ok":true,"message":"session crate-12","sessions":["#
+            + #"{"name":"crate-12","sensor":"left","started":"2026-09-02T08:15:00Z","stopped":null,"#
+            + #""division":0.1,"count":2,"total":122.2,"#
+            + #""mean":61.1,"min":34.9,"max":87.3,"heaviest_item":1,"std_dev":37.33,"classes":[{"name":"small","#
+            + #""count":1},{"name":"large","count":1}],"unclassified":0,"items":[{"item":1,"grams":87.3,"#
+            + #""weight_class":"large","flags":[],"at":"2026-09-02T08:15:03Z"},{"item":2,"grams":34.9,"#
+            + #""weight_class":"small","flags":["merged"],"at":"2026-09-02T08:15:09Z"}]}]}"#
+        guard case .session(let reply) = try Report.decode(line[...]) else {
+            Issue.record("not a SESSION")
+            return
+        }
+        let session = try #require(reply.sessions.first)
+        #expect(
+            session.running && session.count == 2 && session.heaviestItem == 1 && session.standardDeviation == 37.33)
+        #expect(session.classes == [.init(name: "small", count: 1), .init(name: "large", count: 1)])
+        #expect(session.items?.map(\.flags) == [[], ["merged"]] && session.items?.last?.weightClass == "small")
+        #expect(Report.session(reply).line == line + "\n", "the encoder's line differs from the documented one")
+    }
+}
