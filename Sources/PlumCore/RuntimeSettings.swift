@@ -39,8 +39,14 @@ package struct RuntimeSettings: Codable, Hashable, Sendable {
     package static let tareLimit = 32
 
     /// A tare's name is 1 to 32 letters, digits, spaces, `-`, `_` or `.`, not starting or ending
-    /// with a space: it becomes an option of Home Assistant's select and a CLI argument.
+    /// with a space: it becomes an option of Home Assistant's select and a CLI argument. `none`
+    /// in any case is refused: Home Assistant's MQTT select reads that payload as "no option", so
+    /// a tare of that name would show as unknown while in use.
     package static func tareNameProblem(_ name: String) -> String? {
+        if name.lowercased() == "none" {
+            return "tare name \"\(name)\" is not allowed: Home Assistant reads \"none\" as no choice; "
+                + "choose another name, such as \"empty bowl\""
+        }
         let allowed = name.unicodeScalars.allSatisfy {
             $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0)
         }

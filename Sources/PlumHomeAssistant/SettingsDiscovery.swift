@@ -6,7 +6,7 @@ package import PlumProtocol
 ///
 ///     plumscale/kitchen/left/preset-tare            the tare in use, grams, retained (from WEIGHT)
 ///     plumscale/kitchen/left/preset-tare/set        Home Assistant's number sets it
-///     plumscale/kitchen/left/named-tare             the named tare of that weight, or "none", retained
+///     plumscale/kitchen/left/named-tare             the named tare of that weight, or "(none)", retained
 ///     plumscale/kitchen/left/named-tare/set         Home Assistant's select applies one
 ///     plumscale/kitchen/alert/fruit-low/threshold   the rule's threshold in use, retained (from ALERT)
 ///     plumscale/kitchen/alert/fruit-low/threshold/set, …/hysteresis, …/hysteresis/set
@@ -51,8 +51,10 @@ package enum SettingCommand: Hashable, Sendable {
 }
 
 extension HomeAssistantDiscovery {
-    /// The select's option for no named tare: choosing it clears the tare.
-    package static let noNamedTare = "none"
+    /// The select's option for "no named tare in use": choosing it clears the tare. Not `none`: Home Assistant's MQTT select
+    /// takes that payload (in any case) as "no option" and shows the entity as unknown; and in
+    /// parentheses, which a tare's name cannot hold, so no saved tare can take it.
+    package static let noNamedTare = "(none)"
 
     /// The settings entities' per-entity configs, in the form ``configs(pans:)`` gives (each
     /// becomes a component of the device config): the numbers' range is 0 to the pan's capacity

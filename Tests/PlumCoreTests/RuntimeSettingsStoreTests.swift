@@ -43,13 +43,15 @@ struct RuntimeSettingsStoreTests {
     }
 
     @Test(
-        "a named tare needs a plain name of 1 to 32 characters and a weight above 0 g",
+        "a named tare needs a plain name of 1 to 32 characters, not Home Assistant's none, and a weight above 0 g",
         arguments: [
             ("bowl", 212.0, nil),
             ("crate 1.2 kg", 1200, nil),
             ("", 5, "not allowed"),
             (" bowl", 5, "not allowed"),
             ("a/b", 5, "not allowed"),
+            ("None", 5, "Home Assistant reads \"none\" as no choice"),
+            ("(none)", 5, "not allowed"),
             (String(repeating: "x", count: 33), 5, "not allowed"),
             ("bowl", 0, "more than 0 g"),
             ("bowl", .nan, "more than 0 g")

@@ -55,7 +55,7 @@ struct SettingsDiscoveryTests {
         #expect(components.keys.filter { $0.hasSuffix("preset_tare") || $0.hasPrefix("alert_fruit-low_") }.isEmpty)
         let select = try #require(components["right_named_tare"])
         #expect(select["p"]?.string == "select")
-        #expect(select["options"]?.array?.compactMap(\.string) == ["none", "bowl", "crate 1"], "\(select)")
+        #expect(select["options"]?.array?.compactMap(\.string) == ["(none)", "bowl", "crate 1"], "\(select)")
         #expect(select["command_topic"]?.string == "plumscale/kitchen/right/named-tare/set")
     }
 

@@ -9,13 +9,9 @@ in order. Prints `ok NAME` or `FAIL NAME: why` per check and exits 1 when one fa
 Python of the venv that holds Home Assistant.
 
 A check is one function under `@check("what it proves")`, run in the order of this file; it raises (an
-AssertionError, a Timeout) to fail. A new one goes where its state is right: for example a "number change reaches
-the daemon" check belongs after the tare checks and before the kills, and needs nothing else than
-
-    @check("the tare number set in Home Assistant reaches the daemon")
-    def number_reaches_daemon(stack, seconds):
-        stack.call("number", "set_value", {"entity_id": "number.plumscale_ci_left_…", "value": 100})
-        wait_until("the daemon's …", lambda: stack.daemon_reading("left")[…] == 100, seconds)
+AssertionError, a Timeout) to fail. A new one goes where its state is right: for example the settings checks come after the
+migration (a named tare in the daemon's library gives every bridge on it a select entity, which the migration's
+count of registry entries would not expect) and before the kills.
 """
 
 import argparse
@@ -34,7 +30,7 @@ OLD_SCALE = "old"  # the scale whose per-entity configs Home Assistant finds fir
 # Every entity the bridge announces per pan, as `platform.plumscale_<id>_<pan>_<entity>` (docs/home-assistant.md).
 PAN_ENTITIES = ("sensor.{}_weight", "sensor.{}_force", "sensor.{}_flow", "binary_sensor.{}_stable",
                 "binary_sensor.{}_overload", "button.{}_tare", "button.{}_zero", "event.{}_action",
-                "sensor.{}_last_action")
+                "sensor.{}_last_action", "number.{}_preset_tare")
 # A pan's diagnostics follow the bridge and its daemon, not the pan's sensor: they show its fault.
 DIAGNOSTIC_ENTITIES = ("sensor.{}_sensor_state", "sensor.{}_last_fault", "sensor.{}_calibration_date",
                        "sensor.{}_calibration_grade", "sensor.{}_late_readouts", "sensor.{}_discards")
@@ -270,6 +266,50 @@ def screenshot(stack, seconds):
     if done.returncode != 0:
         raise AssertionError(f"ha_screenshot.py exited {done.returncode}: {(done.stdout + done.stderr).strip()[-800:]}")
     print("  " + done.stdout.strip().replace("\n", "\n  "))
+
+
+def set_and_read_back(stack, entity, value, tare, seconds):
+    """Waits until the daemon's tare on the right pan is `tare` and `entity` shows it back: the state of a setting
+    is what the daemon uses, not what was asked (docs/home-assistant.md, Settings from Home Assistant)."""
+    reading = wait_until(f"the daemon's tare on the right pan {tare} g",
+                         lambda: (r := stack.daemon_reading("right")) and abs(r["tare"] - tare) <= 0.05 and r, seconds)
+    if abs(reading["grams"] - (PANS["right"] - tare)) > 1.0:
+        raise AssertionError(f"the daemon reads {reading['grams']} g net with a tare of {tare} g on {PANS['right']} g")
+    stack.net["right"] = PANS["right"] - tare
+
+    def shown():
+        state = stack.states()[entity]["state"]
+        if isinstance(value, float):
+            return number(state) is not None and abs(number(state) - value) <= 0.05
+        return state == value
+    wait_until(f"{entity} showing {value!r} and the weight near {PANS['right'] - tare} g",
+               lambda: shown() and numbers_near_loads(stack), seconds)
+
+
+@check("the preset tare number set in Home Assistant reaches the daemon, and shows the daemon's value back")
+def preset_tare_number(stack, seconds):
+    entity = f"number.plumscale_{SCALE_ID}_right_preset_tare"
+    wait_until(f"{entity} available", lambda: available(stack, [entity]), seconds)
+    stack.call("number", "set_value", {"entity_id": entity, "value": 12.5})
+    set_and_read_back(stack, entity, 12.5, 12.5, seconds)
+    stack.call("number", "set_value", {"entity_id": entity, "value": 0})
+    set_and_read_back(stack, entity, 0.0, 0.0, seconds)
+
+
+@check("a named tare saved with the CLI appears in Home Assistant's select, and choosing it tares the daemon")
+def named_tare_select(stack, seconds):
+    entity = f"select.plumscale_{SCALE_ID}_right_named_tare"
+    saved = subprocess.run([os.path.join(stack.bin, "plumscale"), "tare", "--socket", stack.socket, "--save", "cup",
+                            "--grams", "7.5"], capture_output=True, text=True, timeout=30)
+    if saved.returncode != 0:
+        raise AssertionError(f"plumscale tare --save cup --grams 7.5 exited {saved.returncode}: {saved.stderr.strip()}")
+    wait_until(f"{entity} offering 'cup'",
+               lambda: "cup" in stack.states().get(entity, {}).get("attributes", {}).get("options", []), seconds)
+    stack.call("select", "select_option", {"entity_id": entity, "option": "cup"})
+    set_and_read_back(stack, entity, "cup", 7.5, seconds)
+    # "(none)", not "none": Home Assistant's MQTT select reads the payload "none" as no option at all.
+    stack.call("select", "select_option", {"entity_id": entity, "option": "(none)"})
+    set_and_read_back(stack, entity, "(none)", 0.0, seconds)
 
 
 @check("plumscale-mqtt killed: its entities unavailable")

@@ -106,7 +106,7 @@ struct SettingsBridgeProcessTests {
         _ = try client.tares(.save(name: "bowl", sensor: nil, grams: 12.5))
         let withSelect = await Self.deviceConfig(watcher) { $0.components["left_named_tare"] != nil }
         let select = try #require(withSelect?.components["left_named_tare"], "no select after a save: \(bridge.stderr)")
-        #expect(select["options"]?.array?.compactMap(\.string) == ["none", "bowl"], "\(select)")
+        #expect(select["options"]?.array?.compactMap(\.string) == ["(none)", "bowl"], "\(select)")
         #expect(
             try await Self.set(
                 watcher, "\(Self.base)/left/named-tare/set", "bowl", state: "\(Self.base)/left/named-tare",
