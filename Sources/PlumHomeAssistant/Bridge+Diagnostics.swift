@@ -26,6 +26,7 @@ extension Bridge {
     private func received(_ report: DevicesReport) {
         devicesInFlight = false
         capacitiesChanged(report)
+        settingsRead("devices")
         for pan in diagnostics.devices(report, at: now) where pans.contains(pan) { publishDiagnostics(pan) }
         if let uptime = report.uptime, diagnostics.uptime(uptime, now: Date().timeIntervalSince1970) {
             publishStarted()
@@ -36,6 +37,7 @@ extension Bridge {
         devicesInFlight = false
         // The link reports a daemon that went away; a minute later the bridge asks again.
         logger.info("diagnostics not read from plumscaled: \(error)")
+        settingsRead("devices")
     }
 
     /// Publishes `pan`'s diagnostics, retained.

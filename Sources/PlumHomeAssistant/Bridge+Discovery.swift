@@ -15,8 +15,13 @@ extension Bridge {
     /// as before. A component of a retained device config that is no longer there is sent with
     /// its platform alone, which removes it, and then left out. An alert not (yet) reported is
     /// judged once the daemon has reported them all.
+    ///
+    /// It waits, after the link connects, for the pans' capacities and the named tares
+    /// (``settingsSinceConnect``): the settings entities are built from them, and Home Assistant
+    /// removes a component a device config leaves out, so a config sent before them would remove
+    /// the numbers and selects at every start of the bridge and add them back a moment later.
     func publishDeviceConfig(force: Bool = false) {
-        guard brokerUp, daemonUp, cleanup.isSynced else { return }
+        guard brokerUp, daemonUp, cleanup.isSynced, settingsSinceConnect.isEmpty else { return }
         let alertsKnown = alertsSinceConnect == nil
         for (key, platform) in cleanup.takeComponents() where knownComponents[key] == nil {
             knownComponents[key] = platform

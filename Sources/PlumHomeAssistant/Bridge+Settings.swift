@@ -79,7 +79,15 @@ extension Bridge {
             } catch {
                 logger.info("named tares not read from plumscaled: \(error)")
             }
+            settingsRead("tares")
         }
+    }
+
+    /// One of the reads the device config waits for came in, or failed (a daemon that cannot
+    /// answer must not keep the scale out of Home Assistant); with the last one it is sent.
+    func settingsRead(_ what: String) {
+        guard settingsSinceConnect.remove(what) != nil, settingsSinceConnect.isEmpty else { return }
+        publishDeviceConfig(force: true)
     }
 
     /// The daemon's library changed (a `TARES` report): the selects' options and states follow.

@@ -44,6 +44,9 @@ package actor Bridge<Link: ScaleDaemonLink> {
     /// The alerts the daemon has reported since the link (re)connected; complete at the first
     /// WEIGHT, since the daemon sends every rule's state right after the WATCH acknowledgement.
     var alertsSinceConnect: Set<String>?
+    /// What the bridge has yet to read since the link connected before it sends the device config
+    /// (``publishDeviceConfig(force:)``): "devices" (the pans' capacities) and "tares".
+    var settingsSinceConnect: Set<String> = []
     /// Pans with a button being carried out, and the presses that arrived meanwhile, each action
     /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
     private var commandsInFlight: Set<String> = []
@@ -231,6 +234,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
             // Pans that left are removed from Home Assistant by the next device config.
             pans = newPans
             alertsSinceConnect = []
+            settingsSinceConnect = ["devices", "tares"]
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
             if brokerUp { publishAll() }
             askDevices()

@@ -124,8 +124,31 @@ struct SettingsBridgeProcessTests {
             $0.topic == "\(Self.base)/left/event" && $0.text.contains("alert_refused")
         }
         #expect(alertRefused?.text.contains("0 or more grams") == true, "\(alertRefused?.text ?? "none")")
-        watcher.stop()
+
+        // A restarted bridge keeps the settings entities in every device config it sends: Home
+        // Assistant removes a component a device config leaves out, and the first config of a
+        // restarted bridge once left them out until the capacities and the library were read
+        // again, so the numbers and selects were removed and added back at every start.
+        let topic = "homeassistant/device/plumscale_set/config"
         bridge.stop()
+        let before = watcher.messages(on: topic).count
+        let again = try BackgroundProcess(
+            BuiltProducts.plumscaleMQTT,
+            [
+                "--config", config, "--socket", daemon.socketPath, "--broker", "127.0.0.1:\(broker.port)", "--scale-id",
+                "set"
+            ])
+        let resent = await eventually(within: .seconds(30)) { watcher.messages(on: topic).count > before }
+        #expect(resent, "no device config from the restarted bridge: \(again.stderr)")
+        for message in watcher.messages(on: topic).dropFirst(before) {
+            let components = DeviceConfigReader(message.payload, topic: topic)?.components ?? [:]
+            let missing = ["left_preset_tare", "left_named_tare", "alert_fruit-low_threshold"].filter {
+                components[$0] == nil
+            }
+            #expect(missing.isEmpty, "a device config of the restarted bridge without \(missing): \(message.text)")
+        }
+        watcher.stop()
+        again.stop()
         _ = try? await offPool { daemon.terminate() }
     }
 }
