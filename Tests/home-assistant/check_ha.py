@@ -351,6 +351,17 @@ def daemon_back(stack, seconds):
     wait_until(f"{len(ALL_IDS)} entities available", lambda: available(stack, ALL_IDS), seconds)
 
 
+@check("no entity of the scale was removed through the restarts of the bridge and the daemon")
+def nothing_removed(stack, seconds):
+    # Home Assistant removes a component a device config leaves out: a restarted bridge whose first config lacked
+    # the settings entities (built from the daemon's capacities and named tares) removed them at every start and
+    # added them back. Checked last, so that every restart's configs have long been taken in.
+    removed = [line.strip() for line in stack.log_lines()
+               if "Removing component:" in line and f"plumscale_{SCALE_ID}_" in line]
+    if removed:
+        raise AssertionError(f"Home Assistant removed {len(removed)} entities of the scale, first: {removed[0]}")
+
+
 @check("Home Assistant's MQTT integration logged no warning or error")
 def quiet_log(stack, seconds):
     check_quiet_log(stack)
