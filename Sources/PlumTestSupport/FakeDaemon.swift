@@ -197,15 +197,16 @@ package final class FakeDaemon: Sendable {
         case .presetTare(let sensor, let grams):
             return [
                 unknown(sensor)
-                    ?? Report.command(CommandReply(command: "TARE", sensor: sensor, ok: true, tare: grams)).line
+                    ?? Report.command(CommandReply(command: "TARE", sensor: sensor, ok: true, tare: grams)).object
+                    .finished
             ]
         case .useTare(let sensor, let name):
             // An empty library, as a fresh daemon has: a test that needs tares gives a responder.
             let reply = CommandReply(
                 command: "TARE", sensor: sensor, ok: false, reason: "unknownTare", message: "no named tare \"\(name)\"")
-            return [unknown(sensor) ?? Report.command(reply).line]
+            return [unknown(sensor) ?? Report.command(reply).object.finished]
         case .tares:
-            return [Report.tares(TareLibraryReport(tares: [])).line]
+            return [Report.tares(TareLibraryReport(tares: [])).object.finished]
         case .setAlert(let change):
             return [Self.errorLine("no alert named \"\(change.name)\"; the configuration has no [[alert]]")]
         case .session(let session):

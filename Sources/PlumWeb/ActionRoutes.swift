@@ -4,7 +4,8 @@ internal import PlumClient
 internal import PlumProtocol
 
 /// The routes that log in and change the scale: `POST /api/login`, `/api/logout`,
-/// `/api/tare`, `/api/zero`, `/api/calibrate`, and `GET /api/session`.
+/// `/api/tare` (also a named or preset tare), `/api/zero`, `/api/calibrate`, and
+/// `GET /api/session`; the named tares' library is ``TareLibraryRoutes``.
 ///
 /// Each action is the daemon's own request (`?TARE`, `?ZERO`, `?CALIBRATE`), sent through the
 /// client library, so the web and the CLI take the same steps and get the same refusals.
@@ -69,13 +70,28 @@ struct ActionRoutes: Sendable {
         }
         router.post("/api/tare") { request, context in
             try access.checkAuthorized(request, context)
-            let body = try await request.decode(as: SensorBody.self, context: context)
-            return try await command { try await BrowserFrame.command(daemon.tare(sensor: body.sensor)) }
+            let body = try await request.decode(as: TareBody.self, context: context)
+            switch (body.name, body.grams) {
+            case (nil, nil):
+                return try await Self.command { try await BrowserFrame.command(daemon.tare(sensor: body.sensor)) }
+            case (let name?, nil):
+                return try await Self.command {
+                    try await BrowserFrame.command(daemon.useTare(name, sensor: body.sensor))
+                }
+            case (nil, let grams?):
+                return try await Self.command {
+                    try await BrowserFrame.command(daemon.presetTare(sensor: body.sensor, grams: grams))
+                }
+            case (.some, .some):
+                throw HTTPError(
+                    .badRequest, message: "a tare takes \"name\" (a named tare) or \"grams\" (a preset tare), not both")
+            }
         }
+        TareLibraryRoutes(daemon: daemon, access: access).add(to: router)
         router.post("/api/zero") { request, context in
             try access.checkAuthorized(request, context)
             let body = try await request.decode(as: SensorBody.self, context: context)
-            return try await command { try await BrowserFrame.command(daemon.zero(sensor: body.sensor)) }
+            return try await Self.command { try await BrowserFrame.command(daemon.zero(sensor: body.sensor)) }
         }
         router.post("/api/calibrate") { request, context in
             try access.checkAuthorized(request, context)
@@ -89,13 +105,13 @@ struct ActionRoutes: Sendable {
             }
             let grams = step == .point ? body.grams : nil
             let request = CalibrationRequest(sensor: body.sensor, step: step, grams: grams)
-            return try await command { try await BrowserFrame.calibration(daemon.calibrate(request)) }
+            return try await Self.command { try await BrowserFrame.calibration(daemon.calibrate(request)) }
         }
     }
 
     /// Sends a request and passes the daemon's reply on as the page's JSON; a refusal is still
     /// a 200 with `"ok":false` and the daemon's message, an `ERROR` is a 400.
-    private func command(_ send: () async throws -> String) async throws -> Response {
+    static func command(_ send: () async throws -> String) async throws -> Response {
         do {
             return WebService.json(try await send())
         } catch let error as ClientError where error.code == .daemonError || error.code == .unknownSensor {
@@ -108,6 +124,13 @@ struct ActionRoutes: Sendable {
 
     private struct LoginBody: Decodable { var password: String }
     private struct SensorBody: Decodable { var sensor: String }
+    /// `{"sensor":"left"}` tares what is on the pan; with `name` a named tare, with `grams` a
+    /// preset tare (0 clears it), as `?TARE` takes them.
+    private struct TareBody: Decodable {
+        var sensor: String
+        var name: String?
+        var grams: Double?
+    }
     private struct CalibrateBody: Decodable {
         var sensor: String
         var step: String

@@ -45,6 +45,23 @@ package enum BrowserFrame {
         return json.finished
     }
 
+    /// The daemon's named tares, sorted by name: sent to every browser when the library changes,
+    /// and the answer of `GET /api/tares` and `POST /api/tares`.
+    package static func tares(_ report: TareLibraryReport) -> String {
+        var json = JSONWriter()
+        json.add("type", "tares")
+        json.add(
+            "tares",
+            objects: report.tares.map { tare in
+                var object = JSONWriter()
+                object.add("name", tare.name)
+                object.add("grams", tare.grams)
+                return object
+            })
+        if let changed = report.changed { json.add("changed", changed) }
+        return json.finished
+    }
+
     /// A device as the daemon reports it (PlumProtocol's one encoder).
     package static func device(_ device: DevicesReport.Device) -> JSONWriter { device.object }
 

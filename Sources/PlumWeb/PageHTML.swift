@@ -40,6 +40,8 @@ enum PageHTML {
               <button class="tare">Tare</button>
               <button class="zero-button">Zero</button>
               <button class="calibrate">Calibrate…</button>
+              <select class="named-tare" aria-label="named tare"><option value="">(none)</option></select>
+              <button class="keep-tare">Keep tare as…</button>
             </div>
             <svg class="chart" viewBox="0 0 300 80" preserveAspectRatio="none" role="img"
                  aria-label="history"></svg>

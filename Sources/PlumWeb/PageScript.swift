@@ -6,6 +6,7 @@ enum PageScript {
         const pans = new Map();
         let csrf = null;
         let wizardSensor = null;
+        let tareLibrary = [];
         const $ = (id) => document.getElementById(id);
 
         function say(text) { const m = $("message"); m.textContent = text || ""; m.hidden = !text; }
@@ -18,10 +19,22 @@ enum PageScript {
           node.querySelector(".tare").onclick = () => act("/api/tare", { sensor });
           node.querySelector(".zero-button").onclick = () => act("/api/zero", { sensor });
           node.querySelector(".calibrate").onclick = () => openWizard(sensor);
+          // A named tare in use, or "(none)": a preset tare of 0 clears the tare.
+          node.querySelector(".named-tare").onchange = (event) => {
+            const name = event.target.value;
+            act("/api/tare", name ? { sensor, name } : { sensor, grams: 0 });
+          };
+          node.querySelector(".keep-tare").onclick = async () => {
+            const name = prompt("A name for the tare in use on " + sensor + ", such as bowl:");
+            if (!name) return;
+            try { showTares(await post("/api/tares", { save: name.trim(), sensor })); say(""); }
+            catch (e) { say(e.message); }
+          };
           node.querySelector(".actions").hidden = !csrf;
           $("pans").appendChild(node);
           pans.set(sensor, node);
           drawHistory(sensor);
+          if (tareLibrary.length) showTares({ tares: tareLibrary });
           return node;
         }
 
@@ -46,6 +59,29 @@ enum PageScript {
           node.classList.toggle("heaviest", w.heaviest);
           node.querySelector(".heaviest-label").hidden = !w.heaviest;
           node.dataset.grams = w.grams == null ? "" : String(w.grams);
+          if (node.dataset.tare !== String(w.tare)) { node.dataset.tare = String(w.tare); chooseTare(node); }
+        }
+
+        // The select shows the named tare whose weight is the tare in use (to half a division).
+        function chooseTare(node) {
+          const tare = parseFloat(node.dataset.tare || "0");
+          const named = tareLibrary.find((t) => tare > 0 && Math.abs(t.grams - tare) < 0.05);
+          node.querySelector(".named-tare").value = named ? named.name : "";
+        }
+
+        function showTares(frame) {
+          tareLibrary = frame.tares || [];
+          for (const node of pans.values()) {
+            const select = node.querySelector(".named-tare");
+            select.replaceChildren(new Option("(none)", ""),
+              ...tareLibrary.map((t) => new Option(t.name + " (" + t.grams + " g)", t.name)));
+            chooseTare(node);
+          }
+        }
+
+        function loadTares() {
+          fetch("/api/tares").then((r) => r.ok ? r.json() : null).then((f) => { if (f) showTares(f); })
+            .catch(() => {});
         }
 
         function flash(sensor) {
@@ -59,6 +95,7 @@ enum PageScript {
           switch (frame.type) {
             case "weight": showWeight(frame); break;
             case "cue": if (frame.cue === "max-force") flash(frame.sensor); break;
+            case "tares": showTares(frame); break;
             case "state":
               card(frame.sensor).querySelector(".state").textContent = frame.state === "ok" ? "" :
                 frame.state + (frame.reason ? ": " + frame.reason : "");
@@ -73,6 +110,7 @@ enum PageScript {
         function connect() {
           const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
           ws.onmessage = (event) => handle(JSON.parse(event.data));
+          ws.onopen = () => loadTares();  // changes made while this page was away
           ws.onclose = () => {
             $("link").textContent = "reconnecting…"; $("link").className = "link down";
             setTimeout(connect, 1000);

@@ -41,7 +41,9 @@ package actor PanBoard {
         case .poll(let poll):
             for weight in poll.weights where latest[weight.sensor] == nil { apply(.weight(weight)) }
         // Items, sessions, counts and checks have no place on the pan board yet (docs/items.md).
-        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown, .tares,
+        case .tares(let library):
+            broadcast(BrowserFrame.tares(library))
+        case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown,
             .item, .session, .count, .check:
             break
         }

@@ -18,6 +18,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from png_pixels import read_png  # noqa: E402
@@ -202,6 +203,38 @@ def check_tare(driver, stack):
     assert not message.is_displayed() or not message.text, f"the page showed an error: {message.text}"
 
 
+def check_named_tare(driver, stack):
+    """After login (check_tare): "Keep tare as…" saves the tared pan's tare under a name; every card's select
+    offers it at once (the daemon's TARES report, through the service, to the page); choosing it on the other
+    pan puts it into use there, and "(none)" clears it. Each step checked in the daemon's own readings."""
+    def tare_of(card):
+        return float(card.get_attribute("data-tare") or "0")
+
+    wait_until("a tared pan", lambda: any(tare_of(c) > 0 for c in cards(driver)))
+    tared = next(c for c in cards(driver) if tare_of(c) > 0)
+    other = next(c for c in cards(driver) if c != tared)
+    grams = tare_of(tared)
+    tared.find_element(By.CLASS_NAME, "keep-tare").click()
+    prompt = wait_until("the name prompt", lambda: driver.switch_to.alert)
+    prompt.send_keys("bowl")
+    prompt.accept()
+
+    def offered(card):
+        return [o.get_attribute("value") for o in card.find_elements(By.CSS_SELECTOR, ".named-tare option")]
+    wait_until("both selects offering bowl", lambda: all(offered(c) == ["", "bowl"] for c in cards(driver)))
+    library = json.loads(stack.get("/api/tares"))["tares"]
+    assert library == [{"name": "bowl", "grams": grams}], f"the daemon's library: {library}, expected bowl {grams} g"
+    assert Select(tared.find_element(By.CLASS_NAME, "named-tare")).first_selected_option.get_attribute("value") \
+        == "bowl", "the tared pan's select shows the tare it has as bowl"
+
+    Select(other.find_element(By.CLASS_NAME, "named-tare")).select_by_value("bowl")
+    wait_until(f"the other pan tared by bowl, {grams} g", lambda: tare_of(other) == grams)
+    Select(other.find_element(By.CLASS_NAME, "named-tare")).select_by_value("")
+    wait_until("the other pan's tare cleared", lambda: tare_of(other) == 0)
+    message = driver.find_element(By.ID, "message")
+    assert not message.is_displayed() or not message.text, f"the page showed an error: {message.text}"
+
+
 def check_api(driver, stack):
     metrics = stack.get("/metrics")
     for name in ('plumscale_weight_grams{sensor="left"}', "plumscale_web_clients", "plumscale_daemon_up 1"):
@@ -270,7 +303,7 @@ def main():
         driver = browser()
         checks = [("check_live_pans", check_live_pans), ("check_heaviest", check_heaviest),
                   ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
-                  ("check_tare", check_tare), ("check_api", check_api),
+                  ("check_tare", check_tare), ("check_named_tare", check_named_tare), ("check_api", check_api),
                   ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin)))]
         for name, check in checks:
             try:
