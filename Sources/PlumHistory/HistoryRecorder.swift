@@ -51,6 +51,11 @@ package struct HistoryRecorder: Sendable {
     package struct Output: Hashable, Sendable {
         package var stable: StableReading?
         package var minute: MinuteSummary?
+
+        package init(stable: StableReading? = nil, minute: MinuteSummary? = nil) {
+            self.stable = stable
+            self.minute = minute
+        }
     }
 
     /// Takes one sample; returns the stable reading and the finished minute it produced, if any.

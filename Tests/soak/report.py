@@ -34,7 +34,7 @@ class Report:
         soak = self.soak
         with sqlite3.connect(soak.stack.history) as db:
             rows = db.execute("SELECT sensor, time, grams FROM stable_reading ORDER BY time").fetchall()
-        lost, doubled, rerecorded, off = [], [], [], []
+        lost, doubled, rerecorded, off, unwritten = [], [], [], [], []
         counted = 0
         for p in soak.placements:
             if p["settled"] is None:
@@ -46,7 +46,10 @@ class Report:
             off += [(p, r) for r in inside if r not in matching]
             faults = [f[0] for f in soak.faults_done
                       if f[1] + soak.started < end and f[2] + soak.started > p["start"]]
-            if not matching:
+            kills = soak.stack.kill_times.get("plumscale-web", [])
+            if not matching and any(p["settled"] <= k < p["settled"] + WRITE_DELAY for k in kills):
+                unwritten.append(p)  # in the batch a SIGKILL took: the loss HistoryBatch allows
+            elif not matching:
                 lost.append(p)
             elif len(matching) > 1 and faults:
                 rerecorded.append((p, len(matching), faults))
@@ -69,6 +72,9 @@ class Report:
         self.add("history: only weights that were on the pan", not off,
                  "every stable row within 1 d of its placement" if not off else
                  f"{len(off)} rows off, first: {off[0][1]} during {at(off[0][0])}")
+        if unwritten:
+            print(f"note: {len(unwritten)} placements settled within {WRITE_DELAY:.0f} s before plumscale-web was "
+                  f"killed were not written (the batch's promise), first: {at(unwritten[0])}")
         if soak.flicker:
             print(f"note: {len(soak.flicker)} unstable reports of a settled load nobody touched, first: "
                   f"{soak.flicker[:3]}")

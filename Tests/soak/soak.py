@@ -119,8 +119,9 @@ class Soak:
         WRITE_DELAY seconds before the cut has its row (plumscale-web writes in batches; what the cut may
         lose is the last seconds only, docs/PERFORMANCE.md)."""
         checked = 0
+        since = self.stack.started_at["plumscale-web"]  # earlier placements were checked at an earlier cut
         for p in self.placements:
-            if p["settled"] is None or p["settled"] > cut - WRITE_DELAY:
+            if p["settled"] is None or not since <= p["settled"] <= cut - WRITE_DELAY:
                 continue
             checked += 1
             end = min(p["end"] or cut, cut)
