@@ -20,9 +20,10 @@ package final class HistoryStore: Sendable {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
-        // Each commit is on the card when it returns (synchronous FULL: one fsync of the WAL per
-        // commit, and plumscale-web commits a batch at most every few seconds, HistoryBatch), so
-        // a power cut loses only rows not yet written. The WAL is checkpointed into the file once
+        // Asked to sync the WAL at each commit (synchronous FULL; plumscale-web commits a batch
+        // at most every 2 s, HistoryBatch), so a power cut would lose only rows not yet written.
+        // strace has not yet seen the fsync (docs/PERFORMANCE.md, section 9): an open question.
+        // The WAL is checkpointed into the file once
         // it holds 1000 pages (SQLite's default, stated here as the policy): about a day of
         // batches at rest, so a page rewritten by many commits reaches the file once, not each time.
         configuration.prepareDatabase { db in
