@@ -204,10 +204,12 @@ public struct WeighingEngine: Sendable {
         var net: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
             let g = settleZero(value, stable: stable, precise: precise, time: input.time)
-            // A saved tare and zero not yet judged against this load (it waits for an average
-            // known to ¼ d, a few tenths of a second): the net is not yet one to act on. During
-            // a configured warm-up readings are shown as they come, and said to be warming up.
-            if pendingRestore != nil, !isWarmingUp(at: input.time) { stable = false }
+            // A saved tare and zero not yet judged against this load, or the power-up zero not
+            // yet set (each waits for an average known to ¼ d, a few tenths of a second): the
+            // net is not yet one to act on. An empty pan read stable before its zero was set
+            // showed the cell's offset (1 or 2 d), and the history stored it at every start.
+            // During a configured warm-up readings are shown as they come, said to be warming up.
+            if pendingRestore != nil || awaitingInitialZero, !isWarmingUp(at: input.time) { stable = false }
             gross = g
             net = g - tare
         }

@@ -8,6 +8,11 @@
 ///   overloads; a moment unstable without leaving it (a knock, one report of a settled load
 ///   called unstable), an outage of the sensor or a restart of the daemon is the same placement,
 ///   and is not stored again when the pan settles at the same weight.
+/// - A placement's first stable weight may still move by one division while its average
+///   settles (185.2 g, then 185.1 g 1.2 s later, in the soak): within ``settling`` seconds of
+///   it, a move of one division is the same placement and is not stored. A load that creeps
+///   moves far slower (a cell's creep is a few hundredths of a percent over minutes), so its
+///   moves are still stored, and so is a move of two divisions or more at any time.
 /// - A minute is summarised when the first reading of a later minute arrives; readings without
 ///   grams or out of range are left out, and a minute with none is not stored.
 package struct HistoryRecorder: Sendable {
@@ -18,7 +23,14 @@ package struct HistoryRecorder: Sendable {
     /// weight again is a new placement: as far as the smallest item the engine counts.
     package static let departure = 10.0
 
+    /// How long after a placement's first stable weight a move of one division is taken for
+    /// its display settling, in seconds of the readings' time: a few times the 1.2 s the soak
+    /// saw at 80 samples a second, and long enough for a 10 SPS sensor's average to settle.
+    package static let settling = 5.0
+
     private var lastStable: [String: Double] = [:]
+    /// When each pan's present placement was first stored.
+    private var placedAt: [String: Double] = [:]
     /// The pans whose load left their last stored weight since it was stored.
     private var departed: Set<String> = []
     private var open: [String: Accumulator] = [:]
@@ -31,6 +43,7 @@ package struct HistoryRecorder: Sendable {
     /// `sensor`, so a restarted service does not store the placement on the pan again.
     package mutating func resume(sensor: String, lastStored grams: Double) {
         lastStable[sensor] = grams
+        placedAt[sensor] = nil
         departed.remove(sensor)
     }
 
@@ -38,6 +51,11 @@ package struct HistoryRecorder: Sendable {
     package struct Output: Hashable, Sendable {
         package var stable: StableReading?
         package var minute: MinuteSummary?
+
+        package init(stable: StableReading? = nil, minute: MinuteSummary? = nil) {
+            self.stable = stable
+            self.minute = minute
+        }
     }
 
     /// Takes one sample; returns the stable reading and the finished minute it produced, if any.
@@ -57,11 +75,21 @@ package struct HistoryRecorder: Sendable {
             departed.insert(sample.sensor)
         }
         guard sample.stable else { return output }
-        if previous == nil || departed.contains(sample.sensor) || abs(grams - previous!) >= division * 0.999 {
+        guard let previous, !departed.contains(sample.sensor) else {
             output.stable = StableReading(sensor: sample.sensor, time: sample.time, grams: grams)
-            lastStable[sample.sensor] = grams
+            (lastStable[sample.sensor], placedAt[sample.sensor]) = (grams, sample.time)
             departed.remove(sample.sensor)
+            return output
         }
+        let moved = abs(grams - previous)
+        guard moved >= division * 0.999 else { return output }
+        lastStable[sample.sensor] = grams
+        if moved < division * 1.5, let placed = placedAt[sample.sensor],
+            (placed..<placed + Self.settling).contains(sample.time)
+        {
+            return output
+        }
+        output.stable = StableReading(sensor: sample.sensor, time: sample.time, grams: grams)
         return output
     }
 

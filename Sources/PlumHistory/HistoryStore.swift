@@ -20,9 +20,20 @@ package final class HistoryStore: Sendable {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
+        // The WAL is checkpointed into the file once it holds 1000 pages (SQLite's default,
+        // stated here as the policy): a day and a half of batches at rest, so a page rewritten by
+        // many commits reaches the file once, not each time.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            if !readOnly { try Self.migrator.migrate(pool) }
+            if !readOnly {
+                try Self.migrator.migrate(pool)
+                // Each commit synced before it returns (plumscale-web commits a batch at most every
+                // 2 s, HistoryBatch), so a power cut loses only rows not yet written. Set on the
+                // writer after opening: GRDB's pool sets NORMAL when it turns WAL on, after
+                // prepareDatabase, and NORMAL syncs only at checkpoints.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            }
         } catch {
             let hint =
                 readOnly
@@ -134,6 +145,14 @@ package final class HistoryStore: Sendable {
                         """)
                 return rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
             }
+        }
+    }
+
+    /// The writer's `PRAGMA synchronous`: 2 (FULL) once opened for writing, so each commit is
+    /// synced before it returns.
+    package func writerSynchronous() throws(HistoryError) -> Int {
+        try run("reading the history's settings") {
+            try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
         }
     }
 

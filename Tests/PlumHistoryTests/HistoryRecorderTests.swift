@@ -57,6 +57,39 @@ struct HistoryRecorderTests {
         #expect(stored(87.3, stable: true, at: 11) == 87.3)
     }
 
+    /// The soak stored one plum as 185.2 g and, 1.2 s later, 185.1 g: the first stable display
+    /// moved by a division as its average settled (RELIABILITY.md, finding 2).
+    @Test("a placement's display settling by one division soon after it is stored is the same placement")
+    func settlingIsThePlacement() {
+        var recorder = HistoryRecorder(division: 0.1)
+        func stored(_ grams: Double, at time: Double) -> Double? {
+            recorder.record(HistorySample(sensor: "p", time: time, grams: grams, stable: true)).stable?.grams
+        }
+        #expect(stored(185.2, at: 100) == 185.2)
+        #expect(stored(185.1, at: 101.2) == nil, "one division, 1.2 s after the placement")
+        #expect(stored(185.2, at: 102) == nil, "and back, still settling")
+        #expect(stored(185.1, at: 104.9) == nil)
+        #expect(stored(185.4, at: 104.95) == 185.4, "three divisions is a change, settling or not")
+    }
+
+    @Test("a creeping load is still recorded: one division at a time, once the placement has settled")
+    func creepStillRecorded() {
+        var recorder = HistoryRecorder(division: 0.1)
+        var stored: [Double] = []
+        // 0.1 g every 40 s, as a cell's creep or a drying fruit would move.
+        for step in 0...5 {
+            let grams = 250.0 + 0.1 * Double(step)
+            let sample = HistorySample(sensor: "p", time: 1000 + 40 * Double(step), grams: grams, stable: true)
+            if let reading = recorder.record(sample).stable { stored.append(reading.grams) }
+        }
+        #expect(stored.count == 6, "every division of the creep is stored: \(stored)")
+        // A new placement starts its own settling time; the old one's does not carry over.
+        _ = recorder.record(HistorySample(sensor: "p", time: 1300, grams: 0, stable: false))
+        #expect(recorder.record(HistorySample(sensor: "p", time: 1301, grams: 90.3, stable: true)).stable != nil)
+        #expect(recorder.record(HistorySample(sensor: "p", time: 1302, grams: 90.2, stable: true)).stable == nil)
+        #expect(recorder.record(HistorySample(sensor: "p", time: 1307, grams: 90.1, stable: true)).stable != nil)
+    }
+
     @Test("overloaded readings and readings without grams are left out of the summary")
     func outOfRangeLeftOut() {
         var recorder = HistoryRecorder()

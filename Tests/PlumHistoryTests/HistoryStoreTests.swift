@@ -30,4 +30,15 @@ struct HistoryStoreTests {
         let moved = recorder.record(HistorySample(sensor: "right", time: 201, grams: 131.4, stable: true))
         #expect(moved.stable?.grams == 131.4, "a load changed while the service was down is stored")
     }
+
+    /// GRDB's pool turns WAL on with synchronous NORMAL, which syncs only at checkpoints: strace
+    /// saw plumscale-web write its WAL and never fsync it (docs/PERFORMANCE.md, section 9).
+    @Test("the writer syncs every commit: synchronous is FULL, whatever the pool set when it turned WAL on")
+    func synchronousFull() throws {
+        let directory = try TemporaryDirectory(prefix: "plumhistory")
+        let store = try HistoryStore(path: directory.file("history.sqlite"))
+        #expect(try store.writerSynchronous() == 2)
+        let reopened = try HistoryStore(path: directory.file("history.sqlite"))
+        #expect(try reopened.writerSynchronous() == 2, "and again when an existing file is opened")
+    }
 }

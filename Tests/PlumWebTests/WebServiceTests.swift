@@ -157,7 +157,7 @@ struct WebServiceTests {
     @Test("a seeded trace goes into the history and the CSV comes out with the expected rows")
     func historyCSV() async throws {
         let fixture = try WebTestFixture(now: 1_795_388_400)
-        let keeper = HistoryKeeper(store: fixture.history, retentionDays: 90)
+        let keeper = HistoryKeeper(store: fixture.history, retentionDays: 90, batching: .immediate)
         // Two minutes of a pan loaded with 100 g then 200 g, one reading every 10 s, then the
         // first reading of a third minute to close the second.
         let start = 1_795_388_100.0

@@ -149,12 +149,15 @@ class Faults:
         self.soak.place(restart_safe=True, wait_stable=False)
         wait_until("a stable reading to be written", lambda: self.soak.placement_settled(), RECOVERY_SECONDS,
                    interval=0.005)
+        cut = time.time()
         self.stack.kill_all_at_once(["plumscaled", "plumscale-mqtt", "plumscale-web", "mosquitto"])
         with sqlite3.connect(self.stack.history) as db:
             result = db.execute("PRAGMA integrity_check").fetchall()
+            rows = db.execute("SELECT sensor, time, grams FROM stable_reading").fetchall()
         self.soak.integrity.append((round(time.time() - self.soak.started, 1), result))
         if result != [("ok",)]:
             self.soak.violation("history integrity", f"PRAGMA integrity_check after a power cut: {result}")
+        self.soak.check_durable(cut, rows)
         restarted = time.time()
         self.stack.start_broker()
         self.stack.start_daemon()

@@ -24,7 +24,7 @@ import traceback
 from faults import Faults, RECOVERY_SECONDS, web_poll
 from observers import Availability, Sampler, Truth, Watcher
 from report import Report
-from stack import PANS, STARTUP_WINDOW, Stack, Timeout, wait_until, write_atomically
+from stack import PANS, WRITE_DELAY, Stack, Timeout, wait_until, write_atomically
 
 BOWL = 120.0  # grams on the right pan, tared at the start: its net is what the script adds on top
 MAX = 385.0  # the simulated pans' Max (1 kg cell): heavier is an overload, which the history leaves out
@@ -61,10 +61,10 @@ class Soak:
         self.reconnects = []  # (fault, what, seconds)
         self.faults_done = []  # (kind, start, end) in seconds into the run
         self.integrity = []
+        self.durable = []  # (seconds into the run of a power cut, placements found in the history after it)
         self.tares = []  # (fault, tare read after it)
         self.checking = set()
         self.flicker = []  # (seconds into the run, pan, grams): a settled, untouched load reported unstable
-        self.startup = []  # (seconds into the run, pan, grams, truth, seconds after the daemon started)
         self.watcher = Watcher(self.stack.socket, self.on_report)
         self.mqtt = Availability(self.stack.broker_port)
         self.sampler = Sampler(self.stack, args.interval, self.started)
@@ -99,12 +99,7 @@ class Soak:
             self.worst_beyond[pan] = max(self.worst_beyond[pan], error - allowance)
             closest = min(candidates, key=lambda value: abs(grams - value))  # the side of a change it shows
             self.weights.append((round(report["time"] - self.started, 3), pan, grams, closest))
-        since_start = report["time"] - self.stack.started_at["plumscaled"]
-        if error > DIVISION * 1.0001 + allowance and since_start < STARTUP_WINDOW:
-            with self.lock:
-                self.startup.append((round(report["time"] - self.started, 2), pan, grams, candidates,
-                                     round(since_start, 2)))
-        elif error > DIVISION * 1.0001 + allowance:
+        if error > DIVISION * 1.0001 + allowance:
             self.violation("stable readings within 1 d of the truth",
                            f"{pan} read {grams:.3f} g stable at {report['time'] - self.started:.2f} s; the pan held "
                            f"{', '.join(f'{v:.1f}' for v in candidates)} g net then (tare {report.get('tare')}, "
@@ -118,6 +113,25 @@ class Soak:
                 and abs(grams - placement["net"]) <= DIVISION * 1.0001 + allowance):
             placement["settled"] = arrival
             placement["allowance"] = allowance  # what the history row may differ by, too
+
+    def check_durable(self, cut, rows):
+        """After a power cut, before anything starts again: every placement that settled more than
+        WRITE_DELAY seconds before the cut has its row (plumscale-web writes in batches; what the cut may
+        lose is the last seconds only, docs/PERFORMANCE.md)."""
+        checked = 0
+        since = self.stack.started_at["plumscale-web"]  # earlier placements were checked at an earlier cut
+        for p in self.placements:
+            if p["settled"] is None or not since <= p["settled"] <= cut - WRITE_DELAY:
+                continue
+            checked += 1
+            end = min(p["end"] or cut, cut)
+            if not any(r[0] == p["pan"] and p["start"] <= r[1] < end
+                       and abs(r[2] - p["net"]) <= DIVISION * 1.0001 + p.get("allowance", 0) for r in rows):
+                self.violation("history durable over a power cut",
+                               f"{p['pan']} {p['net']:.1f} g, settled {cut - p['settled']:.1f} s before the cut, "
+                               "is not in the history after it")
+        with self.lock:
+            self.durable.append((round(cut - self.started, 1), checked))
 
     def check_tare(self, fault):
         report = self.watcher.report("right")[1]

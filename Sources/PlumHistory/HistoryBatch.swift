@@ -1,0 +1,98 @@
+/// The rows a ``HistoryRecorder`` produced that are not written yet, and when to write them: a
+/// stable reading (a placement, what users look for) within ``Policy/stableDelay`` of being
+/// recorded; minute summaries, which come every minute even with nothing on the pans, within
+/// ``Policy/minuteDelay``, or with the next stable reading's write, whichever is first.
+///
+/// So a power cut loses at most the stable readings of the last `stableDelay` seconds and the
+/// summaries of the last `minuteDelay` (plus the minute still open, which is in memory only).
+/// Times are the readings' own: a clock stepped backwards writes at once rather than waiting.
+package struct HistoryBatch: Sendable {
+    package struct Policy: Hashable, Sendable {
+        /// Seconds a stable reading may wait to be written.
+        package var stableDelay: Double
+        /// Seconds a minute summary may wait to be written.
+        package var minuteDelay: Double
+        /// Rows kept while writes fail (a full card); beyond it the oldest are dropped.
+        package var limit: Int
+
+        /// 2 s for a placement, 5 minutes for summaries: at rest 240 commits a day instead of
+        /// 2 880, a placement a minute one commit each, and never more than one every 2 s however
+        /// fast loads come and go (docs/PERFORMANCE.md, "Writes to the SD card"). A placement is
+        /// what users look for, so it waits only long enough to share a commit with its neighbours.
+        package static let standard = Policy(stableDelay: 2, minuteDelay: 300, limit: 100_000)
+
+        /// Every row written with the reading that produced it: for tests that read the store at once.
+        package static let immediate = Policy(stableDelay: 0, minuteDelay: 0, limit: 100_000)
+
+        package init(stableDelay: Double, minuteDelay: Double, limit: Int) {
+            self.stableDelay = stableDelay
+            self.minuteDelay = minuteDelay
+            self.limit = limit
+        }
+    }
+
+    package let policy: Policy
+    package private(set) var stable: [StableReading] = []
+    package private(set) var minutes: [MinuteSummary] = []
+    private var firstStable: Double?
+    private var firstMinute: Double?
+    /// The time of the newest reading added.
+    package private(set) var newest = -Double.infinity
+
+    package init(policy: Policy = .standard) {
+        self.policy = policy
+    }
+
+    package var count: Int { stable.count + minutes.count }
+    package var isEmpty: Bool { count == 0 }
+
+    /// Adds what one reading produced, recorded at `time` (the reading's time).
+    package mutating func add(_ output: HistoryRecorder.Output, at time: Double) {
+        newest = max(newest, time)
+        if let reading = output.stable {
+            stable.append(reading)
+            if firstStable == nil { firstStable = time }
+        }
+        if let minute = output.minute {
+            minutes.append(minute)
+            if firstMinute == nil { firstMinute = time }
+        }
+        trim()
+    }
+
+    /// Adds the summaries a flush closed; they are written with the next write.
+    package mutating func add(minutes closed: [MinuteSummary]) {
+        minutes += closed
+        if firstMinute == nil, !closed.isEmpty { firstMinute = newest }
+        trim()
+    }
+
+    /// Whether the batch should be written at `time`.
+    package func isDue(at time: Double) -> Bool {
+        func waited(_ since: Double?, _ delay: Double) -> Bool {
+            guard let since else { return false }
+            return time - since >= delay || time < since
+        }
+        return waited(firstStable, policy.stableDelay) || waited(firstMinute, policy.minuteDelay)
+    }
+
+    /// Empties the batch after a good write.
+    package mutating func clear() {
+        (stable, minutes, firstStable, firstMinute) = ([], [], nil, nil)
+    }
+
+    /// After a failed write: the rows stay, and the next attempt comes a full delay later, so a
+    /// full card is not asked again at every reading.
+    package mutating func retryLater(from time: Double) {
+        if firstStable != nil { firstStable = time }
+        if firstMinute != nil { firstMinute = time }
+    }
+
+    private mutating func trim() {
+        let excess = count - policy.limit
+        guard excess > 0 else { return }
+        let fromMinutes = min(excess, minutes.count)
+        minutes.removeFirst(fromMinutes)
+        stable.removeFirst(min(excess - fromMinutes, stable.count))
+    }
+}

@@ -1,0 +1,69 @@
+import PlumHistory
+import Testing
+
+/// Batching is what keeps the history within the SD card's budget (docs/PERFORMANCE.md, "Writes
+/// to the SD card"), and its delays are what a power cut may lose: both are promises.
+@Suite("History batches")
+struct HistoryBatchTests {
+    static func placement(_ grams: Double, at time: Double) -> HistoryRecorder.Output {
+        .init(stable: StableReading(sensor: "left", time: time, grams: grams), minute: nil)
+    }
+
+    static func minute(_ minute: Int64, at time: Double) -> HistoryRecorder.Output {
+        .init(stable: nil, minute: MinuteSummary(sensor: "left", minute: minute, min: 1, mean: 1, max: 1, samples: 10))
+    }
+
+    @Test("a stable reading is written within its delay, with the summaries waiting beside it")
+    func stableWithinItsDelay() {
+        var batch = HistoryBatch(policy: .init(stableDelay: 10, minuteDelay: 300, limit: 100))
+        batch.add(Self.minute(60, at: 120), at: 120)
+        #expect(!batch.isDue(at: 130), "a summary alone waits")
+        batch.add(Self.placement(152.3, at: 131), at: 131)
+        #expect(!batch.isDue(at: 140.9))
+        #expect(batch.isDue(at: 141), "10 s after the placement")
+        #expect(HistoryBatch.Policy.standard.stableDelay == 2, "the delay docs/PERFORMANCE.md promises")
+        #expect(batch.stable.count == 1 && batch.minutes.count == 1, "one commit takes both")
+        batch.clear()
+        #expect(batch.isEmpty && !batch.isDue(at: 10_000))
+    }
+
+    @Test("at rest, summaries wait up to 5 minutes: 240 commits a day, not one a minute per pan")
+    func summariesEveryFiveMinutes() {
+        var batch = HistoryBatch()
+        var commits = 0
+        // A day of readings every second, both pans' summaries closing each minute.
+        for second in 0..<86_400 {
+            let time = Double(second)
+            if second % 60 == 0, second > 0 {
+                batch.add(Self.minute(Int64(second - 60), at: time), at: time)
+                batch.add(Self.minute(Int64(second - 60), at: time), at: time)
+            }
+            if batch.isDue(at: time) {
+                commits += 1
+                batch.clear()
+            }
+        }
+        // The first summary of a batch closes a minute after the last write: one commit every 6 minutes.
+        #expect((239...240).contains(commits), "\(commits) commits in a day")
+    }
+
+    @Test("a clock stepped back writes at once; a failed write keeps the rows and waits a full delay")
+    func clockStepAndFailure() {
+        var batch = HistoryBatch(policy: .init(stableDelay: 10, minuteDelay: 300, limit: 100))
+        batch.add(Self.placement(80, at: 1000), at: 1000)
+        #expect(batch.isDue(at: 990), "time before the batch began: the clock was set back")
+        batch.retryLater(from: 1012)
+        #expect(batch.stable.count == 1, "nothing dropped")
+        #expect(!batch.isDue(at: 1020) && batch.isDue(at: 1022))
+    }
+
+    @Test("while writes fail the batch is bounded: the oldest summaries go first, placements last")
+    func bounded() {
+        var batch = HistoryBatch(policy: .init(stableDelay: 10, minuteDelay: 300, limit: 4))
+        batch.add(Self.placement(10, at: 0), at: 0)
+        for index in 1...5 { batch.add(Self.minute(Int64(index * 60), at: Double(index)), at: Double(index)) }
+        #expect(batch.count == 4)
+        #expect(batch.stable.map(\.grams) == [10], "the placement is kept")
+        #expect(batch.minutes.map(\.minute) == [180, 240, 300], "the newest summaries are kept")
+    }
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""What the SD card sees: bytes written per process and fsync calls, at rest and with a load changing every
+minute, with plumscale-web recording its history (docs/PERFORMANCE.md, "Writes to the SD card").
+
+usage: sdcard.py [--bin DIR] [--minutes M] [--seed N] [--no-strace]
+
+Runs the soak's stack (mosquitto, plumscaled with two simulated pans, plumscale-mqtt, plumscale-web with its
+history) in a folder on a disk (not a tmpfs, which /proc/PID/io does not count), and for each phase of M
+minutes (default 10; a multiple of 5 covers whole history batches) reads every process's
+/proc/PID/io write_bytes before and after, the history's file sizes, and, with strace attached, how many
+fsync and fdatasync calls each of plumscaled and plumscale-web made. Prints the figures per hour and per day.
+No invariant is checked here (soak.py does that): this is a measurement, not a test.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from stack import PANS, Stack, wait_until, write_atomically
+
+PROCESSES = ("plumscaled", "plumscale-mqtt", "plumscale-web")
+FILES = ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm")
+
+
+def written(pid):
+    with open(f"/proc/{pid}/io") as f:
+        fields = dict(line.split(": ") for line in f.read().splitlines())
+    return int(fields["write_bytes"])
+
+
+def sizes(directory):
+    result = {}
+    for name in FILES:
+        try:
+            result[name] = os.path.getsize(os.path.join(directory, name))
+        except OSError:
+            result[name] = 0
+    state = os.path.join(directory, "state")
+    result["state"] = sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(state) for f in files)
+    return result
+
+
+class Phase:
+    """One phase's counters: /proc/PID/io before and after, and strace -c on the two that write files."""
+
+    def __init__(self, stack, trace):
+        self.stack = stack
+        self.pids = {name: stack.pid(name) for name in PROCESSES}
+        self.before = {name: written(pid) for name, pid in self.pids.items()}
+        self.files_before = sizes(stack.dir)
+        self.tracers = {}
+        if trace:
+            for name in ("plumscaled", "plumscale-web"):
+                out = os.path.join(stack.dir, f"strace-{name}-{time.monotonic_ns()}.txt")
+                tracer = subprocess.Popen(["strace", "-f", "-c", "-e", "trace=fsync,fdatasync,sync_file_range",
+                                           "-o", out, "-p", str(self.pids[name])],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                self.tracers[name] = (tracer, out)
+        self.started = time.monotonic()
+
+    def end(self):
+        seconds = time.monotonic() - self.started
+        after = {name: written(pid) for name, pid in self.pids.items()}
+        syncs = {}
+        for name, (tracer, out) in self.tracers.items():
+            tracer.send_signal(signal.SIGINT)  # strace detaches and writes its summary
+            tracer.wait(30)
+            syncs[name] = count_syncs(out)
+        return seconds, {name: after[name] - self.before[name] for name in PROCESSES}, syncs, self.files_before
+
+
+def count_syncs(path):
+    """The calls column of strace -c's summary, fsync, fdatasync and sync_file_range together."""
+    total = 0
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if parts and parts[-1] in ("fsync", "fdatasync", "sync_file_range") and len(parts) >= 5:
+                    total += int(parts[3])
+    except OSError:
+        return None
+    return total
+
+
+def report(title, seconds, delta, syncs, before, after):
+    per_day = 86_400 / seconds
+    print(f"\n{title}: {seconds:.0f} s")
+    print(f"{'process':<16}{'write_bytes':>14}{'per hour':>14}{'per day':>14}{'fsync calls':>14}{'at most 1/s':>12}")
+    total = 0
+    for name in PROCESSES:
+        total += delta[name]
+        calls = syncs.get(name)
+        rate = "" if calls is None else f"{calls / seconds:.3f}/s"
+        print(f"{name:<16}{delta[name]:>14,}{delta[name] * 3600 / seconds / 1e6:>12.2f}MB"
+              f"{delta[name] * per_day / 1e6:>12.1f}MB{'' if calls is None else calls:>14}{rate:>12}")
+    print(f"{'all':<16}{total:>14,}{total * 3600 / seconds / 1e6:>12.2f}MB{total * per_day / 1e6:>12.1f}MB")
+    for name in sorted(after):
+        grown = after[name] - before.get(name, 0)
+        print(f"  {name}: {after[name]:,} bytes ({grown:+,} in the phase, {grown * per_day / 1e6:+.2f} MB/day)")
+    return total * per_day
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", default=".build/debug")
+    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-strace", action="store_true")
+    args = parser.parse_args()
+    trace = not args.no_strace and shutil.which("strace") is not None
+    rng = random.Random(args.seed)
+    directory = tempfile.mkdtemp(prefix="plumscale-sdcard-", dir=os.environ.get("SDCARD_DIR"))
+    stack = Stack(os.path.abspath(args.bin), directory)
+    try:
+        for pan in PANS:
+            write_atomically(stack.load_files[pan], "0\n")
+        stack.start_broker()
+        stack.start_daemon()
+        stack.start_bridge()
+        stack.start_web()
+        wait_until("the history file", lambda: os.path.exists(stack.history), 60)
+        # A minute to settle: start-up writes (the history's schema, the first zero) are not the steady state.
+        time.sleep(60)
+        phase = Phase(stack, trace)
+        time.sleep(args.minutes * 60)
+        seconds, delta, syncs, before = phase.end()
+        rest = report("at rest, both pans empty", seconds, delta, syncs, before, sizes(directory))
+        phase = Phase(stack, trace)
+        deadline = time.monotonic() + args.minutes * 60
+        while time.monotonic() < deadline:
+            write_atomically(stack.load_files["left"], f"{rng.uniform(20, 370):.1f}\n")
+            time.sleep(max(0.0, min(60.0, deadline - time.monotonic())))
+        seconds, delta, syncs, before = phase.end()
+        busy = report("a new load on the left pan every minute", seconds, delta, syncs, before, sizes(directory))
+        print(f"\ngoals: at rest {rest / 1e6:.1f} MB/day of at most 10; a change a minute {busy / 1e6:.1f} MB/day "
+              "of at most 50")
+        return 0
+    finally:
+        stack.stop_all()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
