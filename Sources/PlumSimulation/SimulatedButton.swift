@@ -33,22 +33,32 @@ public final class SimulatedButton: GPIOEdgeLine, Sendable {
     public func release(at time: MonotonicInstant? = nil) { change(to: false, at: time) }
 
     /// The contact closes at `time`, bouncing open and shut `bounces` times, a millisecond apart.
+    ///
+    /// The edges are queued at once, as the kernel holds a burst for a reader that comes to it
+    /// late: queued one by one, a reader could take the first bounce alone and, its time stamps
+    /// being long past, judge it a whole press before the rest of the burst was queued.
     public func pressBouncing(at time: MonotonicInstant, bounces: Int) {
+        var edges: [(Bool, MonotonicInstant)] = []
         var at = time.nanoseconds
         for _ in 0..<bounces {
-            change(to: true, at: MonotonicInstant(nanoseconds: at))
-            change(to: false, at: MonotonicInstant(nanoseconds: at + 500_000))
+            edges.append((true, MonotonicInstant(nanoseconds: at)))
+            edges.append((false, MonotonicInstant(nanoseconds: at + 500_000)))
             at += 1_000_000
         }
-        change(to: true, at: MonotonicInstant(nanoseconds: at))
+        edges.append((true, MonotonicInstant(nanoseconds: at)))
+        change(edges)
     }
 
     private func change(to pressed: Bool, at time: MonotonicInstant?) {
-        let stamp = time ?? SystemMonotonicClock().now()
+        change([(pressed, time ?? SystemMonotonicClock().now())])
+    }
+
+    private func change(_ edges: [(pressed: Bool, at: MonotonicInstant)]) {
         state.withLock { state in
-            guard state.pressed != pressed else { return }
-            state.pressed = pressed
-            state.pending.append(EdgeEvent(kind: pressed ? .rising : .falling, timestamp: stamp, offset: offset))
+            for (pressed, stamp) in edges where state.pressed != pressed {
+                state.pressed = pressed
+                state.pending.append(EdgeEvent(kind: pressed ? .rising : .falling, timestamp: stamp, offset: offset))
+            }
         }
     }
 
