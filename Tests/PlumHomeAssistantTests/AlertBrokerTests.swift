@@ -44,7 +44,12 @@ struct AlertBrokerTests {
 
         // The alert as Home Assistant sets it up from the device config: the discovery id of the
         // per-entity topic earlier releases used.
+        // The device config waits for the daemon's capacities and named tares after a connect
+        // (Bridge.publishDeviceConfig), so on a busy machine it may come after the states.
         let configTopic = "homeassistant/binary_sensor/plumscale_kitchen/alert_fruit-low/config"
+        _ = await watcher.first {
+            DeviceConfigReader($0.payload, topic: $0.topic)?.entities[configTopic] != nil
+        }
         let configs = watcher.messages.compactMap {
             DeviceConfigReader($0.payload, topic: $0.topic)?.entities[configTopic]
         }
