@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs inside the systemd VM as root, started by plum-systemd-check.service once the machine has
-# reached multi-user.target. Phase 1 installs the package and checks the service path; the VM
-# then reboots (the overlay disk keeps what was installed) and phase 2 checks what a reboot must
-# keep, then removes and purges the package and powers off.
+# reached multi-user.target. Phase 1 installs the three packages and checks the service path;
+# the VM then reboots (the overlay disk keeps what was installed) and phase 2 checks what a
+# reboot must keep, upgrades to the next version and downgrades back, then removes and purges
+# the packages and powers off.
 #
 # Results: $PLUM_OUT/results.txt gets "PASS|FAIL name: detail" lines, every name beginning with
 # "systemd"; runs/ keeps what the commands printed; progress.txt marks how far the guest got.
@@ -26,6 +27,12 @@ until_true() {
     done
 }
 prop() { systemctl show -P "$2" "$1"; }
+PACKAGES=(plumscale plumscale-mqtt plumscale-web)
+# installed_versions: "package=version ..." of the three, as dpkg has them installed.
+installed_versions() {
+    dpkg-query -W -f '${db:Status-Abbrev}${Package}=${Version} ' "${PACKAGES[@]}" 2>&1 | sed 's/^ii *//; s/ ii */ /g'
+}
+want_versions() { printf '%s ' "${PACKAGES[@]/%/=$1}"; }
 # The emulated HX711: zero at code 60000, 1500 counts per gram once calibrated.
 ZERO=60000
 PER_GRAM=1500
@@ -82,20 +89,25 @@ if [[ $phase == 1 ]]; then
     # The host root may be a container image whose policy-rc.d forbids starting any service (exit
     # 101); Debian on a Pi has none, and the package's own scripts must start the socket.
     rm -f /usr/sbin/policy-rc.d
-    apt-get install -y "$PLUMSCALE_DEB" >"$RUNS/apt-install.out" 2>&1
+    apt-get install -y "$PLUMSCALE_DEBS"/plumscale*.deb </dev/null >"$RUNS/apt-install.out" 2>&1
     rc=$?
-    check systemd.apt-install "apt-get install ./$(basename "$PLUMSCALE_DEB"): rc=$rc $(tail -n 2 "$RUNS/apt-install.out" | tr '\n' ' ')" \
-        test $rc = 0
+    installed=$(installed_versions)
+    check systemd.apt-install "apt-get install ./plumscale*.deb: rc=$rc, installed: $installed; \
+$(tail -n 2 "$RUNS/apt-install.out" | tr '\n' ' ')" \
+        test "$rc|$installed" = "0|$(want_versions "$PLUMSCALE_VERSION")"
     modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-stub chip_addr=0x48
     modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-dev
     udevadm settle --timeout=30
 
     groups_of_plumscale=$(id -nG plumscale 2>&1)
+    groups_of_web=$(id -nG plumscale-web 2>&1)
     check systemd.sysusers "groups: $(getent group gpio i2c plumscale plumscale-admin | cut -d: -f1 | tr '\n' ' ');
-user plumscale home $(getent passwd plumscale | cut -d: -f6), in: $groups_of_plumscale" \
+user plumscale home $(getent passwd plumscale | cut -d: -f6), in: $groups_of_plumscale; \
+user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web" \
         bash -c "getent group gpio i2c plumscale plumscale-admin | wc -l | grep -qx 4 &&
             [[ ' $groups_of_plumscale ' == *' gpio '* && ' $groups_of_plumscale ' == *' i2c '* ]] &&
-            [[ \$(getent passwd plumscale | cut -d: -f6) == /var/lib/plumscale ]]"
+            [[ \$(getent passwd plumscale | cut -d: -f6) == /var/lib/plumscale ]] &&
+            [[ ' $groups_of_web ' == *' plumscale '* && ' $groups_of_web ' == *' plumscale-admin '* ]]"
     gpiochip=$(grep -l hx711-sim /sys/bus/gpio/devices/gpiochip*/of_node/name /sys/bus/gpio/devices/*/label \
         2>/dev/null | head -n1 | sed -n 's#.*/\(gpiochip[0-9]*\)/.*#\1#p')
     [[ -n $gpiochip ]] || gpiochip=$(gpiodetect | awk '/\[hx711-sim\]/ {print $1; exit}')
@@ -132,6 +144,8 @@ lock_memory = true
 [mqtt]
 host = "127.0.0.1"
 scale_id = "vm"
+# The VM's mosquitto checks no passwords; the bridge sends this user and the credential's.
+username = "plum-test"
 
 [web]
 listen = "127.0.0.1:8385"
@@ -142,14 +156,19 @@ TOML
     load 0
 
     # ---- socket activation, READY and STATUS -------------------------------------------------
-    enabled="$(systemctl is-enabled plumscaled.socket) $(systemctl is-enabled plumscaled.service)"
-    before="$(systemctl is-active plumscaled.socket) $(systemctl is-active plumscaled.service)"
+    # All four units enabled, only the socket started: the bridge and the web service, clients of
+    # the socket, are not started by their packages while the daemon is not running, or they would
+    # wake it before the configuration says which GPIO lines are the scale's.
+    units=(plumscaled.socket plumscaled.service plumscale-mqtt.service plumscale-web.service)
+    enabled=$(systemctl is-enabled "${units[@]}" | tr '\n' ' ')
+    before=$(systemctl is-active "${units[@]}" | tr '\n' ' ')
     as reader plumscale status >"$RUNS/status.out" 2>&1
     rc=$?
     after=$(systemctl is-active plumscaled.service)
-    check systemd.socket-activation "socket and service $enabled; after install socket/service $before; \
+    check systemd.socket-activation "${units[*]}: $enabled; after install: $before; \
 plumscale status as a member of plumscale: rc=$rc, then the service is $after" \
-        test "$enabled|$before|$rc|$after" = "enabled enabled|active inactive|0|active"
+        test "$enabled|$before|$rc|$after" = \
+        "enabled enabled enabled enabled |active inactive inactive inactive |0|active"
     until_true 60 bash -c '[[ $(systemctl show -P SubState plumscaled.service) == running &&
         -n $(systemctl show -P StatusText plumscaled.service) ]]'
     check systemd.ready-status "Type=$(prop plumscaled.service Type), SubState=$(prop plumscaled.service SubState), \
@@ -222,12 +241,9 @@ $(last_read)(want 120.0 g)" test $? = 0
 journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n1)" \
         bash -c "[[ $(prop plumscaled.service NRestarts) -gt $restarts ]] && grep -qi 'watchdog timeout' '$RUNS/plumscaled.journal'"
 
-    # ---- the MQTT and web services, as their units run them ---------------------------------------
-    install -m 0755 "$PLUMSCALE_SERVICES_BIN/plumscale-mqtt" "$PLUMSCALE_SERVICES_BIN/plumscale-web" /usr/local/bin/
-    install -m 0644 "$PLUM_REPO/systemd/plumscale-mqtt.service" "$PLUM_REPO/systemd/plumscale-web.service" \
-        /etc/systemd/system/
+    # ---- the MQTT and web services, as their packages install them --------------------------------
     # The units load their secrets with LoadCredential=; systemd 252 will not start them unless
-    # the source files exist, which the package's postinst makes: empty (not set), root's alone.
+    # the source files exist, which the packages' postinst make: empty (not set), root's alone.
     credentials=$(stat -c '%n %U %a %s' /etc/plumscale/credentials/web-password \
         /etc/plumscale/credentials/mqtt-password 2>&1 | tr '\n' ' ')
     check systemd.credentials.files "made by postinst: $credentials" \
@@ -236,7 +252,9 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
     # that works proves the service read $CREDENTIALS_DIRECTORY/web-password.
     (umask 077 && echo plum-test-password | plumscale-web hash-password --cost 10 >/tmp/web-password)
     install -m 600 /tmp/web-password /etc/plumscale/credentials/web-password && rm /tmp/web-password
-    systemctl daemon-reload
+    # And the broker's (the VM's mosquitto checks none, but the bridge sends it): a secret an
+    # upgrade must keep, like the page's.
+    echo plum-test-broker-secret >/etc/plumscale/credentials/mqtt-password
     # systemd copies a credential when the unit starts: after a new password, a restart (as the
     # docs tell the user), also when the unit was already running from an earlier boot.
     systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
@@ -389,23 +407,130 @@ active="$(systemctl is-active plumscaled.socket) $(systemctl is-active plumscale
 shows reader 120.0
 check systemd.reboot-keeps-calibration "after a reboot: socket/service $active; 120 g reads: $(last_read)(want 120.0 g)" \
     test $? = 0
-systemctl disable --now plumscale-mqtt.service plumscale-web.service >/dev/null 2>&1
+# Enabled by their packages, the bridge and the web service come up at boot by themselves.
+until_true 60 systemctl --quiet is-active plumscale-mqtt.service plumscale-web.service
+services="$(systemctl is-active plumscale-mqtt.service) $(systemctl is-active plumscale-web.service)"
+check systemd.reboot-services "after a reboot: plumscale-mqtt and plumscale-web $services (want active active)" \
+    test "$services" = "active active"
+
+# ---- upgrade to the next version: nothing lost, the services restarted, no question asked ------
+# A 30 g container on the pan, tared: the pan reads 0.0 g, and the daemon saves zero and tare.
+# A restart keeps the tare only while the container is still on (docs/engine.md), so it stays on
+# over the upgrade; a lost tare would read 30.0 g, a lost calibration neither.
+CUP=30
+load $CUP
+until_true 120 bash -c "runuser -u admin -- plumscale tare --sensor pan --timeout 30 >'$RUNS/upgrade-tare.out' 2>&1"
+rc=$?
+shows reader 0.0
+shown=$?
+check systemd.upgrade.tared "before the upgrade: tare with a ${CUP} g container on (rc=$rc), then it reads: $(last_read)\
+(want 0.0 g)" test "$rc|$shown" = "0|0"
+# sums FILE...: the files' contents, to compare before and after.
+sums() { sha256sum "$@" 2>&1 | awk '{print $1}' | tr '\n' ' '; }
+kept_files=(/etc/plumscale/plumscale.toml /etc/plumscale/credentials/web-password
+    /etc/plumscale/credentials/mqtt-password)
+sums_before=$(sums "${kept_files[@]}")
+state_before=$(ls /var/lib/plumscale | tr '\n' ' ')
+history_before=$(stat -c %s /var/lib/plumscale-web/history.sqlite 2>&1)
+declare -A pid_before
+for unit in plumscaled plumscale-mqtt plumscale-web; do pid_before[$unit]=$(prop "$unit.service" MainPID); done
+dpkg_log_lines=$(wc -l </var/log/dpkg.log)
+# No --force-conf* option: a conffile question would read end-of-file from /dev/null, and fail.
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$PLUMSCALE_NEXT_DEBS"/plumscale*.deb </dev/null \
+    >"$RUNS/apt-upgrade.out" 2>&1
+rc=$?
+installed=$(installed_versions)
+check systemd.upgrade.install "apt-get install ./plumscale*.deb of $PLUMSCALE_NEXT_VERSION over $PLUMSCALE_VERSION: \
+rc=$rc, installed: $installed" test "$rc|$installed" = "0|$(want_versions "$PLUMSCALE_NEXT_VERSION")"
+tail -n +"$((dpkg_log_lines + 1))" /var/log/dpkg.log >"$RUNS/dpkg-upgrade.log"
+asked=$(grep -E ' conffile ' "$RUNS/dpkg-upgrade.log"; grep -E "^Configuration file '" "$RUNS/apt-upgrade.out")
+check systemd.upgrade.no-questions "dpkg.log of the upgrade: $(grep -c ' upgrade ' "$RUNS/dpkg-upgrade.log") upgrades, \
+conffile decisions (made only by asking): '$(tr '\n' ' ' <<<"$asked")' (want none)" test -z "$asked"
+restarted=""
+for unit in plumscaled plumscale-mqtt plumscale-web; do
+    until_true 60 bash -c "[[ \$(systemctl show -P SubState $unit.service) == running ]]"
+    restarted+="$unit ${pid_before[$unit]} -> $(prop "$unit.service" MainPID) $(systemctl is-active "$unit.service"); "
+done
+check systemd.upgrade.restarted "each service runs the new program: $restarted" \
+    bash -c "for unit in plumscaled plumscale-mqtt plumscale-web; do
+        now=\$(systemctl show -P MainPID \$unit.service)
+        [[ \$now != 0 && \$(systemctl is-active \$unit.service) == active ]] || exit 1
+    done
+    [[ \$(systemctl show -P MainPID plumscaled.service) != ${pid_before[plumscaled]} &&
+        \$(systemctl show -P MainPID plumscale-mqtt.service) != ${pid_before[plumscale-mqtt]} &&
+        \$(systemctl show -P MainPID plumscale-web.service) != ${pid_before[plumscale-web]} ]]"
+shows reader 0.0
+tare_kept=$?
+tare_read=$(last_read)
+# The bridge's next state, not a retained one (-R): it publishes when the fruit goes on. The
+# subscriber is in place once its probe comes back.
+mqtt_out="$RUNS/upgrade-mqtt.out"
+timeout 240 mosquitto_sub -R -h 127.0.0.1 -t plumscale/vm/pan/state -t plum-test/probe -v >"$mqtt_out" 2>&1 &
+mqtt_sub=$!
+until_true 60 bash -c "mosquitto_pub -h 127.0.0.1 -t plum-test/probe -m here && grep -q '^plum-test/probe' '$mqtt_out'"
+load $((CUP + 120))
+shows reader 120.0
+calibration_kept=$?
+check systemd.upgrade.state-kept "after the upgrade, the container alone reads: $tare_read(want 0.0 g: tare kept); \
+with 120 g of fruit: $(last_read)(want 120.0 g: calibration kept); /var/lib/plumscale: \
+$(ls /var/lib/plumscale | tr '\n' ' ')(was: $state_before)" \
+    test "$tare_kept|$calibration_kept|$(ls /var/lib/plumscale | tr '\n' ' ')" = "0|0|$state_before"
+sums_after=$(sums "${kept_files[@]}")
+check systemd.upgrade.files-kept "plumscale.toml (edited), web-password, mqtt-password: sha256 \
+$( [[ $sums_after == "$sums_before" ]] && echo unchanged || echo "$sums_before -> $sums_after"); \
+history.sqlite $history_before -> $(stat -c %s /var/lib/plumscale-web/history.sqlite 2>&1) bytes" \
+    bash -c "[[ '$sums_after' == '$sums_before' ]] && [[ -s /var/lib/plumscale-web/history.sqlite ]]"
+until_true 60 bash -c "curl -s -o '$RUNS/upgrade-login.out' -w '%{http_code}' -H 'Origin: http://127.0.0.1:8385' \
+    -H 'Content-Type: application/json' --data '{\"password\":\"plum-test-password\"}' \
+    http://127.0.0.1:8385/api/login >'$RUNS/upgrade-login.code' 2>&1 && grep -qx 200 '$RUNS/upgrade-login.code'"
+until_true 120 grep -q '^plumscale/vm/pan/state .*"grams"' "$mqtt_out"
+kill "$mqtt_sub" 2>/dev/null
+check systemd.upgrade.services "the web page logs in with the kept password: HTTP $(cat "$RUNS/upgrade-login.code"); \
+the bridge publishes again: '$(grep -m1 '^plumscale/vm/pan/state' "$mqtt_out" | head -c 160)'" \
+    bash -c "grep -qx 200 '$RUNS/upgrade-login.code' && grep -q '^plumscale/vm/pan/state .*\"grams\"' '$mqtt_out'"
+
+# ---- downgrade back: the older version installs over the newer one ------------------------------
+load $CUP
+DEBIAN_FRONTEND=noninteractive apt-get install -y --allow-downgrades "$PLUMSCALE_DEBS"/plumscale*.deb </dev/null \
+    >"$RUNS/apt-downgrade.out" 2>&1
+rc=$?
+installed=$(installed_versions)
+for unit in plumscaled plumscale-mqtt plumscale-web; do
+    until_true 60 bash -c "[[ \$(systemctl show -P SubState $unit.service) == running ]]"
+done
+shows reader 0.0
+tare_kept=$?
+services=$(systemctl is-active plumscaled.service plumscale-mqtt.service plumscale-web.service | tr '\n' ' ')
+check systemd.downgrade "apt-get install --allow-downgrades of $PLUMSCALE_VERSION: rc=$rc, installed: $installed; \
+services: $services; the container reads: $(last_read)(want 0.0 g); files $( [[ $(sums "${kept_files[@]}") == \
+"$sums_before" ]] && echo unchanged || echo changed)" \
+    test "$rc|$installed|$services|$tare_kept|$(sums "${kept_files[@]}")" = \
+    "0|$(want_versions "$PLUMSCALE_VERSION")|active active active |0|$sums_before"
+
+# ---- remove and purge the three -------------------------------------------------------------------
+load 120
 saved=$(ls /var/lib/plumscale)
-apt-get remove -y plumscale >"$RUNS/apt-remove.out" 2>&1
+apt-get remove -y "${PACKAGES[@]}" </dev/null >"$RUNS/apt-remove.out" 2>&1
 rc=$?
 left="$(ls /var/lib/plumscale 2>&1 | tr '\n' ' ')"
-check systemd.remove "apt-get remove: rc=$rc; plumscaled $(pgrep -x plumscaled >/dev/null && echo running || echo gone), \
-unit files: $(systemctl list-unit-files 'plumscaled*' --no-legend | wc -l), /usr/sbin/plumscaled \
-$([[ -e /usr/sbin/plumscaled ]] && echo present || echo gone); /var/lib/plumscale: $left(was: $(echo $saved)); \
-/etc/plumscale/plumscale.toml $([[ -f /etc/plumscale/plumscale.toml ]] && echo kept || echo gone)" \
-    bash -c "[[ $rc == 0 && ! -e /usr/sbin/plumscaled && '$left' == '$(echo $saved) ' ]] && ! pgrep -x plumscaled &&
-        [[ -f /etc/plumscale/plumscale.toml && \$(systemctl list-unit-files 'plumscaled*' --no-legend | wc -l) == 0 ]]"
-apt-get purge -y plumscale >"$RUNS/apt-purge.out" 2>&1
+running=$(pgrep -x 'plumscaled|plumscale-mqtt|plumscale-web' | tr '\n' ' ')
+programs=$(ls /usr/sbin/plumscaled /usr/bin/plumscale /usr/bin/plumscale-mqtt /usr/bin/plumscale-web 2>/dev/null | tr '\n' ' ')
+units=$(systemctl list-unit-files 'plumscale*' --no-legend | awk '{print $1}' | tr '\n' ' ')
+kept_paths=(/etc/plumscale/plumscale.toml /etc/plumscale/credentials/web-password
+    /etc/plumscale/credentials/mqtt-password /var/lib/plumscale-web/history.sqlite)
+kept=$(ls "${kept_paths[@]}" 2>&1 | tr '\n' ' ')
+ls "${kept_paths[@]}" >/dev/null 2>&1
+all_kept=$?
+check systemd.remove "apt-get remove ${PACKAGES[*]}: rc=$rc; running: '$running', programs: '$programs', \
+unit files: '$units' (want none of the three); /var/lib/plumscale: $left(was: $(echo $saved)); kept: $kept" \
+    bash -c "[[ $rc == 0 && $all_kept == 0 && -z '$running' && -z '$programs' && -z '$units' &&
+        '$left' == '$(echo $saved) ' ]]"
+apt-get purge -y "${PACKAGES[@]}" </dev/null >"$RUNS/apt-purge.out" 2>&1
 rc=$?
-check systemd.purge "apt-get purge: rc=$rc; /var/lib/plumscale $([[ -e /var/lib/plumscale ]] && echo present || echo gone), \
-/etc/plumscale $([[ -e /etc/plumscale ]] && echo present || echo gone), /run/plumscale \
-$([[ -e /run/plumscale ]] && echo present || echo gone)" \
-    bash -c "[[ $rc == 0 && ! -e /var/lib/plumscale && ! -e /etc/plumscale && ! -e /run/plumscale ]]"
+present=$(ls -d /var/lib/plumscale /var/lib/plumscale-web /etc/plumscale /run/plumscale 2>/dev/null | tr '\n' ' ')
+check systemd.purge "apt-get purge ${PACKAGES[*]}: rc=$rc; left of /var/lib/plumscale, /var/lib/plumscale-web, \
+/etc/plumscale, /run/plumscale: '$present' (want none); dpkg knows: $(dpkg-query -W "${PACKAGES[@]}" 2>&1 | tr '\n' ' ')" \
+    bash -c "[[ $rc == 0 && -z '$present' ]] && ! dpkg-query -W ${PACKAGES[*]} >/dev/null 2>&1"
 journalctl -b --no-pager >"$RUNS/journal-phase2.txt" 2>&1
 dmesg >"$PLUM_OUT/dmesg.txt"
 progress phase2-done

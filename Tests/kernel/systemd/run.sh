@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The service path under a real init: boots a stock Debian 12 kernel under QEMU (TCG) with
-# systemd as PID 1, installs the Debian package exactly as a Pi would (apt), and checks the
-# shipped units, sysusers file and udev rules at work: socket activation, READY and STATUS,
+# systemd as PID 1, installs the three Debian packages exactly as a Pi would (apt), and checks
+# the shipped units, sysusers files and udev rules at work: socket activation, READY and STATUS,
 # reload, the watchdog, the sandbox, who may do what, and calibrations kept over a restart and a
-# reboot; then the MQTT and web units with the same checks; then remove and purge.
+# reboot; the MQTT and web units with the same checks; then an upgrade to the same build packed
+# as the next version (calibration, tare, configuration and passwords kept, the services
+# restarted, dpkg asking nothing), a downgrade back, and remove and purge of all three.
 #
-#   sudo Tests/kernel/systemd/run.sh .build-deb/plumscale_*.deb      (root on Debian 12)
+#   packaging/build-deb DIR && packaging/build-deb --version VERSION+1 NEXT_DIR
+#   sudo Tests/kernel/systemd/run.sh DIR NEXT_DIR      (root on Debian 12)
+#
+# DIR and NEXT_DIR each hold plumscale, plumscale-mqtt and plumscale-web (*.deb), NEXT_DIR's of
+# a higher version. One boot does all but what a reboot must keep; the guest reboots once.
 #
 # The root the VM boots is the host's own, read-only over 9p, under an overlay whose upper layer
 # is a fresh disk image (.build-kernel/systemd/disk.img): what the guest installs survives the
@@ -13,9 +19,6 @@
 # (they run in the guest from that root).
 #
 # Environment:
-#   PLUMSCALE_SERVICES_BIN  where plumscale-mqtt and plumscale-web are (default .build/debug);
-#                           the package holds only plumscale and plumscaled, so these two are
-#                           installed in /usr/local/bin, as docs/install.md describes
 #   KERNEL_TEST_TIMEOUT     seconds the VM may run, both boots (default 1200)
 #   KERNEL_TEST_VERBOSE=1   print the console afterwards
 #
@@ -29,12 +32,18 @@ started=$(date +%s)
 log() { printf '[systemd-tests %4ds] %s\n' "$(( $(date +%s) - started ))" "$*" >&2; }
 fatal() { log "FATAL: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-[[ $# -eq 1 && -f $1 ]] || fatal "usage: Tests/kernel/systemd/run.sh PATH/plumscale_VERSION_ARCH.deb"
-deb=$(realpath "$1")
-services_bin=$(realpath "${PLUMSCALE_SERVICES_BIN:-$repo/.build/debug}")
-for b in plumscale-mqtt plumscale-web; do
-    [[ -x $services_bin/$b ]] || fatal "$services_bin/$b is missing: swift build (or set PLUMSCALE_SERVICES_BIN)"
+[[ $# -eq 2 && -d $1 && -d $2 ]] || fatal "usage: Tests/kernel/systemd/run.sh DEB_DIR NEXT_DEB_DIR (packaging/build-deb's)"
+debs=$(realpath "$1")
+next_debs=$(realpath "$2")
+for dir in "$debs" "$next_debs"; do
+    for package in plumscale plumscale-mqtt plumscale-web; do
+        compgen -G "$dir/${package}_*.deb" >/dev/null || fatal "$dir has no ${package}_*.deb: packaging/build-deb $dir"
+    done
 done
+version=$(dpkg-deb -f "$(compgen -G "$debs/plumscale_*.deb" | head -n1)" Version)
+next_version=$(dpkg-deb -f "$(compgen -G "$next_debs/plumscale_*.deb" | head -n1)" Version)
+dpkg --compare-versions "$next_version" gt "$version" ||
+    fatal "$next_debs holds $next_version, not above $version: packaging/build-deb --version $version+1 $2"
 timeout_s=${KERNEL_TEST_TIMEOUT:-1200}
 
 extra_pkgs=(systemd udev mosquitto mosquitto-clients curl e2fsprogs util-linux)
@@ -57,8 +66,10 @@ MODROOT='$kdir/root'
 HX711_KO='$bdir/hx711_sim.ko'
 PLUM_REPO='$repo'
 PLUM_OUT='$out'
-PLUMSCALE_DEB='$deb'
-PLUMSCALE_SERVICES_BIN='$services_bin'
+PLUMSCALE_DEBS='$debs'
+PLUMSCALE_VERSION='$version'
+PLUMSCALE_NEXT_DEBS='$next_debs'
+PLUMSCALE_NEXT_VERSION='$next_version'
 ENV
 # A machine of its own: its id, its name, and no host services it does not need (they would
 # only slow the boot under TCG). mosquitto stays: the MQTT unit's broker.
