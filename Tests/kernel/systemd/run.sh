@@ -81,6 +81,24 @@ for unit in postgresql.service e2scrub_reap.service e2scrub_all.timer apt-daily.
     systemd-timesyncd.service cron.service ssh.service packagekit.service gpsd.socket gpsd.service; do
     ln -s /dev/null "$upper/etc/systemd/system/$unit"
 done
+# The checkout may be anywhere, /tmp included (a fresh clone there is how a newcomer tries it).
+# At every boot systemd-tmpfiles empties /tmp (tmp.conf's "D /tmp"): on this overlay that would
+# whiteout the host's /tmp, checkout and emulated chip with it. This machine's tmp.conf keeps it.
+mkdir -p "$upper/etc/tmpfiles.d"
+echo 'd /tmp 1777 root root -' >"$upper/etc/tmpfiles.d/tmp.conf"
+# Should the guest still not see the checkout, it says so and powers off at once, rather than
+# leaving the host to wait out its whole timeout for a result that cannot come.
+cat >"$upper/etc/plum-test/start.sh" <<START
+#!/bin/bash
+if [[ ! -r $here/guest.sh || ! -r $bdir/hx711_sim.ko ]]; then
+    echo "FAIL systemd.guest: the guest cannot see the checkout at $repo (its root is the host's, over 9p)" \\
+        >>"$out/results.txt"
+    systemctl poweroff --no-block
+    exit 1
+fi
+exec /bin/bash $here/guest.sh
+START
+chmod 755 "$upper/etc/plum-test/start.sh"
 cat >"$upper/etc/systemd/system/plum-systemd-check.service" <<UNIT
 [Unit]
 Description=PlumScale checks of the service path
@@ -88,7 +106,7 @@ After=multi-user.target
 
 [Service]
 Type=oneshot
-ExecStart=/bin/bash $here/guest.sh
+ExecStart=/etc/plum-test/start.sh
 StandardOutput=journal+console
 StandardError=journal+console
 TimeoutStartSec=infinity
