@@ -39,12 +39,16 @@ extension Station {
         return .check(reply)
     }
 
-    /// Saves `runtime` when it changed: "" when saved, else a note for the reply.
+    /// Saves `runtime` when it changed: "" when saved, else a note for the reply (the failure
+    /// is logged too), as a session's save says it.
     private func keep(_ runtime: RuntimeSettings) -> String {
         guard runtime != self.runtime else { return "" }
-        guard let failure = saveRuntime(runtime) else { return "" }
-        return "; \(failure.replacingOccurrences(of: "not changed: ", with: "not saved to disk: ")): it holds until "
-            + "the daemon stops"
+        if case .failure(let error) = settingsStore.save(runtime) {
+            logger.error("runtime settings not saved: \(error)")
+            return "; not saved to disk (\(error.message)): it holds until the daemon stops"
+        }
+        self.runtime = runtime
+        return ""
     }
 
     /// Puts the saved references and limits back on their sensors at start; one that no longer
