@@ -47,10 +47,12 @@ struct SealedFileTests {
 
     static let hint = "the notes start empty"
 
-    static func file(_ directory: TemporaryDirectory, files: any FileSteps = POSIXFileSteps()) -> SealedFile<Note> {
+    static func file(
+        _ directory: TemporaryDirectory, sensor: String? = nil, files: any FileSteps = POSIXFileSteps()
+    ) -> SealedFile<Note> {
         SealedFile(
             format: "plumscale-notes", schemaVersion: 2, contents: "notes", directory: directory.path,
-            name: "notes.json", sensor: nil, pretty: true, files: files)
+            name: "notes.json", sensor: sensor, pretty: true, files: files)
     }
 
     /// The error of loading `text` written as the file.
@@ -115,14 +117,8 @@ struct SealedFileTests {
         #expect(missing.code == .corrupt && missing.message.contains("a field is missing"), "\(missing)")
 
         let directory = try TemporaryDirectory(prefix: "plumsealed")
-        var left = Self.file(directory)
-        left = SealedFile(
-            format: left.format, schemaVersion: 2, contents: "notes", directory: directory.path, name: "notes.json",
-            sensor: "left-gain128", pretty: false, files: POSIXFileSteps())
-        try left.save(Note(text: "l", grams: 1), unchanged: "unchanged").get()
-        let right = SealedFile<Note>(
-            format: left.format, schemaVersion: 2, contents: "notes", directory: directory.path, name: "notes.json",
-            sensor: "right-gain128", pretty: false, files: POSIXFileSteps())
+        try Self.file(directory, sensor: "left-gain128").save(Note(text: "l", grams: 1), unchanged: "unchanged").get()
+        let right = Self.file(directory, sensor: "right-gain128")
         guard case .failure(let error) = right.load(hint: Self.hint) else {
             Issue.record("another sensor's file was used")
             return
