@@ -162,40 +162,9 @@ public struct CalibrationStore: Sendable {
             return .failure(
                 CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try CalibrationFile(payload: payload).encoded()
-        } catch {
-            return .failure(
-                CalibrationStoreError(
-                    code: .corrupt, path: path, message: "cannot encode the calibration (\(error))",
-                    hint: "recalibrate; the stored file is unchanged"))
-        }
-        let temporary = path + ".tmp"
-        let previous = path + ".prev"
-        var steps: [(String, () -> Result<Void, FileErrno>)] = [
-            ("writing \(temporary)", { files.write(temporary, bytes) }),
-            ("syncing \(temporary)", { files.syncFile(temporary) })
-        ]
-        if keepPrevious {
-            steps += [
-                ("removing \(previous).tmp", { files.remove(previous + ".tmp") }),
-                ("linking \(path) to \(previous).tmp", { files.link(path, previous + ".tmp") }),
-                ("renaming \(previous).tmp to \(previous)", { files.rename(previous + ".tmp", previous) })
-            ]
-        }
-        steps += [
-            ("renaming \(temporary) to \(path)", { files.rename(temporary, path) }),
-            ("syncing directory \(directory)", { files.syncDirectory(directory) })
-        ]
-        for (what, step) in steps {
-            if case .failure(let error) = step() {
-                return .failure(
-                    CalibrationStoreError(
-                        code: .io, path: path, message: "\(what) failed: \(error.text)", errno: error.code,
-                        hint: "check free space and permissions on \(directory); the calibration in use is unchanged"))
-            }
-        }
-        return .success(())
+        let file = SealedFile<CalibrationFile.Payload>(
+            format: CalibrationFile.formatName, schemaVersion: CalibrationFile.schemaVersion, contents: "calibration",
+            directory: directory, name: "\(sensor.fileStem).json", sensor: sensor.fileStem, pretty: true, files: files)
+        return file.save(payload, keepPrevious: keepPrevious, unchanged: "the calibration in use is unchanged")
     }
 }

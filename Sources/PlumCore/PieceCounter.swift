@@ -36,7 +36,17 @@ public struct PieceCounter: Hashable, Sendable {
                 .invalidWeight, "a piece-count reference needs a load on the pan, the net is \(division.format(net)) g",
                 hint: "place the \(pieces) pieces and wait for a stable reading")
         }
-        unitGrams = net / Double(pieces)
+        try self.init(unitGrams: net / Double(pieces), pieces: pieces, division: division)
+    }
+
+    /// A reference kept over a restart: one piece's weight as it was taken, not weighed again.
+    public init(unitGrams: Double, pieces: Int, division: Division) throws(Refusal) {
+        guard pieces >= 1, unitGrams.isFinite, unitGrams > 0 else {
+            throw Refusal(
+                .invalidWeight, "a piece-count reference of \(pieces) pieces of \(unitGrams) g is not valid",
+                hint: "take the reference again with the pieces on the pan")
+        }
+        self.unitGrams = unitGrams
         referencePieces = pieces
         let unitDivisions = unitGrams / division.grams
         if unitDivisions < Self.smallestUnitDivisions {

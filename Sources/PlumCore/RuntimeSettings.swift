@@ -1,5 +1,6 @@
 /// What a user set while the daemon runs, rather than in `plumscale.toml`: `[[alert]]`
-/// thresholds and hysteresis, and the library of named tares ("bowl" 212 g). The daemon keeps
+/// thresholds and hysteresis, the library of named tares ("bowl" 212 g), and each sensor's
+/// piece-count reference and check-weighing limits (``CountReference``, ``CheckLimits``). The daemon keeps
 /// it in its state directory (``RuntimeSettingsStore``), so a restart or a reload keeps it.
 ///
 /// An alert's runtime value wins over the file until the file's own value for it changes (an
@@ -29,10 +30,19 @@ package struct RuntimeSettings: Codable, Hashable, Sendable {
     package var alerts: [String: AlertValues]
     /// Named tares: grams by name.
     package var tares: [String: Double]
+    /// Piece-count references by sensor (``CountReference``).
+    package var counts: [String: CountReference]
+    /// Check-weighing limits by sensor (``CheckLimits``).
+    package var checks: [String: CheckLimits]
 
-    package init(alerts: [String: AlertValues] = [:], tares: [String: Double] = [:]) {
+    package init(
+        alerts: [String: AlertValues] = [:], tares: [String: Double] = [:], counts: [String: CountReference] = [:],
+        checks: [String: CheckLimits] = [:]
+    ) {
         self.alerts = alerts
         self.tares = tares
+        self.counts = counts
+        self.checks = checks
     }
 
     /// How many named tares the library holds at most: a short list to pick from on a phone.

@@ -82,10 +82,12 @@ package enum ReportBuilder {
             }
             guard let reading = channel.latest else { continue }
             live += 1
-            weights.append(
-                weightReport(
-                    reading, sensor: channel.name, time: wallClock(channel.latestTime ?? now),
-                    heaviest: heaviest.contains(channel.name)))
+            var weight = weightReport(
+                reading, sensor: channel.name, time: wallClock(channel.latestTime ?? now),
+                heaviest: heaviest.contains(channel.name))
+            channel.countPieces(reading, into: &weight)
+            if let checking = channel.checking { weight.checked(checking.weigher.judge(reading)?.rawValue) }
+            weights.append(weight)
         }
         let summary = ScaleGroup.summarize(channels.compactMap(\.current))
         var report = PollReport(time: wallClock(now), active: live, weights: weights)

@@ -40,10 +40,16 @@ extension SensorChannel {
 
     /// Puts the count of `reading` into this sample's `WEIGHT`, while counting.
     func countPieces(_ reading: Reading, _ out: inout Outputs) {
+        guard out.weight != nil else { return }
+        countPieces(reading, into: &out.weight!.report)
+    }
+
+    /// Puts the count of `reading` into `report`, while counting: a sample's `WEIGHT` or `?POLL`'s.
+    func countPieces(_ reading: Reading, into report: inout WeightReport) {
         guard let counter, case .grams = reading.display, let net = reading.net else { return }
         switch counter.count(net: net) {
-        case .pieces(let count): out.weight?.report.counted(count, ratio: nil)
-        case .ambiguous(let ratio): out.weight?.report.counted(nil, ratio: ratio.isFinite ? ratio : nil)
+        case .pieces(let count): report.counted(count, ratio: nil)
+        case .ambiguous(let ratio): report.counted(nil, ratio: ratio.isFinite ? ratio : nil)
         }
     }
 }

@@ -65,6 +65,7 @@ package actor Station {
         sessions = SessionKeeper(
             store: SessionStore(directory: store.directory), classes: try WeightClasses(configuration.classes),
             log: &log)
+        Self.restoreItemSettings(runtime, into: &channels, log: &log)
         for line in log { logger.log(level: line.level, "\(line.message)") }
     }
 
@@ -265,10 +266,8 @@ package actor Station {
         case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
         case .session(let session): return [sessionReply(to: session)]
-        case .count(let count):
-            return [update(count.sensor) { $0.count(count) } ?? channels.unknownSensor(count.sensor)]
-        case .check(let check):
-            return [update(check.sensor) { $0.check(check) } ?? channels.unknownSensor(check.sensor)]
+        case .count(let count): return [countReply(count)]
+        case .check(let check): return [checkReply(check)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
         case .presetTare, .useTare, .tares, .setAlert: return [SettingsRequests.reply(to: request, on: self)]
         }

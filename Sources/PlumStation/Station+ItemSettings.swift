@@ -1,0 +1,96 @@
+internal import Logging
+internal import PlumCore
+internal import PlumProtocol
+
+/// The piece-count reference (`?COUNT`) and the check-weighing limits (`?CHECK`) of each
+/// sensor, kept over a restart in ``RuntimeSettings`` (``RuntimeSettingsStore``).
+///
+/// A reference is taken from the load on the pan, so it is used at once, as before; it is
+/// then saved, and a save that fails is said in the reply (it holds until the daemon stops).
+/// At start each saved one is put back on its sensor. A reload (SIGHUP) keeps the channels and
+/// what they count and check, so it needs nothing from the file.
+extension Station {
+    /// The reply to `?COUNT`, the reference saved.
+    func countReply(_ request: CountRequest) -> Report {
+        guard case .count(var reply)? = update(request.sensor, { $0.count(request) }) else {
+            return channels.unknownSensor(request.sensor)
+        }
+        guard reply.ok else { return .count(reply) }
+        var runtime = runtime
+        runtime.counts[request.sensor] = channels[request.sensor]?.counter.map {
+            RuntimeSettings.CountReference(unitGrams: $0.unitGrams, pieces: $0.referencePieces)
+        }
+        reply.message += keep(runtime)
+        return .count(reply)
+    }
+
+    /// The reply to `?CHECK`, the limits saved.
+    func checkReply(_ request: CheckRequest) -> Report {
+        guard case .check(var reply)? = update(request.sensor, { $0.check(request) }) else {
+            return channels.unknownSensor(request.sensor)
+        }
+        guard reply.ok else { return .check(reply) }
+        var runtime = runtime
+        runtime.checks[request.sensor] = channels[request.sensor]?.checking.map {
+            RuntimeSettings.CheckLimits(
+                target: $0.weigher.targetGrams, minus: $0.weigher.minusGrams, plus: $0.weigher.plusGrams, cue: $0.cue)
+        }
+        reply.message += keep(runtime)
+        return .check(reply)
+    }
+
+    /// Saves `runtime` when it changed: "" when saved, else a note for the reply (the failure
+    /// is logged too), as a session's save says it.
+    private func keep(_ runtime: RuntimeSettings) -> String {
+        guard runtime != self.runtime else { return "" }
+        if case .failure(let error) = settingsStore.save(runtime) {
+            logger.error("runtime settings not saved: \(error)")
+            return "; not saved to disk (\(error.message)): it holds until the daemon stops"
+        }
+        self.runtime = runtime
+        return ""
+    }
+
+    /// Puts the saved references and limits back on their sensors at start; one that no longer
+    /// fits (its sensor left the configuration, or its values are refused) is logged and left in
+    /// the file until that sensor's next `?COUNT` or `?CHECK`.
+    static func restoreItemSettings(
+        _ runtime: RuntimeSettings, into channels: inout ChannelSet, log: inout [(level: Logger.Level, message: String)]
+    ) {
+        for (sensor, saved) in runtime.counts.sorted(by: { $0.key < $1.key }) {
+            guard var channel = channels[sensor] else {
+                log.append((.warning, "\(sensor): piece count not restored: no such sensor in the configuration"))
+                continue
+            }
+            do {
+                channel.counter = try PieceCounter(
+                    unitGrams: saved.unitGrams, pieces: saved.pieces, division: channel.engine.configuration.division)
+                channels[sensor] = channel
+                let unit = FixedPoint.text(saved.unitGrams, decimals: 4)
+                log.append((.notice, "\(sensor): counting restored: \(saved.pieces) pieces, one weighs \(unit) g"))
+            } catch {
+                log.append((.warning, "\(sensor): piece count not restored: \(error)"))
+            }
+        }
+        for (sensor, saved) in runtime.checks.sorted(by: { $0.key < $1.key }) {
+            guard var channel = channels[sensor] else {
+                log.append((.warning, "\(sensor): check-weighing not restored: no such sensor in the configuration"))
+                continue
+            }
+            do {
+                let weigher = try CheckWeigher(target: saved.target, minus: saved.minus, plus: saved.plus)
+                channel.checking = ChannelCheck(weigher: weigher, cue: saved.cue, last: nil)
+                channels[sensor] = channel
+                let division = channel.engine.configuration.division
+                log.append(
+                    (
+                        .notice,
+                        "\(sensor): check-weighing restored: \(division.format(saved.target - saved.minus)) g to "
+                            + "\(division.format(saved.target + saved.plus)) g is ok"
+                    ))
+            } catch {
+                log.append((.warning, "\(sensor): check-weighing not restored: \(error)"))
+            }
+        }
+    }
+}
