@@ -16,7 +16,7 @@ extension Bridge {
     /// its platform alone, which removes it, and then left out. An alert not (yet) reported is
     /// judged once the daemon has reported them all.
     ///
-    /// It waits, after the link connects, for the pans' capacities and the named tares
+    /// It waits, after the link connects, for the pans' capacities, the named tares and `?SESSION`
     /// (``settingsSinceConnect``): the settings entities are built from them, and Home Assistant
     /// removes a component a device config leaves out, so a config sent before them would remove
     /// the numbers and selects at every start of the bridge and add them back a moment later.
@@ -27,7 +27,8 @@ extension Bridge {
             knownComponents[key] = platform
         }
         let components = discovery.components(
-            pans: pans, alerts: alerts.keys.sorted().map { alerts[$0]! }, tares: tareLibrary, capacities: capacities)
+            pans: pans, alerts: alerts.keys.sorted().map { alerts[$0]! }, tares: tareLibrary, capacities: capacities,
+            sessions: sessionsSupported)
         let legacy = cleanup.takeLegacy {
             DeviceConfigPlan.canJudge($0, components: components, alertsKnown: alertsKnown, discovery: discovery)
         }

@@ -45,7 +45,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
     /// WEIGHT, since the daemon sends every rule's state right after the WATCH acknowledgement.
     var alertsSinceConnect: Set<String>?
     /// What the bridge has yet to read since the link connected before it sends the device config
-    /// (``publishDeviceConfig(force:)``): "devices" (the pans' capacities) and "tares".
+    /// (``publishDeviceConfig(force:)``): "devices" (the pans' capacities), "tares" and "sessions".
     var settingsSinceConnect: Set<String> = []
     /// Pans with a button being carried out, and the presses that arrived meanwhile, each action
     /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
@@ -60,6 +60,9 @@ package actor Bridge<Link: ScaleDaemonLink> {
     var tareLibrary: [NamedTare] = []
     var capacities: [String: Double] = [:]
     var publishedTares: [String: Double] = [:]
+    /// Whether the daemon answers `?SESSION` (protocol 1.5), and its session's state (``Bridge+Sessions``).
+    var sessionsSupported = false
+    var session: SessionStatePayload?
 
     package init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
@@ -134,7 +137,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
 
     private func received(_ message: MQTTMessage) {
         let topics = settings.topics
-        if settingCommand(message) { return }
+        if settingCommand(message) || sessionCommand(message) { return }
         if let (level, action) = topics.parseCommand(message.topic) {
             // A button press is an event, never state. A retained one (someone published with
             // the retain flag) would come back at every reconnect and tare or zero again, and the
@@ -234,11 +237,12 @@ package actor Bridge<Link: ScaleDaemonLink> {
             // Pans that left are removed from Home Assistant by the next device config.
             pans = newPans
             alertsSinceConnect = []
-            settingsSinceConnect = ["devices", "tares"]
+            settingsSinceConnect = ["devices", "tares", "sessions"]
             for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
             if brokerUp { publishAll() }
             askDevices()
             askTares()
+            askSession()
         case .disconnected(let reason):
             daemonUp = false
             if daemonProblem != reason {
@@ -301,6 +305,10 @@ package actor Bridge<Link: ScaleDaemonLink> {
             announce(event, pan: press.sensor)
         case .tares(let library):
             tareLibraryChanged(library.tares)
+        case .item(let item):
+            itemReported(item)
+        case .session(let news):
+            sessionNews(news)
         case .state(let state):
             logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
@@ -340,6 +348,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
         for name in alerts.keys.sorted() { publishAlertState(alerts[name]!) }
         publishAllDiagnostics()
         publishAllSettings()
+        publishSession()
         send(settings.topics.daemon, text: "online", retain: true)
         send(settings.topics.availability, text: "online", retain: true)
     }

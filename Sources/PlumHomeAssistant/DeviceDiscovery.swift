@@ -19,13 +19,16 @@ extension HomeAssistantDiscovery {
     /// per-entity config with its platform, without the device, the origin and the QoS the device
     /// config gives once, and without availability where it is the shared one.
     /// The settings entities (``settingsConfigs(pans:alerts:tares:capacities:)``) come with the
-    /// named tares and the pans' capacities.
+    /// named tares and the pans' capacities; those of items and sessions (``sessionConfigs(pans:)``)
+    /// with a daemon that has `sessions`.
     package func components(
-        pans: [String], alerts: [AlertReport], tares: [NamedTare] = [], capacities: [String: Double] = [:]
+        pans: [String], alerts: [AlertReport], tares: [NamedTare] = [], capacities: [String: Double] = [:],
+        sessions: Bool = false
     ) -> [String: DiscoveryPayload] {
         var result: [String: DiscoveryPayload] = [:]
         let settings = settingsConfigs(pans: pans, alerts: alerts, tares: tares, capacities: capacities)
-        for (topic, payload) in configs(pans: pans) + alerts.map(alertConfig) + settings {
+        let items = sessions ? sessionConfigs(pans: pans) : []
+        for (topic, payload) in configs(pans: pans) + alerts.map(alertConfig) + settings + items {
             guard let (platform, key) = legacyComponent(ofConfig: topic) else { continue }
             var component = payload
             component.platform = platform

@@ -33,6 +33,8 @@ package struct DiscoveryPayload: Hashable, Sendable, Encodable {
     package var deviceClass: String?
     package var unitOfMeasurement: String?
     package var stateClass: String?
+    /// A topic whose JSON object becomes the entity's attributes (the session's name, sensor, …).
+    package var jsonAttributesTopic: String?
     package var suggestedDisplayPrecision: Int?
     package var payloadOn: String?
     package var payloadOff: String?
@@ -120,6 +122,7 @@ package struct DiscoveryPayload: Hashable, Sendable, Encodable {
         case deviceClass = "device_class"
         case unitOfMeasurement = "unit_of_measurement"
         case stateClass = "state_class"
+        case jsonAttributesTopic = "json_attributes_topic"
         case suggestedDisplayPrecision = "suggested_display_precision"
         case payloadOn = "payload_on"
         case payloadOff = "payload_off"

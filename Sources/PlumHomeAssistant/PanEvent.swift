@@ -7,10 +7,11 @@ struct PanEvent: Hashable, Sendable, Encodable {
     /// Every type the event entity declares. `button_short` and `button_long` are presses of
     /// the scale's own push button (a short press tares, a long one zeroes), from the daemon's
     /// `BUTTON` reports; the message says what came of the press.
-    /// `alert_set` and `alert_refused` answer a change of an alert's threshold or hysteresis.
+    /// `alert_set` and `alert_refused` answer a change of an alert's threshold or hysteresis,
+    /// `session_started`, `session_stopped` and `session_refused` the session buttons.
     static let types = [
         "tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long", "alert_set",
-        "alert_refused"
+        "alert_refused", "session_started", "session_stopped", "session_refused"
     ]
 
     /// One of ``types``.

@@ -30,7 +30,7 @@ struct HomeAssistantEntityTests {
         }
     }
 
-    @Test("each pan has an event entity declaring the eight answers, on its own unretained topic, pan availability")
+    @Test("each pan has an event entity declaring the eleven answers, on its own unretained topic, pan availability")
     func eventEntity() throws {
         let config = try #require(
             try Self.configs().first { $0.topic == "homeassistant/event/plumscale_kitchen/left_action/config" }?.json)
@@ -39,7 +39,7 @@ struct HomeAssistantEntityTests {
             config["event_types"]?.array?.compactMap(\.string)
                 == [
                     "tare_done", "tare_refused", "zero_done", "zero_refused", "button_short", "button_long",
-                    "alert_set", "alert_refused"
+                    "alert_set", "alert_refused", "session_started", "session_stopped", "session_refused"
                 ],
             "event_types: \(String(describing: config["event_types"]))")
         #expect(config["value_template"] == nil, "the payload is already the JSON with event_type the platform reads")

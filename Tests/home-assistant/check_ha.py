@@ -30,7 +30,7 @@ OLD_SCALE = "old"  # the scale whose per-entity configs Home Assistant finds fir
 # Every entity the bridge announces per pan, as `platform.plumscale_<id>_<pan>_<entity>` (docs/home-assistant.md).
 PAN_ENTITIES = ("sensor.{}_weight", "sensor.{}_force", "sensor.{}_flow", "binary_sensor.{}_stable",
                 "binary_sensor.{}_overload", "button.{}_tare", "button.{}_zero", "event.{}_action",
-                "sensor.{}_last_action", "number.{}_preset_tare")
+                "sensor.{}_last_action", "number.{}_preset_tare", "event.{}_item", "button.{}_session_start")
 # A pan's diagnostics follow the bridge and its daemon, not the pan's sensor: they show its fault.
 DIAGNOSTIC_ENTITIES = ("sensor.{}_sensor_state", "sensor.{}_last_fault", "sensor.{}_calibration_date",
                        "sensor.{}_calibration_grade", "sensor.{}_late_readouts", "sensor.{}_discards")
@@ -46,7 +46,13 @@ def diagnostic_ids(pan, scale_id=SCALE_ID):
 
 def all_ids(scale_id=SCALE_ID):
     return ([entity for pan in PANS for entity in pan_ids(pan, scale_id) + diagnostic_ids(pan, scale_id)]
-            + [f"sensor.plumscale_{scale_id}_heaviest", f"sensor.plumscale_{scale_id}_daemon_started"])
+            + [f"sensor.plumscale_{scale_id}_heaviest", f"sensor.plumscale_{scale_id}_daemon_started"]
+            + [f"{platform}.plumscale_{scale_id}_{entity}" for platform, entity in SESSION_ENTITIES])
+
+
+# The scale's session entities (docs/items.md, "In Home Assistant"): a daemon of protocol 1.5 has sessions.
+SESSION_ENTITIES = (("sensor", "session"), ("binary_sensor", "session_running"), ("sensor", "session_count"),
+                    ("sensor", "session_total"), ("sensor", "session_mean"), ("button", "session_stop"))
 
 
 ALL_IDS = all_ids()
@@ -310,6 +316,40 @@ def named_tare_select(stack, seconds):
     # "(none)", not "none": Home Assistant's MQTT select reads the payload "none" as no option at all.
     stack.call("select", "select_option", {"entity_id": entity, "option": "(none)"})
     set_and_read_back(stack, entity, "(none)", 0.0, seconds)
+
+
+@check("a plum on the right pan fires its item event with grams and gross; a session from its button counts it")
+def item_and_session(stack, seconds):
+    prefix = f"plumscale_{SCALE_ID}"
+    item, count = f"event.{prefix}_right_item", f"sensor.{prefix}_session_count"
+    running = f"binary_sensor.{prefix}_session_running"
+    stack.press(f"button.{prefix}_right_session_start")
+    wait_until(f"{running} on and {count} at 0",
+               lambda: stack.states()[running]["state"] == "on" and stack.states()[count]["state"] == "0", seconds)
+    before = stack.states()[item]["state"]
+    plum = 47.5
+    stack.set_load("right", PANS["right"] + plum)
+    try:
+        def fired():
+            state = stack.states()[item]
+            return state["state"] != before and state["attributes"].get("event_type") == "placed" and state
+        attributes = wait_until(f"{item} firing placed", fired, seconds)["attributes"]
+        grams, gross = number(attributes.get("grams")), number(attributes.get("gross_after"))
+        if grams is None or abs(grams - plum) > 0.1 or gross is None or abs(gross - PANS["right"] - plum) > 1.0:
+            raise AssertionError(f"{item}: grams {attributes.get('grams')!r}, gross_after "
+                                 f"{attributes.get('gross_after')!r}; expected {plum} g (within 1 d) on "
+                                 f"{PANS['right']} g")
+        if not isinstance(attributes.get("seq"), int) or "weight_class" not in attributes or "flags" not in attributes:
+            raise AssertionError(f"{item}: attributes {attributes}; expected seq, weight_class and flags")
+        wait_until(f"{count} at 1", lambda: stack.states()[count]["state"] == "1", seconds)
+        total = number(stack.states()[f"sensor.{prefix}_session_total"]["state"])
+        if total is None or abs(total - grams) > 1e-6:
+            raise AssertionError(f"the session total is {total}, expected the item's {grams} g")
+    finally:
+        stack.set_load("right", PANS["right"])
+        stack.press(f"button.{prefix}_session_stop")
+    wait_until(f"{running} off, the right pan back near {PANS['right']} g",
+               lambda: stack.states()[running]["state"] == "off" and numbers_near_loads(stack), seconds)
 
 
 @check("plumscale-mqtt killed: its entities unavailable")

@@ -171,8 +171,9 @@ def capture(stack, seconds):
         wait_until("the subscription to homeassistant/#", subscribed.is_set, seconds)
         stack.start_daemon(ALERT)
         stack.start_bridge()
-        wait_until("the device config with both pans and the alert",
-                   lambda: any({"left_weight", "right_weight", "alert_fruit-low"} <= c for c in components()), seconds)
+        wait_until("the device config with both pans, the alert, items and sessions",
+                   lambda: any({"left_weight", "right_weight", "alert_fruit-low", "left_item", "left_session_start",
+                                "session_count", "session_stop"} <= c for c in components()), seconds)
         wait_until("the old per-entity topics emptied",
                    lambda: not stack.retained(f"homeassistant/+/plumscale_{SCALE_ID}/+/config"), seconds)
         # The daemon again without the right pan: the bridge removes its entities, then leaves them out.

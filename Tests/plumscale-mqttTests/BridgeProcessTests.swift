@@ -141,9 +141,9 @@ struct BridgeProcessTests {
             "online again on the restarted broker: \(bridge.stderr)")
         #expect(
             await watcher.first(within: 30) {
-                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 34
+                DeviceConfigReader($0.payload, topic: $0.topic)?.entities.count == 44
             } != nil,
-            "the device config with its 34 entities (32 and a preset-tare number per pan) published again")
+            "the device config with its 44 entities published again (per pan a preset tare, item and session start)")
         let log = bridge.stderr
         #expect(
             log.components(separatedBy: "lost the MQTT broker").count - 1 == 1,
@@ -177,20 +177,20 @@ struct BridgeProcessTests {
             return latest.values.reduce(into: [:]) { all, reader in all.merge(reader.entities) { first, _ in first } }
         }
         #expect(
-            await eventually(within: .seconds(60)) { configs().count >= 102 },
-            "3 scales × (2 pans × 16 entities (15 and the preset-tare number) + heaviest + daemon started) entities")
+            await eventually(within: .seconds(60)) { configs().count >= 132 },
+            "3 scales × (2 pans × 18 (15, preset tare, item, session start) + heaviest, daemon started, 6 sessions)")
         let entities = configs()
         let uniqueIDs = entities.values.compactMap { $0["unique_id"]?.string }
         #expect(
-            uniqueIDs.count == 102 && Set(uniqueIDs).count == 102,
-            "102 entities with 102 distinct unique_ids: \(uniqueIDs)"
+            uniqueIDs.count == 132 && Set(uniqueIDs).count == 132,
+            "132 entities with 132 distinct unique_ids: \(uniqueIDs)"
         )
         for scale in scales {
             for pan in ["left", "right"] {
                 let kinds = [
                     "weight", "force", "flow", "stable", "overload", "tare", "zero", "action", "last_action",
                     "sensor_state", "last_fault", "calibration_date", "calibration_grade", "late_readouts", "discards",
-                    "preset_tare"
+                    "preset_tare", "item", "session_start"
                 ]
                 for kind in kinds {
                     #expect(

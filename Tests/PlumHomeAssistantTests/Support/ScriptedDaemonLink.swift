@@ -84,4 +84,23 @@ final class ScriptedDaemonLink: ScaleDaemonLink {
     func answerDevices(_ report: DevicesReport) { devicesAnswer.withLock { $0.report = report } }
 
     var devicesAsked: Int { devicesAnswer.withLock { $0.asked } }
+
+    /// What settings requests answer (an ERROR, as from a daemon before protocol 1.5, until a
+    /// test gives a responder), and the requests asked.
+    private let settingsAnswer = Mutex<(responder: (@Sendable (Request) -> Report)?, asked: [Request])>((nil, []))
+
+    func settings(_ request: Request) async throws -> Report {
+        let responder = settingsAnswer.withLock {
+            $0.asked.append(request)
+            return $0.responder
+        }
+        return responder?(request) ?? .error(message: "\(request.name) is not supported by this link")
+    }
+
+    /// From now on settings requests answer what `responder` gives; set it before `connected`.
+    func answerSettings(_ responder: @escaping @Sendable (Request) -> Report) {
+        settingsAnswer.withLock { $0.responder = responder }
+    }
+
+    var settingsAsked: [Request] { settingsAnswer.withLock { $0.asked } }
 }
