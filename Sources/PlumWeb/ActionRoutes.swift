@@ -5,7 +5,8 @@ internal import PlumProtocol
 
 /// The routes that log in and change the scale: `POST /api/login`, `/api/logout`,
 /// `/api/tare` (also a named or preset tare), `/api/zero`, `/api/calibrate`, and
-/// `GET /api/session`; the named tares' library is ``TareLibraryRoutes``.
+/// `GET /api/session` (the login); the named tares' library is ``TareLibraryRoutes``, the
+/// weighing sessions ``WeighingSessionRoutes``.
 ///
 /// Each action is the daemon's own request (`?TARE`, `?ZERO`, `?CALIBRATE`), sent through the
 /// client library, so the web and the CLI take the same steps and get the same refusals.
@@ -88,6 +89,7 @@ struct ActionRoutes: Sendable {
             }
         }
         TareLibraryRoutes(daemon: daemon, access: access).add(to: router)
+        WeighingSessionRoutes(daemon: daemon, access: access).add(to: router)
         router.post("/api/zero") { request, context in
             try access.checkAuthorized(request, context)
             let body = try await request.decode(as: SensorBody.self, context: context)
@@ -112,8 +114,14 @@ struct ActionRoutes: Sendable {
     /// Sends a request and passes the daemon's reply on as the page's JSON; a refusal is still
     /// a 200 with `"ok":false` and the daemon's message, an `ERROR` is a 400.
     static func command(_ send: () async throws -> String) async throws -> Response {
+        try await respond { WebService.json(try await send()) }
+    }
+
+    /// Makes a response from the daemon's reply; a daemon that refuses the request as malformed
+    /// is a 400 with its message, one that cannot be reached a 503.
+    static func respond(_ send: () async throws -> Response) async throws -> Response {
         do {
-            return WebService.json(try await send())
+            return try await send()
         } catch let error as ClientError where error.code == .daemonError || error.code == .unknownSensor {
             // The daemon refused the request (an unknown sensor, a malformed step): the link is fine.
             return WebService.json(BrowserFrame.failure(error.message), status: .badRequest)

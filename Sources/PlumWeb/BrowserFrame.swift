@@ -3,7 +3,8 @@ package import PlumProtocol
 /// The JSON text frames the page receives over its WebSocket, and the objects `/api/poll` and
 /// `/api/devices` return. One encoder, so the page and scripts see the same fields.
 ///
-/// Every frame has a `type`: `weight`, `cue`, `state`, `status` (the link to plumscaled).
+/// Every frame has a `type`: `weight`, `cue`, `state`, `status` (the link to plumscaled),
+/// `tares`, `item` (a fruit placed or removed) and `session` (a weighing session's news).
 /// The colour (`hue`, `rgb`) is the daemon's ForceHue, passed through, never recomputed.
 package enum BrowserFrame {
     package static func weight(_ report: WeightReport) -> String {
@@ -16,6 +17,22 @@ package enum BrowserFrame {
         var json = Report.weight(report).object
         if type { json.add("type", "weight") }
         return json
+    }
+
+    /// An `ITEM` as the daemon sent it (seq, placed or removed, grams, class, flags), typed `item`.
+    package static func item(_ report: ItemReport) -> String {
+        var json = Report.item(report).object
+        json.add("type", "item")
+        return json.finished
+    }
+
+    /// A `SESSION` as the daemon sent it to watchers (a start, a stop, or the figures after each
+    /// item the running session recorded), typed `session`; the items themselves are fetched
+    /// from `GET /api/weighing/session`.
+    package static func session(_ report: SessionReport) -> String {
+        var json = Report.session(report).object
+        json.add("type", "session")
+        return json.finished
     }
 
     package static func cue(_ report: CueReport) -> String {

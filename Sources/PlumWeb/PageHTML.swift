@@ -24,12 +24,54 @@ enum PageHTML {
         </header>
         <p id="message" class="message" role="alert" hidden></p>
         <main id="pans" class="pans" aria-live="polite"></main>
+        <section id="weighing" class="weighing" aria-label="weighing session">
+          <div class="weighing-head">
+            <h2>Session <span id="session-name"></span></h2>
+            <span id="session-state" class="session-state"></span>
+            <form id="session-start" class="session-actions" hidden>
+              <input id="session-new-name" maxlength="64" placeholder="name, such as crate-12"
+                     aria-label="session name">
+              <button id="session-start-button" type="submit">Start</button>
+            </form>
+            <button id="session-stop" hidden>Stop</button>
+            <a id="session-export" class="button" href="/api/weighing/session.csv" download hidden>Export CSV</a>
+          </div>
+          <p id="session-message" class="session-message"></p>
+          <div class="weighing-body">
+            <dl id="session-stats" class="stats">
+              <dt>count</dt><dd data-figure="count">–</dd>
+              <dt>total</dt><dd data-figure="total">–</dd>
+              <dt>mean</dt><dd data-figure="mean">–</dd>
+              <dt>min</dt><dd data-figure="min">–</dd>
+              <dt>max</dt><dd data-figure="max">–</dd>
+              <dt>heaviest</dt><dd data-figure="heaviest">–</dd>
+              <dt>std dev</dt><dd data-figure="std_dev">–</dd>
+            </dl>
+            <svg id="session-histogram" class="histogram" viewBox="0 0 320 140" role="img"
+                 aria-label="items per weight class"></svg>
+          </div>
+          <div class="item-tables">
+            <table id="session-items" class="items">
+              <caption>items of the session, newest first</caption>
+              <thead><tr><th>#</th><th>time</th><th>grams</th><th>class</th><th>flags</th></tr></thead>
+              <tbody></tbody>
+            </table>
+            <table id="item-events" class="items">
+              <caption>fruit placed and removed, newest first</caption>
+              <thead>
+                <tr><th>seq</th><th>time</th><th>pan</th><th>event</th><th>grams</th><th>class</th><th>flags</th></tr>
+              </thead>
+              <tbody></tbody>
+            </table>
+          </div>
+        </section>
         <template id="pan-template">
           <section class="pan">
             <div class="pan-head"><h2 class="name"></h2><span class="heaviest-label" hidden>heaviest</span></div>
             <div class="grams">–</div>
             <div class="bar"><div class="fill"></div></div>
             <div class="percent"></div>
+            <div class="count-line"><span class="count"></span><span class="check"></span></div>
             <div class="markers">
               <span class="marker stable">stable</span>
               <span class="marker zero">zero</span>

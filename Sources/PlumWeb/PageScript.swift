@@ -1,6 +1,10 @@
 /// The page's script: the live cards over `/ws`, login, the actions, the calibration wizard
-/// and the history charts. Plain JavaScript, no libraries.
+/// and the history charts; the weighing session's part is ``SessionScript``, served after it
+/// as one `/app.js` (``served``). Plain JavaScript, no libraries.
 enum PageScript {
+    /// `/app.js`: one script, so the session's functions are there before the first frame.
+    static let served = text + "\n" + SessionScript.text
+
     static let text = #"""
         "use strict";
         const pans = new Map();
@@ -59,7 +63,23 @@ enum PageScript {
           node.classList.toggle("heaviest", w.heaviest);
           node.querySelector(".heaviest-label").hidden = !w.heaviest;
           node.dataset.grams = w.grams == null ? "" : String(w.grams);
+          showCountAndCheck(node, w);
           if (node.dataset.tare !== String(w.tare)) { node.dataset.tare = String(w.tare); chooseTare(node); }
+        }
+
+        // A counting pan shows its pieces, "≈12.4 pcs, ambiguous" when the daemon would not round;
+        // a check-weighing pan its verdict in colour (stable readings only carry one).
+        function showCountAndCheck(node, w) {
+          const count = node.querySelector(".count");
+          const ambiguous = w.count == null && w.count_ratio != null;
+          count.textContent = w.stale ? "" : w.count != null ? w.count + " pcs" :
+            ambiguous ? "≈" + w.count_ratio.toFixed(1) + " pcs, ambiguous" : "";
+          count.classList.toggle("ambiguous", ambiguous);
+          const check = node.querySelector(".check");
+          const verdict = w.stale ? "" : (w.check || "");
+          check.textContent = verdict;
+          check.className = "check" + (verdict ? " " + verdict : "");
+          node.dataset.check = verdict;
         }
 
         // The select shows the named tare whose weight is the tare in use (to half a division).
@@ -96,6 +116,8 @@ enum PageScript {
             case "weight": showWeight(frame); break;
             case "cue": if (frame.cue === "max-force") flash(frame.sensor); break;
             case "tares": showTares(frame); break;
+            case "item": showItemEvent(frame); break;
+            case "session": sessionNews(frame); break;
             case "state":
               card(frame.sensor).querySelector(".state").textContent = frame.state === "ok" ? "" :
                 frame.state + (frame.reason ? ": " + frame.reason : "");
@@ -110,7 +132,7 @@ enum PageScript {
         function connect() {
           const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
           ws.onmessage = (event) => handle(JSON.parse(event.data));
-          ws.onopen = () => loadTares();  // changes made while this page was away
+          ws.onopen = () => { loadTares(); loadWeighing(); };  // changes made while this page was away
           ws.onclose = () => {
             $("link").textContent = "reconnecting…"; $("link").className = "link down";
             setTimeout(connect, 1000);
@@ -144,6 +166,7 @@ enum PageScript {
           $("login").hidden = !!token || !mayLogIn;
           $("logout").hidden = !token;
           for (const node of pans.values()) node.querySelector(".actions").hidden = !token;
+          showSessionControls();
         }
 
         $("login").addEventListener("submit", async (event) => {

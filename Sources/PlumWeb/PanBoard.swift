@@ -8,10 +8,13 @@ package import PlumProtocol
 package actor PanBoard {
     /// Frames buffered per browser before the oldest are dropped.
     package static let browserBuffer = 64
+    /// Item events kept for a browser that arrives later: its list does not start empty.
+    package static let recentItems = 50
 
     private var order: [String] = []
     private var latest: [String: WeightReport] = [:]
     private var states: [String: StateReport] = [:]
+    private var items: [ItemReport] = []
     private var devices: [DevicesReport.Device] = []
     private var connected = false
     private var linkMessage: String? = "connecting to plumscaled"
@@ -40,11 +43,19 @@ package actor PanBoard {
             update(devices: report.devices)
         case .poll(let poll):
             for weight in poll.weights where latest[weight.sensor] == nil { apply(.weight(weight)) }
-        // Items, sessions, counts and checks have no place on the pan board yet (docs/items.md).
         case .tares(let library):
             broadcast(BrowserFrame.tares(library))
+        case .item(let item):
+            items.append(item)
+            if items.count > Self.recentItems { items.removeFirst(items.count - Self.recentItems) }
+            broadcast(BrowserFrame.item(item))
+        case .session(let session):
+            // Only the news sent to watchers; replies to requests never reach the board.
+            broadcast(BrowserFrame.session(session))
+        // A piece count and a check verdict travel in each WEIGHT; the replies that set them are
+        // the requester's.
         case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown,
-            .item, .session, .count, .check:
+            .count, .check:
             break
         }
     }
@@ -74,6 +85,7 @@ package actor PanBoard {
         var snapshot = [BrowserFrame.status(connected: connected, message: linkMessage)]
         snapshot += sensors.compactMap { latest[$0].map(BrowserFrame.weight) }
         snapshot += sensors.compactMap { states[$0].map(BrowserFrame.state) }
+        snapshot += items.map(BrowserFrame.item)
         return (snapshot, stream, nextWatcher)
     }
 

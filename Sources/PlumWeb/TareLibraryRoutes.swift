@@ -37,7 +37,7 @@ struct TareLibraryRoutes: Sendable {
     }
 
     /// The decoder's own words for what was wrong (the library's rules are in them).
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         switch error {
         case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
             .keyNotFound(_, let context):

@@ -56,7 +56,7 @@ package struct WebService: Sendable {
         router.middlewares.add(
             SessionMiddleware(storage: sessionStore, configuration: .init(sessionCookieParameters: cookie)))
         router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
-        router.get("/app.js") { _, _ in Self.asset(PageScript.text, type: "text/javascript; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.asset(PageScript.served, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }

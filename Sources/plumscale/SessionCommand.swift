@@ -149,16 +149,9 @@ enum SessionText {
         return line + "  \(item.at)"
     }
 
-    /// The items as CSV, a header first; flags joined with `;`.
-    static func csv(_ session: SessionSummary) -> String {
-        var text = "item,grams,class,flags,recorded_at\n"
-        for item in session.items ?? [] {
-            text +=
-                "\(item.item),\(number(item.grams, session.division)),\(quoted(item.weightClass ?? "")),"
-                + "\(item.flags.joined(separator: ";")),\(item.at)\n"
-        }
-        return text
-    }
+    /// The items as CSV, a header first; flags joined with `;` (PlumProtocol's ``SessionCSV``, which
+    /// plumscale-web's export uses too).
+    static func csv(_ session: SessionSummary) -> String { SessionCSV.text(session) }
 
     /// "1 item", "30 items".
     static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
@@ -174,9 +167,5 @@ enum SessionText {
             decimals += 1
         }
         return FixedPoint.text(grams, decimals: decimals)
-    }
-
-    private static func quoted(_ text: String) -> String {
-        text.contains(",") || text.contains("\"") ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
     }
 }

@@ -2,14 +2,16 @@
 """plumscale-web in a real browser: headless Chromium, driven by chromedriver through selenium,
 against the real plumscaled --simulate (two pans with plums coming and going).
 
-usage: test_web.py [--bin DIR] [--screenshot FILE]
+usage: test_web.py [--bin DIR] [--screenshot FILE] [--session-screenshot FILE]
 
 Checks, each waiting for its signal with a deadline (never a fixed sleep):
   1. the page shows two pans whose grams change live;
   2. the heaviest pan is marked: its card has the heaviest class and says "heaviest";
   3. the screenshot's pixels inside the heaviest card are the page's yellow;
   4. after logging in, Tare on a stable pan makes it read 0.0 g;
-  5. /metrics and /api/poll answer for scripts.
+  5. /metrics and /api/poll answer for scripts;
+  6. a weighing session of 30 plums on a pan whose load the test writes: every item in the page
+     within 1 d of its truth, the class histogram and the figures right, 30 rows in the CSV.
 Prints 'browser: N passed, N failed' and exits non-zero on any failure.
 """
 import argparse, json, os, shutil, socket, subprocess, sys, tempfile, time, traceback, urllib.request
@@ -291,10 +293,148 @@ def check_pulled_wire(driver, bin_dir):
         stack.stop(keep_logs=False)
 
 
+SESSION_PAN = """
+[[class]]
+name = "small"
+min_grams = 0
+[[class]]
+name = "medium"
+min_grams = 35
+[[class]]
+name = "large"
+min_grams = 60
+
+[[sensor]]
+name = "pan"
+kind = "simulated-hx711"
+seed = 11
+rate = 80
+load_file = "{dir}/pan.grams"
+"""
+
+
+def session_plums(count=30):
+    """The plums' true weights as SessionProcessTests makes them (the same seeded generator): 25 to 95 g
+    to 0.01 g, none within 0.2 g of a class boundary, so each one's class is certain from its truth."""
+    state, plums = 0x5EED_1234, []
+    while len(plums) < count:
+        state = (state * 6_364_136_223_846_793_005 + 1_442_695_040_888_963_407) % (1 << 64)
+        grams = 25 + ((state >> 33) % 7_001) / 100
+        if abs(grams - 35) > 0.2 and abs(grams - 60) > 0.2:
+            plums.append(grams)
+    return plums
+
+
+def class_of(grams):
+    return "large" if grams >= 60 else "medium" if grams >= 35 else "small"
+
+
+def page_items(driver):
+    """The session's items as the page lists them, newest first: (grams, class) from each row."""
+    return driver.execute_script(
+        'return [...document.querySelectorAll("#session-items tbody tr")]'
+        '.map((r) => [parseFloat(r.dataset.grams), r.cells[3].textContent]);')
+
+
+def newest_event(driver):
+    """The newest line of the live list of fruit placed and removed: (seq, event), or None."""
+    return driver.execute_script(
+        'const r = document.querySelector("#item-events tbody tr");'
+        'return r ? [parseInt(r.cells[0].textContent), r.className] : null;')
+
+
+def check_session(driver, bin_dir, screenshot):
+    """After login, Start a session; 30 plums placed and taken off one after another through the pan's load
+    file; the page then lists 30 items, each within 1 d (0.1 g) of its truth, the histogram has each class's
+    count of the truths, and the figures agree with the items listed; Stop, and the CSV has 30 rows."""
+    stack = Stack(bin_dir, sensors=SESSION_PAN)
+    load = os.path.join(stack.dir, "pan.grams")
+    with open(load, "w") as f:
+        f.write("0\n")
+    try:
+        driver.get(stack.url + "/")
+        wait_until("the pan card", lambda: len(cards(driver)) == 1)
+        # The item detector measures from its first confirmed level: a second of stable empty-pan readings.
+        start = {}
+
+        def settled():
+            w = json.loads(stack.get("/api/poll"))["weights"][0]
+            if not (w["stable"] and abs(w["grams"]) < 0.5):
+                start.clear()
+                return False
+            return w["time"] >= start.setdefault("time", w["time"]) + 1
+        wait_until("a second of a stable empty pan", settled, seconds=60)
+        wait_until("the login form", lambda: driver.find_element(By.ID, "login").is_displayed())
+        driver.find_element(By.ID, "password").send_keys(stack.password)
+        driver.find_element(By.ID, "login-button").click()
+        start_form = driver.find_element(By.ID, "session-start")
+        wait_until("the session's Start after login", start_form.is_displayed)
+        driver.find_element(By.ID, "session-new-name").send_keys("crate-7")
+        driver.find_element(By.ID, "session-start-button").click()
+        weighing = driver.find_element(By.ID, "weighing")
+        wait_until("the session running", lambda: weighing.get_attribute("data-state") == "running")
+        assert driver.find_element(By.ID, "session-stop").is_displayed(), "Stop is offered while it runs"
+
+        plums = session_plums()
+        for index, grams in enumerate(plums):
+            with open(load, "w") as f:
+                f.write(f"{grams}\n")
+            wait_until(f"plum {index + 1} in the session's list", lambda: len(page_items(driver)) == index + 1)
+            placed = newest_event(driver)
+            with open(load, "w") as f:
+                f.write("0\n")
+            wait_until(f"plum {index + 1} taken off", lambda: (lambda e: e and e[1] == "removed" and e[0] > placed[0])(
+                newest_event(driver)))
+
+        items = list(reversed(page_items(driver)))
+        assert len(items) == 30, f"{len(items)} items listed"
+        for number, ((got, weight_class), truth) in enumerate(zip(items, plums), 1):
+            assert abs(got - truth) <= 0.1 + 1e-9, f"item {number}: {got} g for a {truth} g plum"
+            assert weight_class == class_of(truth), f"item {number}: {weight_class} for a {truth} g plum"
+        bars = driver.execute_script(
+            'return [...document.querySelectorAll("#session-histogram .class-bar")]'
+            '.map((g) => [g.dataset.class, parseInt(g.dataset.count), g.querySelector(".bar-count").textContent]);')
+        expected = [[name, sum(class_of(p) == name for p in plums)] for name in ("small", "medium", "large")]
+        assert [[b[0], b[1]] for b in bars] == expected, f"histogram {bars}, truths {expected}"
+        assert all(b[2] == str(b[1]) for b in bars), f"each bar says its count: {bars}"
+
+        grams = [g for g, _ in items]
+        mean = sum(grams) / len(grams)
+        deviation = (sum((g - mean) ** 2 for g in grams) / (len(grams) - 1)) ** 0.5
+
+        def figure(name):
+            return driver.find_element(By.CSS_SELECTOR, f'#session-stats dd[data-figure="{name}"]').text
+        wait_until("the figures of 30 items", lambda: figure("count") == "30")
+        for name, value in (("total", sum(grams)), ("mean", mean), ("min", min(grams)), ("max", max(grams)),
+                            ("std_dev", deviation)):
+            shown = figure(name)
+            assert shown.endswith(" g") and abs(float(shown[:-2]) - value) <= 0.051, f"{name} {shown}, items {value}"
+        assert figure("heaviest") == f"#{grams.index(max(grams)) + 1}", f"heaviest {figure('heaviest')}"
+
+        driver.find_element(By.ID, "session-stop").click()
+        wait_until("the session stopped", lambda: weighing.get_attribute("data-state") == "stopped")
+        export = driver.find_element(By.ID, "session-export")
+        assert export.is_displayed(), "Export CSV is offered for the stopped session"
+        csv = stack.get(export.get_attribute("href").replace(stack.url, ""))
+        lines = csv.splitlines()
+        assert lines[0] == "item,grams,class,flags,recorded_at" and len(lines) == 31, f"CSV:\n{csv}"
+        assert [float(line.split(",")[1]) for line in lines[1:]] == grams, "the CSV's grams are the page's"
+        message = driver.find_element(By.ID, "message")
+        assert not message.is_displayed() or not message.text, f"the page showed an error: {message.text}"
+        if screenshot:
+            driver.set_window_size(1000, 1400)
+            driver.execute_script('document.getElementById("weighing").scrollIntoView();')
+            weighing.screenshot(screenshot)
+            driver.set_window_size(900, 760)
+    finally:
+        stack.stop(keep_logs=False)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.environ.get("PLUMSCALE_BIN_DIR", ".build/debug"))
     parser.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "plumscale-web.png"))
+    parser.add_argument("--session-screenshot", help="where to save the finished session's section (a PNG)")
     args = parser.parse_args()
     stack = Stack(os.path.abspath(args.bin))
     driver = None
@@ -304,7 +444,8 @@ def main():
         checks = [("check_live_pans", check_live_pans), ("check_heaviest", check_heaviest),
                   ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
                   ("check_tare", check_tare), ("check_named_tare", check_named_tare), ("check_api", check_api),
-                  ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin)))]
+                  ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin))),
+                  ("check_session", lambda d, s: check_session(d, os.path.abspath(args.bin), args.session_screenshot))]
         for name, check in checks:
             try:
                 check(driver, stack)
