@@ -107,7 +107,7 @@ let package = Package(
             name: "PlumStation",
             dependencies: [
                 "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumDrivers",
-                "PlumHardware",
+                "PlumHardware", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
