@@ -337,7 +337,8 @@ let package = Package(
                 "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
-                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant",
+                "PlumHistory"  // a history file for `plumscale status` to read
             ]
         ),
         // plumscaled as a child process on real sockets: lifecycle, authorization, MT-SICS,

@@ -61,6 +61,13 @@ struct DaemonRunsProcessTests {
         #expect(afterStop?.starts == 3 && afterStop?.uncleanStops == 1, "\(String(describing: afterStop))")
         #expect(afterStop?.lastStop == "clean", "SIGTERM is a clean stop")
         #expect(afterStop?.restarts == 2)
+        let run = await ChildProcess.plumscale(
+            ["status", "--database", directory.file("no-history.sqlite")],
+            environment: ["PLUMSCALE_SOCKET": third.socketPath])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.contains("\n  restarts     2, 1 not clean; the last stop was clean\n"),
+            "plumscale status shows the restarts: \(run.stdout)")
         #expect(try await offPool { third.terminate() } == 0)
     }
 }
