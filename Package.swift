@@ -372,7 +372,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .target(
             name: "PlumWeb",
             dependencies: [
-                "PlumProtocol", "PlumHistory", "PlumClient",
+                "PlumProtocol", "PlumHistory", "PlumClient", "PlumSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its server builder: plumscale-web's child channel puts a deadline in front.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

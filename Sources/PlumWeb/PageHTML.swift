@@ -24,6 +24,8 @@ enum PageHTML {
         </header>
         <p id="message" class="message" role="alert" hidden></p>
         <main id="pans" class="pans" aria-live="polite"></main>
+        <p id="status-warning" class="message" role="alert" hidden></p>
+        <footer id="status" class="status"></footer>
         <template id="pan-template">
           <section class="pan">
             <div class="pan-head"><h2 class="name"></h2><span class="heaviest-label" hidden>heaviest</span></div>
