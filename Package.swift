@@ -107,7 +107,7 @@ let package = Package(
             name: "PlumStation",
             dependencies: [
                 "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumDrivers",
-                "PlumHardware",
+                "PlumHardware", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -337,7 +337,8 @@ let package = Package(
                 "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
-                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant",
+                "PlumHistory"  // a history file for `plumscale status` to read
             ]
         ),
         // plumscaled as a child process on real sockets: lifecycle, authorization, MT-SICS,
@@ -371,7 +372,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .target(
             name: "PlumWeb",
             dependencies: [
-                "PlumProtocol", "PlumHistory", "PlumClient",
+                "PlumProtocol", "PlumHistory", "PlumClient", "PlumSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its server builder: plumscale-web's child channel puts a deadline in front.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -11,6 +11,7 @@ public enum DaemonVersion {
     /// `uptime` of `DEVICES` and `calibration_grade` and `last_fault` of its devices, 5 the
     /// settings requests (`?TARE` with `grams` or `name`, `?TARES` and its `TARES` report, `?ALERT`),
     /// the `ITEM` and `SESSION` report classes with `?SESSION`, and `?COUNT` and `?CHECK` with the
-    /// `count`, `count_ratio` and `check` of `WEIGHT`.
-    public static let protocolMinor = 5
+    /// `count`, `count_ratio` and `check` of `WEIGHT`, 6 the `daemon` object of `DEVICES` (start,
+    /// restarts, state directory's free space) and `last_fault_time` of its devices.
+    public static let protocolMinor = 6
 }

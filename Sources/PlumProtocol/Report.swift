@@ -133,10 +133,14 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
     /// Seconds since the daemon started, on its monotonic clock (protocol 1.4): a clock set late
     /// (a Pi without a real-time clock) does not change it. Nil from an older daemon.
     public var uptime: Double?
+    /// The daemon's start, restarts and state directory's free space (protocol 1.6); nil from
+    /// an older daemon.
+    public var daemon: DaemonStatus?
 
-    public init(devices: [Device], uptime: Double? = nil) {
+    public init(devices: [Device], uptime: Double? = nil, daemon: DaemonStatus? = nil) {
         self.devices = devices
         self.uptime = uptime
+        self.daemon = daemon
     }
 
     public struct Device: Hashable, Sendable, Decodable {
@@ -164,6 +168,8 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
         /// The sensor's last `fault` or `not-ready` state with its reason (protocol 1.4), kept
         /// after it recovers; nil when it has had none since the daemon started.
         public var lastFault: String?
+        /// When ``lastFault`` began, wall-clock ISO 8601 UTC (protocol 1.6).
+        public var lastFaultTime: String?
         /// Full scale in grams (100 % force); older daemons do not send it.
         public var capacity: Double?
         /// The `profile =` the sensor's configuration names, such as `hx711-1kg-gain128`; nil when
@@ -182,7 +188,7 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             notices: [String], calibrated: Bool, calibrationDate: String? = nil, calibrationQuality: String? = nil,
             calibrationReason: String? = nil, capacity: Double? = nil, profile: String? = nil,
             restore: String? = nil, restoreReason: String? = nil, calibrationGrade: String? = nil,
-            lastFault: String? = nil
+            lastFault: String? = nil, lastFaultTime: String? = nil
         ) {
             self.sensor = sensor
             self.index = index
@@ -207,6 +213,7 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             self.restoreReason = restoreReason
             self.calibrationGrade = calibrationGrade
             self.lastFault = lastFault
+            self.lastFaultTime = lastFaultTime
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -224,6 +231,7 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
             case restoreReason = "restore_reason"
             case calibrationGrade = "calibration_grade"
             case lastFault = "last_fault"
+            case lastFaultTime = "last_fault_time"
         }
     }
 }

@@ -36,6 +36,7 @@ extension Report {
             json.add("class", "DEVICES")
             json.add("devices", objects: report.devices.map(\.object))
             if let uptime = report.uptime { json.add("uptime", uptime) }
+            if let daemon = report.daemon { json.add("daemon", object: daemon.object) }
         case .command(let reply):
             Self.write(reply, to: &json)
         case .calibrate(let reply):
@@ -191,6 +192,7 @@ extension Report {
         if let restore = device.restore { json.add("restore", restore) }
         if let reason = device.restoreReason { json.add("restore_reason", reason) }
         if let fault = device.lastFault { json.add("last_fault", fault) }
+        if let time = device.lastFaultTime { json.add("last_fault_time", time) }
         return json
     }
 

@@ -62,6 +62,8 @@ package enum Daemon {
         let store = CalibrationStore(directory: options.stateDirectory)
         removeStaleTemporaryFiles(store, logger: logger)
         let station = try Station(configuration: configuration, store: store, publisher: hub, logger: logger)
+        let runs = beginRun(options.stateDirectory, logger: logger)
+        if let runs { await station.record(runs) }
         await installSimulatedCalibrations(configuration, station: station, logger: logger)
 
         var endpoints: [ListenerEndpoint] = []
@@ -176,6 +178,31 @@ package enum Daemon {
             gracefulShutdownSignals: options.handlesSignals ? [.sigterm, .sigint] : [], cancellationSignals: [],
             logger: logger)
         try await group.run()
+        // Only a graceful stop gets here: SIGKILL, a crash or a power cut leave the run marked
+        // as running, and the next start counts it as unclean.
+        if let runs {
+            do throws(SystemError) {
+                try DaemonRuns.end(runs, directory: options.stateDirectory)
+            } catch {
+                logger.error("this stop will be counted as unclean: \(error)")
+            }
+        }
+    }
+
+    /// Counts this start in the state directory (``DaemonRuns``) and logs an unclean last stop.
+    static func beginRun(_ directory: String, logger: Logger) -> DaemonRuns.Record? {
+        do throws(SystemError) {
+            let (record, note) = try DaemonRuns.begin(directory: directory)
+            if let note { logger.warning("\(note)") }
+            if record.lastStop == "unclean" {
+                logger.notice(
+                    "the last run did not stop cleanly (killed, crashed or a power cut); start \(record.starts)")
+            }
+            return record
+        } catch {
+            logger.error("restarts not counted: \(error)")
+            return nil
+        }
     }
 
     /// Removes the half-written `*.json.tmp` files a crash or power cut left in the state

@@ -120,6 +120,7 @@ package enum ReportBuilder {
             notices: status?.info?.notices ?? [], calibrated: engine.calibration != nil,
             capacity: engine.configuration.capacity, profile: channel.profile)
         device.lastFault = status?.lastFault
+        device.lastFaultTime = status?.lastFaultTime
         if let calibration = engine.calibration {
             device.calibrationDate = calibration.createdAt
             device.calibrationQuality = calibration.quality.summary

@@ -208,9 +208,14 @@ package final class Sampler: Sendable {
 
     private func update(_ state: SensorState) {
         shared.withLock {
+            let previous = $0.status.state
             $0.status.state = state
             // Only not-ready and fault have a reason; the states after them keep it as the last.
-            if state.reason != nil { $0.status.lastFault = state.description }
+            // Its time is when it began: a retry that reports the same fault again keeps it.
+            if state.reason != nil, state != previous {
+                $0.status.lastFault = state.description
+                $0.status.lastFaultTime = UTCTimestamp.now()
+            }
         }
         continuation.yield(.state(state))
     }

@@ -19,4 +19,7 @@ package struct SamplerStatus: Hashable, Sendable {
     /// The last fault or not-ready state and its reason, kept after the sensor recovers: what
     /// went wrong an hour ago is still known when the sensor is fine again. Nil when none yet.
     package var lastFault: String? = nil
+    /// When ``lastFault`` began, wall-clock ISO 8601 UTC: for a person reading the status, who
+    /// compares it with other clocks (the kitchen's, a log's); nil when none yet.
+    package var lastFaultTime: String? = nil
 }

@@ -41,6 +41,11 @@ package actor Station {
     var sessions: SessionKeeper
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
+    /// The same moment on the wall clock, for people (``DaemonStatus/started``).
+    let startedAt = UTCTimestamp.now()
+    /// This run's count of starts and how the last one ended (``DaemonRuns``); nil when the
+    /// state directory could not keep it.
+    var runs: DaemonRuns.Record?
     let logger: Logger
 
     /// Builds a channel per configured sensor (``ChannelSet/init(_:calibrations:zeroTares:raw:log:)``).
@@ -275,6 +280,9 @@ package actor Station {
 
     func poll() -> Report { channels.poll(now: SystemMonotonicClock().now()) }
     func devices() -> Report {
-        channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds)
+        let report = channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds)
+        guard case .devices(var devices) = report else { return report }
+        devices.daemon = daemonStatus()
+        return .devices(devices)
     }
 }

@@ -24,6 +24,7 @@ enum PageHTML {
         </header>
         <p id="message" class="message" role="alert" hidden></p>
         <main id="pans" class="pans" aria-live="polite"></main>
+        <p id="status-warning" class="message" role="alert" hidden></p>
         <section id="weighing" class="weighing" aria-label="weighing session">
           <div class="weighing-head">
             <h2>Session <span id="session-name"></span></h2>
@@ -65,6 +66,7 @@ enum PageHTML {
             </table>
           </div>
         </section>
+        <footer id="status" class="status"></footer>
         <template id="pan-template">
           <section class="pan">
             <div class="pan-head"><h2 class="name"></h2><span class="heaviest-label" hidden>heaviest</span></div>

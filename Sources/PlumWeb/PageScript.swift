@@ -258,6 +258,35 @@ enum PageScript {
             '<polyline class="mean" points="' + mean + '"/>';
         }
 
+        // The status line (/api/status): uptimes, restarts, faults, space, the history; text only.
+        function ago(seconds) {
+          const s = Math.floor(seconds), d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24;
+          const m = Math.floor(s / 60) % 60;
+          return d > 0 ? d + " d " + h + " h" : h > 0 ? h + " h " + m + " min" : m > 0 ? m + " min" : s + " s";
+        }
+        async function showStatus() {
+          let status;
+          try { status = await (await fetch("/api/status")).json(); } catch (e) { return; }
+          const parts = (status.services || []).map((s) => s.service + " up " + ago(s.uptime));
+          const daemon = status.daemon;
+          if (daemon) {
+            parts.push("plumscaled up " + ago(daemon.uptime || 0) + (daemon.starts
+              ? ", " + (daemon.starts - 1) + " restarts (" + (daemon.unclean_stops || 0) + " not clean)" : ""));
+            if (daemon.state_free_bytes !== undefined)
+              parts.push("state " + (daemon.state_free_bytes / 1e6).toFixed(0) + " MB free");
+          }
+          for (const d of status.devices || [])
+            if (d.last_fault) parts.push(d.sensor + " last fault " + d.last_fault + " at " + d.last_fault_time);
+          const h = status.history;
+          if (h) parts.push("history " + (h.bytes / 1e6).toFixed(1) + " MB"
+            + (h.oldest ? " since " + new Date(h.oldest * 1000).toISOString().slice(0, 10) : ""));
+          $("status").textContent = parts.join(" · ");
+          $("status-warning").textContent = "warning: " + (status.warnings || []).join("; ");
+          $("status-warning").hidden = !(status.warnings || []).length;
+        }
+        showStatus();
+        setInterval(showStatus, 60000);
+
         fetch("/api/session").then((r) => r.json()).then((s) => setLoggedIn(s.csrf || null, s.may_log_in))
           .catch(() => setLoggedIn(null));
         connect();

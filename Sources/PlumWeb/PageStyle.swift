@@ -14,6 +14,7 @@ enum PageStyle {
         .login { display: flex; gap: .4rem; margin-left: auto; }
         #logout { margin-left: auto; }
         .message { margin: .5rem 1rem; padding: .5rem; background: #fff4d6; border-radius: .4rem; }
+        .status { margin: .5rem 1rem; color: #666; font-size: .85rem; }
         .pans { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; padding: 1rem; }
         .pan { background: var(--card); border-radius: .8rem; padding: 1rem; border: 3px solid transparent; }
         .pan.heaviest { background: var(--heaviest); border-color: #c9a800; }

@@ -27,6 +27,8 @@ package struct WebService: Sendable {
     package let sessionStore: SessionStore
     /// How long a login lasts.
     package let sessionLifetime: Duration
+    /// When this service started, for `/api/status`.
+    let serviceStart = StatusRoute.ServiceStart()
 
     package init(
         daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
@@ -60,6 +62,9 @@ package struct WebService: Sendable {
         router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
+        router.get("/api/status") { [serviceStart] _, _ in
+            Self.json(await StatusRoute(daemon: daemon, history: history, service: serviceStart).json())
+        }
         router.get("/api/history") { request, _ in
             guard let history else {
                 throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")

@@ -79,7 +79,11 @@ struct HistoryCommand: ParsableCommand {
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 
-    private func storePath() throws -> String {
+    private func storePath() throws -> String { try Self.storePath(config: config) }
+
+    /// The store named by `[web] history` in `config`, else the default; `plumscale status`
+    /// reads the same file.
+    static func storePath(config: String) throws -> String {
         guard access(config, F_OK) == 0 else { return HistoryStore.defaultPath }
         return try WebSettings.load(path: config).historyPath ?? HistoryStore.defaultPath
     }

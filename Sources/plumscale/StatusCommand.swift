@@ -1,19 +1,32 @@
 import ArgumentParser
 import PlumClient
 import PlumCore
+import PlumHistory
 import PlumProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `plumscale status`: what the daemon is, and how each sensor is doing.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the daemon's version and each sensor's state, rate, discards and calibration.",
+        abstract:
+            "Show the daemon's version, uptime, restarts and free space, the history's size, and each sensor's "
+            + "state, rate, discards, calibration and last fault.",
         aliases: ["devices"])
 
     @OptionGroup var client: ClientOptions
 
     @Flag(help: "Print the daemon's DEVICES report as one JSON line.")
     var json = false
+
+    @Option(help: ArgumentHelp("The configuration file whose [web] history names the store.", valueName: "file"))
+    var config: String = "/etc/plumscale/plumscale.toml"
+
+    @Option(help: ArgumentHelp("The history file itself (overrides the configuration).", valueName: "path"))
+    var database: String?
 
     func run() throws {
         let connection = try client.connect()
@@ -28,13 +41,37 @@ struct StatusCommand: ParsableCommand {
             print(line)
             return
         }
-        let devices = try CommandError.exitOnFailure { try connection.devices() }
+        let report = try CommandError.exitOnFailure {
+            try connection.request(.devices) { if case .devices(let report) = $0 { report } else { nil } }
+        }
         let version = connection.version
         print(
             "plumscaled \(version.release) at \(connection.socketPath), protocol "
                 + "\(version.protoMajor).\(version.protoMinor)"
         )
-        for device in devices { print(Self.describe(device)) }
+        for line in StatusText.daemon(report.daemon, uptime: report.uptime) { print(line) }
+        print(historyLine())
+        if let warning = StatusText.spaceWarning(report.daemon) { print(warning) }
+        for device in report.devices { print(Self.describe(device)) }
+    }
+
+    /// The history's size and oldest row, read from plumscale-web's file directly (read-only,
+    /// as `plumscale history` does), so it is shown whether the web service runs or not.
+    func historyLine() -> String {
+        let path: String
+        do {
+            path = try database ?? HistoryCommand.storePath(config: config)
+        } catch {
+            return "  history      unknown: \(error)"
+        }
+        guard access(path, F_OK) == 0 else {
+            return "  history      none at \(path) (plumscale-web records it; --database names another file)"
+        }
+        do throws(HistoryError) {
+            return StatusText.history(path: path, try HistoryStore(path: path, readOnly: true).summary())
+        } catch {
+            return "  history      \(error.message)"
+        }
     }
 
     /// A few indented lines about one sensor.
@@ -54,6 +91,9 @@ struct StatusCommand: ParsableCommand {
                     ? "none" : discarded.map { "\($0.value) \($0.key.replacingUnderscores)" }.joined(separator: ", ")))
         if device.notReady > 0 || device.faults > 0 {
             lines.append("  not ready    \(device.notReady) times, \(device.faults) faults")
+        }
+        if let fault = device.lastFault {
+            lines.append("  last fault   \(fault)\(device.lastFaultTime.map { ", at \($0)" } ?? "")")
         }
         if device.calibrated {
             lines.append("  calibrated   \(device.calibrationDate ?? "?"), \(device.calibrationQuality ?? "")")

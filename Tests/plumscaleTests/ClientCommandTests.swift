@@ -237,10 +237,12 @@ struct ClientCommandTests {
 }
 
 extension String {
-    /// Status output with the rate lines removed, which change between two calls.
+    /// Status output with the lines removed that change between two calls: the rates, the
+    /// uptime and the free space.
     var replacingRates: String {
         split(separator: "\n", omittingEmptySubsequences: false).filter {
-            !$0.contains("samples/s") && !$0.contains("discarded")
+            !$0.contains("samples/s") && !$0.contains("discarded") && !$0.hasPrefix("  up ")
+                && !$0.hasPrefix("  state ")
         }.joined(separator: "\n")
     }
 }

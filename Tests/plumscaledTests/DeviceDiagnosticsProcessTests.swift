@@ -1,3 +1,4 @@
+import Foundation
 import PlumClient
 import PlumProtocol
 import PlumTestSupport
@@ -45,6 +46,7 @@ struct DeviceDiagnosticsProcessTests {
             let startUptime = try #require(first.uptime, "DEVICES has the daemon's uptime")
             #expect(startUptime >= 0 && startUptime < 120, "the daemon has just started: \(startUptime) s")
 
+            let pulled = time(nil)
             writeFile(unplug, "")
             try waitUntil("the pulled wire to show in DEVICES", timeout: .seconds(20)) {
                 try devices().devices.first?.state == "not-ready"
@@ -59,6 +61,13 @@ struct DeviceDiagnosticsProcessTests {
             #expect(
                 fault.hasPrefix("not-ready: ") && fault.contains("DOUT"),
                 "the not-ready is kept as the last fault once the pan works again: \(fault)")
+            // The fault's wall time, read with the system's own parser: between the pull and now.
+            let faultTime = try #require(back?.lastFaultTime, "the fault has its time: \(String(describing: back))")
+            let faultDate = try #require(try? Date(faultTime, strategy: .iso8601), "ISO 8601 UTC: \(faultTime)")
+            let faultSeconds = Int(faultDate.timeIntervalSince1970)
+            #expect(
+                faultSeconds >= pulled && faultSeconds <= time(nil),
+                "the fault began after the wire was pulled (\(pulled)) and before now: \(faultTime)")
             let later = try #require(try devices().uptime)
             #expect(later > startUptime, "uptime grew from \(startUptime) s to \(later) s")
         }

@@ -1,0 +1,24 @@
+internal import PlumProtocol
+internal import PlumSystem
+
+extension Station {
+    /// Keeps this run's record of starts for `?DEVICES` (``DaemonRuns/begin(directory:)``).
+    package func record(_ runs: DaemonRuns.Record) { self.runs = runs }
+
+    /// The `daemon` object of `?DEVICES`: the start, the restarts, and the state directory's
+    /// free space, read now (one `statvfs(2)`, cheap enough for each `?DEVICES`).
+    func daemonStatus() -> DaemonStatus {
+        let directory = calibrationStore.directory
+        var status = DaemonStatus(
+            started: startedAt, starts: runs?.starts, uncleanStops: runs?.uncleanStops, lastStop: runs?.lastStop,
+            stateDirectory: directory)
+        do {
+            let space = try FileSystemSpace.of(directory)
+            status.stateFreeBytes = Int64(clamping: space.availableBytes)
+            status.stateTotalBytes = Int64(clamping: space.totalBytes)
+        } catch {
+            status.stateError = error.description
+        }
+        return status
+    }
+}
