@@ -67,7 +67,8 @@ struct HistoryItemsRouteTests {
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
-        #expect(await keeper.unwritten == 0 && keeper.lastFailure == nil)
+        let (unwritten, failure) = (await keeper.unwritten, await keeper.lastFailure)
+        #expect(unwritten == 0 && failure == nil, "everything written: \(failure ?? "")")
         try await fixture.application().test(.live) { client in
             try await client.execute(uri: "/api/history?series=items&since=\(Int(Self.start))", method: .get) {
                 #expect($0.status == .ok)
