@@ -96,7 +96,8 @@ extension HistoryStore {
     package func items(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [ItemRecord] {
         try run("reading the history") {
             try pool.read { db in
-                try Row.fetchAll(
+                try Self.requireItemTables(db)
+                return try Row.fetchAll(
                     db,
                     sql: """
                         SELECT \(Self.itemColumns) FROM item_event
@@ -112,7 +113,8 @@ extension HistoryStore {
     package func sessions(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [SessionRecord] {
         try run("reading the history") {
             try pool.read { db in
-                try Row.fetchAll(
+                try Self.requireItemTables(db)
+                return try Row.fetchAll(
                     db,
                     sql: """
                         SELECT \(Self.sessionColumns) FROM weighing_session
@@ -121,6 +123,16 @@ extension HistoryStore {
                     arguments: [sensor, window.since, window.until]
                 ).map(Self.session)
             }
+        }
+    }
+
+    /// `plumscale history` opens the file read-only and so never migrates it: a file the web
+    /// service has not opened since it was upgraded has no items yet, which is said as such.
+    private static func requireItemTables(_ db: Database) throws {
+        guard try db.tableExists("item_event") else {
+            throw HistoryError(
+                "it has no items or sessions yet: the plumscale-web that wrote it is older than them; "
+                    + "restart plumscale-web (it adds them when it opens the file) and ask again")
         }
     }
 

@@ -54,6 +54,12 @@ struct HistoryItemsTests {
                     """)
         }
         try old.close()
+        // plumscale history opens it read-only, which never migrates: it says what to do.
+        let before = try HistoryStore(path: path, readOnly: true)
+        let unmigrated = #expect(throws: HistoryError.self) {
+            try before.items(sensor: nil, in: HistoryWindow(since: 0, until: 1))
+        }
+        #expect(unmigrated?.message.contains("restart plumscale-web") == true, "\(unmigrated?.message ?? "")")
 
         let store = try HistoryStore(path: path)
         let window = HistoryWindow(since: 0, until: Self.start + 1000)
