@@ -328,7 +328,11 @@ let package = Package(
             ]
         ),
         // The history store on its own: the recorder's rules on a real SQLite file.
-        .testTarget(name: "PlumHistoryTests", dependencies: ["PlumHistory", "PlumTestSupport"]),
+        // GRDB itself to write a file as the previous schema did, to prove it migrates.
+        .testTarget(
+            name: "PlumHistoryTests",
+            dependencies: ["PlumHistory", "PlumTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware", "PlumCore", "PlumDrivers"]),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(

@@ -3,8 +3,14 @@
 /// recorded; minute summaries, which come every minute even with nothing on the pans, within
 /// ``Policy/minuteDelay``, or with the next stable reading's write, whichever is first.
 ///
-/// So a power cut loses at most the stable readings of the last `stableDelay` seconds and the
-/// summaries of the last `minuteDelay` (plus the minute still open, which is in memory only).
+/// The daemon's item events and session figures are written as a placement is, within
+/// `stableDelay`: they are what a user weighing fruit looks for.
+///
+/// So a power cut loses at most the stable readings, items and session figures of the last
+/// `stableDelay` seconds and the summaries of the last `minuteDelay` (plus the minute still
+/// open, which is in memory only). A lost item is lost from the history for good (the daemon
+/// does not send it again); a lost session's figures come back with its next report, as the
+/// daemon keeps its sessions itself.
 /// Times are the readings' own: a clock stepped backwards writes at once rather than waiting.
 package struct HistoryBatch: Sendable {
     package struct Policy: Hashable, Sendable {
@@ -34,6 +40,10 @@ package struct HistoryBatch: Sendable {
     package let policy: Policy
     package private(set) var stable: [StableReading] = []
     package private(set) var minutes: [MinuteSummary] = []
+    package private(set) var items: [ItemRecord] = []
+    /// The latest figures of each session reported since the last write, in report order.
+    package private(set) var sessions: [SessionRecord] = []
+    /// When the oldest waiting placement, item or session figure was added.
     private var firstStable: Double?
     private var firstMinute: Double?
     /// The time of the newest reading added.
@@ -43,7 +53,7 @@ package struct HistoryBatch: Sendable {
         self.policy = policy
     }
 
-    package var count: Int { stable.count + minutes.count }
+    package var count: Int { stable.count + minutes.count + items.count + sessions.count }
     package var isEmpty: Bool { count == 0 }
 
     /// Adds what one reading produced, recorded at `time` (the reading's time).
@@ -57,6 +67,28 @@ package struct HistoryBatch: Sendable {
             minutes.append(minute)
             if firstMinute == nil { firstMinute = time }
         }
+        trim()
+    }
+
+    /// Adds an item event, reported at `time` (its own): written as a placement is.
+    package mutating func add(item: ItemRecord, at time: Double) {
+        items.append(item)
+        placed(at: time)
+    }
+
+    /// Adds a session's figures, reported at `time`; they replace the figures of the same session
+    /// still waiting, so a batch holds one row per session however many items it recorded.
+    package mutating func add(session: SessionRecord, at time: Double) {
+        sessions.removeAll {
+            $0.name == session.name && $0.sensor == session.sensor && $0.started == session.started
+        }
+        sessions.append(session)
+        placed(at: time)
+    }
+
+    private mutating func placed(at time: Double) {
+        newest = max(newest, time)
+        if firstStable == nil { firstStable = time }
         trim()
     }
 
@@ -78,7 +110,7 @@ package struct HistoryBatch: Sendable {
 
     /// Empties the batch after a good write.
     package mutating func clear() {
-        (stable, minutes, firstStable, firstMinute) = ([], [], nil, nil)
+        (stable, minutes, items, sessions, firstStable, firstMinute) = ([], [], [], [], nil, nil)
     }
 
     /// After a failed write: the rows stay, and the next attempt comes a full delay later, so a
@@ -91,8 +123,11 @@ package struct HistoryBatch: Sendable {
     private mutating func trim() {
         let excess = count - policy.limit
         guard excess > 0 else { return }
+        // Summaries first, then placements, then items: what a user looks for goes last.
         let fromMinutes = min(excess, minutes.count)
         minutes.removeFirst(fromMinutes)
-        stable.removeFirst(min(excess - fromMinutes, stable.count))
+        let fromStable = min(excess - fromMinutes, stable.count)
+        stable.removeFirst(fromStable)
+        items.removeFirst(min(excess - fromMinutes - fromStable, items.count))
     }
 }

@@ -1,11 +1,12 @@
 import FoundationEssentials
 
-/// The two series of the history as CSV or JSON, for `GET /api/history` and
+/// The series of the history as CSV or JSON, for `GET /api/history` and
 /// `plumscale history`. One writer, so the web and the command line give the same bytes.
 package enum HistoryExport {
-    /// Which series: per-minute summaries (the default) or stable readings.
+    /// Which series: per-minute summaries (the default), stable readings, the daemon's item
+    /// events, or its sessions (HistoryExport+Items.swift).
     package enum Series: String, Sendable, CaseIterable {
-        case minutes, stable
+        case minutes, stable, items, sessions
     }
 
     package enum Format: String, Sendable, CaseIterable {
@@ -24,7 +25,12 @@ package enum HistoryExport {
 
     /// The CSV's first line for `series`.
     package static func csvHeader(_ series: Series) -> String {
-        series == .minutes ? "time,sensor,min,mean,max,samples\n" : "time,sensor,grams\n"
+        switch series {
+        case .minutes: "time,sensor,min,mean,max,samples\n"
+        case .stable: "time,sensor,grams\n"
+        case .items: "time,sensor,seq,item,event,grams,gross_after,class,flags,session\n"
+        case .sessions: "started,stopped,name,sensor,count,total,mean,min,max,std_dev,classes,unclassified\n"
+        }
     }
 
     /// The CSV's lines for these minutes, without the header: a chunk of a streamed export.
@@ -86,13 +92,13 @@ package enum HistoryExport {
         var time: String, epoch: Double, sensor: String, grams: Double
     }
 
-    private static func makeEncoder() -> JSONEncoder {
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 
-    private static func encode<T: Encodable>(_ encoder: JSONEncoder, _ value: T) -> String {
+    static func encode<T: Encodable>(_ encoder: JSONEncoder, _ value: T) -> String {
         // Encoding plain structs of strings and finite numbers cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -108,7 +114,7 @@ package enum HistoryExport {
     }
 
     /// Sensor names are plain words in practice; quote anything a CSV reader could split.
-    private static func field(_ text: String) -> String {
+    static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

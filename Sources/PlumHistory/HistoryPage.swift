@@ -21,15 +21,16 @@ package struct HistoryPage: Sendable {
     ) throws(HistoryError) {
         self.series = series
         self.sensor = sensor
-        let sql =
-            series == .minutes
-            ? """
-            SELECT minute FROM minute_summary WHERE (?1 IS NULL OR sensor = ?1) AND minute >= ?2 AND minute < ?3
-            ORDER BY minute LIMIT 1 OFFSET ?4
-            """
-            : """
-            SELECT time FROM stable_reading WHERE (?1 IS NULL OR sensor = ?1) AND time >= ?2 AND time < ?3
-            ORDER BY time LIMIT 1 OFFSET ?4
+        let (table, time) =
+            switch series {
+            case .minutes: ("minute_summary", "minute")
+            case .stable: ("stable_reading", "time")
+            case .items: ("item_event", "time")
+            case .sessions: ("weighing_session", "started")
+            }
+        let sql = """
+            SELECT \(time) FROM \(table) WHERE (?1 IS NULL OR sensor = ?1) AND \(time) >= ?2 AND \(time) < ?3
+            ORDER BY \(time) LIMIT 1 OFFSET ?4
             """
         let boundary = try store.run("reading the history") {
             try store.pool.read { db in
@@ -105,6 +106,47 @@ package struct HistoryPage: Sendable {
                     Cursor(time: $0["time"], rowid: $0["rowid"])
                 }
                 return (readings, next)
+            }
+        }
+    }
+
+    /// Up to `limit` item events after `cursor` (from the start when nil), oldest first.
+    package func items(
+        _ store: HistoryStore, after cursor: Cursor?, limit: Int
+    ) throws(HistoryError) -> (rows: [ItemRecord], cursor: Cursor?) {
+        try rows(store, after: cursor, limit: limit, table: "item_event", time: "time", HistoryStore.itemColumns) {
+            HistoryStore.item($0)
+        }
+    }
+
+    /// Up to `limit` sessions after `cursor` (from the start when nil), by their start.
+    package func sessions(
+        _ store: HistoryStore, after cursor: Cursor?, limit: Int
+    ) throws(HistoryError) -> (rows: [SessionRecord], cursor: Cursor?) {
+        try rows(
+            store, after: cursor, limit: limit, table: "weighing_session", time: "started",
+            HistoryStore.sessionColumns
+        ) { HistoryStore.session($0) }
+    }
+
+    /// A chunk of a table whose rows are ordered by a time and then their row id.
+    private func rows<T>(
+        _ store: HistoryStore, after cursor: Cursor?, limit: Int, table: String, time: String, _ columns: String,
+        _ make: (Row) -> T
+    ) throws(HistoryError) -> (rows: [T], cursor: Cursor?) {
+        try store.run("reading the history") {
+            try store.pool.read { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(columns) FROM \(table)
+                        WHERE (?1 IS NULL OR sensor = ?1) AND \(time) >= ?2 AND \(time) < ?3
+                          AND (?4 IS NULL OR \(time) > ?4 OR (\(time) = ?4 AND rowid > ?5))
+                        ORDER BY \(time), rowid LIMIT ?6
+                        """,
+                    arguments: [sensor, window.since, window.until, cursor?.time, cursor?.rowid, limit])
+                let next = rows.last.map { Cursor(time: $0[time], rowid: $0["rowid"]) }
+                return (rows.map(make), next)
             }
         }
     }

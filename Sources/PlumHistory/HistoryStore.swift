@@ -3,9 +3,10 @@ internal import GRDB
 /// The history database: SQLite in WAL mode, so `plumscale history` can read while
 /// plumscale-web writes.
 ///
-/// Two tables: `stable_reading(sensor, time, grams)` and
-/// `minute_summary(sensor, minute, min, mean, max, samples)`. The file is created with its
-/// directory's permissions; one writer (plumscale-web) at a time.
+/// Four tables: `stable_reading(sensor, time, grams)`,
+/// `minute_summary(sensor, minute, min, mean, max, samples)`, and since v3 the daemon's items
+/// and sessions, `item_event` and `weighing_session` (HistoryStore+Items.swift). The file is
+/// created with its directory's permissions; one writer (plumscale-web) at a time.
 package final class HistoryStore: Sendable {
     /// The file plumscale-web uses by default, under systemd's `StateDirectory=plumscale-web`.
     package static let defaultPath = "/var/lib/plumscale-web/history.sqlite"
@@ -65,14 +66,20 @@ package final class HistoryStore: Sendable {
                     CREATE INDEX stable_reading_by_time ON stable_reading(time);
                     """)
         }
+        migrator.registerMigration("v3") { db in try HistoryStore.createItemTables(db) }
         return migrator
     }
 
-    /// Stores what a ``HistoryRecorder`` produced, in one transaction.
-    package func append(stable: [StableReading], minutes: [MinuteSummary]) throws(HistoryError) {
-        guard !stable.isEmpty || !minutes.isEmpty else { return }
+    /// Stores what a ``HistoryRecorder`` produced and the daemon's items and sessions, in one
+    /// transaction. An item already stored is not stored again; a session replaces its older
+    /// figures and names the items it counted (``insert(items:sessions:in:)``).
+    package func append(
+        stable: [StableReading], minutes: [MinuteSummary], items: [ItemRecord] = [], sessions: [SessionRecord] = []
+    ) throws(HistoryError) {
+        guard !stable.isEmpty || !minutes.isEmpty || !items.isEmpty || !sessions.isEmpty else { return }
         try run("writing the history") {
             try pool.write { db in
+                try Self.insert(items: items, sessions: sessions, in: db)
                 for reading in stable {
                     try db.execute(
                         sql: "INSERT INTO stable_reading (sensor, time, grams) VALUES (?, ?, ?)",
@@ -157,6 +164,8 @@ package final class HistoryStore: Sendable {
     }
 
     /// Deletes everything older than `cutoff` (seconds since the epoch); returns the rows removed.
+    /// A session goes with its newest item: it stays while any item it counted does, or while
+    /// it started or stopped after the cutoff.
     @discardableResult
     package func purge(before cutoff: Double) throws(HistoryError) -> Int {
         try run("purging old history") {
@@ -165,7 +174,7 @@ package final class HistoryStore: Sendable {
                 var removed = db.changesCount
                 try db.execute(sql: "DELETE FROM minute_summary WHERE minute < ?", arguments: [cutoff])
                 removed += db.changesCount
-                return removed
+                return removed + (try Self.purgeItems(before: cutoff, in: db))
             }
         }
     }

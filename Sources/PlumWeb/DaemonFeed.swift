@@ -82,6 +82,11 @@ package struct DaemonFeed: Service {
 
     private func take(_ report: Report) async {
         await board.apply(report)
-        if case .weight(let weight) = report { await history?.record(weight) }
+        switch report {
+        case .weight(let weight): await history?.record(weight)
+        case .item(let item): await history?.record(item)
+        case .session(let session): await history?.record(session)
+        default: break
+        }
     }
 }

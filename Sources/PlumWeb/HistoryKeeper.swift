@@ -1,3 +1,4 @@
+import FoundationEssentials
 package import PlumHistory
 package import PlumProtocol
 
@@ -10,13 +11,19 @@ package import PlumProtocol
 /// rewrites whole 4 KiB pages of the table and of its indexes in the WAL, so a commit for each
 /// pan's summary every minute alone came to about 35 MB a day (docs/PERFORMANCE.md, "Writes to
 /// the SD card"). A crash or a power cut loses what was not written yet: at most the last 2 s of
-/// placements and 5 minutes of summaries.
+/// placements, items and session figures, and 5 minutes of summaries.
+///
+/// The daemon's `ITEM` and `SESSION` reports are kept too (docs/web.md, "History"): each item
+/// event once (the store ignores a copy of one it has), each session's latest figures, and the
+/// store names a session in the `placed` items of its sensor while it ran.
 package actor HistoryKeeper {
     package let store: HistoryStore
     package let retentionSeconds: Double
     private var recorder: HistoryRecorder
     private var batch: HistoryBatch
     private var lastPurge = -Double.infinity
+    /// The newest report time seen: a SESSION report carries none of its own.
+    private var clock = -Double.infinity
     private var failure: String?
 
     package init(
@@ -44,6 +51,7 @@ package actor HistoryKeeper {
                 sensor: weight.sensor, time: weight.time, grams: weight.shownGrams, stable: weight.stable,
                 outOfRange: weight.overload || weight.underload))
         batch.add(output, at: weight.time)
+        clock = max(clock, weight.time)
         if batch.isDue(at: weight.time) { write() }
         if weight.time - lastPurge > 3600 {
             lastPurge = weight.time
@@ -53,6 +61,47 @@ package actor HistoryKeeper {
                 failure = error.message
             }
         }
+    }
+
+    /// Takes one ITEM report; it is written as a placement is, within 2 s.
+    package func record(_ item: ItemReport) {
+        clock = max(clock, item.time)
+        batch.add(
+            item: ItemRecord(
+                sensor: item.sensor, sequence: item.sequence, item: item.item, event: item.event, grams: item.grams,
+                grossAfter: item.grossAfter, weightClass: item.weightClass, flags: item.flags, time: item.time),
+            at: item.time)
+        if batch.isDue(at: item.time) { write() }
+    }
+
+    /// Takes one SESSION report: the figures of each session it carries (a start, a stop, an
+    /// item recorded, or the reply to a show or list that came this way). A refusal carries
+    /// nothing to keep.
+    package func record(_ report: SessionReport) {
+        guard report.ok else { return }
+        for summary in report.sessions {
+            guard let record = Self.sessionRecord(summary) else {
+                failure = "session \(summary.name): start \(summary.started) is not an ISO 8601 time; not recorded"
+                continue
+            }
+            let time = clock.isFinite ? clock : record.stopped ?? record.started
+            batch.add(session: record, at: time)
+            if batch.isDue(at: time) { write() }
+        }
+    }
+
+    /// A session's figures as stored; nil when its start cannot be read.
+    static func sessionRecord(_ summary: SessionSummary) -> SessionRecord? {
+        func seconds(_ text: String) -> Double? {
+            (try? Date(text, strategy: Date.ISO8601FormatStyle())).map(\.timeIntervalSince1970)
+        }
+        guard let started = seconds(summary.started) else { return nil }
+        return SessionRecord(
+            name: summary.name, sensor: summary.sensor, started: started, stopped: summary.stopped.flatMap(seconds),
+            division: summary.division, count: summary.count, total: summary.total, mean: summary.mean,
+            minimum: summary.minimum, maximum: summary.maximum, standardDeviation: summary.standardDeviation,
+            classes: summary.classes.map { SessionRecord.ClassCount(name: $0.name, count: $0.count) },
+            unclassified: summary.unclassified)
     }
 
     /// Writes the batch and the minutes still open: on shutdown, so nothing recorded is lost.
@@ -70,7 +119,7 @@ package actor HistoryKeeper {
     private func write() {
         guard !batch.isEmpty else { return }
         do {
-            try store.append(stable: batch.stable, minutes: batch.minutes)
+            try store.append(stable: batch.stable, minutes: batch.minutes, items: batch.items, sessions: batch.sessions)
             batch.clear()
             failure = nil
         } catch {

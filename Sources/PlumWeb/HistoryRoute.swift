@@ -88,6 +88,14 @@ struct HistoryRoute: Sendable {
             let (rows, next) = try page.stableReadings(store, after: cursor, limit: chunkRows)
             let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
             return (text, rows.count, next)
+        case .items:
+            let (rows, next) = try page.items(store, after: cursor, limit: chunkRows)
+            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
+            return (text, rows.count, next)
+        case .sessions:
+            let (rows, next) = try page.sessions(store, after: cursor, limit: chunkRows)
+            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
+            return (text, rows.count, next)
         }
     }
 

@@ -13,7 +13,7 @@ import PlumSettings
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Print the recorded history (per-minute min/mean/max, or stable readings) as CSV or JSON.",
+        abstract: "Print the recorded history (minute summaries, stable readings, items, sessions) as CSV or JSON.",
         discussion: """
             plumscale-web records the history; this reads the same SQLite file, found from \
             [web] history in the configuration, else /var/lib/plumscale-web/history.sqlite. \
@@ -37,8 +37,14 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "JSON instead of CSV.")
     var json = false
 
-    @Flag(help: "The stable readings instead of the per-minute summaries.")
+    @Flag(help: "The stable readings instead of the per-minute summaries (as --series stable).")
     var stable = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Which series: minutes (the default), stable, items (each fruit placed or removed) or sessions.",
+            valueName: "series"))
+    var series: String?
 
     @Option(help: ArgumentHelp("The configuration file whose [web] history names the store.", valueName: "file"))
     var config: String = "/etc/plumscale/plumscale.toml"
@@ -48,6 +54,13 @@ struct HistoryCommand: ParsableCommand {
 
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json: choose one.") }
+        if let series, HistoryExport.Series(rawValue: series) == nil {
+            let allowed = HistoryExport.Series.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--series \(series) is not known; use one of \(allowed).")
+        }
+        if stable, let series, series != "stable" {
+            throw ValidationError("--stable and --series \(series): choose one.")
+        }
     }
 
     func run() throws {
@@ -57,11 +70,18 @@ struct HistoryCommand: ParsableCommand {
             let window = try HistoryWindow.parse(
                 since: since, until: until, now: Date().timeIntervalSince1970)
             let name = sensor.flatMap { $0.isEmpty ? nil : $0 }
-            if stable {
+            switch stable ? .stable : series.flatMap(HistoryExport.Series.init) ?? .minutes {
+            case .minutes:
+                let rows = try store.minutes(sensor: name, in: window)
+                print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
+            case .stable:
                 let rows = try store.stableReadings(sensor: name, in: window)
                 print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
-            } else {
-                let rows = try store.minutes(sensor: name, in: window)
+            case .items:
+                let rows = try store.items(sensor: name, in: window)
+                print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
+            case .sessions:
+                let rows = try store.sessions(sensor: name, in: window)
                 print(json ? HistoryExport.json(rows) : HistoryExport.csv(rows), terminator: "")
             }
         } catch let error as HistoryError {

@@ -66,4 +66,25 @@ struct HistoryBatchTests {
         #expect(batch.stable.map(\.grams) == [10], "the placement is kept")
         #expect(batch.minutes.map(\.minute) == [180, 240, 300], "the newest summaries are kept")
     }
+
+    @Test("an item and a session's figures are written as a placement, within 2 s; a session is one row a batch")
+    func itemsLikePlacements() {
+        var batch = HistoryBatch(policy: .standard)
+        batch.add(Self.minute(60, at: 120), at: 120)
+        let item = ItemRecord(
+            sensor: "left", sequence: 1, item: 1, event: "placed", grams: 87.3, grossAfter: 87.3, time: 130)
+        batch.add(item: item, at: 130)
+        #expect(!batch.isDue(at: 131.9))
+        #expect(batch.isDue(at: 132), "2 s after the item, as a placement")
+        var session = SessionRecord(
+            name: "crate-12", sensor: "left", started: 100, division: 0.1, count: 1, total: 87.3)
+        batch.add(session: session, at: 130.5)
+        session.count = 2
+        batch.add(session: session, at: 131)
+        #expect(batch.sessions == [session], "the latest figures of each session, once")
+        #expect(batch.items == [item] && batch.count == 3)
+        batch.clear()
+        batch.add(session: session, at: 200)
+        #expect(!batch.isDue(at: 201.9) && batch.isDue(at: 202), "a session's figures alone wait 2 s too")
+    }
 }
