@@ -45,6 +45,8 @@ enum PageStyle {
         .session-actions { display: flex; gap: .4rem; }
         .session-message { font-size: .9rem; min-height: 1.2rem; margin: .4rem 0; }
         .weighing-body { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+        /* Before any session: no empty figures, histogram or item table, only the live list. */
+        .weighing[data-state="none"] .weighing-body, .weighing[data-state="none"] #session-items { display: none; }
         .stats { display: grid; grid-template-columns: auto auto; gap: .15rem .8rem; margin: 0; }
         .stats dt { color: #555; } .stats dd { margin: 0; font-variant-numeric: tabular-nums; text-align: right; }
         .histogram { width: 20rem; max-width: 100%; height: 9rem; background: #fff; border-radius: .4rem; }
