@@ -309,8 +309,19 @@ def named_tare_select(stack, seconds):
                             "--grams", "7.5"], capture_output=True, text=True, timeout=30)
     if saved.returncode != 0:
         raise AssertionError(f"plumscale tare --save cup --grams 7.5 exited {saved.returncode}: {saved.stderr.strip()}")
-    wait_until(f"{entity} offering 'cup'",
-               lambda: "cup" in stack.states().get(entity, {}).get("attributes", {}).get("options", []), seconds)
+    # Offering 'cup' is not enough: the select is new here (it comes with the first named tare), and Home Assistant
+    # shows a new MQTT entity's options (a capability attribute) while the entity is still unavailable, until its
+    # subscription to the availability topics brings their retained "online". Subscriptions are debounced: 0.5 s
+    # until Home Assistant's birth message (sent once discovery was quiet for 5 s), 0.1 s after it. A service call
+    # on an unavailable entity is skipped without an error (homeassistant/helpers/service.py), so nothing reaches
+    # the bridge. Seen in a failing run with the broker's log_type all and MQTT debug logging: select_option 0.45 s
+    # after HA registered the select, its state "unavailable" with options ['(none)', 'cup'], no PUBLISH on its
+    # command topic at the broker, the retained "online" delivered 0.05 s later; the bridge's device configs before
+    # and after the TARES change kept every component. A user cannot pick it meanwhile either: it shows unavailable.
+    def offered():
+        state = stack.states().get(entity, {})
+        return state.get("state") != "unavailable" and "cup" in state.get("attributes", {}).get("options", [])
+    wait_until(f"{entity} available and offering 'cup'", offered, seconds)
     stack.call("select", "select_option", {"entity_id": entity, "option": "cup"})
     set_and_read_back(stack, entity, "cup", 7.5, seconds)
     # "(none)", not "none": Home Assistant's MQTT select reads the payload "none" as no option at all.
