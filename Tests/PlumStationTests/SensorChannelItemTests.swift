@@ -1,22 +1,13 @@
 import PlumCore
 import PlumProtocol
+import PlumTestSupport
 import Testing
 
 @testable import PlumStation
 
 @Suite("A channel's items: each step between stable levels becomes one ITEM, classed, and a zero starts afresh")
 struct SensorChannelItemTests {
-    static let classes = """
-        [[class]]
-        name = "small"
-        min_grams = 0
-        [[class]]
-        name = "medium"
-        min_grams = 35
-        [[class]]
-        name = "large"
-        min_grams = 60
-        """
+    static let classes = SeededPlums.classes
 
     @Test("one at a time: a plum on is one placed ITEM with its class, off is its removed, the next a new item")
     func oneAtATime() throws {

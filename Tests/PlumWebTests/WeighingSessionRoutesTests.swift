@@ -13,25 +13,7 @@ import Testing
 /// back in its words, and the board passes its ITEM and SESSION news on to the browsers.
 @Suite("Weighing sessions over HTTP, against a real plumscaled", .timeLimit(.minutes(4)))
 struct WeighingSessionRoutesTests {
-    static let configuration = """
-        [[class]]
-        name = "small"
-        min_grams = 0
-        [[class]]
-        name = "medium"
-        min_grams = 35
-        [[class]]
-        name = "large"
-        min_grams = 60
-
-        [[sensor]]
-        name = "pan"
-        kind = "simulated-hx711"
-        seed = 5
-        rate = 80
-        load_file = "{dir}/pan.grams"
-
-        """
+    static let configuration = SeededPlums.classes + SeededPlums.pan(loadFile: "{dir}/pan.grams", seed: 5)
 
     /// Three plums, one per class, none near a boundary.
     static let plums: [(grams: Double, weightClass: String)] = [(42.37, "medium"), (71.05, "large"), (18.62, "small")]

@@ -14,45 +14,13 @@ struct SessionBridgeProcessTests {
     static let base = "plumscale/crate"
 
     static func configuration(_ directory: TemporaryDirectory) -> String {
-        """
-        [mqtt]
-        live_rate = 1
-
-        [[class]]
-        name = "small"
-        min_grams = 0
-        [[class]]
-        name = "medium"
-        min_grams = 35
-        [[class]]
-        name = "large"
-        min_grams = 60
-
-        [[sensor]]
-        name = "pan"
-        kind = "simulated-hx711"
-        seed = 11
-        rate = 80
-        load_file = "\(directory.file("pan.grams"))"
-        """
+        "[mqtt]\nlive_rate = 1\n\n" + SeededPlums.classes + SeededPlums.pan(loadFile: directory.file("pan.grams"))
     }
 
-    /// The plums' true weights, in grams to 0.01 g: seeded, 25 to 95 g, none within 0.2 g of a
-    /// class boundary, so the class each must get is certain from its truth (the generator of
-    /// plumscaledTests' SessionProcessTests).
-    static let plums: [Double] = {
-        var state: UInt64 = 0x5EED_1234
-        var plums: [Double] = []
-        while plums.count < 30 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let grams = 25 + Double((state >> 33) % 7_001) / 100
-            guard abs(grams - 35) > 0.2, abs(grams - 60) > 0.2 else { continue }
-            plums.append(grams)
-        }
-        return plums
-    }()
+    /// The crate of plumscaledTests' SessionProcessTests: the same truth through the bridge.
+    static let plums = SeededPlums.weights
 
-    static func className(_ grams: Double) -> String { grams >= 60 ? "large" : grams >= 35 ? "medium" : "small" }
+    static func className(_ grams: Double) -> String { SeededPlums.className(grams) }
 
     /// The events of one kind on the pan's item topic so far, parsed.
     static func events(_ watcher: MessageCollector, _ kind: String) -> [JSONValue] {
@@ -152,7 +120,7 @@ struct SessionBridgeProcessTests {
         #expect(abs((figures?["total"]?.number ?? .nan) - total) < 1e-6, "total \(figures as Any) for \(total) g")
         let mean = figures?["mean"]?.number ?? .nan
         #expect(abs(mean - total / 30) <= 0.005 + 1e-9, "mean \(mean) for \(total / 30) g (to 0.01 g)")
-        for band in ["small", "medium", "large"] {
+        for band in SeededPlums.classNames {
             let truths = Self.plums.filter { Self.className($0) == band }.count
             #expect(figures?["classes"]?[band]?.number == Double(truths), "\(band): \(figures as Any)")
         }

@@ -11,46 +11,13 @@ import Testing
     "A session of 30 plums through a real plumscaled, killed and restarted half-way", .tags(.process),
     .timeLimit(.minutes(6)), .ownThreads)
 struct SessionProcessTests {
-    static let classes = """
-        [[class]]
-        name = "small"
-        min_grams = 0
-        [[class]]
-        name = "medium"
-        min_grams = 35
-        [[class]]
-        name = "large"
-        min_grams = 60
-
-        """
-
     static func configuration(_ directory: TemporaryDirectory) -> String {
-        classes + """
-            [[sensor]]
-            name = "pan"
-            kind = "simulated-hx711"
-            seed = 11
-            rate = 80
-            load_file = "\(directory.file("pan.grams"))"
-
-            """
+        SeededPlums.classes + SeededPlums.pan(loadFile: directory.file("pan.grams"))
     }
 
-    /// The plums' true weights, in grams to 0.01 g: seeded, 25 to 95 g, none within 0.2 g of a
-    /// class boundary, so the class each must get is certain from its truth.
-    static let plums: [Double] = {
-        var state: UInt64 = 0x5EED_1234
-        var plums: [Double] = []
-        while plums.count < 30 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let grams = 25 + Double((state >> 33) % 7_001) / 100
-            guard abs(grams - 35) > 0.2, abs(grams - 60) > 0.2 else { continue }
-            plums.append(grams)
-        }
-        return plums
-    }()
+    static let plums = SeededPlums.weights
 
-    static func className(_ grams: Double) -> String { grams >= 60 ? "large" : grams >= 35 ? "medium" : "small" }
+    static func className(_ grams: Double) -> String { SeededPlums.className(grams) }
 
     /// Writes `grams` as the load on the pan: the simulated chip reads it from now on.
     static func place(_ grams: Double, _ directory: TemporaryDirectory) throws {
@@ -120,9 +87,8 @@ struct SessionProcessTests {
         for (item, truth) in zip(items, Self.plums) {
             #expect(abs(item.grams - truth) <= 0.1 + 1e-9, "item \(item.item): \(item.grams) g for a \(truth) g plum")
         }
-        let expected = ["small", "medium", "large"].map { name in Self.plums.filter { Self.className($0) == name }.count
-        }
-        #expect(session.classes.map(\.name) == ["small", "medium", "large"])
+        let expected = SeededPlums.classCounts
+        #expect(session.classes.map(\.name) == SeededPlums.classNames)
         #expect(session.classes.map(\.count) == expected, "class counts \(session.classes) for truths \(expected)")
         #expect(abs(session.total - Self.plums.reduce(0, +)) <= 3, "the total within 30 d: \(session.total)")
     }
