@@ -9,10 +9,11 @@
 ///   called unstable), an outage of the sensor or a restart of the daemon is the same placement,
 ///   and is not stored again when the pan settles at the same weight.
 /// - A placement's first stable weight may still move by one division while its average
-///   settles (185.2 g, then 185.1 g 1.2 s later, in the soak): within ``settling`` seconds of
-///   it, a move of one division is the same placement and is not stored. A load that creeps
-///   moves far slower (a cell's creep is a few hundredths of a percent over minutes), so its
-///   moves are still stored, and so is a move of two divisions or more at any time.
+///   settles (in the soak, 185.2 g then 185.1 g 1.2 s later; a pan just emptied, 0.1 g then
+///   0.2 g 5.1 s later): within ``settling`` seconds of it, a move of one division is the same
+///   placement and is not stored. A load that creeps moves far slower (a cell's creep is a few
+///   hundredths of a percent over minutes), so its moves are still stored, and so is a move of
+///   two divisions or more at any time.
 /// - A minute is summarised when the first reading of a later minute arrives; readings without
 ///   grams or out of range are left out, and a minute with none is not stored.
 package struct HistoryRecorder: Sendable {
@@ -24,9 +25,10 @@ package struct HistoryRecorder: Sendable {
     package static let departure = 10.0
 
     /// How long after a placement's first stable weight a move of one division is taken for
-    /// its display settling, in seconds of the readings' time: a few times the 1.2 s the soak
-    /// saw at 80 samples a second, and long enough for a 10 SPS sensor's average to settle.
-    package static let settling = 5.0
+    /// its display settling, in seconds of the readings' time: the soak saw 1.2 s on a plum and
+    /// 5.1 s on a pan just emptied at 80 samples a second; 10 s holds both and a 10 SPS sensor's
+    /// slower average, and a creeping load still moves a division in far longer.
+    package static let settling = 10.0
 
     private var lastStable: [String: Double] = [:]
     /// When each pan's present placement was first stored.

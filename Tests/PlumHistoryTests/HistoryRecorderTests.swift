@@ -70,6 +70,9 @@ struct HistoryRecorderTests {
         #expect(stored(185.2, at: 102) == nil, "and back, still settling")
         #expect(stored(185.1, at: 104.9) == nil)
         #expect(stored(185.4, at: 104.95) == 185.4, "three divisions is a change, settling or not")
+        // The soak once stored a pan just emptied as 0.1 g, then 0.2 g 5.1 s later.
+        #expect(stored(0.1, at: 200) == 0.1)
+        #expect(stored(0.2, at: 205.1) == nil, "one division 5.1 s after the pan was emptied is its settling")
     }
 
     @Test("a creeping load is still recorded: one division at a time, once the placement has settled")
@@ -87,7 +90,7 @@ struct HistoryRecorderTests {
         _ = recorder.record(HistorySample(sensor: "p", time: 1300, grams: 0, stable: false))
         #expect(recorder.record(HistorySample(sensor: "p", time: 1301, grams: 90.3, stable: true)).stable != nil)
         #expect(recorder.record(HistorySample(sensor: "p", time: 1302, grams: 90.2, stable: true)).stable == nil)
-        #expect(recorder.record(HistorySample(sensor: "p", time: 1307, grams: 90.1, stable: true)).stable != nil)
+        #expect(recorder.record(HistorySample(sensor: "p", time: 1312, grams: 90.1, stable: true)).stable != nil)
     }
 
     @Test("overloaded readings and readings without grams are left out of the summary")
