@@ -2,7 +2,7 @@ package import TOMLKit
 
 /// Finds the mistakes that the TOML parser inside TOMLKit 0.6.0 (toml++ 3.4) cannot take:
 /// instead of a parse error, each fails one of toml++'s assertions and aborts the process.
-/// Both were found by fuzzing (Tests/fuzz, target fuzz-config); each is refused here, with its
+/// Each was found by fuzzing (Tests/fuzz, target fuzz-config); each is refused here, with its
 /// line, before toml++ sees the text.
 ///
 /// - A table header whose name starts with a character no key can start with, such as `[)`,
@@ -11,6 +11,8 @@ package import TOMLKit
 /// - A number or date followed by one space, one digit and the end of the value, such as
 ///   `since = 2024-01-01 1`, fails the assertion in `parse_value()`'s scan: toml++ reads on
 ///   past the space, looking for a date-time's time, and finds the value's end instead.
+///   Its scan of such a value stops only at blanks, `]`, `}`, `,` and `#`, so a quote inside
+///   it (`06-d--!" 1 "`) hides the mistake from a lexer that sees a string there.
 ///
 /// It is a small lexer, not a parser: it follows strings, comments and the brackets of
 /// values only to know where a line really starts a table header and which bracket a `}`
@@ -96,12 +98,17 @@ package enum TOMLPreflight {
                 index += 1
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"):
                 lineStart = false
+                // toml++ scans a value that starts like a number up to its own terminators, which
+                // are fewer than TOML's: a quote, '=' or '[' does not stop it. The check follows that
+                // scan, so that `06-x!" 1 "` is seen as toml++ sees it, not as a number and a string.
+                var scan = index
+                while scan < bytes.count, !isValueTerminator(bytes[scan]) { scan += 1 }
                 while let next = at(0), !endsBareValue(next) { index += 1 }
-                // The run is a number, a date or a key: one space, one digit and an end after it
-                // are never valid TOML, and are what toml++ aborts on.
-                if at(0) == UInt8(ascii: " "), let digit = at(1),
-                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit),
-                    let end = at(2), endsBareValue(end) || end >= 0x80, !isQuoteOrOpening(end)
+                // One space, one digit and an end after a value are never valid TOML, and are what
+                // toml++ aborts on.
+                if scan + 2 < bytes.count, bytes[scan] == UInt8(ascii: " "),
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[scan + 1]),
+                    isValueTerminator(bytes[scan + 2]) || bytes[scan + 2] >= 0x80
                 {
                     return Problem(line: line, message: strayDigit)
                 }
@@ -125,9 +132,17 @@ package enum TOMLPreflight {
         }
     }
 
-    private static func isQuoteOrOpening(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "[")
-            || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "=")
+    /// What ends toml++'s scan of a value (`is_value_terminator`): ASCII blanks and line ends,
+    /// `]`, `}`, `,` and `#`. Its Unicode blanks are left to the caller, which treats every
+    /// non-ASCII byte after the digit as a possible one.
+    private static func isValueTerminator(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0A...0x0D,
+            UInt8(ascii: ","), UInt8(ascii: "#"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Skips spaces and tabs; true when there were any.

@@ -88,6 +88,8 @@ struct TOMLPreflightTests {
         arguments: [
             Case(text: "since = 2024-01-01 1\n", line: 1),
             Case(text: "[daemon]\ncN=06\u{13}2-d--!2 1 \"left\"\n", line: 2),
+            // toml++ reads on through a quote, so the stray digit hides behind what looks like a string.
+            Case(text: "[daemon]\ncN=06\u{13}2-d--!\" 1 \"lefam\ni*n\"d_group = \"x =\n", line: 2),
             Case(text: "a = [2024-01-01 1, 2]\n", line: 1)
         ])
     func strayDigit(_ example: Case) {
