@@ -85,11 +85,20 @@ package final class HistoryStore: Sendable {
                         sql: "INSERT INTO stable_reading (sensor, time, grams) VALUES (?, ?, ?)",
                         arguments: [reading.sensor, reading.time, reading.grams])
                 }
+                // A minute summarised a second time is merged with the first, not put in its
+                // place: plumscale-web restarted inside a minute wrote its first part at shutdown,
+                // and a wall clock stepped back an hour (NTP) brings that hour's minutes again.
                 for summary in minutes {
                     try db.execute(
                         sql: """
-                            INSERT OR REPLACE INTO minute_summary (sensor, minute, min, mean, max, samples)
+                            INSERT INTO minute_summary (sensor, minute, min, mean, max, samples)
                             VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (sensor, minute) DO UPDATE SET
+                                min = min(minute_summary.min, excluded.min),
+                                max = max(minute_summary.max, excluded.max),
+                                mean = (minute_summary.mean * minute_summary.samples + excluded.mean * excluded.samples)
+                                    / (minute_summary.samples + excluded.samples),
+                                samples = minute_summary.samples + excluded.samples
                             """,
                         arguments: [
                             summary.sensor, summary.minute, summary.min, summary.mean, summary.max,

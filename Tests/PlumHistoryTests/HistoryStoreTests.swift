@@ -42,3 +42,33 @@ struct HistoryStoreTests {
         #expect(try reopened.writerSynchronous() == 2, "and again when an existing file is opened")
     }
 }
+
+@Suite("A minute summarised twice")
+struct MinuteMergeTests {
+    /// plumscale-web writes the open minute when it stops and summarises the rest of that minute
+    /// after its restart; a wall clock stepped back an hour brings the same minutes again.
+    @Test("is merged with the stored summary, not put in its place: every sample of both parts is counted")
+    func mergedNotReplaced() throws {
+        let directory = try TemporaryDirectory(prefix: "plumhistory")
+        let store = try HistoryStore(path: directory.file("history.sqlite"))
+        let minute: Int64 = 1_795_388_040
+        let first = MinuteSummary(sensor: "left", minute: minute, min: 10, mean: 20, max: 30, samples: 100)
+        try store.append(stable: [], minutes: [first])
+        try store.append(
+            stable: [],
+            minutes: [
+                MinuteSummary(sensor: "left", minute: minute, min: 5, mean: 50, max: 25, samples: 300),
+                MinuteSummary(sensor: "right", minute: minute, min: 1, mean: 1, max: 1, samples: 7)
+            ])
+        let stored = try store.minutes(
+            sensor: "left", in: HistoryWindow(since: Double(minute), until: Double(minute + 60)))
+        #expect(stored.count == 1, "one row per pan and minute")
+        let merged = try #require(stored.first)
+        #expect(merged.samples == 400, "the first part's samples were lost")
+        #expect(merged.min == 5 && merged.max == 30, "the extremes of both parts")
+        #expect(abs(merged.mean - (20 * 100 + 50 * 300) / 400.0) < 1e-9, "the mean weighted by samples")
+        let right = try store.minutes(
+            sensor: "right", in: HistoryWindow(since: Double(minute), until: Double(minute + 60)))
+        #expect(right.map(\.samples) == [7], "another pan's same minute is its own row")
+    }
+}
