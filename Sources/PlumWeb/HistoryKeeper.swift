@@ -53,7 +53,9 @@ package actor HistoryKeeper {
         batch.add(output, at: weight.time)
         clock = max(clock, weight.time)
         if batch.isDue(at: weight.time) { write() }
-        if weight.time - lastPurge > 3600 {
+        // Hourly by the readings' clock; a clock stepped back (NTP, or a wrong time put right)
+        // purges at once and starts the hour again, rather than waiting for the old time.
+        if weight.time - lastPurge > 3600 || weight.time < lastPurge {
             lastPurge = weight.time
             do {
                 try store.purge(before: weight.time - retentionSeconds)
