@@ -41,8 +41,6 @@ package actor Station {
     var sessions: SessionKeeper
     /// When the station was made, as the daemon started: `?DEVICES` reports the uptime from it.
     let started = SystemMonotonicClock().now()
-    /// The same moment on the wall clock, for people (``DaemonStatus/started``).
-    let startedAt = UTCTimestamp.now()
     /// This run's count of starts and how the last one ended (``DaemonRuns``); nil when the
     /// state directory could not keep it.
     var runs: DaemonRuns.Record?
@@ -280,9 +278,10 @@ package actor Station {
 
     func poll() -> Report { channels.poll(now: SystemMonotonicClock().now()) }
     func devices() -> Report {
-        let report = channels.devices(uptime: SystemMonotonicClock().now().nanoseconds &- started.nanoseconds)
+        let uptime = SystemMonotonicClock().now().nanoseconds &- started.nanoseconds
+        let report = channels.devices(uptime: uptime)
         guard case .devices(var devices) = report else { return report }
-        devices.daemon = daemonStatus()
+        devices.daemon = daemonStatus(uptime: Double(uptime) / 1e9)
         return .devices(devices)
     }
 }

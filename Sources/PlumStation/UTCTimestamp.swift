@@ -4,10 +4,13 @@
 
 /// The wall-clock time as ISO 8601 UTC ("2026-11-22T06:30:00Z"), for calibration dates.
 enum UTCTimestamp {
-    static func now() -> String {
-        var now = time(nil)
+    static func now() -> String { string(epochSeconds: Double(time(nil))) }
+
+    /// `seconds` since the Unix epoch as ISO 8601 UTC, to the second below.
+    static func string(epochSeconds seconds: Double) -> String {
+        var whole = time_t(seconds.rounded(.down))
         var parts = tm()
-        gmtime_r(&now, &parts)
+        gmtime_r(&whole, &parts)
         var buffer = [CChar](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -20,10 +20,10 @@ struct StatusRoute: Sendable {
     let service: ServiceStart
 
     /// When and as which process this service started: its uptime is on the monotonic clock,
-    /// its start time for people on the wall clock.
+    /// its start time for people on the wall clock as it reads when asked, less the uptime, so a
+    /// clock set after the start (an old fake-hwclock, NTP) does not leave an old start behind.
     struct ServiceStart: Sendable {
         let instant = ContinuousClock.now
-        let wallTime = Date()
         let pid = Int(getpid())
     }
 
@@ -82,8 +82,9 @@ struct StatusRoute: Sendable {
         var json = JSONWriter()
         json.add("service", "plumscale-web")
         json.add("pid", service.pid)
-        json.add("started", service.wallTime.formatted(.iso8601))
         let uptime = ContinuousClock.now - service.instant
+        let started = Date().timeIntervalSince1970 - Double(uptime / .milliseconds(1)) / 1000
+        json.add("started", Date(timeIntervalSince1970: started.rounded(.down)).formatted(.iso8601))
         json.add("uptime", (uptime / .milliseconds(100)).rounded(.down) / 10)
         return json
     }
