@@ -14,6 +14,11 @@ package final class HistoryStore: Sendable {
     package let path: String
     let pool: DatabasePool
 
+    /// The page size of a new history file, in bytes.
+    static let pageSize = 1024
+    /// How much the WAL holds before it is checkpointed into the file, in bytes.
+    static let checkpointBytes = 4 << 20
+
     /// Opens (and, unless `readOnly`, creates and migrates) the store at `path`.
     /// - Throws: ``HistoryError`` naming the file and what to do.
     package init(path: String, readOnly: Bool = false) throws(HistoryError) {
@@ -21,10 +26,19 @@ package final class HistoryStore: Sendable {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
-        // The WAL is checkpointed into the file once it holds 1000 pages (SQLite's default,
-        // stated here as the policy): a day and a half of batches at rest, so a page rewritten by
-        // many commits reaches the file once, not each time.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
+        // A new file gets 1 KiB pages, not SQLite's 4 KiB: each commit writes every page it
+        // changed to the WAL whole, a placement changes a leaf of each of about seven b-trees
+        // (two tables and their indexes), and the card's write budget is counted in those bytes
+        // (docs/PERFORMANCE.md, "Writes to the SD card"). A file made with other pages keeps them:
+        // the size is fixed once the first table is written (before GRDB turns WAL on, which is
+        // after this). The WAL is checkpointed into the file once it holds 4 MiB (SQLite's default
+        // of 1000 pages of 4 KiB, stated here as the policy): a day and more of batches at rest,
+        // so a page rewritten by many commits reaches the file once, not each time.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointBytes / max(pageSize, 512))")
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             if !readOnly {
@@ -166,9 +180,19 @@ package final class HistoryStore: Sendable {
 
     /// The writer's `PRAGMA synchronous`: 2 (FULL) once opened for writing, so each commit is
     /// synced before it returns.
-    package func writerSynchronous() throws(HistoryError) -> Int {
+    package func writerSynchronous() throws(HistoryError) -> Int { try writerSetting(.synchronous) }
+
+    /// The settings of the writer's connection that the write budget rests on.
+    package enum Setting: String, Sendable {
+        case synchronous
+        case pageSize = "page_size"
+        case walAutocheckpoint = "wal_autocheckpoint"
+    }
+
+    /// The writer's value of `setting`.
+    package func writerSetting(_ setting: Setting) throws(HistoryError) -> Int {
         try run("reading the history's settings") {
-            try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+            try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA \(setting.rawValue)") ?? -1 }
         }
     }
 

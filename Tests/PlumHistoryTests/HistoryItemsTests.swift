@@ -67,6 +67,8 @@ struct HistoryItemsTests {
             try store.stableReadings(sensor: nil, in: window)
                 == [StableReading(sensor: "left", time: Self.start, grams: 87.3)])
         #expect(try store.minutes(sensor: "left", in: window).map(\.samples) == [600], "the old rows are kept")
+        #expect(try store.writerSetting(.pageSize) == 4096, "an older file keeps the pages it was made with")
+        #expect(try store.writerSetting(.walAutocheckpoint) == 1024, "and checkpoints at the same 4 MiB")
         #expect(try store.items(sensor: nil, in: window).isEmpty && store.sessions(sensor: nil, in: window).isEmpty)
         try store.append(
             stable: [], minutes: [], items: [Self.placed(1, item: 1, grams: 52.4, at: Self.start + 5)],

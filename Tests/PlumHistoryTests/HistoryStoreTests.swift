@@ -41,6 +41,19 @@ struct HistoryStoreTests {
         let reopened = try HistoryStore(path: directory.file("history.sqlite"))
         #expect(try reopened.writerSynchronous() == 2, "and again when an existing file is opened")
     }
+
+    /// Every commit writes each page it changed to the WAL whole: the page size is the unit of
+    /// the card's write budget (docs/PERFORMANCE.md, "Writes to the SD card").
+    @Test("a new file has 1 KiB pages and checkpoints its WAL at 4 MiB")
+    func smallPages() throws {
+        let directory = try TemporaryDirectory(prefix: "plumhistory")
+        let store = try HistoryStore(path: directory.file("history.sqlite"))
+        try store.append(stable: [StableReading(sensor: "left", time: 100, grams: 87.3)], minutes: [])
+        #expect(try store.writerSetting(.pageSize) == 1024)
+        #expect(try store.writerSetting(.walAutocheckpoint) == 4096)
+        let reopened = try HistoryStore(path: directory.file("history.sqlite"))
+        #expect(try reopened.writerSetting(.pageSize) == 1024, "and kept when the file is opened again")
+    }
 }
 
 @Suite("A minute summarised twice")
