@@ -6,9 +6,10 @@
 ///   ÷ (0.6745 · √2). The median leaves out steps and knocks, but one block knows σ only to
 ///   about ±34 %;
 /// - an efficient one, the mean square of the differences about their mean, leaving out any more
-///   than 4 robust σ√2 from it (a spike's two differences, a step's one). The mean of a block's
-///   differences is its end-to-end change ÷ 16, so a steady drift or ramp is removed and the sum
-///   loses almost nothing: its expectation is 2σ² (n − 1/n) for n differences.
+///   than 4 robust σ√2 from their median (a spike's two differences, a step's one), the mean
+///   then taken of those kept alone. The mean of a block's differences is its end-to-end change
+///   ÷ 16, so a steady drift or ramp is removed and the sum loses almost nothing: its expectation
+///   is 2σ² (n − 1/n) for n differences.
 ///
 /// A pan that is moved for a while still raises some blocks, so the robust estimates choose the
 /// blocks that are rest: their lower quartile over the last ``blockCount`` blocks (÷ its mean for
@@ -108,8 +109,9 @@ public struct SignalNoise: Sendable {
         guard filled == Self.blockSize else { return }
         filled = 0
         let slot = blocksSeen % Self.blockCount
-        blocks[slot] = blockSigma()
-        (sums[slot], kept[slot]) = blockSquares(limit: 4 * blocks[slot] * 2.0.squareRoot())
+        let (robustSigma, median) = blockSigma()
+        blocks[slot] = robustSigma
+        (sums[slot], kept[slot]) = blockSquares(around: median, limit: 4 * robustSigma * 2.0.squareRoot())
         blocksSeen += 1
         let known = min(blocksSeen, Self.blockCount)
         for i in 0..<known { scratch[i] = blocks[i] }
@@ -131,16 +133,26 @@ public struct SignalNoise: Sendable {
     }
 
     /// The sum of squares of the block's differences about their mean, leaving out those more
-    /// than `limit` from it, and how many were kept.
-    private func blockSquares(limit: Double) -> (Double, Int) {
+    /// than `limit` from their median, and how many were kept.
+    ///
+    /// Which differences are kept is judged about the median, and the mean is that of the kept
+    /// ones alone: a knock or a step puts one difference of many σ in a block, and the mean of
+    /// all sixteen moved by a sixteenth of it. A 6.4 g knock on the first sample of a cell with
+    /// 0.1 g of noise moved it by 0.4 g, within the limit of every other difference, and σ read
+    /// 0.24 g for the next 51 s at 10 SPS: the power-up zero waited for an average 5.6 times
+    /// deeper, and a plum placed at 7 s was not stable for its first 2 s at rest.
+    private func blockSquares(around median: Double, limit: Double) -> (Double, Int) {
         var mean = 0.0
-        for difference in differences { mean += difference }
-        mean /= Double(Self.blockSize)
-        var sum = 0.0
         var count = 0
-        for difference in differences where abs(difference - mean) <= limit {
-            sum += (difference - mean) * (difference - mean)
+        for difference in differences where abs(difference - median) <= limit {
+            mean += difference
             count += 1
+        }
+        guard count > 0 else { return (0, 0) }
+        mean /= Double(count)
+        var sum = 0.0
+        for difference in differences where abs(difference - median) <= limit {
+            sum += (difference - mean) * (difference - mean)
         }
         return (sum, count)
     }
@@ -159,7 +171,8 @@ public struct SignalNoise: Sendable {
         }
     }
 
-    private mutating func blockSigma() -> Double {
+    /// The block's robust σ, and the median of its differences.
+    private mutating func blockSigma() -> (sigma: Double, median: Double) {
         for i in 0..<Self.blockSize { scratch[i] = differences[i] }
         scratch[0..<Self.blockSize].sort()
         let median = (scratch[Self.blockSize / 2 - 1] + scratch[Self.blockSize / 2]) / 2
@@ -167,6 +180,6 @@ public struct SignalNoise: Sendable {
         scratch[0..<Self.blockSize].sort()
         let mad = (scratch[Self.blockSize / 2 - 1] + scratch[Self.blockSize / 2]) / 2
         // For Gaussian noise of σ, a difference has σ√2 and its MAD is 0.6745 σ√2.
-        return mad / (0.6745 * 2.0.squareRoot())
+        return (mad / (0.6745 * 2.0.squareRoot()), median)
     }
 }

@@ -35,6 +35,24 @@ struct NoisyCellEdgeTests {
         #expect(abs(sigma / 0.1 - 1) <= 0.2, "σ \(sigma) g for 0.1 g of noise at rest")
     }
 
+    /// A knock at a block's edge (the first sample, or the sample between two blocks) puts one
+    /// difference of many σ in a block, and it moved the mean the block's squares were taken
+    /// about by a sixteenth of it, within the clipping limit of every other difference: a 6.4 g
+    /// knock on the first sample read 0.1 g of noise as 0.14 g after six blocks (0.24 g after one),
+    /// and at 10 SPS it stayed in the estimate for 51 s (RestingLoadTests, trace seed 875636).
+    @Test(
+        "a knock at the edge of a block does not raise the noise measured",
+        arguments: [(0, -6.5), (0, 8.0), (16, 6.0), (16, -8.0)])
+    func knockAtABlockEdgeIsNotNoise(at index: Int, by grams: Double) throws {
+        var noise = SeededNoise(seed: 875_636)
+        var estimate = SignalNoise()
+        for sample in 0...(6 * SignalNoise.blockSize) {
+            estimate.add(50 + (sample == index ? grams : 0) + noise.gaussian(sigma: 0.1))
+        }
+        let sigma = try #require(estimate.sigma)
+        #expect(abs(sigma / 0.1 - 1) <= 0.2, "σ \(sigma) g for 0.1 g of noise, a \(grams) g knock at sample \(index)")
+    }
+
     /// At 10 SPS one conversion is held; a window of three with two knocks in it had a knock
     /// for its median, and the second knock reached the display as a new load.
     @Test("two knocks two conversions apart at 10 SPS are both held back")

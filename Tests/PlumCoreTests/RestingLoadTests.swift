@@ -169,4 +169,19 @@ struct RestingLoadTests {
             try await Self.check(Trace(rate: level.rate, sigma: level.sigma, seed: UInt64(seed)))
         }
     }
+
+    /// The cases CI drew: `.fixedSeed("u5KTa4Rub76gXf8R0ZJU8U9Mjlj15Bf38lgxTB+LKWc=")` on the property
+    /// test above draws 10 SPS, 1 d of noise, trace seed 875642 (stable 97.3 % of its rest), and
+    /// trace seed 875636 was reported at 98.04 %. (The trait itself cannot stay on a test: it
+    /// fails one whose property holds.) Each trace begins with a knock on a block's edge
+    /// (875636: its first conversion is 6.5 g low), which read the noise as up to 2.4 d where it
+    /// is 1 d: the block's squares were taken about a mean the knock had moved. The power-up zero
+    /// then waited for an average deep enough for that noise, past the first placement, and
+    /// nothing is stable before it.
+    @Test(
+        "at rest, 10 SPS with 1 d of noise and a knock at the start is stable 99 % of the time",
+        arguments: [UInt64(875_636), 875_642])
+    func knockBeforeTheNoiseIsKnown(seed: UInt64) async throws {
+        try await Self.check(Trace(rate: 10, sigma: 1, seed: seed))
+    }
 }
