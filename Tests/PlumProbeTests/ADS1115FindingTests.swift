@@ -21,14 +21,16 @@ struct ADS1115FindingTests {
     @Test("a chip configured since power-on answers with another value and is left as it is")
     func configuredChip() throws {
         let chip = ADS1115Model(clock: VirtualClock())
-        try chip.writeBigEndianWord(register: 0x01, 0xC383)
+        // ±4.096 V instead of ±2.048 V, written with OS 0 (start nothing); OS reads back as 1, "not
+        // converting" (SBAS444 §9.6.3), so the register reads C383h.
+        try chip.writeBigEndianWord(register: 0x01, 0x4383)
         let before = chip.transfers
         let found = ADS1115Finding.probe(bus: 1, address: 0x48) { (_: UInt8) throws(HardwareError) in chip }
         #expect(found.state == .answeredOtherValue)
         #expect(found.config == 0xC383)
         #expect(chip.transfers == before + 1)
         #expect(chip.lastTransfer?.direction == .read)
-        #expect(found.description.contains("C383h"))
+        #expect(found.description.contains("Config C383h, not the ADS1115's power-on 8583h"))
     }
 
     @Test("an address NAK (ENXIO, or EREMOTEIO on the Pi) is nothing there", arguments: [

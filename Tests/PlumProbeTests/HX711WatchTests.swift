@@ -12,7 +12,7 @@ struct HX711WatchTests {
         var configuration = HX711Model<VirtualClock>.Configuration()
         configuration.rate = rate
         configuration.edgeDetection = .both
-        configuration.conversionLogLimit = 64
+        configuration.conversionLogLimit = 256
         return HX711Model(clock: VirtualClock(), load: ConstantLoad(grams: grams), configuration: configuration)
     }
 
