@@ -66,7 +66,9 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
     }
 
     enum CodingKeys: String, CodingKey {
-        case pins, error, falls, strayEdges = "stray_edges", status, diagnosis, rate, finding, causes
+        case pins, error, falls
+        case strayEdges = "stray_edges"
+        case status, diagnosis, rate, finding, causes
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -17,7 +17,10 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
     package var hx711Skipped: String?
 
     enum CodingKeys: String, CodingKey {
-        case board, gpioChips = "gpio_chips", i2cBuses = "i2c_buses", ads1115, iio, hx711
+        case board
+        case gpioChips = "gpio_chips"
+        case i2cBuses = "i2c_buses"
+        case ads1115, iio, hx711
         case hx711Skipped = "hx711_skipped"
     }
 

@@ -33,9 +33,11 @@ struct ADS1115FindingTests {
         #expect(found.description.contains("Config C383h, not the ADS1115's power-on 8583h"))
     }
 
-    @Test("an address NAK (ENXIO, or EREMOTEIO on the Pi) is nothing there", arguments: [
-        Errno.noSuchDeviceOrAddress, Errno.remoteIOError
-    ])
+    @Test(
+        "an address NAK (ENXIO, or EREMOTEIO on the Pi) is nothing there",
+        arguments: [
+            Errno.noSuchDeviceOrAddress, Errno.remoteIOError
+        ])
     func absent(_ errno: Errno) {
         let chip = ADS1115Model(clock: VirtualClock(), address: 0x4B)
         chip.inject(.noAcknowledge(errno: errno))

@@ -18,7 +18,8 @@ struct HX711WatchTests {
 
     static let window = Duration.milliseconds(1500)
 
-    @Test("a working HX711 is told at 10 and at 80 SPS, from the interval between DOUT's falls",
+    @Test(
+        "a working HX711 is told at 10 and at 80 SPS, from the interval between DOUT's falls",
         arguments: HX711Rate.allCases)
     func rate(_ rate: HX711Rate) throws {
         let model = Self.chip(rate)
