@@ -44,8 +44,9 @@ package struct ADS1115Finding: Hashable, Sendable, Encodable, CustomStringConver
 
     /// Reads the Config register at one address; `open` makes the device (i2c-dev, or a model).
     ///
-    /// ENXIO and EREMOTEIO (an address NAK on i2c-dev and on the Pi's i2c-bcm2835) mean nothing
-    /// is there; EBUSY that a kernel driver (ti-ads1015) has claimed the address.
+    /// ENXIO, EREMOTEIO and ENODEV (an address NAK as the kernel's fault codes name it, as the
+    /// Pi's i2c-bcm2835 reports it, and as i2c-stub does) mean nothing is there; EBUSY that a
+    /// kernel driver (ti-ads1015) has claimed the address.
     package static func probe<Device: SMBusDevice>(
         bus: Int?, address: UInt8, open: (UInt8) throws(HardwareError) -> Device
     ) -> ADS1115Finding {
@@ -57,7 +58,7 @@ package struct ADS1115Finding: Hashable, Sendable, Encodable, CustomStringConver
                 config: config)
         } catch {
             switch error.errno {
-            case Errno.noSuchDeviceOrAddress?, Errno.remoteIOError?:
+            case Errno.noSuchDeviceOrAddress?, Errno.remoteIOError?, Errno.noSuchDevice?:
                 return ADS1115Finding(bus: bus, address: address, state: .absent)
             default:
                 return ADS1115Finding(bus: bus, address: address, state: .error, error: error.description)

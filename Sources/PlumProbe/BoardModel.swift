@@ -10,6 +10,11 @@ package struct BoardModel: Hashable, Sendable, Encodable, CustomStringConvertibl
     /// The files that were tried, for the text when none exists.
     package var triedFiles: [String]
 
+    enum CodingKeys: String, CodingKey {
+        case model
+        case triedFiles = "tried_files"
+    }
+
     package init(model: String?, triedFiles: [String]) {
         self.model = model
         self.triedFiles = triedFiles

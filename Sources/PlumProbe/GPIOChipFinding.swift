@@ -22,6 +22,11 @@ package struct GPIOChipFinding: Hashable, Sendable, Encodable, CustomStringConve
         case other
     }
 
+    enum CodingKeys: String, CodingKey {
+        case name, path, label, role
+        case lineCount = "line_count"
+    }
+
     package init(_ info: GPIOChipInfo) {
         name = info.name
         path = info.path

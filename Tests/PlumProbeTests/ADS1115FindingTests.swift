@@ -34,9 +34,9 @@ struct ADS1115FindingTests {
     }
 
     @Test(
-        "an address NAK (ENXIO, or EREMOTEIO on the Pi) is nothing there",
+        "an address NAK (ENXIO; EREMOTEIO on the Pi; ENODEV from i2c-stub) is nothing there",
         arguments: [
-            Errno.noSuchDeviceOrAddress, Errno.remoteIOError
+            Errno.noSuchDeviceOrAddress, Errno.remoteIOError, Errno.noSuchDevice
         ])
     func absent(_ errno: Errno) {
         let chip = ADS1115Model(clock: VirtualClock(), address: 0x4B)
