@@ -25,6 +25,8 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
     package var verdict: HX711Verdict?
     /// Why the watch could not run: no such chip or line, a line in use, no permission.
     package var error: String?
+    /// A line was in use (EBUSY): plumscaled, most likely, holds it while it runs.
+    package var lineBusy = false
     package var falls: Int
     package var strayEdges: Int
 
@@ -38,6 +40,7 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
     package init(pins: HX711Pins, error: HardwareError) {
         self.pins = pins
         self.error = error.description
+        lineBusy = error.errno == .deviceBusy
         falls = 0
         strayEdges = 0
     }

@@ -54,11 +54,10 @@ struct SetupDoctor {
             let pins = HX711Pins(chip: wiring.chip, dout: wiring.dout, sck: wiring.sck)
             let found = HX711Finding.watch(pins, chip: wiring.chip, roots: roots, window: window)
             guard let verdict = found.verdict else {
-                let busy = found.error?.contains("Device or resource busy") ?? false
                 return SensorCheck(
                     sensor: sensor.name, kind: kind, status: "problem",
                     finding: "could not watch DOUT: \(found.error ?? "")",
-                    hint: busy
+                    hint: found.lineBusy
                         ? "stop plumscaled while the doctor watches the lines (sudo systemctl stop plumscaled), "
                             + "then start it again" : "check the chip and line names in the configuration",
                     hx711: found)
