@@ -69,6 +69,9 @@ let package = Package(
             name: "PlumSimulation",
             dependencies: ["PlumHardware", "PlumDrivers"]
         ),
+        // `plumscale setup`'s hardware probe: the board, GPIO chips, I2C buses, ADS1115s by their
+        // reset value, IIO devices, and a DOUT watch that tells an HX711's rate or its miswiring.
+        .target(name: "PlumProbe", dependencies: ["PlumHardware", "PlumDrivers", "PlumSystem"]),
         // The weighing engine: pure, but for its stores' file steps, which are PlumSystem's calls.
         .target(name: "PlumCore", dependencies: ["PlumSystem"]),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
@@ -166,6 +169,7 @@ let package = Package(
                 "PlumProtocol",
                 "PlumCore", "PlumClient", "PlumSystem",
                 "PlumScaleDaemon",
+                "PlumProbe",  // `plumscale setup --probe` and `--check`
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -225,6 +229,12 @@ let package = Package(
         .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport"]),
         .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport"]),
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
+        // The probe's parsers on fake sysfs trees, its DOUT watch on the simulated HX711 and the
+        // miswired-line models.
+        .testTarget(
+            name: "PlumProbeTests",
+            dependencies: ["PlumProbe", "PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport"]
+        ),
         // The history store (SQLite through GRDB): written by plumscale-web, read by it and by
         // `plumscale history`. plumscaled never links it.
         .target(

@@ -20,7 +20,7 @@ struct PlumScaleCommand: ParsableCommand {
         subcommands: [
             ReadCommand.self, WatchCommand.self, TareCommand.self, ZeroCommand.self, CalibrateCommand.self,
             StatusCommand.self, DemoCommand.self, RawCommand.self, HistoryCommand.self, AlertCommand.self,
-            SessionCommand.self, CountCommand.self, CheckCommand.self
+            SessionCommand.self, CountCommand.self, CheckCommand.self, SetupCommand.self
         ]
     )
 }

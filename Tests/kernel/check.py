@@ -130,6 +130,35 @@ def late_readout_check():
         "; ".join(details) + " (want 0 wrong values, both codes seen, late_readout + stretched_clock >= stalls >= 1)")
 
 
+def setup_probe_check():
+    """`plumscale setup --probe --json` in the guest found the emulated HX711 and ADS1115."""
+    rc = read(RUNS / "setup-probe.rc", "").strip()
+    if not rc:
+        add("FAIL", "plumscale.setup-probe", "not run")
+        return
+    try:
+        report = json.loads(read(RUNS / "setup-probe.out"))
+    except ValueError:
+        add("FAIL", "plumscale.setup-probe", f"rc={rc}, not JSON: {read(RUNS / 'setup-probe.out')[:200]!r} "
+            f"stderr: {read(RUNS / 'setup-probe.err')[:200]!r}")
+        return
+    chips = [c.get("label") for c in report.get("gpio_chips", [])]
+    ads = [(a.get("bus"), a.get("address"), a.get("state"), a.get("config")) for a in report.get("ads1115", [])]
+    hx = report.get("hx711") or {}
+    before = read(RUNS / "setup-probe.config-before").strip()
+    after = read(RUNS / "setup-probe.config-after").strip()
+    ok = rc == "0" and "hx711-sim" in chips
+    add("PASS" if ok else "FAIL", "plumscale.setup-probe-gpio", f"rc={rc}; chips {chips}")
+    # 0x49 is the ti-ads1015 driver's (EBUSY: an error that names it); nothing is at 0x4A or 0x4B.
+    elsewhere = {a.get("address"): a.get("state") for a in report.get("ads1115", []) if a.get("address") != 0x48}
+    ok = (0, 0x48, "ads1115", 0x8583) in ads and before == after == "0x8385" and elsewhere == {0x49: "error"}
+    add("PASS" if ok else "FAIL", "plumscale.setup-probe-ads1115",
+        f"found {ads}; Config as i2cget reads it before {before}, after {after}")
+    ok = hx.get("status") == "ok" and hx.get("rate") == 10
+    add("PASS" if ok else "FAIL", "plumscale.setup-probe-hx711",
+        f"{hx.get('diagnosis')}: {hx.get('finding')} ({hx.get('falls')} falls, {hx.get('stray_edges')} stray edges)")
+
+
 def project_checks():
     binary_missing = (RUNS / "NO-BINARY").exists()
     names = ["hx711-gain128", "hx711-gain32-negative", "hx711-gain64-negative", "hx711-saturated",
@@ -250,6 +279,8 @@ def project_checks():
     ok = run.rc not in (0, -1, 124) and "0x4a" in said and names_errno and not run.samples
     add("PASS" if ok else "FAIL", "plumscale.ads1115-missing-address",
         f"kernel gave {kernel or '?'} at 0x4a; {run.why()}")
+
+    setup_probe_check()
 
     # ---- IIO: the kernel's ti-ads1015 ----
     run = Run("iio")

@@ -236,6 +236,18 @@ else
     prun ads-negative "$PLUMSCALE_BIN" ads1115.toml fsr 1
     i2cget -y "$bus" 0x48 0x01 w >"$RUNS/ads-negative.config" 2>&1
     prun ads-missing "$PLUMSCALE_BIN" ads1115.toml fsr-missing 1
+
+    # `plumscale setup --probe`: the emulated HX711's chip and its rate from DOUT's falls, and
+    # the stub at 0x48 as an ADS1115 by its power-on Config value, which the runs above changed
+    # and which is put back here; the probe must leave it as it found it (read only).
+    setp present 1; setp rate_hz 10; clear_stats
+    i2cset -y "$bus" 0x48 0x01 0x8385 w
+    i2cget -y "$bus" 0x48 0x01 w >"$RUNS/setup-probe.config-before" 2>&1
+    timeout 60 "$PLUMSCALE_BIN" setup --probe --json --chip hx711-sim --dout DOUT --sck SCK --watch 2 \
+        >"$RUNS/setup-probe.out" 2>"$RUNS/setup-probe.err"
+    echo $? >"$RUNS/setup-probe.rc"
+    i2cget -y "$bus" 0x48 0x01 w >"$RUNS/setup-probe.config-after" 2>&1
+    dump_stats >"$RUNS/setup-probe.after"
     if [[ -n $iio ]]; then
         prun iio "$PLUMSCALE_BIN" iio.toml kernel-adc 1
         { echo "raw=$(cat "$iio/in_voltage0_raw") scale=$(cat "$iio/in_voltage0_scale") device=${iio##*/}"; } >"$RUNS/iio.kernel.after"
