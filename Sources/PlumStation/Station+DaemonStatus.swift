@@ -11,7 +11,7 @@ extension Station {
         let directory = calibrationStore.directory
         var status = DaemonStatus(
             started: startedAt, starts: runs?.starts, uncleanStops: runs?.uncleanStops, lastStop: runs?.lastStop,
-            stateDirectory: directory)
+            stateDirectory: directory, stateSaveError: saves.problem)
         do {
             let space = try FileSystemSpace.of(directory)
             status.stateFreeBytes = Int64(clamping: space.availableBytes)
