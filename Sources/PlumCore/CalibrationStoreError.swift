@@ -39,4 +39,8 @@ public struct CalibrationStoreError: Error, Hashable, Sendable, CustomStringConv
     }
 
     public var description: String { "\(path): \(message); \(hint)" }
+
+    /// The step failed because the disk (or the quota) is full, ENOSPC or EDQUOT: the file is
+    /// sound, and freeing space is the cure.
+    public var isNoSpace: Bool { errno.map { FileErrno($0).isNoSpace } ?? false }
 }

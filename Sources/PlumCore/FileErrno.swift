@@ -10,4 +10,8 @@ struct FileErrno: Error, Hashable {
 
     /// E.g. `Permission denied (EACCES)`, the system's message and the errno's name.
     var text: String { Errno(rawValue: code).description }
+
+    /// ENOSPC or EDQUOT: nothing was wrong with the file, the disk (or the quota) is full, and
+    /// freeing space is what to do.
+    var isNoSpace: Bool { code == Errno.noSpace.rawValue || code == Errno.diskQuotaExceeded.rawValue }
 }

@@ -154,14 +154,25 @@ struct SealedFile<Content: Codable>: Sendable {
         for (index, (what, step)) in steps.enumerated() {
             if case .failure(let error) = step() {
                 // Only the directory's fsync comes after the rename: the new file is then in place.
-                let left =
-                    index == steps.count - 1 ? "the new file is in place but may not survive a power cut" : unchanged
+                let renamed = index == steps.count - 1
+                // A temporary file a full disk cut short holds blocks the next save needs, and
+                // would wait for the next start to be removed.
+                if !renamed { _ = files.remove(temporary) }
+                let left = renamed ? "the new file is in place but may not survive a power cut" : unchanged
                 return .failure(
                     CalibrationStoreError(
                         code: .io, path: path, message: "\(what) failed: \(error.text)", errno: error.code,
-                        hint: "check free space and permissions on \(directory); \(left)"))
+                        hint: Self.hint(for: error, directory: directory) + "; \(left)"))
             }
         }
         return .success(())
+    }
+
+    /// What to do about a failed step: a full disk says so, naming where to free space;
+    /// anything else may be space or permissions.
+    static func hint(for error: FileErrno, directory: String) -> String {
+        error.isNoSpace
+            ? "the file system holding \(directory) is full: free some space there"
+            : "check free space and permissions on \(directory)"
     }
 }

@@ -108,6 +108,23 @@ package struct HistoryBatch: Sendable {
         return waited(firstStable, policy.stableDelay) || waited(firstMinute, policy.minuteDelay)
     }
 
+    /// Writes the batch to `store` in one transaction: emptied after a good write; after a failed
+    /// one (a full card) every row stays and the next attempt comes a full delay later, so
+    /// nothing recorded meanwhile is lost (up to ``Policy/limit``) and none is written twice: a
+    /// failed transaction is rolled back whole.
+    /// - Returns: why the write failed, or nil.
+    package mutating func write(to store: HistoryStore) -> HistoryError? {
+        guard !isEmpty else { return nil }
+        do {
+            try store.append(stable: stable, minutes: minutes, items: items, sessions: sessions)
+            clear()
+            return nil
+        } catch {
+            retryLater(from: newest)
+            return error
+        }
+    }
+
     /// Empties the batch after a good write.
     package mutating func clear() {
         (stable, minutes, items, sessions, firstStable, firstMinute) = ([], [], [], [], nil, nil)

@@ -212,11 +212,25 @@ package final class HistoryStore: Sendable {
         }
     }
 
+    /// `PRAGMA integrity_check`: `ok`, or SQLite's list of what is damaged.
+    package func integrityCheck() throws(HistoryError) -> String {
+        try run("checking the history") {
+            try pool.read { try String.fetchAll($0, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+        }
+    }
+
     func run<T>(_ operation: String, _ body: () throws -> T) throws(HistoryError) -> T {
         do {
             return try body()
         } catch {
-            throw HistoryError("\(operation) in \(path): \(Self.describe(error))")
+            // SQLite says only "database or disk is full": name the file system and the cure.
+            let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/")
+            let hint =
+                full ? "; the file system holding \(directory.isEmpty ? "." : directory) is full: free some space there"
+                : ""
+            throw HistoryError("\(operation) in \(path): \(Self.describe(error))\(hint)", noSpace: full)
         }
     }
 

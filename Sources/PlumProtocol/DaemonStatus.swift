@@ -20,11 +20,14 @@ public struct DaemonStatus: Hashable, Sendable, Decodable {
     public var stateTotalBytes: Int64?
     /// Why the free space is unknown, when it is.
     public var stateError: String?
+    /// Set while saves to the state directory fail (a full disk): what could not be saved
+    /// first, since when, how many saves failed, why, and what to do (protocol 1.7).
+    public var stateSaveError: String?
 
     public init(
         started: String? = nil, starts: Int? = nil, uncleanStops: Int? = nil, lastStop: String? = nil,
         stateDirectory: String? = nil, stateFreeBytes: Int64? = nil, stateTotalBytes: Int64? = nil,
-        stateError: String? = nil
+        stateError: String? = nil, stateSaveError: String? = nil
     ) {
         self.started = started
         self.starts = starts
@@ -34,6 +37,7 @@ public struct DaemonStatus: Hashable, Sendable, Decodable {
         self.stateFreeBytes = stateFreeBytes
         self.stateTotalBytes = stateTotalBytes
         self.stateError = stateError
+        self.stateSaveError = stateSaveError
     }
 
     /// Restarts seen: every start but the first.
@@ -69,6 +73,7 @@ public struct DaemonStatus: Hashable, Sendable, Decodable {
         if let stateFreeBytes { json.add("state_free_bytes", stateFreeBytes) }
         if let stateTotalBytes { json.add("state_total_bytes", stateTotalBytes) }
         if let stateError { json.add("state_error", stateError) }
+        if let stateSaveError { json.add("state_save_error", stateSaveError) }
         return json
     }
 
@@ -80,5 +85,6 @@ public struct DaemonStatus: Hashable, Sendable, Decodable {
         case stateFreeBytes = "state_free_bytes"
         case stateTotalBytes = "state_total_bytes"
         case stateError = "state_error"
+        case stateSaveError = "state_save_error"
     }
 }

@@ -115,10 +115,7 @@ extension Station {
     /// Saves `runtime` and puts it in place; the error in words when it could not be saved, and
     /// then nothing changed.
     func saveRuntime(_ runtime: RuntimeSettings) -> String? {
-        if case .failure(let error) = settingsStore.save(runtime) {
-            logger.error("runtime settings not saved: \(error)")
-            return "not changed: \(error)"
-        }
+        if let error = noteSave("runtime settings", settingsStore.save(runtime)) { return "not changed: \(error)" }
         self.runtime = runtime
         return nil
     }

@@ -16,7 +16,7 @@ extension Station {
         let startedAt = UTCTimestamp.string(epochSeconds: UTCTimestamp.epochSeconds() - uptime)
         var status = DaemonStatus(
             started: startedAt, starts: runs?.starts, uncleanStops: runs?.uncleanStops, lastStop: runs?.lastStop,
-            stateDirectory: directory)
+            stateDirectory: directory, stateSaveError: saves.problem)
         do {
             let space = try FileSystemSpace.of(directory)
             status.stateFreeBytes = Int64(clamping: space.availableBytes)

@@ -43,9 +43,8 @@ extension Station {
     /// is logged too), as a session's save says it.
     private func keep(_ runtime: RuntimeSettings) -> String {
         guard runtime != self.runtime else { return "" }
-        if case .failure(let error) = settingsStore.save(runtime) {
-            logger.error("runtime settings not saved: \(error)")
-            return "; not saved to disk (\(error.message)): it holds until the daemon stops"
+        if let error = noteSave("runtime settings", settingsStore.save(runtime)) {
+            return "; not saved to disk (\(error.message); \(error.hint)): it holds until the daemon stops"
         }
         self.runtime = runtime
         return ""

@@ -44,6 +44,8 @@ package actor Station {
     /// This run's count of starts and how the last one ended (``DaemonRuns``); nil when the
     /// state directory could not keep it.
     var runs: DaemonRuns.Record?
+    /// Whether saves to the state directory work now; a full disk is logged once (``StateSaves``).
+    var saves = StateSaves()
     let logger: Logger
 
     /// Builds a channel per configured sensor (``ChannelSet/init(_:calibrations:zeroTares:raw:log:)``).
@@ -99,14 +101,48 @@ package actor Station {
     }
 
     /// Saves the zero and tare of `channel` (``SensorChannel/zeroTareToSave``); a failure is
-    /// logged and the scale weighs on.
-    private func saveZeroTare(_ channel: inout SensorChannel) {
+    /// logged (once while it lasts, ``StateSaves``) and the scale weighs on.
+    /// - Returns: why it could not be saved, or nil.
+    @discardableResult
+    private func saveZeroTare(_ channel: inout SensorChannel) -> CalibrationStoreError? {
         channel.zeroTareToSave = false
-        guard let state = channel.engine.zeroTareState else { return }
-        switch zeroTareStore.save(state, for: channel.engine.sensor) {
-        case .success: channel.engine.markZeroTareSaved()
-        case .failure(let error): logger.error("\(channel.name): zero and tare not saved: \(error)")
+        guard let state = channel.engine.zeroTareState else { return nil }
+        let result = zeroTareStore.save(state, for: channel.engine.sensor)
+        if case .success = result { channel.engine.markZeroTareSaved() }
+        return noteSave("\(channel.name): zero and tare", result)
+    }
+
+    /// Logs what a save to the state directory tells: the first failure of a kind and the first
+    /// success after failures (``StateSaves``). - Returns: the failure, or nil.
+    func noteSave(_ what: String, _ result: Result<Void, CalibrationStoreError>) -> CalibrationStoreError? {
+        switch result {
+        case .success:
+            if let line = saves.succeeded(what) { logger.notice("\(line)") }
+            return nil
+        case .failure(let error):
+            if let line = saves.failed(what, error) { logger.error("\(line)") }
+            return error
         }
+    }
+
+    /// `?TARE` or `?ZERO` on `name`, kept only once saved: on a full disk the engine is put back
+    /// as it was and the reply says why, so the scale never shows a tare a restart would lose.
+    func savedCommand(_ name: String, _ action: WeighingAction) -> Report {
+        guard var channel = channels.takeOut(name) else { return channels.unknownSensor(name) }
+        let before = channel
+        let reply = channel.command(action)
+        if channel.zeroTareToSave, let error = saveZeroTare(&channel) {
+            channels[name] = before
+            let kind = action == .tare ? "TARE" : "ZERO"
+            let again = action == .tare ? "tare again" : "zero again"
+            return .command(
+                CommandReply(
+                    command: kind, sensor: name, ok: false, reason: "notSaved",
+                    message: "\(action == .tare ? "tare" : "zero") not done: it could not be saved: "
+                        + "\(error.path): \(error.message); \(error.hint), then \(again)"))
+        }
+        channels[name] = channel
+        return reply
     }
 
     /// Puts a calibration into use without saving it (a simulated chip's exact one, say).
@@ -265,8 +301,8 @@ package actor Station {
         switch request {
         case .poll: return [poll()]
         case .devices: return [devices()]
-        case .tare(let sensor): return [update(sensor) { $0.command(.tare) } ?? channels.unknownSensor(sensor)]
-        case .zero(let sensor): return [update(sensor) { $0.command(.zero) } ?? channels.unknownSensor(sensor)]
+        case .tare(let sensor): return [savedCommand(sensor, .tare)]
+        case .zero(let sensor): return [savedCommand(sensor, .zero)]
         case .calibrate(let calibrate): return await CalibrationRequests.reply(to: calibrate, on: self)
         case .session(let session): return [sessionReply(to: session)]
         case .count(let count): return [countReply(count)]

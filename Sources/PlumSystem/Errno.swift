@@ -69,4 +69,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
     public static let noBufferSpace = Errno(rawValue: ENOBUFS)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
+    /// The file system is full: a write, a create or a rename needed a block it does not have.
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    /// The user's disk quota is used up, which to the writer is the same as a full disk.
+    public static let diskQuotaExceeded = Errno(rawValue: EDQUOT)
 }

@@ -52,6 +52,7 @@ struct StatusCommand: ParsableCommand {
         for line in StatusText.daemon(report.daemon, uptime: report.uptime) { print(line) }
         print(historyLine())
         if let warning = StatusText.spaceWarning(report.daemon) { print(warning) }
+        if let warning = StatusText.saveWarning(report.daemon) { print(warning) }
         for device in report.devices { print(Self.describe(device)) }
     }
 

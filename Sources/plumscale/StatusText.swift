@@ -78,6 +78,12 @@ enum StatusText {
             + "cannot be saved once it is full; free some space or move the history ([web] history)"
     }
 
+    /// The warning line while the daemon's saves fail (a full disk), or nil: unlike low space,
+    /// nothing changed now would survive a restart.
+    static func saveWarning(_ status: DaemonStatus?) -> String? {
+        status?.stateSaveError.map { "warning: the daemon cannot save its state: \($0)" }
+    }
+
     /// The history's line: its file, size, rows and oldest row.
     static func history(path: String, _ summary: HistorySummary) -> String {
         let oldest = summary.oldest.map { "oldest row \(utc($0))" } ?? "no rows yet"

@@ -22,8 +22,11 @@ struct FailingFileSteps: FileSteps {
     func link(_ existing: String, _ new: String) -> Result<Void, FileErrno> { real.link(existing, new) }
     func remove(_ path: String) -> Result<Void, FileErrno> { real.remove(path) }
 
+    /// A failing write leaves what a full disk leaves: the file created, cut short.
     func write(_ path: String, _ bytes: [UInt8]) -> Result<Void, FileErrno> {
-        failing == .write ? .failure(FileErrno(errno)) : real.write(path, bytes)
+        guard failing == .write else { return real.write(path, bytes) }
+        _ = real.write(path, Array(bytes.prefix(bytes.count / 2)))
+        return .failure(FileErrno(errno))
     }
     func syncFile(_ path: String) -> Result<Void, FileErrno> {
         failing == .syncFile ? .failure(FileErrno(errno)) : real.syncFile(path)
@@ -145,11 +148,28 @@ struct SealedFileTests {
         #expect(error.code == .io && error.errno == 28 && error.message.hasPrefix(named[step.rawValue] ?? "?"))
         #expect(error.message.contains("No space left on device"), "\(error)")
         let left = step == .syncDirectory ? "may not survive a power cut" : "the notes are kept"
-        #expect(error.hint.contains("check free space") && error.hint.hasSuffix(left), "\(error)")
+        #expect(
+            error.hint.hasPrefix("the file system holding \(directory.path) is full: free some space there; ")
+                && error.hint.hasSuffix(left),
+            "a full disk is named as such, with where to free space: \(error)")
+        #expect(
+            !FileManager.default.fileExists(atPath: failing.path + ".tmp"),
+            "a temporary file cut short is removed at once, not left holding blocks until the next start")
         let loaded = try Self.file(directory).load(hint: Self.hint).get()
         // Only a failed directory fsync comes after the rename: the new file is in place but
         // not yet durable, and the caller is told so.
         #expect(
             loaded == (step == .syncDirectory ? Note(text: "new", grams: 30) : old), "\(String(describing: loaded))")
+    }
+
+    @Test("an error other than a full disk asks to check space and permissions", arguments: [Int32(13), 5])
+    func otherErrno(errno: Int32) throws {
+        let directory = try TemporaryDirectory(prefix: "plumsealed")
+        let failing = Self.file(directory, files: FailingFileSteps(failing: .write, errno: errno))
+        guard case .failure(let error) = failing.save(Note(text: "n", grams: 1), unchanged: "kept") else {
+            Issue.record("a failed write succeeded")
+            return
+        }
+        #expect(error.hint == "check free space and permissions on \(directory.path); kept" && !error.isNoSpace)
     }
 }

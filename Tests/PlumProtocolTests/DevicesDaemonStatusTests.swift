@@ -44,6 +44,18 @@ struct DevicesDaemonStatusTests {
         #expect(failed.restarts == nil && !failed.isStateSpaceLow, "unknown counts and space are not guessed")
     }
 
+    @Test("a save failing on a full disk travels as state_save_error, last, and decodes to the same text")
+    func saveError() throws {
+        var status = Self.daemon
+        status.stateSaveError = "pan: zero and tare not saved since 2026-11-27T07:00:00Z (2 failed): ENOSPC"
+        let line = Report.devices(DevicesReport(devices: [], daemon: status)).line
+        #expect(
+            line.hasSuffix(
+                #""state_total_bytes":7000000000000,"state_save_error":"pan: zero and tare not saved since "#
+                    + #"2026-11-27T07:00:00Z (2 failed): ENOSPC"}}"# + "\n"), "\(line)")
+        #expect(try Report.decode(line.dropLast()[...]) == .devices(DevicesReport(devices: [], daemon: status)))
+    }
+
     @Test("a DEVICES line from a daemon before 1.6 decodes without them")
     func older() throws {
         let line =

@@ -67,6 +67,16 @@ struct StatusCommandTests {
         #expect(StatusText.spaceWarning(DaemonStatus(stateError: "ENOENT")) == nil, "unknown space is not low")
     }
 
+    @Test("saves failing now are a warning of their own, with the daemon's words; none while saves work")
+    func saveWarning() {
+        let failing = DaemonStatus(stateSaveError: "pan: zero and tare not saved since 2026-11-27T07:00:00Z")
+        #expect(
+            StatusText.saveWarning(failing)
+                == "warning: the daemon cannot save its state: pan: zero and tare not saved since 2026-11-27T07:00:00Z")
+        #expect(StatusText.saveWarning(DaemonStatus(stateFreeBytes: 0, stateTotalBytes: 1)) == nil)
+        #expect(StatusText.saveWarning(nil) == nil)
+    }
+
     @Test("a sensor's last fault is shown with when it began")
     func lastFault() {
         let device = DevicesReport.Device(
