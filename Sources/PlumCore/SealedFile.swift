@@ -1,8 +1,9 @@
 internal import FoundationEssentials
 
 /// One checksummed JSON file in the state directory, read and written the one way every store
-/// of small state does it (``ZeroTareStore``, ``SessionStore``, ``RuntimeSettingsStore``), so
-/// that a crash or a power cut at any moment leaves the old contents or the new ones.
+/// of small state does it (``ZeroTareStore``, ``SessionStore``, ``RuntimeSettingsStore``, and
+/// the station's run record), so that a crash or a power cut at any moment leaves the old
+/// contents or the new ones.
 ///
 /// On disk, keys sorted:
 /// ```json
@@ -15,9 +16,9 @@ internal import FoundationEssentials
 /// (``CalibrationStore/removeStaleTemporaryFiles()``). A file that fails a check (empty, not
 /// JSON, another format, a newer schema, a field missing, a changed byte, another sensor's) is
 /// never used, and the error says which check and what happens instead.
-struct SealedFile<Content: Codable>: Sendable {
+package struct SealedFile<Content: Codable>: Sendable {
     /// Every store reports as the calibration store always has, so callers handle one error type.
-    typealias StoreError = CalibrationStoreError
+    package typealias StoreError = CalibrationStoreError
 
     /// The file's `format`, which tells it from any other JSON file.
     let format: String
@@ -35,7 +36,7 @@ struct SealedFile<Content: Codable>: Sendable {
     let pretty: Bool
     let files: any FileSteps
 
-    var path: String { "\(directory)/\(name)" }
+    package var path: String { "\(directory)/\(name)" }
 
     /// The whole file as encoded; keys are sorted by the encoder, so declaration order is free.
     struct Envelope: Codable {
@@ -54,7 +55,7 @@ struct SealedFile<Content: Codable>: Sendable {
 
     /// The contents, `nil` when there is no file, or why the file cannot be used.
     /// - Parameter hint: what happens instead, ending every error.
-    func load(hint: String) -> Result<Content?, CalibrationStoreError> {
+    package func load(hint: String) -> Result<Content?, CalibrationStoreError> {
         let failure = { (code: CalibrationStoreError.Code, message: String) in
             Result<Content?, CalibrationStoreError>.failure(
                 CalibrationStoreError(code: code, path: path, message: message, hint: hint))
@@ -104,7 +105,7 @@ struct SealedFile<Content: Codable>: Sendable {
     /// - Parameters:
     ///   - keepPrevious: keep the current file as `PATH.prev` first (``commit(_:keepPrevious:unchanged:)``).
     ///   - unchanged: what a failed step leaves as it was ("the saved sessions are unchanged").
-    func save(_ content: Content, keepPrevious: Bool = false, unchanged: String) -> Result<Void, StoreError> {
+    package func save(_ content: Content, keepPrevious: Bool = false, unchanged: String) -> Result<Void, StoreError> {
         var formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if pretty { formatting.insert(.prettyPrinted) }
         let encoder = JSONEncoder()
@@ -174,5 +175,15 @@ struct SealedFile<Content: Codable>: Sendable {
         error.isNoSpace
             ? "the file system holding \(directory) is full: free some space there"
             : "check free space and permissions on \(directory)"
+    }
+}
+
+extension SealedFile {
+    /// A file of the whole state directory (no `sensor`) written through the POSIX calls, for
+    /// modules outside PlumCore that keep their own small state beside the calibrations.
+    package init(format: String, schemaVersion: Int, contents: String, directory: String, name: String, pretty: Bool) {
+        self.init(
+            format: format, schemaVersion: schemaVersion, contents: contents, directory: directory, name: name,
+            sensor: nil, pretty: pretty, files: POSIXFileSteps())
     }
 }

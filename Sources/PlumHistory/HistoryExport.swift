@@ -13,14 +13,10 @@ package enum HistoryExport {
         case csv, json
     }
 
-    /// `time,sensor,min,mean,max,samples`, one line per pan and minute, oldest first.
-    package static func csv(_ minutes: [MinuteSummary]) -> String {
-        csvHeader(.minutes) + csvLines(minutes)
-    }
-
-    /// `time,sensor,grams`, one line per stable reading, oldest first.
-    package static func csv(_ readings: [StableReading]) -> String {
-        csvHeader(.stable) + csvLines(readings)
+    /// The CSV of `rows`, header first: one line per row, oldest first (``HistoryExportRow``
+    /// says the fields of each series).
+    package static func csv<Row: HistoryExportRow>(_ rows: [Row]) -> String {
+        csvHeader(Row.series) + csvLines(rows)
     }
 
     /// The CSV's first line for `series`.
@@ -33,63 +29,22 @@ package enum HistoryExport {
         }
     }
 
-    /// The CSV's lines for these minutes, without the header: a chunk of a streamed export.
-    package static func csvLines(_ minutes: [MinuteSummary]) -> String {
-        var text = ""
-        for row in minutes {
-            text += "\(HistoryWindow.isoText(Double(row.minute))),\(field(row.sensor)),"
-            text += "\(grams(row.min)),\(grams(row.mean)),\(grams(row.max)),\(row.samples)\n"
-        }
-        return text
-    }
-
-    /// The CSV's lines for these readings, without the header.
-    package static func csvLines(_ readings: [StableReading]) -> String {
-        var text = ""
-        for row in readings {
-            text += "\(HistoryWindow.isoText(row.time)),\(field(row.sensor)),\(grams(row.grams))\n"
-        }
-        return text
+    /// The CSV's lines for these rows, without the header: a chunk of a streamed export.
+    package static func csvLines<Row: HistoryExportRow>(_ rows: [Row]) -> String {
+        rows.map(\.csvLine).joined()
     }
 
     /// A JSON array of objects with the same fields as the CSV, times as ISO 8601 and as
     /// `epoch` seconds.
-    package static func json(_ minutes: [MinuteSummary]) -> String {
-        "[" + jsonObjects(minutes) + "]\n"
+    package static func json<Row: HistoryExportRow>(_ rows: [Row]) -> String {
+        "[" + jsonObjects(rows) + "]\n"
     }
 
-    package static func json(_ readings: [StableReading]) -> String {
-        "[" + jsonObjects(readings) + "]\n"
-    }
-
-    /// The array's objects for these minutes, comma-separated, without the brackets: a chunk of
+    /// The array's objects for these rows, comma-separated, without the brackets: a chunk of
     /// a streamed export (the caller puts a comma between chunks).
-    package static func jsonObjects(_ minutes: [MinuteSummary]) -> String {
+    package static func jsonObjects<Row: HistoryExportRow>(_ rows: [Row]) -> String {
         let encoder = makeEncoder()
-        return minutes.map {
-            encode(
-                encoder,
-                MinuteRow(
-                    time: HistoryWindow.isoText(Double($0.minute)), epoch: Double($0.minute), sensor: $0.sensor,
-                    min: $0.min, mean: $0.mean, max: $0.max, samples: $0.samples))
-        }.joined(separator: ",")
-    }
-
-    package static func jsonObjects(_ readings: [StableReading]) -> String {
-        let encoder = makeEncoder()
-        return readings.map {
-            encode(
-                encoder,
-                StableRow(time: HistoryWindow.isoText($0.time), epoch: $0.time, sensor: $0.sensor, grams: $0.grams))
-        }.joined(separator: ",")
-    }
-
-    private struct MinuteRow: Encodable {
-        var time: String, epoch: Double, sensor: String, min: Double, mean: Double, max: Double, samples: Int
-    }
-
-    private struct StableRow: Encodable {
-        var time: String, epoch: Double, sensor: String, grams: Double
+        return rows.map { $0.jsonObject(encoder) }.joined(separator: ",")
     }
 
     static func makeEncoder() -> JSONEncoder {

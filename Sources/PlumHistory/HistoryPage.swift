@@ -21,17 +21,7 @@ package struct HistoryPage: Sendable {
     ) throws(HistoryError) {
         self.series = series
         self.sensor = sensor
-        let (table, time) =
-            switch series {
-            case .minutes: ("minute_summary", "minute")
-            case .stable: ("stable_reading", "time")
-            case .items: ("item_event", "time")
-            case .sessions: ("weighing_session", "started")
-            }
-        let sql = """
-            SELECT \(time) FROM \(table) WHERE (?1 IS NULL OR sensor = ?1) AND \(time) >= ?2 AND \(time) < ?3
-            ORDER BY \(time) LIMIT 1 OFFSET ?4
-            """
+        let sql = HistoryQuery.of(series).boundary
         let boundary = try store.run("reading the history") {
             try store.pool.read { db in
                 try Double.fetchOne(db, sql: sql, arguments: [sensor, window.since, window.until, rows])
@@ -60,92 +50,47 @@ package struct HistoryPage: Sendable {
     package func minutes(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [MinuteSummary], cursor: Cursor?) {
-        try store.run("reading the history") {
-            try store.pool.read { db in
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT sensor, minute, min, mean, max, samples FROM minute_summary
-                        WHERE (?1 IS NULL OR sensor = ?1) AND minute >= ?2 AND minute < ?3
-                          AND (?4 IS NULL OR minute > ?4 OR (minute = ?4 AND sensor > ?5))
-                        ORDER BY minute, sensor LIMIT ?6
-                        """,
-                    arguments: [
-                        sensor, window.since, window.until, cursor?.time, cursor?.sensor, limit
-                    ])
-                let summaries = rows.map {
-                    MinuteSummary(
-                        sensor: $0["sensor"], minute: $0["minute"], min: $0["min"], mean: $0["mean"],
-                        max: $0["max"], samples: $0["samples"])
-                }
-                let next = summaries.last.map {
-                    Cursor(time: Double($0.minute), sensor: $0.sensor)
-                }
-                return (summaries, next)
-            }
-        }
+        try rows(store, after: cursor, limit: limit, .minutes, HistoryStore.minute)
     }
 
     /// Up to `limit` stable readings after `cursor` (from the start when nil), oldest first.
     package func stableReadings(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [StableReading], cursor: Cursor?) {
-        try store.run("reading the history") {
-            try store.pool.read { db in
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT rowid, sensor, time, grams FROM stable_reading
-                        WHERE (?1 IS NULL OR sensor = ?1) AND time >= ?2 AND time < ?3
-                          AND (?4 IS NULL OR time > ?4 OR (time = ?4 AND rowid > ?5))
-                        ORDER BY time, rowid LIMIT ?6
-                        """,
-                    arguments: [sensor, window.since, window.until, cursor?.time, cursor?.rowid, limit])
-                let readings = rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
-                let next = rows.last.map {
-                    Cursor(time: $0["time"], rowid: $0["rowid"])
-                }
-                return (readings, next)
-            }
-        }
+        try rows(store, after: cursor, limit: limit, .stable, HistoryStore.reading)
     }
 
     /// Up to `limit` item events after `cursor` (from the start when nil), oldest first.
     package func items(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [ItemRecord], cursor: Cursor?) {
-        try rows(store, after: cursor, limit: limit, table: "item_event", time: "time", HistoryStore.itemColumns) {
-            HistoryStore.item($0)
-        }
+        try rows(store, after: cursor, limit: limit, .items, HistoryStore.item)
     }
 
     /// Up to `limit` sessions after `cursor` (from the start when nil), by their start.
     package func sessions(
         _ store: HistoryStore, after cursor: Cursor?, limit: Int
     ) throws(HistoryError) -> (rows: [SessionRecord], cursor: Cursor?) {
-        try rows(
-            store, after: cursor, limit: limit, table: "weighing_session", time: "started",
-            HistoryStore.sessionColumns
-        ) { HistoryStore.session($0) }
+        try rows(store, after: cursor, limit: limit, .sessions, HistoryStore.session)
     }
 
-    /// A chunk of a table whose rows are ordered by a time and then their row id.
+    /// A chunk of `query`'s table, ordered by its time and then its ``HistoryQuery/tieBreak``,
+    /// which the cursor keeps: the pan for minutes, the row id for the others.
     private func rows<T>(
-        _ store: HistoryStore, after cursor: Cursor?, limit: Int, table: String, time: String, _ columns: String,
-        _ make: (Row) -> T
+        _ store: HistoryStore, after cursor: Cursor?, limit: Int, _ query: HistoryQuery, _ make: (Row) -> T
     ) throws(HistoryError) -> (rows: [T], cursor: Cursor?) {
-        try store.run("reading the history") {
+        let byPan = query.tieBreak == "sensor"
+        let key: (any DatabaseValueConvertible)? = byPan ? cursor?.sensor : cursor?.rowid
+        return try store.run("reading the history") {
             try store.pool.read { db in
                 let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(columns) FROM \(table)
-                        WHERE (?1 IS NULL OR sensor = ?1) AND \(time) >= ?2 AND \(time) < ?3
-                          AND (?4 IS NULL OR \(time) > ?4 OR (\(time) = ?4 AND rowid > ?5))
-                        ORDER BY \(time), rowid LIMIT ?6
-                        """,
-                    arguments: [sensor, window.since, window.until, cursor?.time, cursor?.rowid, limit])
-                let next = rows.last.map { Cursor(time: $0[time], rowid: $0["rowid"]) }
+                    db, sql: query.chunk,
+                    arguments: [sensor, window.since, window.until, cursor?.time, key, limit])
+                let next = rows.last.map { (row: Row) -> Cursor in
+                    byPan
+                        ? Cursor(time: row[query.time], sensor: row["sensor"])
+                        : Cursor(time: row[query.time], rowid: row["rowid"])
+                }
                 return (rows.map(make), next)
             }
         }

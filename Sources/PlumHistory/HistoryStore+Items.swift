@@ -94,36 +94,12 @@ extension HistoryStore {
 
     /// The item events in `window`, oldest first; all sensors when `sensor` is nil.
     package func items(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [ItemRecord] {
-        try run("reading the history") {
-            try pool.read { db in
-                try Self.requireItemTables(db)
-                return try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(Self.itemColumns) FROM item_event
-                        WHERE (?1 IS NULL OR sensor = ?1) AND time >= ?2 AND time < ?3 ORDER BY time, rowid
-                        """,
-                    arguments: [sensor, window.since, window.until]
-                ).map(Self.item)
-            }
-        }
+        try rows(.items, sensor: sensor, in: window, check: Self.requireItemTables, Self.item)
     }
 
     /// The sessions that started in `window`, oldest first; all sensors when `sensor` is nil.
     package func sessions(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [SessionRecord] {
-        try run("reading the history") {
-            try pool.read { db in
-                try Self.requireItemTables(db)
-                return try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(Self.sessionColumns) FROM weighing_session
-                        WHERE (?1 IS NULL OR sensor = ?1) AND started >= ?2 AND started < ?3 ORDER BY started, rowid
-                        """,
-                    arguments: [sensor, window.since, window.until]
-                ).map(Self.session)
-            }
-        }
+        try rows(.sessions, sensor: sensor, in: window, check: Self.requireItemTables, Self.session)
     }
 
     /// `plumscale history` opens the file read-only and so never migrates it: a file the web
@@ -135,10 +111,6 @@ extension HistoryStore {
                     + "restart plumscale-web (it adds them when it opens the file) and ask again")
         }
     }
-
-    static let itemColumns = "rowid, sensor, seq, item, event, grams, gross_after, class, flags, time, session"
-    static let sessionColumns =
-        "rowid, name, sensor, started, stopped, division, count, total, mean, min, max, std_dev, classes, unclassified"
 
     static func item(_ row: Row) -> ItemRecord {
         let flags: String = row["flags"]

@@ -125,40 +125,38 @@ package final class HistoryStore: Sendable {
 
     /// The minute summaries in `window`, oldest first; all sensors when `sensor` is nil.
     package func minutes(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [MinuteSummary] {
-        try run("reading the history") {
-            try pool.read { db in
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT sensor, minute, min, mean, max, samples FROM minute_summary
-                        WHERE (?1 IS NULL OR sensor = ?1) AND minute >= ?2 AND minute < ?3
-                        ORDER BY minute, sensor
-                        """,
-                    arguments: [sensor, window.since, window.until])
-                return rows.map {
-                    MinuteSummary(
-                        sensor: $0["sensor"], minute: $0["minute"], min: $0["min"], mean: $0["mean"],
-                        max: $0["max"], samples: $0["samples"])
-                }
-            }
-        }
+        try rows(.minutes, sensor: sensor, in: window, Self.minute)
     }
 
     /// The stable readings in `window`, oldest first; all sensors when `sensor` is nil.
     package func stableReadings(sensor: String?, in window: HistoryWindow) throws(HistoryError) -> [StableReading] {
+        try rows(.stable, sensor: sensor, in: window, orderedBy: "time, sensor", Self.reading)
+    }
+
+    /// Every row of `query` in `window` (of `sensor`, or all when nil), by time and then the
+    /// query's tie-break unless `order` says otherwise; `check` runs first, in the same read.
+    func rows<T>(
+        _ query: HistoryQuery, sensor: String?, in window: HistoryWindow, orderedBy order: String? = nil,
+        check: (Database) throws -> Void = { _ in }, _ make: (Row) -> T
+    ) throws(HistoryError) -> [T] {
         try run("reading the history") {
             try pool.read { db in
-                let rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT sensor, time, grams FROM stable_reading
-                        WHERE (?1 IS NULL OR sensor = ?1) AND time >= ?2 AND time < ?3
-                        ORDER BY time, sensor
-                        """,
-                    arguments: [sensor, window.since, window.until])
-                return rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
+                try check(db)
+                return try Row.fetchAll(
+                    db, sql: query.all(orderedBy: order), arguments: [sensor, window.since, window.until]
+                ).map(make)
             }
         }
+    }
+
+    static func minute(_ row: Row) -> MinuteSummary {
+        MinuteSummary(
+            sensor: row["sensor"], minute: row["minute"], min: row["min"], mean: row["mean"], max: row["max"],
+            samples: row["samples"])
+    }
+
+    static func reading(_ row: Row) -> StableReading {
+        StableReading(sensor: row["sensor"], time: row["time"], grams: row["grams"])
     }
 
     /// The newest stable reading of each sensor, whenever it was: where a restarted recorder
@@ -173,7 +171,7 @@ package final class HistoryStore: Sendable {
                         WHERE time = (SELECT MAX(time) FROM stable_reading WHERE sensor = newest.sensor)
                         ORDER BY sensor
                         """)
-                return rows.map { StableReading(sensor: $0["sensor"], time: $0["time"], grams: $0["grams"]) }
+                return rows.map(Self.reading)
             }
         }
     }

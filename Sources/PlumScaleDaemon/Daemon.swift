@@ -181,7 +181,7 @@ package enum Daemon {
         // Only a graceful stop gets here: SIGKILL, a crash or a power cut leave the run marked
         // as running, and the next start counts it as unclean.
         if let runs {
-            do throws(SystemError) {
+            do throws(CalibrationStoreError) {
                 try DaemonRuns.end(runs, directory: options.stateDirectory)
             } catch {
                 logger.error("this stop will be counted as unclean: \(error)")
@@ -191,7 +191,7 @@ package enum Daemon {
 
     /// Counts this start in the state directory (``DaemonRuns``) and logs an unclean last stop.
     static func beginRun(_ directory: String, logger: Logger) -> DaemonRuns.Record? {
-        do throws(SystemError) {
+        do throws(CalibrationStoreError) {
             let (record, note) = try DaemonRuns.begin(directory: directory)
             if let note { logger.warning("\(note)") }
             if record.lastStop == "unclean" {

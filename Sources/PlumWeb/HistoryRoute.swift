@@ -80,23 +80,19 @@ struct HistoryRoute: Sendable {
         _ page: HistoryPage, _ store: HistoryStore, _ format: HistoryExport.Format, after cursor: HistoryPage.Cursor?
     ) throws(HistoryError) -> (String, Int, HistoryPage.Cursor?) {
         switch page.series {
-        case .minutes:
-            let (rows, next) = try page.minutes(store, after: cursor, limit: chunkRows)
-            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
-            return (text, rows.count, next)
-        case .stable:
-            let (rows, next) = try page.stableReadings(store, after: cursor, limit: chunkRows)
-            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
-            return (text, rows.count, next)
-        case .items:
-            let (rows, next) = try page.items(store, after: cursor, limit: chunkRows)
-            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
-            return (text, rows.count, next)
-        case .sessions:
-            let (rows, next) = try page.sessions(store, after: cursor, limit: chunkRows)
-            let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
-            return (text, rows.count, next)
+        case .minutes: try text(page.minutes(store, after: cursor, limit: chunkRows), format)
+        case .stable: try text(page.stableReadings(store, after: cursor, limit: chunkRows), format)
+        case .items: try text(page.items(store, after: cursor, limit: chunkRows), format)
+        case .sessions: try text(page.sessions(store, after: cursor, limit: chunkRows), format)
         }
+    }
+
+    /// A chunk's rows as the CSV lines or the JSON objects, with their count and cursor.
+    private static func text<Row: HistoryExportRow>(
+        _ chunk: (rows: [Row], cursor: HistoryPage.Cursor?), _ format: HistoryExport.Format
+    ) -> (String, Int, HistoryPage.Cursor?) {
+        let text = format == .csv ? HistoryExport.csvLines(chunk.rows) : HistoryExport.jsonObjects(chunk.rows)
+        return (text, chunk.rows.count, chunk.cursor)
     }
 
     /// Runs a database read on the history threads; its error becomes a 500 that names it.

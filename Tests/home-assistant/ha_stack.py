@@ -11,15 +11,17 @@ import asyncio
 import json
 import math
 import os
-import shutil
 import signal
-import socket
 import subprocess
+import sys
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import plumstack  # noqa: E402
+from plumstack import Timeout, free_port  # noqa: E402,F401  (check_ha.py takes Timeout from here)
 
 SCALE_ID = "ci"
 PANS = {"left": 152.3, "right": 30.0}
@@ -41,29 +43,11 @@ seed = 4
 """}
 
 
-class Timeout(Exception):
-    pass
-
-
 def wait_until(what, condition, seconds):
     """Polls `condition` until it returns a true value, which it returns; a deadline, never a fixed sleep."""
-    deadline = time.monotonic() + seconds
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = condition()
-        except (OSError, ValueError, KeyError) as error:  # HA still starting, an entity not there yet: try again
-            last = error
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(0.5)
-    raise Timeout(f"no {what} within {seconds:.0f} s (last: {str(last)[:300]})")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    # HA still starting, an entity not there yet (KeyError): try again
+    return plumstack.wait_until(what, condition, seconds, interval=0.5, retried=(OSError, ValueError, KeyError),
+                                shown=300)
 
 
 def number(state):
@@ -74,55 +58,28 @@ def number(state):
     return value if math.isfinite(value) else None
 
 
-class Stack:
+class Stack(plumstack.Processes):
     """The broker, the daemon, the bridges and Home Assistant."""
 
     def __init__(self, bin_dir, hass=None, startup_seconds=300):
-        self.bin = os.path.abspath(bin_dir)
-        self.dir = tempfile.mkdtemp(prefix="plumscale-ha-")
+        super().__init__(os.path.abspath(bin_dir), tempfile.mkdtemp(prefix="plumscale-ha-"), wait_until)
         self.config_dir = os.path.join(self.dir, "ha")
-        self.socket = os.path.join(self.dir, "plumscale.sock")
-        self.broker_port = free_port()
         self.ha_port = free_port()
         self.url = f"http://127.0.0.1:{self.ha_port}"
         self.client_id = self.url + "/"
         self.token = None
         self.tokens = None  # the whole /auth/token answer: the screenshot's browser signs in with it
-        self.children = {}
         self.last_states = {}
         self.startup_seconds = startup_seconds
         self.hass = os.path.abspath(hass) if hass else None
 
     # Processes
 
-    def start(self, name, command):
-        log = open(os.path.join(self.dir, name + ".log"), "a")
-        self.children[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                               stdin=subprocess.DEVNULL, cwd=self.dir)
-
     def kill(self, name):
-        process = self.children.pop(name)
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-
-    def stop_all(self):
-        for name in reversed(list(self.children)):
-            process = self.children.pop(name)
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(5)
+        self.send_signal(name, signal.SIGKILL, 10)
 
     def start_broker(self):
-        conf = os.path.join(self.dir, "mosquitto.conf")
-        with open(conf, "w") as f:
-            f.write(f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        self.start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", conf])
-        wait_until("mosquitto listening",
-                   lambda: socket.create_connection(("127.0.0.1", self.broker_port), 2).close() is None, 20)
+        super().start_broker(20)
 
     def set_load(self, pan, grams):
         """The grams on a pan whose simulated chip reads its load from a file (only `right` here)."""
@@ -136,21 +93,13 @@ class Stack:
             self.set_load("right", PANS["right"])
         with open(conf, "w") as f:
             f.write("".join(SENSOR_CONFIG[pan] for pan in pans).replace("{dir}", self.dir) + extra_config)
-        if os.path.exists(self.socket):
-            os.unlink(self.socket)
-        self.start("plumscaled", [os.path.join(self.bin, "plumscaled"), "--config", conf, "--socket", self.socket,
-                                  "--state-directory", os.path.join(self.dir, "state")])
-        wait_until("plumscaled's socket", lambda: os.path.exists(self.socket), 30)
+        self.start_plumscaled(conf, 30)
 
     def start_bridge(self, scale_id=SCALE_ID):
         """A bridge for `scale_id` on the one daemon; its child is `plumscale-mqtt` for SCALE_ID, else
         `plumscale-mqtt-<scale id>`: bridges of different scale ids share a daemon as any two clients do."""
         name = "plumscale-mqtt" if scale_id == SCALE_ID else f"plumscale-mqtt-{scale_id}"
-        conf = os.path.join(self.dir, f"bridge-{scale_id}.toml")
-        with open(conf, "w") as f:
-            f.write(f'[mqtt]\nscale_id = "{scale_id}"\nlive_rate = 2\n')
-        self.start(name, [os.path.join(self.bin, "plumscale-mqtt"), "--config", conf, "--socket", self.socket,
-                          "--broker", f"127.0.0.1:{self.broker_port}"])
+        self.start_plumscale_mqtt(name, f"bridge-{scale_id}.toml", scale_id)
 
     def start_hass(self):
         os.makedirs(self.config_dir)

@@ -7,11 +7,14 @@ is counted, so the resource checks compare samples of one process only.
 """
 
 import os
-import shutil
 import signal
-import socket
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import plumstack  # noqa: E402
+from plumstack import Timeout, free_port  # noqa: E402,F401  (soak.py takes Timeout from here)
 
 SCALE_ID = "soak"
 PANS = ("left", "right")
@@ -37,29 +40,9 @@ seed = 4
 """
 
 
-class Timeout(Exception):
-    pass
-
-
 def wait_until(what, condition, seconds, interval=0.05):
     """Polls `condition` until it returns a true value, which it returns; a deadline, never a fixed sleep."""
-    deadline = time.monotonic() + seconds
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            last = condition()
-        except (OSError, ValueError) as error:  # a socket refused while a process starts: try again
-            last = error
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(interval)
-    raise Timeout(f"no {what} within {seconds:.0f} s (last: {str(last)[:200]})")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return plumstack.wait_until(what, condition, seconds, interval)
 
 
 def write_atomically(path, text):
@@ -71,19 +54,15 @@ def write_atomically(path, text):
     os.replace(temporary, path)
 
 
-class Stack:
+class Stack(plumstack.Processes):
     """Each program a child process with its log in `dir`; `starts[name]` counts its starts."""
 
     def __init__(self, bin_dir, work_dir):
-        self.bin = bin_dir
-        self.dir = work_dir
-        self.socket = os.path.join(self.dir, "plumscale.sock")
+        super().__init__(bin_dir, work_dir, wait_until)
         self.history = os.path.join(self.dir, "history.sqlite")
         self.unplug_file = os.path.join(self.dir, "left.unplugged")
-        self.broker_port = free_port()
         self.web_port = free_port()
         self.web_url = f"http://127.0.0.1:{self.web_port}"
-        self.children = {}
         self.starts = {}
         self.started_at = {}
         self.start_times = {}
@@ -96,8 +75,7 @@ class Stack:
         log = open(os.path.join(self.dir, name + ".log"), "a")
         log.write(f"--- start at {time.time():.3f}\n")
         log.flush()
-        self.children[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                               stdin=subprocess.DEVNULL, cwd=self.dir)
+        self.spawn(name, command, log)
         self.starts[name] = self.starts.get(name, 0) + 1
         self.started_at[name] = time.time()
         self.start_times.setdefault(name, []).append(self.started_at[name])
@@ -108,11 +86,9 @@ class Stack:
         return process.pid if process is not None and process.poll() is None else None
 
     def kill(self, name, sig=signal.SIGKILL):
-        process = self.children.pop(name)
         if sig == signal.SIGKILL:
             self.kill_times.setdefault(name, []).append(time.time())
-        process.send_signal(sig)
-        process.wait(30)
+        self.send_signal(name, sig, 30)
 
     def kill_all_at_once(self, names):
         """A power cut: SIGKILL to every process before waiting for any, so none sees another go first."""
@@ -124,42 +100,18 @@ class Stack:
         for process in processes:
             process.wait(30)
 
-    def stop_all(self):
-        for name in reversed(list(self.children)):
-            process = self.children.pop(name)
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(5)
-
     def start_broker(self):
-        conf = os.path.join(self.dir, "mosquitto.conf")
-        with open(conf, "w") as f:
-            f.write(f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-        self.start("mosquitto", [shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", conf])
-        wait_until("mosquitto listening",
-                   lambda: socket.create_connection(("127.0.0.1", self.broker_port), 2).close() is None, 30)
+        super().start_broker(30)
 
     def start_daemon(self):
         conf = os.path.join(self.dir, "daemon.toml")
         if not os.path.exists(conf):
             with open(conf, "w") as f:
                 f.write(DAEMON_CONFIG.replace("{dir}", self.dir))
-        if os.path.exists(self.socket):  # a killed daemon leaves its socket file behind
-            os.unlink(self.socket)
-        self.start("plumscaled", [os.path.join(self.bin, "plumscaled"), "--config", conf, "--socket", self.socket,
-                                  "--state-directory", os.path.join(self.dir, "state")])
-        wait_until("plumscaled's socket", lambda: os.path.exists(self.socket), 60)
+        self.start_plumscaled(conf, 60)
 
     def start_bridge(self):
-        conf = os.path.join(self.dir, "bridge.toml")
-        with open(conf, "w") as f:
-            f.write(f'[mqtt]\nscale_id = "{SCALE_ID}"\nlive_rate = 2\n')
-        self.start("plumscale-mqtt", [os.path.join(self.bin, "plumscale-mqtt"), "--config", conf, "--socket",
-                                      self.socket, "--broker", f"127.0.0.1:{self.broker_port}"])
+        self.start_plumscale_mqtt("plumscale-mqtt", "bridge.toml", SCALE_ID)
 
     def start_web(self):
         conf = os.path.join(self.dir, "plumscale.toml")
