@@ -3,8 +3,8 @@
 #endif
 
 /// The wall-clock time as ISO 8601 UTC ("2026-11-22T06:30:00Z"), for calibration dates.
-enum UTCTimestamp {
-    static func now() -> String {
+package enum UTCTimestamp {
+    package static func now() -> String {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
