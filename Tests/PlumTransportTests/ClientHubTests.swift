@@ -254,7 +254,7 @@ struct ClientHubTests {
             GarbageCase(
                 line: "?NOPE;",
                 message: "unknown request ?NOPE; known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK"),
+                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK, ?CLIENT"),
             GarbageCase(
                 line: "?TARE;", message: "?TARE needs a JSON argument, such as ?TARE={\\\"sensor\\\":\\\"left\\\"};"),
             GarbageCase(line: "?WATCH={not json};", message: "?WATCH: the argument is not valid JSON"),
