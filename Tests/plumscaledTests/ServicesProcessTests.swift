@@ -17,7 +17,8 @@ struct ServicesProcessTests {
 
     /// Waits until `daemon` lists `name` as `condition` wants, and returns it.
     static func listed(
-        _ name: String, by daemon: DaemonFixture, _ what: String, _ condition: @escaping @Sendable (ServiceReport) -> Bool
+        _ name: String, by daemon: DaemonFixture, _ what: String,
+        _ condition: @escaping @Sendable (ServiceReport) -> Bool
     ) async throws -> ServiceReport {
         try await offPool {
             var seen: [ServiceReport] = []
@@ -87,9 +88,11 @@ struct ServicesProcessTests {
         let lastSeen = try #require(gone.lastSeen.flatMap { try? Date($0, strategy: .iso8601) }, "\(gone)")
         #expect(abs(lastSeen.timeIntervalSinceNow) < 60, "\(gone)")
         let lines = await Self.status(second)
+        let since = gone.lastSeen ?? "?"
         #expect(
-            lines.contains("  service      test-bridge 9.8.7: not connected since \(gone.lastSeen ?? "?"), 1 reconnect; "
-                + "broker disconnected; broker error refused"),
+            lines.contains(
+                "  service      test-bridge 9.8.7: not connected since \(since), 1 reconnect; "
+                    + "broker disconnected; broker error refused"),
             "\(lines)")
 
         // The same name again: the daemon counts a second connection under it.
