@@ -55,7 +55,7 @@ public final class DaemonLink: Sendable {
     /// Events kept for a subscriber that lags; beyond it the oldest are dropped.
     public let bufferLimit: Int
     /// Who the service is: announced with `?CLIENT` on the WATCH connection after every
-    /// connect, before the `?WATCH` (``announce(detail:)``); nil announces nothing.
+    /// connect, right after the `?WATCH` (``announce(detail:)``); nil announces nothing.
     public let announcer: ServiceAnnouncer?
 
     struct Shared {

@@ -81,7 +81,7 @@ final class StreamReader: Sendable {
         var room: Int
         /// The reader waits on ``wake`` for room.
         var waiting = false
-        /// The requests the reader sends first (the announcement, the WATCH) have gone: another
+        /// The requests the reader sends first (the WATCH, the announcement) have gone: another
         /// thread may write a line now without interleaving with them.
         var ready = false
         /// An announcement was asked for before ``ready``: the reader sends it again then.
@@ -184,9 +184,10 @@ final class StreamReader: Sendable {
             guard waitForRoom() else { return }
             continuation.yield(.version(client.version))
         }
-        // Before the WATCH, so the daemon lists the service by the time its reports flow.
-        if let request = announcement?() { try client.send(request) }
+        // After the WATCH: its acknowledgement and the alert states that follow it come as
+        // soon as before, so a watcher that waits for them (the bridge) is not delayed.
         try client.send(.watch(options))
+        if let request = announcement?() { try client.send(request) }
         // Facts that changed while the first lines went out: once more, with them, before
         // another thread may write.
         while state.withLock({ state in
