@@ -54,27 +54,39 @@ public final class DaemonLink: Sendable {
     public let backOff: BackOff
     /// Events kept for a subscriber that lags; beyond it the oldest are dropped.
     public let bufferLimit: Int
+    /// Who the service is: announced with `?CLIENT` on the WATCH connection after every
+    /// connect, right after the `?WATCH` (``announce(detail:)``); nil announces nothing.
+    public let announcer: ServiceAnnouncer?
 
-    private struct Shared {
+    struct Shared {
         var state = State.disconnected(reason: DaemonLink.notStarted)
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriber = 0
         /// The connection requests share; nil until the first, and after a loss.
         var requests: AsyncDaemonClient?
+        /// The WATCH connection's reader while one runs, to send an announcement again.
+        var reader: StreamReader?
+        /// Connections made since ``run()`` began: all but the first are reconnects.
+        var established = 0
+        /// The reconnects the announcements of the present connection carry.
+        var reconnects = 0
+        /// The daemon's refusal of the last announcement, if it refused it.
+        var announcementRefusal: String?
     }
 
-    private let shared = Mutex(Shared())
+    let shared = Mutex(Shared())
     /// The reason of the state before ``run()``: requests work without it, they only miss its news.
     static let notStarted = "the link has not started"
 
     public init(
         socketPath: String? = nil, watching options: WatchOptions = WatchOptions(), backOff: BackOff = BackOff(),
-        bufferLimit: Int = 1024
+        bufferLimit: Int = 1024, announcing announcer: ServiceAnnouncer? = nil
     ) {
         self.socketPath = socketPath
         self.options = options
         self.backOff = backOff
         self.bufferLimit = max(1, bufferLimit)
+        self.announcer = announcer
     }
 
     /// The state now.
@@ -115,7 +127,9 @@ public final class DaemonLink: Sendable {
         while !Task.isCancelled {
             publish(.connecting)
             let (stream, reader) = StreamReader.start(
-                options: options, socketPath: socketPath, bufferLimit: 256, greeting: true)
+                options: options, socketPath: socketPath, bufferLimit: 256, greeting: true,
+                announcement: announcementForNextConnection())
+            shared.withLock { $0.reader = reader }
             var reason = "plumscaled closed the connection"
             var connected = false
             do {
@@ -125,8 +139,9 @@ public final class DaemonLink: Sendable {
                         connected = true
                         // A connection was made: the daemon restarted, so the next pause is short.
                         failures = 0
+                        shared.withLock { $0.established += 1 }
                         publish(.connected(version))
-                    } else {
+                    } else if !announcementAnswer(report) {
                         broadcast(.report(report))
                     }
                 }
@@ -136,6 +151,7 @@ public final class DaemonLink: Sendable {
                 reason = "\(error)"
             }
             reader.terminate()
+            shared.withLock { $0.reader = nil }
             // The requests' connection went with the daemon: the next request opens a new one.
             dropRequestConnection()
             if Task.isCancelled { break }

@@ -81,23 +81,32 @@ final class StreamReader: Sendable {
         var room: Int
         /// The reader waits on ``wake`` for room.
         var waiting = false
+        /// The requests the reader sends first (the WATCH, the announcement) have gone: another
+        /// thread may write a line now without interleaving with them.
+        var ready = false
+        /// An announcement was asked for before ``ready``: the reader sends it again then.
+        var announcePending = false
     }
 
     private let state: Mutex<State>
+    /// The `?CLIENT` line to send, made when it is sent so it carries the latest facts.
+    private let announcement: (@Sendable () -> Request?)?
     /// Signalled only for a reader that said it waits, so its count ends at zero: libdispatch
     /// traps on disposing a semaphore left below its initial value.
     private let wake = DispatchSemaphore(value: 0)
 
-    private init(bufferLimit: Int) {
+    private init(bufferLimit: Int, announcement: (@Sendable () -> Request?)?) {
         state = Mutex(State(room: bufferLimit))
+        self.announcement = announcement
     }
 
     /// Starts the reader thread; with `greeting`, the daemon's VERSION report comes first, so a
     /// ``DaemonLink`` learns it is connected, and to which release, in the order of the reports.
     static func start(
-        options: WatchOptions, socketPath: String?, bufferLimit: Int, greeting: Bool = false
+        options: WatchOptions, socketPath: String?, bufferLimit: Int, greeting: Bool = false,
+        announcement: (@Sendable () -> Request?)? = nil
     ) -> (stream: AsyncThrowingStream<Report, any Error>, reader: StreamReader) {
-        let reader = StreamReader(bufferLimit: bufferLimit)
+        let reader = StreamReader(bufferLimit: bufferLimit, announcement: announcement)
         let (stream, continuation) = AsyncThrowingStream<Report, any Error>.makeStream()
         continuation.onTermination = { _ in reader.terminate() }
         ReaderThread.start {
@@ -133,6 +142,28 @@ final class StreamReader: Sendable {
         if waiting { wake.signal() }
     }
 
+    /// Sends the announcement again on the open connection without waiting: false when there
+    /// is none, when the socket cannot take the whole line now, or when the reader has not sent
+    /// its first requests yet (it then sends the announcement again itself). Under the lock, so
+    /// the descriptor is the reader's own and still open.
+    func announceAgain() -> Bool {
+        guard let line = announcement?()?.line else { return false }
+        let bytes = Array((line + "\n").utf8)
+        return state.withLock { state in
+            guard let descriptor = state.descriptor, !state.finished else { return false }
+            guard state.ready else {
+                state.announcePending = true
+                return false
+            }
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            // A part written would leave half a line: the daemon's framing is lost, so close.
+            if written > 0 && written < bytes.count { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            return written == bytes.count
+        }
+    }
+
     private func run(
         options: WatchOptions, socketPath: String?, greeting: Bool,
         continuation: AsyncThrowingStream<Report, any Error>.Continuation
@@ -153,7 +184,19 @@ final class StreamReader: Sendable {
             guard waitForRoom() else { return }
             continuation.yield(.version(client.version))
         }
+        // After the WATCH: its acknowledgement and the alert states that follow it come as
+        // soon as before, so a watcher that waits for them (the bridge) is not delayed.
         try client.send(.watch(options))
+        if let request = announcement?() { try client.send(request) }
+        // Facts that changed while the first lines went out: once more, with them, before
+        // another thread may write.
+        while state.withLock({ state in
+            defer { state.announcePending = false }
+            state.ready = !state.announcePending
+            return state.announcePending
+        }) {
+            if let request = announcement?() { try client.send(request) }
+        }
         while true {
             let report: Report?
             do {

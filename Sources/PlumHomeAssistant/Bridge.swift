@@ -103,6 +103,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
         case .connected:
             brokerUp = true
             brokerProblem = nil
+            link.brokerChanged(problem: nil)
             logger.info("connected to MQTT broker \(mqtt.configuration.endpoint)")
             let filters = [
                 topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.deviceDiscovery,
@@ -132,6 +133,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
         brokerUp = false
         guard brokerProblem != problem else { return }
         brokerProblem = problem
+        link.brokerChanged(problem: problem)
         logger.warning("\(problem)")
     }
 

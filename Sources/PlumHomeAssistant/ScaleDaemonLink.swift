@@ -14,6 +14,9 @@ package protocol ScaleDaemonLink: Sendable {
     /// Sends a settings request (a preset or named tare, `?TARES`, `?ALERT`) and returns the
     /// daemon's answer, an `ERROR` included: a refusal is shown to the user, not thrown.
     func settings(_ request: Request) async throws -> Report
+    /// The broker connection changed: nil when connected, else why not. The executable's link
+    /// tells the daemon (`?CLIENT` detail), so `plumscale status` shows the broker's state.
+    func brokerChanged(problem: String?)
 }
 
 extension ScaleDaemonLink {
@@ -21,6 +24,8 @@ extension ScaleDaemonLink {
     package func settings(_ request: Request) async throws -> Report {
         .error(message: "\(request.name) is not supported by this link")
     }
+
+    package func brokerChanged(problem: String?) {}
 }
 
 /// One thing that happened on the daemon side.

@@ -12,6 +12,7 @@ public enum DaemonVersion {
     /// settings requests (`?TARE` with `grams` or `name`, `?TARES` and its `TARES` report, `?ALERT`),
     /// the `ITEM` and `SESSION` report classes with `?SESSION`, and `?COUNT` and `?CHECK` with the
     /// `count`, `count_ratio` and `check` of `WEIGHT`, 6 the `daemon` object of `DEVICES` (start,
-    /// restarts, state directory's free space) and `last_fault_time` of its devices.
-    public static let protocolMinor = 6
+    /// restarts, state directory's free space) and `last_fault_time` of its devices, 7 `?CLIENT`,
+    /// its `CLIENT` answer and the `clients` of `DEVICES` (the services connected to the daemon).
+    public static let protocolMinor = 7
 }

@@ -36,6 +36,8 @@ public enum Report: Hashable, Sendable {
     case unknown(String)
     /// The named tares: the answer to `?TARES`, and sent when the library changes (protocol 1.5).
     case tares(TareLibraryReport)
+    /// The answer to `?CLIENT` (protocol 1.7).
+    case client(ClientReply)
 
     /// Decodes one JSON line.
     /// - Throws: ``ProtocolError`` when the line is not a JSON object with a `class`, or a
@@ -70,6 +72,7 @@ public enum Report: Hashable, Sendable {
             case "CHECK": return .check(try decoder.decode(CheckReply.self, from: data))
             case "OVERFLOW": return .overflow(dropped: try decoder.decode(Overflow.self, from: data).dropped)
             case "TARES": return .tares(try decoder.decode(TareLibraryReport.self, from: data))
+            case "CLIENT": return .client(try decoder.decode(ClientReply.self, from: data))
             case "ERROR": return .error(message: try decoder.decode(ErrorReport.self, from: data).message)
             default: return .unknown(kind)
             }
@@ -136,11 +139,17 @@ public struct DevicesReport: Hashable, Sendable, Decodable {
     /// The daemon's start, restarts and state directory's free space (protocol 1.6); nil from
     /// an older daemon.
     public var daemon: DaemonStatus?
+    /// The services that announced themselves with `?CLIENT`, connected or remembered
+    /// (protocol 1.7); nil from an older daemon.
+    public var clients: [ServiceReport]?
 
-    public init(devices: [Device], uptime: Double? = nil, daemon: DaemonStatus? = nil) {
+    public init(
+        devices: [Device], uptime: Double? = nil, daemon: DaemonStatus? = nil, clients: [ServiceReport]? = nil
+    ) {
         self.devices = devices
         self.uptime = uptime
         self.daemon = daemon
+        self.clients = clients
     }
 
     public struct Device: Hashable, Sendable, Decodable {

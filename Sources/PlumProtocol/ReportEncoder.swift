@@ -37,6 +37,7 @@ extension Report {
             json.add("devices", objects: report.devices.map(\.object))
             if let uptime = report.uptime { json.add("uptime", uptime) }
             if let daemon = report.daemon { json.add("daemon", object: daemon.object) }
+            if let clients = report.clients { json.add("clients", objects: clients.map(\.object)) }
         case .command(let reply):
             Self.write(reply, to: &json)
         case .calibrate(let reply):
@@ -84,6 +85,10 @@ extension Report {
             json.add("class", "TARES")
             json.add("tares", objects: report.tares.map(Self.object))
             if let changed = report.changed { json.add("changed", changed) }
+        case .client(let reply):
+            json.add("class", "CLIENT")
+            json.add("name", reply.name)
+            json.add("connections", reply.connections)
         }
         return json
     }

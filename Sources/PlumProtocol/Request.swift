@@ -33,6 +33,9 @@ public enum Request: Hashable, Sendable {
     case count(CountRequest)
     /// `?CHECK={"sensor":"left","target":100,"minus":2,"plus":5};`: check-weighing (``CheckRequest``).
     case check(CheckRequest)
+    /// `?CLIENT={"name":"plumscale-mqtt",…};`: a service announces itself (protocol 1.7,
+    /// ``ClientAnnouncement``).
+    case client(ClientAnnouncement)
 
     /// Whether the request changes the scale's state (zero, tare, calibration), and so needs
     /// the peer to be authorized; reading requests are open to anyone who can connect.
@@ -45,6 +48,8 @@ public enum Request: Hashable, Sendable {
         // Starting and stopping change what the daemon records; looking does not.
         case .session(let request): request.action == .start || request.action == .stop
         case .count, .check: true
+        // It changes only what `status` lists, and a client can describe only its own connection.
+        case .client: false
         }
     }
 
@@ -64,6 +69,7 @@ public enum Request: Hashable, Sendable {
         case .session: "?SESSION"
         case .count: "?COUNT"
         case .check: "?CHECK"
+        case .client: "?CLIENT"
         }
     }
 
@@ -127,10 +133,14 @@ public enum Request: Hashable, Sendable {
             let request = try decode(CheckRequest.self, body, request: name)
             try request.validate()
             return .check(request)
+        case "CLIENT":
+            let announcement = try decode(ClientAnnouncement.self, body, request: name)
+            try announcement.validate()
+            return .client(announcement)
         default:
             throw ProtocolError(
                 "unknown request ?\(name); known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK")
+                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK, ?CLIENT")
         }
     }
 

@@ -45,6 +45,7 @@ extension Request {
         case .session(let request): return "?SESSION=\(request.json.finished);"
         case .count(let request): return "?COUNT=\(request.json.finished);"
         case .check(let request): return "?CHECK=\(request.json.finished);"
+        case .client(let announcement): return "?CLIENT=\(announcement.json.finished);"
         }
     }
 

@@ -24,7 +24,7 @@ enum SettingsRequests {
             }
         case .tares(let library): tares(library, on: station)
         case .setAlert(let change): setAlert(change, on: station)
-        case .watch, .poll, .devices, .version, .tare, .zero, .calibrate, .session, .count, .check:
+        case .watch, .poll, .devices, .version, .tare, .zero, .calibrate, .session, .count, .check, .client:
             .error(message: "\(request.name) is not a settings request")
         }
     }

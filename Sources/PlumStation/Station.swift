@@ -308,6 +308,7 @@ package actor Station {
         case .count(let count): return [countReply(count)]
         case .check(let check): return [checkReply(check)]
         case .watch, .version: return [.error(message: "?WATCH and ?VERSION are answered by the connection itself")]
+        case .client: return [.error(message: "?CLIENT is answered by the daemon's list of services")]
         case .presetTare, .useTare, .tares, .setAlert: return [SettingsRequests.reply(to: request, on: self)]
         }
     }

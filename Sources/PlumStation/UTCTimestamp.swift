@@ -3,11 +3,11 @@
 #endif
 
 /// The wall-clock time as ISO 8601 UTC ("2026-11-22T06:30:00Z"), for calibration dates.
-enum UTCTimestamp {
-    static func now() -> String { string(epochSeconds: Double(time(nil))) }
+package enum UTCTimestamp {
+    package static func now() -> String { string(epochSeconds: Double(time(nil))) }
 
     /// `seconds` since the Unix epoch as ISO 8601 UTC, to the second below.
-    static func string(epochSeconds seconds: Double) -> String {
+    package static func string(epochSeconds seconds: Double) -> String {
         var whole = time_t(seconds.rounded(.down))
         var parts = tm()
         gmtime_r(&whole, &parts)

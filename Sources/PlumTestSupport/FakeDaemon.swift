@@ -226,6 +226,9 @@ package final class FakeDaemon: Sendable {
                     ?? #"{"class":"CHECK","sensor":\#(Self.quoted(check.sensor)),"ok":false,"reason":"invalidWeight","#
                     + #""message":"the fake daemon does not check-weigh"}"#
             ]
+        case .client(let announcement):
+            // Acknowledged as plumscaled does; the fake keeps no list (``requests`` has them).
+            return [Report.client(ClientReply(name: announcement.name, connections: 1)).object.finished]
         }
     }
 

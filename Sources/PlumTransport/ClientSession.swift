@@ -103,6 +103,7 @@ final class ClientSession: ChannelDuplexHandler {
 
     private func release() {
         writer.stop()
+        let closed = outbox.map { ClientInfo(id: $0.id, listener: listener, peer: peer) }
         if let outbox {
             hub.unregister(outbox)
             self.outbox = nil
@@ -111,6 +112,8 @@ final class ClientSession: ChannelDuplexHandler {
         commands.cancelAll()
         idleTimer?.cancel()
         idleTimer = nil
+        // After the cancellation, so an announcement still in flight is not kept after it.
+        if let closed { handler.clientClosed(closed) }
     }
 
     // MARK: Requests

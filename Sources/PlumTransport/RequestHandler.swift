@@ -17,9 +17,15 @@ package protocol RequestHandler: Sendable {
     /// What a client that has just begun to watch `sensors` (all when empty) is sent after the
     /// `WATCH` acknowledgement: the current state of every alert, as gpsd sends `DEVICES`.
     func watchBegan(sensors: [String]) async -> [Report]
+
+    /// `client`'s connection closed: what it announced about itself (`?CLIENT`) goes. Called on
+    /// the event loop, once per connection, after its request in flight was cancelled; it must
+    /// not block.
+    func clientClosed(_ client: ClientInfo)
 }
 
 extension RequestHandler {
     package func knownSensors() async -> [String]? { nil }
     package func watchBegan(sensors: [String]) async -> [Report] { [] }
+    package func clientClosed(_ client: ClientInfo) {}
 }

@@ -55,7 +55,7 @@ package actor PanBoard {
         // A piece count and a check verdict travel in each WEIGHT; the replies that set them are
         // the requester's.
         case .version, .watch, .raw, .command, .calibrate, .alert, .button, .overflow, .error, .unknown,
-            .count, .check:
+            .count, .check, .client:
             break
         }
     }

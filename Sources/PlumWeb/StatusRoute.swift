@@ -46,6 +46,8 @@ struct StatusRoute: Sendable {
             }
             json.add("daemon", object: daemonJSON)
             json.add("devices", objects: report.devices.map(Self.fault))
+            // The services the daemon lists (`?CLIENT`, protocol 1.7): the bridge, and this one.
+            if let clients = report.clients { json.add("clients", objects: clients.map(\.object)) }
         } catch {
             json.add("connected", false)
             json.add("daemon_error", "\(error)")

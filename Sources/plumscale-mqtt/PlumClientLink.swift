@@ -13,9 +13,22 @@ struct PlumClientLink: ScaleDaemonLink {
     let link: DaemonLink
     let logger: Logger
 
-    init(socketPath: String?, logger: Logger) {
-        link = DaemonLink(socketPath: socketPath)
+    init(socketPath: String?, logger: Logger, version: String? = nil) {
+        // Announced to the daemon on every connect, so `plumscale status` lists the bridge.
+        let announcer = ServiceAnnouncer(
+            name: "plumscale-mqtt", version: version, detail: ["broker": .text("starting")])
+        link = DaemonLink(socketPath: socketPath, announcing: announcer)
         self.logger = logger
+    }
+
+    /// The broker's state as the daemon lists it: `"broker":"connected"`, or `"disconnected"`
+    /// with the problem (cut to the announcement's bound).
+    func brokerChanged(problem: String?) {
+        var detail: [String: ServiceAnnouncer.DetailValue] = [
+            "broker": .text(problem == nil ? "connected" : "disconnected")
+        ]
+        if let problem { detail["broker_error"] = .text(String(problem.prefix(ClientAnnouncement.maximumText))) }
+        link.announce(detail: detail)
     }
 
     func events() -> AsyncStream<DaemonEvent> {

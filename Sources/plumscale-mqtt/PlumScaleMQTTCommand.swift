@@ -61,7 +61,7 @@ struct PlumScaleMQTTCommand: AsyncParsableCommand {
         let bridge: Bridge<PlumClientLink>
         do {
             let client = try MQTTClient(setup.mqtt)
-            let link = PlumClientLink(socketPath: socket, logger: logger)
+            let link = PlumClientLink(socketPath: socket, logger: logger, version: Self.version)
             bridge = Bridge(mqtt: client, link: link, settings: setup.bridge, logger: logger)
         } catch {
             logger.critical("\(error)")

@@ -76,7 +76,9 @@ struct Serve: AsyncParsableCommand {
         }
         let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
         // One link for the feed and the actions: it reconnects by itself when the daemon restarts.
-        let daemon = DaemonLink(socketPath: socket)
+        // It announces this service on every connect, so `plumscale status` lists it.
+        let announcer = ServiceAnnouncer(name: "plumscale-web", version: PlumScaleWebCommand.configuration.version)
+        let daemon = DaemonLink(socketPath: socket, announcing: announcer)
         // systemd's credential, when the package's empty placeholder was filled; else the file
         // [web] auth_file names, as before there were credentials.
         let passwordPath = ServiceCredential.path(ServiceCredential.webPassword) ?? settings.authFile

@@ -50,6 +50,7 @@ struct StatusCommand: ParsableCommand {
                 + "\(version.protoMajor).\(version.protoMinor)"
         )
         for line in StatusText.daemon(report.daemon, uptime: report.uptime) { print(line) }
+        for line in StatusText.services(report.clients) { print(line) }
         print(historyLine())
         if let warning = StatusText.spaceWarning(report.daemon) { print(warning) }
         if let warning = StatusText.saveWarning(report.daemon) { print(warning) }

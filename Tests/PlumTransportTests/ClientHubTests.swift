@@ -10,7 +10,7 @@ struct ClientHubTests {
         try await ServerFixture.with(.init(release: "9.8.7")) { server in
             let client = try TestClient(path: server.path)
             let first = try await client.readLine()
-            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":6}")
+            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":7}")
         }
     }
 
@@ -254,7 +254,7 @@ struct ClientHubTests {
             GarbageCase(
                 line: "?NOPE;",
                 message: "unknown request ?NOPE; known: ?WATCH, ?POLL, ?DEVICES, ?VERSION, ?TARE, ?ZERO, ?CALIBRATE, "
-                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK"),
+                    + "?TARES, ?ALERT, ?SESSION, ?COUNT, ?CHECK, ?CLIENT"),
             GarbageCase(
                 line: "?TARE;", message: "?TARE needs a JSON argument, such as ?TARE={\\\"sensor\\\":\\\"left\\\"};"),
             GarbageCase(line: "?WATCH={not json};", message: "?WATCH: the argument is not valid JSON"),

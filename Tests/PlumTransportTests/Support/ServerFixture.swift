@@ -34,6 +34,8 @@ final class ScaleRequestHandler: RequestHandler {
             return [.error(message: "the transport answers \(request) itself")]
         case .presetTare, .useTare, .tares, .setAlert:
             return [.error(message: "this handler keeps no settings")]
+        case .client(let announcement):
+            return [.client(ClientReply(name: announcement.name, connections: 1))]
         }
     }
 
