@@ -311,7 +311,7 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumClient", "PlumDrivers",
                 "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSensors",
+                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -426,7 +426,8 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .testTarget(
             name: "plumscale-webTests",
             dependencies: [
-                "plumscale-web", "plumscaled", "PlumWeb", "PlumSystem", "PlumTestSupport", "PlumTestThreads"
+                "plumscale-web", "plumscaled", "PlumWeb", "PlumHistory", "PlumClient", "PlumSystem",
+                "PlumTestSupport", "PlumTestThreads"
             ]
         ),
         .testTarget(

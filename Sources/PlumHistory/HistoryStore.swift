@@ -226,7 +226,8 @@ package final class HistoryStore: Sendable {
             let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
                 .joined(separator: "/")
             let hint =
-                full ? "; the file system holding \(directory.isEmpty ? "." : directory) is full: free some space there"
+                full
+                ? "; the file system holding \(directory.isEmpty ? "." : directory) is full: free some space there"
                 : ""
             throw HistoryError("\(operation) in \(path): \(Self.describe(error))\(hint)", noSpace: full)
         }

@@ -81,8 +81,9 @@ public struct ClientAnnouncement: Hashable, Sendable, Decodable {
     /// - Throws: ``ProtocolError`` such as `?CLIENT: "name" must be 1 to 40 characters …`.
     public func validate() throws(ProtocolError) {
         let allowed = name.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "._-".unicodeScalars
-                .contains($0)
+            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil))
+                || "._-".unicodeScalars
+                    .contains($0)
         }
         guard (1...Self.maximumName).contains(name.count), allowed else {
             throw ProtocolError(

@@ -1,7 +1,7 @@
 package import PlumProtocol
 package import PlumStation
-package import PlumTransport
 internal import PlumSystem
+package import PlumTransport
 
 /// Answers clients' requests with the station, and keeps the services that announce themselves
 /// (``ServiceRegistry``) for the `clients` of `?DEVICES`.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+package import Logging
 package import PlumHistory
 package import PlumProtocol
 
@@ -25,11 +26,26 @@ package actor HistoryKeeper {
     /// The newest report time seen: a SESSION report carries none of its own.
     private var clock = -Double.infinity
     private var failure: String?
+    /// The writes that failed since the last good one (a full card), and why the first did.
+    private var writeFailure: WriteFailure?
+    private let logger: Logger
+
+    /// Writes failing now: shown by `/api/status`, logged once when they begin and once when
+    /// they end, however many due batches fail between.
+    package struct WriteFailure: Sendable, Hashable {
+        /// The first failure's error: the file, what SQLite said, and for a full disk what to do.
+        package var message: String
+        package var failedWrites: Int
+        /// Rows waiting in memory to be written (at most the batch's limit).
+        package var unwritten: Int
+    }
 
     package init(
-        store: HistoryStore, retentionDays: Int, division: Double = 0.1, batching: HistoryBatch.Policy = .standard
+        store: HistoryStore, retentionDays: Int, division: Double = 0.1, batching: HistoryBatch.Policy = .standard,
+        logger: Logger = Logger(label: "plumscale-web.history")
     ) {
         self.store = store
+        self.logger = logger
         retentionSeconds = Double(retentionDays) * 86_400
         recorder = HistoryRecorder(division: division)
         batch = HistoryBatch(policy: batching)
@@ -118,16 +134,35 @@ package actor HistoryKeeper {
     /// Rows recorded but not yet written: what a power cut now would lose.
     package var unwritten: Int { batch.count }
 
+    /// Writes failing now, with the rows waiting; nil while writes work.
+    package var currentWriteFailure: WriteFailure? {
+        writeFailure.map { WriteFailure(message: $0.message, failedWrites: $0.failedWrites, unwritten: batch.count) }
+    }
+
     private func write() {
         guard !batch.isEmpty else { return }
-        do {
-            try store.append(stable: batch.stable, minutes: batch.minutes, items: batch.items, sessions: batch.sessions)
-            batch.clear()
-            failure = nil
-        } catch {
-            // Kept for the next attempt (a full card may have room again); the batch is bounded.
+        // Kept for the next attempt, a full delay later (a full card may have room again); the
+        // batch is bounded (HistoryBatch).
+        if let error = batch.write(to: store) {
             failure = error.message
-            batch.retryLater(from: batch.newest)
+            if var current = writeFailure {
+                current.failedWrites += 1
+                writeFailure = current
+                return
+            }
+            writeFailure = WriteFailure(message: error.message, failedWrites: 1, unwritten: batch.count)
+            let text =
+                "history not written: \(error.message); \(batch.count) rows wait in memory (at most "
+                + "\(batch.policy.limit)) and are written once a write works again, tried every "
+                + "\(batch.policy.stableDelay) s (logged once; the write that works is logged too)"
+            logger.error("\(text)")
+            return
+        }
+        failure = nil
+        if let ended = writeFailure {
+            writeFailure = nil
+            logger.notice(
+                "history written again: \(ended.failedWrites) writes had failed; every row kept meanwhile is stored")
         }
     }
 }

@@ -18,6 +18,8 @@ struct StatusRoute: Sendable {
     let daemon: DaemonLink
     let history: HistoryStore?
     let service: ServiceStart
+    /// Says when the history's writes fail (a full disk); nil when none records here.
+    var keeper: HistoryKeeper?
 
     /// When and as which process this service started: its uptime is on the monotonic clock,
     /// its start time for people on the wall clock as it reads when asked, less the uptime, so a
@@ -75,6 +77,13 @@ struct StatusRoute: Sendable {
             } catch {
                 json.add("history_error", error.message)
             }
+        }
+        if let failure = await keeper?.currentWriteFailure {
+            json.add("history_write_error", failure.message)
+            json.add("history_unwritten", failure.unwritten)
+            warnings.append(
+                "the history cannot be written (\(failure.failedWrites) writes failed): \(failure.message); "
+                    + "\(failure.unwritten) rows wait in memory and are written once a write works again")
         }
         json.add("warnings", strings: warnings)
         return json.finished

@@ -18,6 +18,9 @@ package struct WebService: Sendable {
     package let board: PanBoard
     package let metrics: WebMetrics
     package let history: HistoryStore?
+    /// What records the history, for `/api/status` to say when its writes fail; nil in tests
+    /// that serve a store alone.
+    package let keeper: HistoryKeeper?
     package let access: AccessPolicy
     /// Replaces the wall clock in tests.
     package let now: @Sendable () -> Double
@@ -33,8 +36,10 @@ package struct WebService: Sendable {
     package init(
         daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
-        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
+        keeper: HistoryKeeper? = nil
     ) {
+        self.keeper = keeper
         self.sessionLifetime = sessionLifetime
         self.sessionStore = sessionStore
         self.daemon = daemon
@@ -63,7 +68,8 @@ package struct WebService: Sendable {
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
         router.get("/api/status") { [serviceStart] _, _ in
-            Self.json(await StatusRoute(daemon: daemon, history: history, service: serviceStart).json())
+            Self.json(
+                await StatusRoute(daemon: daemon, history: history, service: serviceStart, keeper: keeper).json())
         }
         router.get("/api/history") { request, _ in
             guard let history else {

@@ -74,7 +74,7 @@ struct Serve: AsyncParsableCommand {
             complain(error.message)
             throw ExitCode(1)
         }
-        let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays)
+        let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays, logger: logger)
         // One link for the feed and the actions: it reconnects by itself when the daemon restarts.
         // It announces this service on every connect, so `plumscale status` lists it.
         let announcer = ServiceAnnouncer(name: "plumscale-web", version: PlumScaleWebCommand.configuration.version)
@@ -89,7 +89,7 @@ struct Serve: AsyncParsableCommand {
                 throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
                 hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
                 cookieSecure: settings.cookieSecure),
-            maxWatchers: settings.maxWatchers)
+            maxWatchers: settings.maxWatchers, keeper: history)
         let feed = DaemonFeed(link: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)

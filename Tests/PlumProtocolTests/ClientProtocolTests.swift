@@ -36,7 +36,8 @@ struct ClientProtocolTests {
         Refusal(argument: #"{"name":""}"#, message: #"?CLIENT: "name" must be 1 to 40 characters"#),
         Refusal(argument: #"{"name":"\#(String(repeating: "m", count: 41))"}"#, message: #""name" must be 1 to 40"#),
         Refusal(argument: #"{"name":"my bridge"}"#, message: "letters, digits, '.', '_' and '-'"),
-        Refusal(argument: #"{"name":"b","version":"\#(String(repeating: "1", count: 121))"}"#,
+        Refusal(
+            argument: #"{"name":"b","version":"\#(String(repeating: "1", count: 121))"}"#,
             message: #"?CLIENT: "version" is longer than 120 characters"#),
         Refusal(argument: #"{"name":"b","uptime":-1}"#, message: #"?CLIENT: "uptime" must be seconds"#),
         Refusal(argument: #"{"name":"b","reconnects":-2}"#, message: #"?CLIENT: "reconnects" must be 0 or more"#),
