@@ -27,8 +27,9 @@ package final class HistoryStore: Sendable {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
         // A new file gets 1 KiB pages, not SQLite's 4 KiB: each commit writes every page it
-        // changed to the WAL whole, a placement changes a leaf of each of about seven b-trees
-        // (two tables and their indexes), and the card's write budget is counted in those bytes
+        // changed to the WAL whole, a placement changes a leaf of each of about ten b-trees
+        // (the stable reading, the item event and their indexes, and a minute summary when one is
+        // due), and the card's write budget is counted in those bytes
         // (docs/PERFORMANCE.md, "Writes to the SD card"). A file made with other pages keeps them:
         // the size is fixed once the first table is written (before GRDB turns WAL on, which is
         // after this). The WAL is checkpointed into the file once it holds 4 MiB (SQLite's default

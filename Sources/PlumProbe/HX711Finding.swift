@@ -99,23 +99,3 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
         return lines.joined(separator: "\n")
     }
 }
-
-/// The README's wiring tables ("Wiring"), as the diagnoses print them. Keep in step with README.md.
-package enum ReadmeWiring {
-    package static let hx711Table = [
-        "HX711          Raspberry Pi header",
-        "VCC            pin 1 (3V3)",
-        "GND            pin 6 (GND)",
-        "DT (DOUT)      pin 29 (GPIO5)",
-        "SCK (PD_SCK)   pin 31 (GPIO6)"
-    ]
-
-    package static let ads1115Table = [
-        "ADS1115        Raspberry Pi header",
-        "VDD            pin 1 (3V3)",
-        "GND            pin 9 (GND)",
-        "SDA            pin 3 (GPIO2)",
-        "SCL            pin 5 (GPIO3)",
-        "ADDR           GND: address 0x48"
-    ]
-}
