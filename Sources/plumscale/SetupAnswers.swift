@@ -70,7 +70,7 @@ struct SetupAnswers: Equatable {
         .ads1115: ["bus", "address", "channel", "pga_volts", "data_rate", "mode", "profile"],
         .iio: ["device", "channel", "poll_rate", "root", "profile"],
         .simulatedHX711: ["seed", "rate", "gain", "load_grams", "load_file", "cell_capacity_grams", "profile"],
-        .simulatedFSR: ["seed", "data_rate", "load_grams", "load_file", "profile"],
+        .simulatedFSR: ["seed", "data_rate", "load_grams", "load_file", "profile"]
     ]
 
     /// Reads and checks an answers file.
@@ -227,7 +227,7 @@ extension SetupAnswers.Sensor {
     /// The profile written when the answers name none: the parts the README lists (a 1 kg bar
     /// cell on an HX711 at gain 128; an FSR 402 in a 10 kOhm divider at 3.3 V).
     static let defaultProfile: [SourceKind: String] = [
-        .hx711: "hx711-1kg-gain128", .ads1115: "fsr402-10k-3v3",
+        .hx711: "hx711-1kg-gain128", .ads1115: "fsr402-10k-3v3"
     ]
 }
 
@@ -331,7 +331,8 @@ enum AnswerValue: Equatable {
             case "\r": out += "\\r"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -107,7 +107,9 @@ struct SetupAnswersTests {
     }
 
     static let bad: [Bad] = [
-        Bad(what: "an unknown root key", text: "overwrite = true\nowerwrite = 1\n", line: 2, says: ["owerwrite", "allowed"]),
+        Bad(
+            what: "an unknown root key", text: "overwrite = true\nowerwrite = 1\n", line: 2,
+            says: ["owerwrite", "allowed"]),
         Bad(what: "a wrong type", text: "overwrite = \"yes\"\n", line: 1, says: ["overwrite", "true or false"]),
         Bad(
             what: "an unknown sensor key", text: "[[sensor]]\nname = \"pan\"\nkind = \"hx711\"\ndt = \"GPIO5\"\n",
@@ -138,9 +140,10 @@ struct SetupAnswersTests {
             text: "[[sensor]]\nname = \"p\"\nkind = \"hx711\"\n[[calibration]]\nsensor = \"p\"\npoints = [0, \"a\"]\n",
             line: 6, says: ["points", "item 2"]),
         Bad(what: "a port out of range", text: "[mqtt]\nport = 70000\n", line: 2, says: ["port", "1 to 65535"]),
-        Bad(what: "an unknown web key", text: "[web]\npassword = \"x\"\n", line: 2, says: ["password", "password_file"]),
+        Bad(
+            what: "an unknown web key", text: "[web]\npassword = \"x\"\n", line: 2, says: ["password", "password_file"]),
         Bad(what: "groups as a value", text: "groups = 1\n", line: 1, says: ["groups", "table"]),
-        Bad(what: "broken TOML", text: "[[sensor]\nname = 1\n", line: 1, says: ["not valid TOML"]),
+        Bad(what: "broken TOML", text: "[[sensor]\nname = 1\n", line: 1, says: ["not valid TOML"])
     ]
 
     @Test("each kind of bad input is refused with its line, its key and what is allowed", arguments: bad)
