@@ -17,8 +17,10 @@ struct SetupSystem {
     init(noSystemd: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         systemctl = environment["PLUMSCALE_SYSTEMCTL"] ?? "systemctl"
-        // /run/systemd/system exists only when systemd is PID 1 (sd_booted(3)).
-        useSystemd = !noSystemd && access("/run/systemd/system", F_OK) == 0
+        // /run/systemd/system exists only when systemd is PID 1 (sd_booted(3)); a systemctl named
+        // in the environment is run whatever the init, as the tests do.
+        useSystemd =
+            !noSystemd && (environment["PLUMSCALE_SYSTEMCTL"] != nil || access("/run/systemd/system", F_OK) == 0)
     }
 
     /// A program's path when it is installed: `$VARIABLE` when set (empty: not installed), else

@@ -54,6 +54,16 @@ struct SetupWizard {
                     sck: sensor.value("sck")?.text ?? HX711Pins.readme.sck)
             }
         }
+        // A running plumscaled holds the HX711's lines (the packaged example names the README's):
+        // stopped, with its socket so that no client wakes it, until the new configuration is in.
+        if pins != nil, system.unitExists("plumscaled.service") {
+            do {
+                _ = try system.systemctl(["stop", "plumscaled.socket", "plumscaled.service"])
+                say("probe: stopped plumscaled while the HX711's lines are watched; it starts again below")
+            } catch {
+                say("probe: could not stop plumscaled (\(error)); the HX711 watch may find its lines busy")
+            }
+        }
         let report = HardwareReport.probe(roots, pins: pins, window: window)
         say("probe: \(Self.summary(report))")
         if interactive { print(report.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")) }
@@ -137,6 +147,7 @@ struct SetupWizard {
     func restartDaemon(_ configuration: PlumConfiguration) throws {
         let unit = "plumscaled.service"
         if system.unitExists(unit) {
+            if system.unitExists("plumscaled.socket") { _ = try system.systemctl(["start", "plumscaled.socket"]) }
             _ = try system.systemctl(["restart", unit])
             say("daemon: restarted \(unit); waiting up to \(Self.seconds(daemonWait)) s for it to answer")
         } else {
@@ -212,7 +223,10 @@ struct SetupWizard {
                     say("calibrate \(sensor): skipped; later: plumscale calibrate --sensor \(sensor)")
                     continue
                 }
-                let saved = (try? wizard.interactive()) ?? false
+                var saved = false
+                do { saved = try wizard.interactive() } catch {
+                    say("calibrate \(sensor): \(CommandError(error).message)")
+                }
                 say(
                     "calibrate \(sensor): "
                         + (saved ? "saved" : "not saved; later: plumscale calibrate --sensor \(sensor)"))

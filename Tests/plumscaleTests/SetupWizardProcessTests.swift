@@ -96,6 +96,46 @@ struct SetupWizardProcessTests {
         #expect(abs(grams(in: read.stdout) - 100) <= 0.2, "the calibrated pan weighs its 100 g: \(read.stdout)")
     }
 
+    @Test("with systemd, the daemon is restarted and the bridge's unit enabled and restarted through systemctl")
+    func systemd() async throws {
+        let scale = try await ScaleFixture.start([("pan", 0)])
+        let files = try TemporaryDirectory(prefix: "plumsetup")
+        let log = files.file("systemctl.log")
+        // A systemctl that knows the three units and writes down what it was asked.
+        let systemctl = try files.write(
+            "systemctl",
+            """
+            #!/bin/sh
+            echo "$*" >> \(log)
+            case "$1 $2" in
+              "cat plumscaled.service"|"cat plumscaled.socket"|"cat plumscale-mqtt.service") exit 0 ;;
+              cat*) exit 1 ;;
+            esac
+            exit 0
+            """)
+        #expect(chmod(systemctl, 0o755) == 0)
+        let answers = try files.write(
+            "answers.toml",
+            Self.answers(scale, more: "[mqtt]\nhost = \"127.0.0.1\"\nport = \(try LoopbackPort.free())\n"))
+        var arguments = Self.arguments(answers: answers, config: files.file("plumscale.toml"), credentials: files.path)
+        arguments.removeAll { $0 == "--no-systemd" }
+        let run = try await scale.run(
+            arguments, placing: [], on: "pan",
+            environment: [
+                "PLUMSCALE_SYSTEMCTL": systemctl, "PLUMSCALE_MQTT_BINARY": BuiltProducts.plumscaleMQTT,
+                "PLUMSCALE_WEB_BINARY": ""
+            ])
+        #expect(run.status == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
+        let calls = readFile(log).split(separator: "\n").filter { !$0.hasPrefix("cat ") }
+        #expect(
+            calls == [
+                "start plumscaled.socket", "restart plumscaled.service", "enable plumscale-mqtt.service",
+                "restart plumscale-mqtt.service"
+            ], "\(calls)")
+        #expect(run.stdout.contains("daemon: restarted plumscaled.service"), "\(run.stdout)")
+        #expect(run.stdout.contains("services: enabled and restarted plumscale-mqtt.service"), "\(run.stdout)")
+    }
+
     @Test("an existing file that differs is not replaced without overwrite = true: the diff is shown, exit 2")
     func differentFileKept() async throws {
         let files = try TemporaryDirectory(prefix: "plumsetup")
@@ -174,5 +214,15 @@ struct SetupWizardProcessTests {
             try WebSettings.parse(readFile(config), file: config).listen
                 == WebListenAddress(host: "127.0.0.1", port: 8399))
         #expect(run.stdout.contains("open: http://127.0.0.1:8399/"), "\(run.stdout)")
+
+        // A password plumscale-web refuses: its reason, and the hash in place is kept.
+        writeFile(password, "short\n")
+        let refused = try await scale.run(
+            Self.arguments(answers: answers, config: config, credentials: credentials), placing: [], on: "pan",
+            environment: ["PLUMSCALE_MQTT_BINARY": "", "PLUMSCALE_WEB_BINARY": BuiltProducts.folder + "/plumscale-web"])
+        #expect(refused.status == 1, "stdout: \(refused.stdout)\nstderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("hash-password refused the password"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("at least 10"), "\(refused.stderr)")
+        #expect(readFile(credentials + "/web-password") == hash, "the hash in place is kept")
     }
 }
