@@ -32,13 +32,15 @@ struct SetupFile {
             let hint =
                 switch errno {
                 case .permissionDenied, .operationNotPermitted:
-                    "run setup as root (sudo plumscale setup), or pass --config and --credentials-dir for files of your own"
+                    "run setup as root (sudo plumscale setup), or pass --config and --credentials-dir "
+                        + "for files of your own"
                 case .noSuchFileOrDirectory:
                     "create the directory first (the package creates /etc/plumscale), or choose another path"
                 case .noSpace, .diskQuotaExceeded:
                     "free some space on that file system and run setup again"
                 case Errno(rawValue: EROFS):
-                    "the file system is read-only: remount it read-write (sudo mount -o remount,rw /) and run setup again"
+                    "the file system is read-only: remount it read-write (sudo mount -o remount,rw /) "
+                        + "and run setup again"
                 default:
                     "check the directory and run setup again"
                 }

@@ -134,7 +134,8 @@ extension SetupWizard {
         }
         try writeCredential(ServiceCredential.webPassword, hash)
         say(
-            "web: [web] listen \(listen); the password's hash in \(credentialsDirectory)/\(ServiceCredential.webPassword)"
+            "web: [web] listen \(listen); the password's hash in "
+                + "\(credentialsDirectory)/\(ServiceCredential.webPassword)"
         )
         return listen
     }
@@ -163,7 +164,8 @@ extension SetupWizard {
             let machineID = try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8)
             if let id = HomeAssistantDeviceName.scaleID(configured: mqtt.scaleID, machineID: machineID) {
                 say(
-                    "home assistant: the device \"\(HomeAssistantDeviceName.deviceName(scaleID: id))\" (MQTT integration)"
+                    "home assistant: the device \"\(HomeAssistantDeviceName.deviceName(scaleID: id))\" "
+                        + "(MQTT integration)"
                 )
             }
         }

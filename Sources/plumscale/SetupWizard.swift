@@ -155,7 +155,8 @@ struct SetupWizard {
                 system.useSystemd ? "\(unit) is not installed" : "systemd is not used (--no-systemd or not running)"
             say(
                 "daemon: not restarted by setup (\(why)); restart it yourself: sudo systemctl restart plumscaled, "
-                    + "or plumscaled --config \(configPath). Waiting up to \(Self.seconds(daemonWait)) s for it to answer"
+                    + "or plumscaled --config \(configPath). "
+                    + "Waiting up to \(Self.seconds(daemonWait)) s for it to answer"
             )
         }
         let wanted = Set(configuration.sensors.map(\.name))
@@ -178,7 +179,8 @@ struct SetupWizard {
             guard Monotonic.seconds() < deadline else {
                 throw SetupFailure(
                     .daemon,
-                    "plumscaled did not answer within \(Self.seconds(daemonWait)) s: \(last) See journalctl -u plumscaled "
+                    "plumscaled did not answer within \(Self.seconds(daemonWait)) s: \(last) "
+                        + "See journalctl -u plumscaled "
                         + "(or run plumscaled --config \(configPath) in a terminal), then run setup again")
             }
             usleep(200_000)  // a person's program, not a test: poll the socket five times a second

@@ -141,7 +141,8 @@ struct SetupAnswersTests {
             line: 6, says: ["points", "item 2"]),
         Bad(what: "a port out of range", text: "[mqtt]\nport = 70000\n", line: 2, says: ["port", "1 to 65535"]),
         Bad(
-            what: "an unknown web key", text: "[web]\npassword = \"x\"\n", line: 2, says: ["password", "password_file"]),
+            what: "an unknown web key", text: "[web]\npassword = \"x\"\n", line: 2,
+            says: ["password", "password_file"]),
         Bad(what: "groups as a value", text: "groups = 1\n", line: 1, says: ["groups", "table"]),
         Bad(what: "broken TOML", text: "[[sensor]\nname = 1\n", line: 1, says: ["not valid TOML"])
     ]

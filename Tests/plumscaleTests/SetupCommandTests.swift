@@ -139,4 +139,25 @@ struct SetupCommandTests {
             #expect(written.contains(line), "no '\(line)' in: \(written)")
         }
     }
+
+    @Test("interactively, a different file is replaced only after its diff and a yes; no leaves it as it was")
+    func wizardAsksBeforeReplacing() async throws {
+        let tree = try TemporaryDirectory(prefix: "plumsetup")
+        try tree.write("sys/bus/iio/devices/iio:device0/name", "ads1115\n")
+        let old = "[[sensor]]\nname = \"mine\"\nkind = \"simulated-hx711\"\n"
+        let config = try tree.write("plumscale.toml", old)
+        let arguments = [
+            "setup", "--no-hx711", "--config", config, "--credentials-dir", tree.path, "--no-systemd",
+            "--probe-root", tree.path, "--socket", tree.file("nobody.sock"), "--daemon-wait", "0.5"
+        ]
+        // 1, then Enter for the name, the groups, no buzzer and no button; then the answer to the diff.
+        let no = await ChildProcess.plumscale(arguments, input: "1\n\n\n\n\n\nn\n")
+        #expect(no.status == 2, "stdout: \(no.stdout) stderr: \(no.stderr)")
+        #expect(no.stdout.contains("\n-name = \"mine\"\n"), "the diff: \(no.stdout)")
+        #expect(no.stderr.contains("Replace \(config) with this?"), "\(no.stderr)")
+        #expect(readFile(config) == old)
+        let yes = await ChildProcess.plumscale(arguments, input: "1\n\n\n\n\n\ny\n")
+        #expect(yes.stdout.contains("configuration: wrote \(config)"), "stdout: \(yes.stdout) stderr: \(yes.stderr)")
+        #expect(readFile(config).contains("name = \"kernel-ads1115\""), "\(readFile(config))")
+    }
 }
