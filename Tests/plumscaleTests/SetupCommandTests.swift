@@ -160,4 +160,18 @@ struct SetupCommandTests {
         #expect(yes.stdout.contains("configuration: wrote \(config)"), "stdout: \(yes.stdout) stderr: \(yes.stderr)")
         #expect(readFile(config).contains("name = \"kernel-ads1115\""), "\(readFile(config))")
     }
+
+    static var canDropRoot: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+
+    @Test(
+        "the wizard as another user, on the default paths, stops at once and says to run it as root",
+        .enabled(if: canDropRoot, "needs root and setpriv(1) to run plumscale as nobody"))
+    func notRoot() async throws {
+        let run = try await ChildProcess.run(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.plumscale, "setup", "--no-hx711"])
+        #expect(run.status == 64, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(run.stderr.contains("you are not root") && run.stderr.contains("sudo plumscale setup"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing probed or written: \(run.stdout)")
+    }
 }
