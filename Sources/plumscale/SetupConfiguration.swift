@@ -4,10 +4,11 @@ import PlumSettings
 /// What `plumscale setup` writes into plumscale.toml, and the file it renders from it: every
 /// section with a comment that says what it is and where docs/configuration.md describes it.
 ///
-/// Setup owns `[[sensor]]`, `[cue]`, `[[button]]`, the groups in `[daemon]`, and `[mqtt]` and
-/// `[web]` when it sets those services up. Every other section of an existing file (`[scale]`,
-/// `[[alert]]`, `[[class]]`, a `[daemon]`'s socket …) is kept as it was, so that running setup
-/// again to change a sensor does not lose what was tuned by hand.
+/// Setup owns `[[sensor]]`; `[cue]`, `[[button]]`, the groups in `[daemon]`, and `[mqtt]` and
+/// `[web]` only when it writes them. Every other section of an existing file (`[scale]`,
+/// `[[alert]]`, `[[class]]`, a `[daemon]`'s socket …) and every key it is not given (a group the
+/// answers leave out, a `scale_id`) is kept as it was, so that running setup again to change a
+/// sensor does not lose what was tuned by hand.
 struct SetupConfiguration: Equatable {
     var sensors: [SetupAnswers.Sensor] = []
     var socketGroup: String?
@@ -47,7 +48,9 @@ struct SetupConfiguration: Equatable {
         ]
         daemon += socketGroup.map { ["socket_group = \(AnswerValue.quoted($0))"] } ?? []
         daemon += adminGroup.map { ["admin_group = \(AnswerValue.quoted($0))"] } ?? []
-        daemon += Self.keptKeys(of: old, header: "[daemon]", without: ["socket_group", "admin_group"])
+        // A key setup is not given (a group the answers leave out, a scale_id) is kept as it was.
+        let groups = [socketGroup.map { _ in "socket_group" }, adminGroup.map { _ in "admin_group" }]
+        daemon += Self.keptKeys(of: old, header: "[daemon]", without: Set(groups.compactMap { $0 }))
         if daemon.count > 1 { out.append(daemon.joined(separator: "\n")) }
         for sensor in sensors {
             var lines = [
@@ -84,7 +87,9 @@ struct SetupConfiguration: Equatable {
             ]
             lines += mqtt.username.map { ["username = \(AnswerValue.quoted($0))"] } ?? []
             lines += mqtt.scaleID.map { ["scale_id = \(AnswerValue.quoted($0))"] } ?? []
-            lines += Self.keptKeys(of: old, header: "[mqtt]", without: ["host", "port", "username", "scale_id"])
+            let given = [mqtt.username.map { _ in "username" }, mqtt.scaleID.map { _ in "scale_id" }]
+            lines += Self.keptKeys(
+                of: old, header: "[mqtt]", without: Set(["host", "port"] + given.compactMap { $0 }))
             out.append(lines.joined(separator: "\n"))
         }
         if let webListen {
@@ -100,7 +105,9 @@ struct SetupConfiguration: Equatable {
             lines += Self.keptKeys(of: old, header: "[web]", without: ["listen", "allowed_hosts"])
             out.append(lines.joined(separator: "\n"))
         }
-        var owned: Set<String> = ["[daemon]", "[[sensor]]", "[cue]", "[[button]]"]
+        var owned: Set<String> = ["[daemon]", "[[sensor]]"]
+        if cue != nil { owned.insert("[cue]") }
+        if !buttons.isEmpty { owned.insert("[[button]]") }
         if mqtt != nil { owned.insert("[mqtt]") }
         if webListen != nil { owned.insert("[web]") }
         // Sub-tables of an owned array ([sensor.x]) go with it.

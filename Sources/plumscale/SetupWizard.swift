@@ -152,7 +152,7 @@ struct SetupWizard {
             say("daemon: restarted \(unit); waiting up to \(Self.seconds(daemonWait)) s for it to answer")
         } else {
             let why =
-                system.useSystemd ? "\(unit) is not installed" : "systemd is not used (--no-systemd or not running)"
+                system.useSystemd ? "\(unit) is not installed" : "systemd not used: --no-systemd, or it is not running"
             say(
                 "daemon: not restarted by setup (\(why)); restart it yourself: sudo systemctl restart plumscaled, "
                     + "or plumscaled --config \(configPath). "

@@ -182,4 +182,37 @@ struct SetupConfigurationTests {
         #expect(
             message.contains(path) && message.contains("ENOSPC") && message.contains("free some space"), "\(message)")
     }
+
+    @Test("what setup is not given (groups, a buzzer, buttons, the scale id) is kept from the existing file")
+    func keepsWhatItIsNotGiven() throws {
+        let existing = """
+            [daemon]
+            socket_group = "readers"
+            admin_group = "admins"
+
+            [[sensor]]
+            name = "pan"
+            kind = "simulated-hx711"
+
+            [cue]
+            chip = "gpiochip0"
+            line = 18
+
+            [mqtt]
+            host = "old-broker"
+            scale_id = "kitchen"
+            """
+        var plan = SetupConfiguration()
+        plan.sensors = try SetupAnswers.parse(
+            "[[sensor]]\nname = \"fsr\"\nkind = \"simulated-fsr\"\n", file: "a.toml"
+        ).sensors
+        plan.mqtt = .init(host: "localhost", port: 1883)
+        let text = plan.render(keeping: existing)
+        let configuration = try SetupConfiguration.validate(text, file: "kept.toml")
+        #expect(configuration.sensors.map(\.name) == ["fsr"])
+        #expect(configuration.daemon.socketGroup == "readers" && configuration.daemon.adminGroup == "admins")
+        #expect(configuration.cue != nil, "\(text)")
+        let mqtt = try MQTTBridgeConfiguration.parse(text, file: "kept.toml").mqtt
+        #expect(mqtt.host == "localhost" && mqtt.scaleID == "kitchen", "the device keeps its id: \(text)")
+    }
 }
