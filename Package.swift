@@ -172,6 +172,8 @@ let package = Package(
                 "PlumProbe",  // `plumscale setup --probe` and `--check`
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `plumscale setup --answers` reads its answers with the configuration's own reader.
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -185,7 +187,10 @@ let package = Package(
         .target(name: "PlumMQTT", dependencies: ["CMosquitto", "PlumSystem"]),
         .target(
             name: "PlumHomeAssistant",
-            dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log"),
+                "PlumSettings"  // the scale's device name, shared with `plumscale setup`
+            ]
         ),
         .executableTarget(
             name: "plumscale-mqtt",
@@ -352,7 +357,9 @@ let package = Package(
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant",
-                "PlumHistory"  // a history file for `plumscale status` to read
+                "PlumHistory",  // a history file for `plumscale status` to read
+                // `plumscale setup`'s files, loaded as the services load them, and its failing writes
+                "PlumDaemonConfig", "PlumSettings", "PlumSystem"
             ]
         ),
         // plumscaled as a child process on real sockets: lifecycle, authorization, MT-SICS,

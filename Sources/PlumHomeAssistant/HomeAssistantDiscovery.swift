@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import PlumSettings
 
 /// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
 /// sensor, stable and overload binary sensors, a force sensor, a flow sensor, tare and zero
@@ -162,7 +163,8 @@ package struct HomeAssistantDiscovery: Hashable, Sendable {
     var deviceEntry: DiscoveryPayload.Device {
         let id = topics.identity
         return .init(
-            identifiers: [id.nodeID], name: "PlumScale \(id.scaleID)", manufacturer: "PlumScale",
+            identifiers: [id.nodeID], name: HomeAssistantDeviceName.deviceName(scaleID: id.scaleID),
+            manufacturer: "PlumScale",
             model: "Raspberry Pi scale", swVersion: version, hwVersion: device.hardware,
             serialNumber: device.serialNumber, configurationURL: device.configurationURL,
             suggestedArea: device.suggestedArea)

@@ -1,3 +1,5 @@
+internal import PlumSettings
+
 /// Who this scale is on the broker: the id in its topics and in Home Assistant's unique ids.
 ///
 /// It must stay the same across restarts, or Home Assistant would see a new device each time:
@@ -12,22 +14,17 @@ package struct ScaleIdentity: Hashable, Sendable {
     ///   - machineID: the text of /etc/machine-id, or nil when it could not be read.
     /// - Throws: ``BridgeError`` when neither gives an id.
     package init(configured: String?, machineID: String?) throws(BridgeError) {
-        if let configured, !configured.isEmpty {
-            scaleID = configured
-            return
-        }
-        let hex = (machineID ?? "").lowercased().filter { $0.isHexDigit }
-        guard hex.count >= 12 else {
+        guard let id = HomeAssistantDeviceName.scaleID(configured: configured, machineID: machineID) else {
             throw BridgeError(
                 "no scale id: /etc/machine-id is missing or empty; set scale_id in [mqtt] or pass --scale-id, such as "
                     + "\"kitchen\""
             )
         }
-        scaleID = String(hex.prefix(12))
+        scaleID = id
     }
 
     /// Home Assistant's node id and the device's identifier: `plumscale_<scale id>`.
-    package var nodeID: String { "plumscale_\(scaleID)" }
+    package var nodeID: String { HomeAssistantDeviceName.nodeID(scaleID: scaleID) }
 
     /// A pan's name as one topic level and unique-id part: anything but letters, digits, `_` and
     /// `-` becomes `_`.

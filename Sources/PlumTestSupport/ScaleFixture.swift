@@ -57,10 +57,14 @@ package final class ScaleFixture: Sendable {
         await ChildProcess.plumscale(arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
     }
 
-    /// Starts `plumscale` against this daemon, for a test that acts on what it prints.
-    package func start(_ arguments: [String], input: String = "") throws -> BackgroundProcess {
+    /// Starts `plumscale` against this daemon, for a test that acts on what it prints;
+    /// `environment` adds to (or overrides) the socket's variable.
+    package func start(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:]
+    ) throws -> BackgroundProcess {
         try BackgroundProcess(
-            BuiltProducts.plumscale, arguments, environment: ["PLUMSCALE_SOCKET": socket], input: input)
+            BuiltProducts.plumscale, arguments,
+            environment: ["PLUMSCALE_SOCKET": socket].merging(environment) { $1 }, input: input)
     }
 
     /// Sends SIGHUP and waits until the daemon logs that it reloaded.
@@ -83,9 +87,10 @@ package final class ScaleFixture: Sendable {
     /// Runs `plumscale arguments` and, each time it prints `cue` on standard error, places the next
     /// of `loads` on `sensor`: the weights go on when the command says it waits for them.
     package func run(
-        _ arguments: [String], input: String = "", placing loads: [(cue: String, grams: Double)], on sensor: String
+        _ arguments: [String], input: String = "", placing loads: [(cue: String, grams: Double)], on sensor: String,
+        environment: [String: String] = [:]
     ) async throws -> ChildProcess {
-        let command = try start(arguments, input: input)
+        let command = try start(arguments, input: input, environment: environment)
         let steps = loads.map { PlacedLoad(cue: $0.cue, grams: $0.grams) }
         return try await offPool {
             for step in steps {

@@ -169,14 +169,18 @@ struct Wizard {
     }
 
     /// Takes `points` (the first is 0, the empty pan) as the load settles at each.
-    func scripted(_ points: [Double], save: Bool, wait: Double) throws -> Bool {
+    /// - Parameter label: starts each progress line instead of the sensor's name; `plumscale
+    ///   setup` passes "calibrate NAME", and a script that sets the load watches for
+    ///   "calibrate NAME: place 100 g".
+    func scripted(_ points: [Double], save: Bool, wait: Double, label: String? = nil) throws -> Bool {
         _ = try step(.begin)
         for grams in points {
             let deadline = Monotonic.seconds() + wait
+            let weight = label == nil ? FixedPoint.text(grams, decimals: 1) : Self.compact(grams)
             say(
                 grams == 0
-                    ? "\(sensor): empty pan, waiting for stable…"
-                    : "\(sensor): place \(FixedPoint.text(grams, decimals: 1)) g; waiting for it to settle…")
+                    ? "\(label ?? sensor): empty pan, waiting for stable…"
+                    : "\(label ?? sensor): place \(weight) g; waiting for it to settle…")
             while true {
                 let reply = grams == 0 ? try step(.zero) : try step(.point, grams: grams)
                 if reply.ok {
@@ -274,6 +278,11 @@ struct Wizard {
         guard let grams = fit.grams, Set(grams).count <= 2 else { return nil }
         return "Only zero and one known weight: nothing checks this fit (a weight typed wrong would still fit "
             + "exactly). Place a different known weight as a third point to check it."
+    }
+
+    /// Grams as a script types them: "100", "250.5".
+    static func compact(_ grams: Double) -> String {
+        FixedPoint.text(grams, decimals: grams == grams.rounded() ? 0 : 1)
     }
 
     /// "100", "100g", "100 g" or "100.5" as grams.

@@ -3,22 +3,29 @@ import Foundation
 import PlumDaemonConfig
 import PlumProbe
 
-/// `plumscale setup`: the first hour's hardware steps. Today the probe (`--probe`) and the doctor
-/// (`--check`); writing the configuration, the calibration hand-off and the services come later
-/// (docs/first-hour.md says what exists).
+/// `plumscale setup`: the first hour's wizard (``SetupWizard``), interactive or from
+/// `--answers`; `--probe` lists the hardware and `--check` is the doctor of a configured system.
 struct SetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
-        abstract: "Find the hardware (--probe), or check a configured system's sensors (--check).",
+        abstract: "Set the scale up (a wizard, or --answers FILE), find the hardware (--probe), or check it (--check).",
         discussion: """
+            With neither --probe nor --check: the wizard, as root. It probes the hardware, lets you \
+            choose the sensors, writes /etc/plumscale/plumscale.toml (commented, checked with the \
+            daemon's loader first, atomically, never replacing a different file without showing the \
+            diff and getting a yes), restarts plumscaled and waits for it, runs the calibration wizard \
+            for each sensor, sets up plumscale-mqtt and plumscale-web when they are installed (their \
+            passwords in /etc/plumscale/credentials, mode 0600), and prints the page's URL and the \
+            Home Assistant device name. --answers FILE gives every answer for scripts \
+            (Calibration/examples/setup-answers.toml; docs/cli.md describes the format).
+
             --probe lists the board, GPIO chips, I2C buses, ADS1115s at 0x48-0x4B (found by reading \
             their Config register's power-on value, never writing) and IIO devices, and watches an HX711's \
             DOUT on the README's pins (DT GPIO5, SCK GPIO6) or those given: the rate it falls at tells \
             10 from 80 SPS, and a DOUT stuck high or low or floating gets its likely causes and the wiring \
             table. No configuration needed. --check reads the configuration and checks each sensor in it: \
             exit code 0 when every one is ok, 3 otherwise. Stop plumscaled first: it holds the lines the \
-            HX711 watch needs. --json prints one JSON object for scripts. The wizard that writes the \
-            configuration is not there yet.
+            HX711 watch needs. --json prints one JSON object for scripts.
             """)
 
     @Flag(help: "List the hardware found (no configuration needed).")
@@ -30,8 +37,33 @@ struct SetupCommand: ParsableCommand {
     @Flag(help: "One JSON object instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("The configuration file, for --check.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("The configuration file: the one the wizard writes, or --check reads.", valueName: "file"))
     var config: String = PlumConfiguration.defaultPath
+
+    @Option(help: ArgumentHelp("Every answer of the wizard, for scripts (docs/cli.md).", valueName: "file"))
+    var answers: String?
+
+    @Option(help: ArgumentHelp("Where the services' passwords go.", valueName: "directory"))
+    var credentialsDir: String = SetupCommand.defaultCredentialsDirectory
+
+    @Flag(help: "Do not run systemctl: print the commands instead.")
+    var noSystemd = false
+
+    @Option(help: ArgumentHelp("The daemon's socket, to wait for and calibrate through.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("How long to wait for the daemon after its restart, in seconds.", valueName: "seconds"))
+    var daemonWait: Double = 30
+
+    @Option(help: .hidden)
+    var probeRoot: String?
+
+    static let defaultCredentialsDirectory = "/etc/plumscale/credentials"
+
+    /// Where the probe looks: the system's, or (`--probe-root`, for tests) a fake tree laid out as
+    /// ``ProbeRoots/init(under:)`` describes.
+    var roots: ProbeRoots { probeRoot.map { ProbeRoots(under: $0) } ?? ProbeRoots() }
 
     @Option(help: ArgumentHelp("The HX711's GPIO chip (default: the Pi header's chip).", valueName: "chip"))
     var chip: String?
@@ -49,7 +81,13 @@ struct SetupCommand: ParsableCommand {
     var watch: Double = 1.5
 
     func validate() throws {
-        guard probe != check else { throw ValidationError("give --probe or --check (the wizard is not there yet).") }
+        guard !(probe && check) else { throw ValidationError("give --probe or --check, not both.") }
+        if probe || check, answers != nil {
+            throw ValidationError("--answers is for the wizard: leave out --probe and --check.")
+        }
+        guard daemonWait.isFinite, daemonWait > 0, daemonWait <= 3600 else {
+            throw ValidationError("--daemon-wait must be more than 0 and at most 3600 seconds, not \(daemonWait).")
+        }
         guard watch.isFinite, watch >= 0.5, watch <= 60 else {
             throw ValidationError("--watch must be 0.5 to 60 seconds, not \(watch).")
         }
@@ -57,9 +95,10 @@ struct SetupCommand: ParsableCommand {
 
     func run() throws {
         let window = Duration.milliseconds(Int64(watch * 1000))
+        if !probe && !check { return try runWizard(window: window) }
         if probe {
             let pins = noHX711 ? nil : HX711Pins(chip: chip, dout: dout, sck: sck)
-            let report = HardwareReport.probe(pins: pins, window: window)
+            let report = HardwareReport.probe(roots, pins: pins, window: window)
             print(try json ? Self.json(report) : report.description)
             return
         }
@@ -70,7 +109,7 @@ struct SetupCommand: ParsableCommand {
             printError("\(error)")
             throw ExitStatus.configuration
         }
-        let checks = SetupDoctor(window: window).check(configuration.sensors)
+        let checks = SetupDoctor(window: window, roots: roots).check(configuration.sensors)
         if json {
             print(try Self.json(SetupDoctor.Report(sensors: checks)))
         } else {
@@ -83,5 +122,36 @@ struct SetupCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The wizard: as root, unless the configuration it writes is elsewhere.
+    private func runWizard(window: Duration) throws {
+        if geteuid() != 0, config == PlumConfiguration.defaultPath {
+            printError(
+                "you are not root: setup writes \(config) and \(credentialsDir) and restarts services, so run "
+                    + "sudo plumscale setup. To write files of your own instead, pass --config FILE and "
+                    + "--credentials-dir DIR (and --no-systemd)")
+            throw ExitCode.validationFailure
+        }
+        var loaded: SetupAnswers?
+        if let answers {
+            do { loaded = try SetupAnswers.load(path: answers) } catch {
+                printError("\(error)")
+                throw ExitStatus.configuration
+            }
+        }
+        let wizard = SetupWizard(
+            configPath: config, credentialsDirectory: credentialsDir, socket: socket, daemonWait: daemonWait,
+            probePins: noHX711 ? nil : HX711Pins(chip: chip, dout: dout, sck: sck), window: window,
+            roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: loaded)
+        do { try wizard.run() } catch let failure as SetupFailure {
+            printError(failure.message)
+            switch failure.kind {
+            case .configuration, .service: throw ExitStatus.configuration
+            case .refused: throw ExitStatus.refused
+            case .daemon: throw ExitStatus.noDaemon
+            case .usage: throw ExitCode.validationFailure
+            }
+        }
     }
 }

@@ -3,8 +3,10 @@ import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-/// `plumscale setup --probe` and `--check` as a child process: what a script sees.
-@Suite("plumscale setup --probe and --check, as a child process", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
+/// `plumscale setup --probe`, `--check` and the interactive wizard as a child process: what a script sees.
+@Suite(
+    "plumscale setup: --probe, --check and the interactive wizard, as a child process", .tags(.process),
+    .timeLimit(.minutes(3)), .ownThreads)
 struct SetupCommandTests {
     static func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "output: \(text)")
@@ -90,10 +92,86 @@ struct SetupCommandTests {
         #expect(run.stderr.contains("missing.toml"), "stderr: \(run.stderr)")
     }
 
-    @Test("setup with neither --probe nor --check is a usage error that says the wizard is not there yet")
+    @Test("--probe and --check together are a usage error")
     func usage() async throws {
-        let run = await ChildProcess.plumscale(["setup"])
+        let run = await ChildProcess.plumscale(["setup", "--probe", "--check"])
         #expect(run.status == 64, "stderr: \(run.stderr)")
-        #expect(run.stderr.contains("give --probe or --check"), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("give --probe or --check, not both"), "stderr: \(run.stderr)")
+    }
+
+    @Test("setup with neither runs the wizard: with no sensor to offer it says what to check and writes nothing")
+    func wizardFindsNothing() async throws {
+        let tree = try TemporaryDirectory(prefix: "plumsetup")
+        let config = tree.file("plumscale.toml")
+        let run = await ChildProcess.plumscale(
+            [
+                "setup", "--no-hx711", "--config", config, "--credentials-dir", tree.path, "--no-systemd",
+                "--probe-root", tree.path
+            ])
+        #expect(run.status == 1, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(run.stdout.contains("probe: "), "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("the probe found no sensor PlumScale can read"), "stderr: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: config))
+    }
+
+    @Test("the interactive wizard offers what the probe found and writes the sensor chosen, with the default groups")
+    func wizardChoice() async throws {
+        let tree = try TemporaryDirectory(prefix: "plumsetup")
+        try tree.write("sys/bus/iio/devices/iio:device0/name", "hx711\n")
+        let config = tree.file("plumscale.toml")
+        // 1: the only sensor offered; Enter for its name, both groups, no buzzer and no button.
+        let run = await ChildProcess.plumscale(
+            [
+                "setup", "--no-hx711", "--config", config, "--credentials-dir", tree.path, "--no-systemd",
+                "--probe-root", tree.path, "--socket", tree.file("nobody.sock"), "--daemon-wait", "0.5"
+            ], input: "1\n\n\n\n\n\n")
+        #expect(run.stdout.contains("1. iio:device0 [hx711] through the kernel's driver"), "stdout: \(run.stdout)")
+        #expect(run.stdout.contains("configuration: wrote \(config)"), "stdout: \(run.stdout)")
+        // No daemon runs on that socket: the wizard stops there, saying so.
+        #expect(run.status == 6, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(run.stderr.contains("plumscaled did not answer within"), "stderr: \(run.stderr)")
+        let written = readFile(config)
+        for line in [
+            "name = \"kernel-hx711\"", "kind = \"iio\"", "device = \"iio:device0\"",
+            "root = \"\(tree.path)/sys/bus/iio/devices\"", "profile = \"iio-hx711-1kg\"",
+            "socket_group = \"plumscale\"", "admin_group = \"plumscale-admin\""
+        ] {
+            #expect(written.contains(line), "no '\(line)' in: \(written)")
+        }
+    }
+
+    @Test("interactively, a different file is replaced only after its diff and a yes; no leaves it as it was")
+    func wizardAsksBeforeReplacing() async throws {
+        let tree = try TemporaryDirectory(prefix: "plumsetup")
+        try tree.write("sys/bus/iio/devices/iio:device0/name", "ads1115\n")
+        let old = "[[sensor]]\nname = \"mine\"\nkind = \"simulated-hx711\"\n"
+        let config = try tree.write("plumscale.toml", old)
+        let arguments = [
+            "setup", "--no-hx711", "--config", config, "--credentials-dir", tree.path, "--no-systemd",
+            "--probe-root", tree.path, "--socket", tree.file("nobody.sock"), "--daemon-wait", "0.5"
+        ]
+        // 1, then Enter for the name, the groups, no buzzer and no button; then the answer to the diff.
+        let no = await ChildProcess.plumscale(arguments, input: "1\n\n\n\n\n\nn\n")
+        #expect(no.status == 2, "stdout: \(no.stdout) stderr: \(no.stderr)")
+        #expect(no.stdout.contains("\n-name = \"mine\"\n"), "the diff: \(no.stdout)")
+        #expect(no.stderr.contains("Replace \(config) with this?"), "\(no.stderr)")
+        #expect(readFile(config) == old)
+        let yes = await ChildProcess.plumscale(arguments, input: "1\n\n\n\n\n\ny\n")
+        #expect(yes.stdout.contains("configuration: wrote \(config)"), "stdout: \(yes.stdout) stderr: \(yes.stderr)")
+        #expect(readFile(config).contains("name = \"kernel-ads1115\""), "\(readFile(config))")
+    }
+
+    static var canDropRoot: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+
+    @Test(
+        "the wizard as another user, on the default paths, stops at once and says to run it as root",
+        .enabled(if: canDropRoot, "needs root and setpriv(1) to run plumscale as nobody"))
+    func notRoot() async throws {
+        let run = try await ChildProcess.run(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.plumscale, "setup", "--no-hx711"])
+        #expect(run.status == 64, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(run.stderr.contains("you are not root") && run.stderr.contains("sudo plumscale setup"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing probed or written: \(run.stdout)")
     }
 }
