@@ -135,11 +135,12 @@ class Stack(plumstack.Processes):
     def mount_small_disks(self):
         """Mounts a tmpfs over the state directory and the history's folder (SMALL_DISKS), as the process tests
         do (SmallFileSystem); returns None, or why not (mounting needs root), and then the fault is skipped."""
+        for name in SMALL_DISKS:
+            os.makedirs(os.path.join(self.dir, name), exist_ok=True)  # plain folders when not mounted
         if os.geteuid() != 0:
             return "mounting a small tmpfs needs root"
         for name, size in SMALL_DISKS.items():
             point = os.path.join(self.dir, name)
-            os.makedirs(point, exist_ok=True)
             done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", point],
                                   capture_output=True, text=True)
             if done.returncode != 0:
