@@ -8,6 +8,20 @@ extension Bridge {
     /// Seconds between two `?DEVICES` for the diagnostics: the hourly counts move by the minute.
     static var diagnosticsInterval: Double { 60 }
 
+    /// Logs a pan's `STATE` once per change of its state or reason: the daemon sends it again at
+    /// each retry of a fault, and the journal on the SD card would keep every one. An outage's
+    /// line is a warning and says what Home Assistant shows.
+    func logState(_ state: StateReport) {
+        let text = state.state + (state.reason.map { ": \($0)" } ?? "")
+        guard loggedStates[state.sensor] != text else { return }
+        loggedStates[state.sensor] = text
+        if Self.outageStates.contains(state.state) {
+            logger.warning("\(state.sensor): \(text); the sensor delivers no samples, its entities are unavailable")
+        } else {
+            logger.info("\(state.sensor): \(text)")
+        }
+    }
+
     /// Asks the daemon for `?DEVICES` unless an answer is awaited.
     func askDevices() {
         guard daemonUp, !devicesInFlight else { return }

@@ -53,6 +53,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
     private var queuedCommands: [String: [ScaleAction]] = [:]
     /// The pans' diagnostics, and when `?DEVICES` was last asked for them (one at a time).
     var diagnostics = DiagnosticsKeeper()
+    var loggedStates: [String: String] = [:]  // each pan's state as last logged (``logState(_:)``)
     var devicesAskedAt: Double?
     var devicesInFlight = false
     /// The daemon's named tares (`TARES`), each pan's capacity (`?DEVICES`) and each pan's tare
@@ -312,7 +313,7 @@ package actor Bridge<Link: ScaleDaemonLink> {
         case .session(let news):
             sessionNews(news)
         case .state(let state):
-            logger.info("\(state.sensor): \(state.state)\(state.reason.map { ": \($0)" } ?? "")")
+            logState(state)
             // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
             // warming-up sensor delivers, and stays available).
             if Self.outageStates.contains(state.state) { setAvailable(state.sensor, false) }
@@ -362,7 +363,6 @@ package actor Bridge<Link: ScaleDaemonLink> {
     private func setAvailable(_ pan: String, _ available: Bool) {
         guard panAvailable[pan] != available else { return }
         panAvailable[pan] = available
-        if !available { logger.warning("\(pan): the sensor delivers no samples; its entities are unavailable") }
         send(settings.topics.panAvailability(pan), text: available ? "online" : "offline", retain: true)
     }
 

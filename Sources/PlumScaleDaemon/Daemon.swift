@@ -115,7 +115,7 @@ package enum Daemon {
 
         try await server.start()
         let feeding = SamplerService(
-            samplers: samplers, station: station, logger: logger, notifier: notifier,
+            samplers: samplers, station: station, notifier: notifier,
             executor: server.publishingExecutor)
         let names = configuration.sensors.map(\.name).joined(separator: ", ")
         var listening = endpoints.map(\.description).joined(separator: ", ")

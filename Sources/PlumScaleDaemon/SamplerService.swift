@@ -1,4 +1,3 @@
-internal import Logging
 internal import PlumStation
 internal import PlumTransport
 internal import ServiceLifecycle
@@ -8,7 +7,6 @@ internal import ServiceLifecycle
 struct SamplerService: Service {
     let samplers: [Sampler]
     let station: Station
-    let logger: Logger
     /// Hears a new STATUS= line whenever a sensor's state changes (`systemctl status` shows it).
     var notifier: SystemdNotifier?
     /// Where the station weighs each sample: the transport's publishing event loop, so that one
@@ -21,10 +19,9 @@ struct SamplerService: Service {
                 sampler.start()
                 group.addTask(executorPreference: executor) {
                     for await event in sampler.events {
-                        if case .state(let state) = event {
-                            logger.notice("\(sampler.name): \(state)")
-                            try? notifier?.status(Self.summary(samplers))
-                        }
+                        // The station logs the change, once, with what it means for the weight
+                        // (``SensorChannel/enterOutage``); here only systemd's status follows it.
+                        if case .state = event { try? notifier?.status(Self.summary(samplers)) }
                         await station.handle(event, from: sampler.name)
                     }
                 }

@@ -23,12 +23,19 @@ extension SensorChannel {
         _ state: SensorState, now: MonotonicInstant, wallTime: Double, _ heaviest: inout HeaviestJudge,
         _ out: inout Outputs
     ) {
-        let first = outage == nil
+        let previous = outage
         outage = state
         engine.interrupt(because: state.description)
         forgetItemLevels()
         heaviest.observe(name, nil)
-        if first { out.log.append((.warning, "\(name): \(state); its last weight is no longer shown as current")) }
+        // The daemon's one line per change of a sensor's state (the sampler's retries of the same
+        // fault repeat it every few seconds for as long as a wire is out, and a journal on the SD
+        // card would keep each): the outage's start, and each change of its kind or reason.
+        if previous == nil {
+            out.log.append((.warning, "\(name): \(state); its last weight is no longer shown as current"))
+        } else if previous != state {
+            out.log.append((.warning, "\(name): now \(state)"))
+        }
         out.interrupted = true
         for token in stableWaits.keys { out.resumes.append((token, WeighingOutcome(reading: nil, outage: state))) }
         clearStableWaits()

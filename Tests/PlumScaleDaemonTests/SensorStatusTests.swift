@@ -38,7 +38,7 @@ struct SensorStatusTests {
             configuration: configuration, store: CalibrationStore(directory: directory.path),
             publisher: DiscardingPublisher())
         let service = SamplerService(
-            samplers: [good, broken], station: station, logger: quietLogger, notifier: notifier)
+            samplers: [good, broken], station: station, notifier: notifier)
         let running = Task { try await service.run() }
         defer { running.cancel() }
 

@@ -52,6 +52,22 @@ struct SensorChannelTests {
         #expect(again.weight?.report.stable == false, "not stable on the first fresh sample")
     }
 
+    @Test("an outage is logged once however often the sampler retries, again only when its state or reason changes")
+    func outageLoggedOncePerChange() throws {
+        var bench = try ChannelBench()
+        bench.feed(100)
+        let eio = SensorState.fault(reason: "read failed: EIO")
+        let lines = [eio, eio, eio, .starting, eio, .fault(reason: "opening: ENODEV"), .notReady(reason: "DOUT high")]
+            .map { bench.take($0).log.map(\.message) }
+        #expect(lines[0].count == 1 && lines[0][0].hasPrefix("pan: fault: read failed: EIO"), "the start: \(lines)")
+        #expect(lines[1...4].allSatisfy { $0.isEmpty }, "the same fault again, and starting, say nothing: \(lines)")
+        #expect(lines[5] == ["pan: now fault: opening: ENODEV"], "a new reason is a change: \(lines)")
+        #expect(lines[6] == ["pan: now not-ready: DOUT high"], "a new state is a change: \(lines)")
+        let again = bench.take(100).log.map(\.message)
+        #expect(again.count == 1 && again[0].contains("samples again"), "the end, once: \(again)")
+        #expect(bench.take(100).log.isEmpty, "and the next sample says nothing")
+    }
+
     @Test("a stable wait ends with the outage when the sensor faults while it waits")
     func waitEndsWithOutage() throws {
         var bench = try ChannelBench()

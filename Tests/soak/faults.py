@@ -12,6 +12,7 @@ import urllib.request
 
 from stack import PANS, wait_until
 
+YEARS_BEHIND = -190_000_000  # seconds from now to a clock of 2020, as an old fake-hwclock has it
 RECOVERY_SECONDS = 90  # a debug build on a busy 2-core machine; the figures measured are far below
 
 
@@ -19,8 +20,27 @@ def web_poll(stack, after):
     """True once plumscale-web answers /api/poll with both pans' grams read after `after`."""
     with urllib.request.urlopen(stack.web_url + "/api/poll", timeout=5) as response:
         poll = json.loads(response.read())
-    weights = [w for w in poll.get("weights", []) if w.get("grams") is not None and w.get("time", 0) > after]
+    weights = [w for w in poll.get("weights", []) if w.get("grams") is not None
+               and stack.clock.to_host(w.get("time", 0)) > after]
     return poll.get("connected") and {w["sensor"] for w in weights} == set(PANS)
+
+
+def web_status(stack):
+    with urllib.request.urlopen(stack.web_url + "/api/status", timeout=5) as response:
+        return json.loads(response.read())
+
+
+def daemon_request(stack, line, answer_classes):
+    """One request on a new connection to the daemon; its first answer of one of `answer_classes`."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(30)
+        s.connect(stack.socket)
+        s.sendall(line.encode() + b"\n")
+        for raw in s.makefile("rb"):
+            answer = json.loads(raw)
+            if answer.get("class") in answer_classes:
+                return answer
+    return {}
 
 
 class Faults:
@@ -153,7 +173,8 @@ class Faults:
         self.stack.kill_all_at_once(["plumscaled", "plumscale-mqtt", "plumscale-web", "mosquitto"])
         with sqlite3.connect(self.stack.history) as db:
             result = db.execute("PRAGMA integrity_check").fetchall()
-            rows = db.execute("SELECT sensor, time, grams FROM stable_reading").fetchall()
+            rows = [(sensor, self.stack.clock.to_host(at), grams) for sensor, at, grams
+                    in db.execute("SELECT sensor, time, grams FROM stable_reading").fetchall()]
         self.soak.integrity.append((round(time.time() - self.soak.started, 1), result))
         if result != [("ok",)]:
             self.soak.violation("history integrity", f"PRAGMA integrity_check after a power cut: {result}")
@@ -166,13 +187,99 @@ class Faults:
         self.measure(fault, "bridge online", restarted, lambda: self.mqtt.all_online(restarted))
         self.daemon_back(fault, restarted)
 
+    def disk_full(self):
+        """The state directory and the history's folder full (ENOSPC) while a placement is made and the left
+        pan is zeroed, then space given back: the zero must be refused as not saved (the scale keeps the zero
+        a restart would bring back), the placement stored once space returns, the history's write error gone,
+        and the next zero saved, all without a restart (docs/RELIABILITY.md, "A full disk")."""
+        fault = "disk-full"
+        pid = self.stack.pid("plumscaled"), self.stack.pid("plumscale-web")
+        self.soak.place(restart_safe=True)  # the left pan empty, so a zero there keeps the truth
+        filled = time.time()
+        self.stack.fill_small_disks()
+        zero = daemon_request(self.stack, '?ZERO={"sensor":"left"};', ("ZERO", "ERROR"))
+        if zero.get("ok") is not False or zero.get("reason") != "notSaved":
+            self.soak.violation("state kept on a full disk", f"?ZERO on a full state directory answered {zero}")
+        self.soak.place()  # a placement the history must keep until it can be written
+        failed = []
+
+        def history_failing():
+            failed.append(web_status(self.stack).get("history_write_error"))
+            return failed[-1] is not None
+        try:  # SQLite may reuse its WAL's space and write after all: not a violation, only not seen
+            wait_until("the history's write error", history_failing, 15, interval=0.2)
+            self.soak.reconnects.append((fault, "web service says the history cannot be written",
+                                         round(time.time() - filled, 3)))
+        except Exception:
+            pass
+        self.soak.disk_full_seen.append((zero.get("reason"), any(failed)))
+        self.hold()
+        freed = time.time()
+        self.stack.empty_small_disks()
+        self.measure(fault, "history written again", freed,
+                     lambda: (s := web_status(self.stack)).get("history_write_error") is None
+                     and s.get("history_unwritten") is None)
+        if not self.soak.placement_settled():
+            wait_until("the placement stable", self.soak.placement_settled, RECOVERY_SECONDS)
+        self.soak.place(restart_safe=True)
+        self.measure(fault, "daemon saves a zero again", freed, lambda: daemon_request(
+            self.stack, '?ZERO={"sensor":"left"};', ("ZERO", "ERROR")).get("ok"))
+        if (self.stack.pid("plumscaled"), self.stack.pid("plumscale-web")) != pid:
+            self.soak.violation("disk full", "plumscaled or plumscale-web did not live through the full disk")
+        self.soak.check_tare(fault)
+
+    def clock_step(self):
+        """The three processes' wall clock stepped, seeded: an hour forwards then back, or back then forwards,
+        as NTP does; or from 2020 to today, as on a Pi whose fake-hwclock is old. A placement on each stepped
+        clock but 2020's (a row stamped 2020 is removed by the next retention run, by design: RELIABILITY.md);
+        the pans stable and the web service fresh after each step, and the daemon's uptime, on the monotonic
+        clock, grown by the time that passed: no negative duration, no jump."""
+        fault = "clock-step"
+        young = time.time() - self.soak.started < 3300  # a step back an hour must not reach this run's times
+        variant = self.rng.choice(["forward-back", "2020"] + (["back-forward"] if young else []))
+        offsets = {"forward-back": [3600, 0], "back-forward": [-3600, 0], "2020": [YEARS_BEHIND, 0]}[variant]
+        if variant == "2020":
+            current = [self.soak.current[pan] for pan in PANS if self.soak.current[pan]["settled"]]
+            wait_until("the placements in the history before 2020", lambda: self.soak.recorded(current),
+                       RECOVERY_SECONDS)
+        before = time.monotonic(), self.uptime()
+        pid = self.stack.pid("plumscaled")
+        for offset in offsets:
+            stepped = time.time()
+            self.stack.clock.step(offset)
+            # libfaketime reads the offset once a second: wait for reports stamped on the new clock, so that
+            # nothing the script does next is stamped on the old one (a 2020 stamp is purged, by design).
+            applied = self.measure(fault, "the processes on the new clock", stepped, lambda: self.on_clock(offset))
+            self.measure(fault, f"readings stable after {variant}", stepped, lambda: self.pans_stable_after(applied))
+            self.measure(fault, "web service has readings", stepped, lambda: web_poll(self.stack, stepped))
+            if offset == YEARS_BEHIND:
+                self.hold()
+            else:
+                self.soak.place()
+        grown, passed = self.uptime() - before[1], time.monotonic() - before[0]
+        self.soak.clock_steps.append((variant, round(grown - passed, 2)))
+        if self.stack.pid("plumscaled") == pid and not -2 <= grown - passed <= 2:
+            self.soak.violation("no duration follows the wall clock",
+                                f"plumscaled's uptime grew {grown:.1f} s over {passed:.1f} s with the clock {variant}")
+
+    def on_clock(self, offset):
+        """The arrival of the latest report once both pans' reports are stamped on the clock `offset` ahead."""
+        reports = [self.watcher.report(pan) for pan in PANS]
+        if all(r and abs(r[1].get("stamped", 0) - offset - r[0]) < 30 for r in reports):
+            return max(r[0] for r in reports)
+        return None
+
+    def uptime(self):
+        return daemon_request(self.stack, "?DEVICES;", ("DEVICES",)).get("uptime", 0.0)
+
     def hold(self):
         """How long a fault lasts (a wire out, a broker down): seeded, 1 to 4 s. Part of the scenario,
         not a wait for a condition."""
         time.sleep(self.rng.uniform(1, 4))
 
     KINDS = {"unplug": unplug, "daemon-kill": daemon_kill, "broker-restart": broker_restart,
-             "web-kill": web_kill, "flood": flood, "sighup": sighup, "power-cut": power_cut}
+             "web-kill": web_kill, "flood": flood, "sighup": sighup, "power-cut": power_cut,
+             "disk-full": disk_full, "clock-step": clock_step}
     # Faults that restart one of the three processes whose resources are compared: kept out of the last
     # part of the run, so each process has a long stretch to compare.
     RESTARTING = {"daemon-kill", "web-kill", "power-cut"}

@@ -57,10 +57,11 @@ class Watcher(threading.Thread):
     """A raw ?WATCH client that reconnects whenever the daemon is gone, and checks every stable report
     against the truth as it arrives (`on_report`)."""
 
-    def __init__(self, socket_path, on_report):
+    def __init__(self, socket_path, on_report, to_host=lambda t: t):
         super().__init__(daemon=True)
         self.socket_path = socket_path
         self.on_report = on_report
+        self.to_host = to_host  # the daemon's time, stamped on a stepped clock, on the harness's
         self.lock = threading.Lock()
         self.latest = {}  # pan -> (arrival, report)
         self.connections = 0
@@ -80,6 +81,9 @@ class Watcher(threading.Thread):
                         if report.get("class") != "WEIGHT":
                             continue
                         arrival = time.time()
+                        if "time" in report:
+                            report["stamped"] = report["time"]  # as the daemon's clock had it
+                            report["time"] = self.to_host(report["time"])
                         with self.lock:
                             self.latest[report["sensor"]] = (arrival, report)
                         self.on_report(arrival, report)

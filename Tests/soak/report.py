@@ -33,7 +33,9 @@ class Report:
     def history(self):
         soak = self.soak
         with sqlite3.connect(soak.stack.history) as db:
-            rows = db.execute("SELECT sensor, time, grams FROM stable_reading ORDER BY time").fetchall()
+            rows = sorted(((sensor, soak.stack.clock.to_host(at), grams) for sensor, at, grams
+                           in db.execute("SELECT sensor, time, grams FROM stable_reading").fetchall()),
+                          key=lambda row: row[1])
         lost, doubled, rerecorded, off, unwritten = [], [], [], [], []
         counted = 0
         for p in soak.placements:
@@ -101,6 +103,9 @@ class Report:
                 # marks (a first flood's buffers) the allocator keeps; a leak shows as growth over the repeats.
                 first_ends = {}
                 for kind, start, end in soak.faults_done:
+                    # A clock step and a full disk grow no buffer: no high-water mark to wait for.
+                    if kind in ("clock-step", "disk-full"):
+                        continue
                     if start >= born and end <= died and kind not in first_ends:
                         first_ends[kind] = end
                 warm = max([born + WARM_UP] + list(first_ends.values()))
@@ -162,6 +167,20 @@ class Report:
         self.continuous("watchers served", "the watcher was never starved by a client that does not read")
         self.continuous("reload", "SIGHUP kept the process")
         self.continuous("recovery within its deadline", self.recovery_evidence())
+        for fault, why in soak.skipped:
+            print(f"SKIP  {fault}: {why}")
+        if not any(fault == "clock-step" for fault, _ in soak.skipped):
+            steps = soak.clock_steps
+            self.continuous("no duration follows the wall clock",
+                            f"{len(steps)} clock steps ({', '.join(sorted({v for v, _ in steps}))}); the daemon's "
+                            f"uptime off the time passed by at most {max((abs(d) for _, d in steps), default=0):.2f} s")
+        if not any(fault == "disk-full" for fault, _ in soak.skipped):
+            seen = soak.disk_full_seen
+            self.continuous("state kept on a full disk",
+                            f"{len(seen)} full disks: ?ZERO refused as {sorted({r for r, _ in seen})}, the history's "
+                            f"write error seen {sum(1 for _, failed in seen if failed)} times, every placement "
+                            "stored and the next zero saved once space returned")
+            self.continuous("disk full", "plumscaled and plumscale-web lived through every full disk")
         self.history()
         self.resources()
         kinds = sorted({f[0] for f in soak.faults_done})

@@ -13,8 +13,10 @@ No invariant is checked here (soak.py does that): this is a measurement, not a t
 """
 
 import argparse
+import collections
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -46,6 +48,29 @@ def sizes(directory):
     return result
 
 
+def log_size(stack, name):
+    try:
+        return os.path.getsize(os.path.join(stack.dir, name + ".log"))
+    except OSError:
+        return 0
+
+
+def log_lines(stack, name, start, end):
+    """The log's lines between two offsets: what the process wrote in the phase."""
+    try:
+        with open(os.path.join(stack.dir, name + ".log"), "rb") as f:
+            f.seek(start)
+            return f.read(end - start).decode(errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def shape(line):
+    """A line without its timestamp and numbers, so that a message repeated with other figures counts as one."""
+    line = re.sub(r"^\S*\d{4}-\d\d-\d\dT\S+\s*", "", line)
+    return re.sub(r"\d+(\.\d+)?", "#", line)[:150]
+
+
 class Phase:
     """One phase's counters: /proc/PID/io before and after, and strace -c on the two that write files."""
 
@@ -54,6 +79,7 @@ class Phase:
         self.pids = {name: stack.pid(name) for name in PROCESSES}
         self.before = {name: written(pid) for name, pid in self.pids.items()}
         self.files_before = sizes(stack.dir)
+        self.logs_before = {name: log_size(stack, name) for name in PROCESSES}
         self.tracers = {}
         if trace:
             for name in ("plumscaled", "plumscale-web"):
@@ -72,7 +98,9 @@ class Phase:
             tracer.send_signal(signal.SIGINT)  # strace detaches and writes its summary
             tracer.wait(30)
             syncs[name] = count_syncs(out)
-        return seconds, {name: after[name] - self.before[name] for name in PROCESSES}, syncs, self.files_before
+        logs = {name: log_lines(self.stack, name, self.logs_before[name], log_size(self.stack, name))
+                for name in PROCESSES}
+        return seconds, {name: after[name] - self.before[name] for name in PROCESSES}, syncs, self.files_before, logs
 
 
 def count_syncs(path):
@@ -87,6 +115,20 @@ def count_syncs(path):
     except OSError:
         return None
     return total
+
+
+def report_logs(seconds, logs):
+    """Each process's log lines and bytes in the phase, per day, and the messages it repeated: on a Pi they go
+    to the journal on the same card, each line an entry with its fields (journald stores several hundred bytes
+    per entry), so a line repeated per sample or per second is a write budget of its own."""
+    per_day = 86_400 / seconds
+    print(f"{'log':<16}{'lines':>8}{'bytes':>10}{'lines/day':>12}{'bytes/day':>14}")
+    for name in PROCESSES:
+        lines = logs[name]
+        size = sum(len(line) + 1 for line in lines)
+        print(f"{name:<16}{len(lines):>8}{size:>10,}{len(lines) * per_day:>12,.0f}{size * per_day / 1e6:>12.2f}MB")
+        for message, count in collections.Counter(shape(line) for line in lines).most_common(4):
+            print(f"    {count} x {message}")
 
 
 def report(title, seconds, delta, syncs, before, after):
@@ -130,15 +172,17 @@ def main():
         time.sleep(60)
         phase = Phase(stack, trace)
         time.sleep(args.minutes * 60)
-        seconds, delta, syncs, before = phase.end()
+        seconds, delta, syncs, before, logs = phase.end()
         rest = report("at rest, both pans empty", seconds, delta, syncs, before, sizes(directory))
+        report_logs(seconds, logs)
         phase = Phase(stack, trace)
         deadline = time.monotonic() + args.minutes * 60
         while time.monotonic() < deadline:
             write_atomically(stack.load_files["left"], f"{rng.uniform(20, 370):.1f}\n")
             time.sleep(max(0.0, min(60.0, deadline - time.monotonic())))
-        seconds, delta, syncs, before = phase.end()
+        seconds, delta, syncs, before, logs = phase.end()
         busy = report("a new load on the left pan every minute", seconds, delta, syncs, before, sizes(directory))
+        report_logs(seconds, logs)
         print(f"\ngoals: at rest {rest / 1e6:.1f} MB/day of at most 10; a change a minute {busy / 1e6:.1f} MB/day "
               "of at most 50")
         return 0

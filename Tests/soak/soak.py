@@ -46,7 +46,11 @@ class Soak:
         self.args = args
         self.rng = random.Random(args.seed)
         self.dir = tempfile.mkdtemp(prefix="plumscale-soak-")
-        self.stack = Stack(args.bin, self.dir)
+        self.stack = Stack(args.bin, self.dir, small_disks=True, stepped_clock=True)
+        self.kinds = sorted(Faults.KINDS)
+        self.skipped = []  # (fault, why it could not run here)
+        self.clock_steps = []  # (variant, the daemon's uptime growth less the time that passed)
+        self.disk_full_seen = []  # (the full disk's ?ZERO refusal reason, whether the history said it failed)
         self.truth = Truth()
         self.started = time.time()
         self.lock = threading.Lock()
@@ -65,7 +69,7 @@ class Soak:
         self.tares = []  # (fault, tare read after it)
         self.checking = set()
         self.flicker = []  # (seconds into the run, pan, grams): a settled, untouched load reported unstable
-        self.watcher = Watcher(self.stack.socket, self.on_report)
+        self.watcher = Watcher(self.stack.socket, self.on_report, self.stack.clock.to_host)
         self.mqtt = Availability(self.stack.broker_port)
         self.sampler = Sampler(self.stack, args.interval, self.started)
 
@@ -179,6 +183,15 @@ class Soak:
             write_atomically(self.stack.load_files[pan], "0\n")
             self.current[pan] = {"pan": pan, "net": 0.0, "start": written, "end": None, "settled": None}
         self.placements.append(self.current["left"])
+        if self.stack.clock.environment is None:
+            self.kinds.remove("clock-step")
+            self.skipped.append(("clock-step", "needs libfaketime (apt install libfaketime)"))
+            print("skipped fault: clock-step: needs libfaketime (apt install libfaketime)", flush=True)
+        why = self.stack.mount_small_disks()
+        if why is not None:
+            self.kinds.remove("disk-full")
+            self.skipped.append(("disk-full", why))
+            print(f"skipped fault: disk-full: {why}", flush=True)
         self.stack.start_broker()
         self.mqtt.start()
         self.stack.start_daemon()
@@ -229,7 +242,7 @@ class Soak:
         duration = self.args.minutes * 60
         end = self.started + duration
         faults = Faults(self)
-        queue = self.rng.sample(sorted(Faults.KINDS), len(Faults.KINDS))
+        queue = self.rng.sample(self.kinds, len(self.kinds))
         next_fault = time.time() + self.rng.uniform(6, 12)
         while time.time() < end:
             self.place()
@@ -239,7 +252,7 @@ class Soak:
             quiet_tail = now - self.started > 0.55 * duration
             candidates = [k for k in queue if not (quiet_tail and k in Faults.RESTARTING)]
             if not candidates:
-                queue = self.rng.sample(sorted(Faults.KINDS), len(Faults.KINDS))
+                queue = self.rng.sample(self.kinds, len(self.kinds))
                 continue
             kind = candidates[0]
             queue.remove(kind)
@@ -252,17 +265,21 @@ class Soak:
             self.faults_done.append((kind, round(now - self.started, 1), round(time.time() - self.started, 1)))
             next_fault = time.time() + self.rng.uniform(6, 12)
 
+    def recorded(self, placements):
+        """Whether each of `placements` has a row in the history from its start on."""
+        import sqlite3
+        with sqlite3.connect(self.stack.history) as db:
+            rows = db.execute("SELECT sensor, time FROM stable_reading").fetchall()
+        return all(any(r[0] == p["pan"] and self.stack.clock.to_host(r[1]) >= p["start"] for r in rows)
+                   for p in placements)
+
     def finish(self):
         """Waits for the last placements to reach the history, then stops everything."""
         import sqlite3
         last = [self.current[pan] for pan in PANS if self.current[pan]["settled"]]
 
-        def recorded():
-            with sqlite3.connect(self.stack.history) as db:
-                return all(db.execute("SELECT 1 FROM stable_reading WHERE sensor = ? AND time >= ?",
-                                      (p["pan"], p["start"])).fetchone() for p in last)
         try:
-            wait_until("the last placements in the history", recorded, 30)
+            wait_until("the last placements in the history", lambda: self.recorded(last), 30)
         except Timeout:
             pass  # the history check names them as lost
         for pan in PANS:
@@ -305,6 +322,9 @@ def main():
     finally:
         soak.stack.stop_all()
         soak.mqtt.stop()
+        if status != 0 or args.keep:  # the history is on a tmpfs: kept beside the logs before it goes
+            soak.stack.keep_history()
+        soak.stack.unmount_small_disks()
         if status == 0 and not args.keep:
             shutil.rmtree(soak.dir, ignore_errors=True)
         else:

@@ -6,10 +6,13 @@ history and logs), but each can be killed and started again, as systemd's Restar
 is counted, so the resource checks compare samples of one process only.
 """
 
+import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
@@ -40,6 +43,62 @@ seed = 4
 """
 
 
+# The small file systems of the full-disk fault (docs/RELIABILITY.md): the daemon's state directory and the
+# history's folder each on a tmpfs of its own, filled by the fault and emptied again. The history's is large
+# enough for an hour's rows and a WAL of 4 MiB, its checkpoint; the state's for its few small files.
+SMALL_DISKS = {"state": "4m", "history-disk": "32m"}
+
+
+def fake_time_library():
+    """libfaketime's thread-safe library, wherever the architecture puts it, or None."""
+    for triplet in sorted(os.listdir("/usr/lib")):
+        path = os.path.join("/usr/lib", triplet, "faketime", "libfaketimeMT.so.1")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+class Clock:
+    """The wall clock of plumscaled, plumscale-mqtt and plumscale-web, stepped as NTP or an old fake-hwclock
+    would, by libfaketime from an offset file (as ClockStepProcessTests does, but read once a second, not at
+    every clock call: the daemon reads the wall clock for each sample, and a file read each time slowed it on a
+    busy machine; a report stamped in that second on the old clock is matched by `to_host`'s slack). Their
+    monotonic clocks are left alone. The harness's own clock is not stepped: it keeps the truth, and turns
+    the processes' times back into its own with the offset each was stamped under (`to_host`)."""
+
+    def __init__(self, work_dir, stepped):
+        self.library = fake_time_library() if stepped else None
+        self.file = os.path.join(work_dir, "clock-offset")
+        self.lock = threading.Lock()
+        self.epochs = [(0.0, 0)]  # (harness time the offset took effect, offset in seconds)
+        self.environment = None
+        if self.library:
+            write_atomically(self.file, "+0\n")
+            # FAKETIME_SHARED names shared memory libfaketime would otherwise make and announce with setenv(3)
+            # as it loads, which left Swift's CommandLine.arguments empty.
+            self.environment = {"LD_PRELOAD": self.library, "FAKETIME_TIMESTAMP_FILE": self.file,
+                                "FAKETIME_CACHE_DURATION": "1", "DONT_FAKE_MONOTONIC": "1",
+                                "FAKETIME_SHARED": "/plumscale_sem_none /plumscale_shm_none"}
+
+    def step(self, offset):
+        """Sets the processes' clock to the harness's plus `offset` seconds, at once."""
+        with self.lock:
+            self.epochs.append((time.time(), offset))
+        write_atomically(self.file, f"{offset:+d}\n")
+
+    def to_host(self, t, slack=5.0):
+        """A time stamped by one of the processes, on the harness's clock: the offset of the latest epoch
+        the time fits in (stamped while it held, give or take `slack` for a report on its way)."""
+        with self.lock:
+            epochs = list(self.epochs)
+        for i in range(len(epochs) - 1, -1, -1):
+            start, offset = epochs[i]
+            end = epochs[i + 1][0] if i + 1 < len(epochs) else float("inf")
+            if start - slack <= t - offset <= min(end, time.time()) + slack:
+                return t - offset
+        return t
+
+
 def wait_until(what, condition, seconds, interval=0.05):
     """Polls `condition` until it returns a true value, which it returns; a deadline, never a fixed sleep."""
     return plumstack.wait_until(what, condition, seconds, interval)
@@ -57,9 +116,11 @@ def write_atomically(path, text):
 class Stack(plumstack.Processes):
     """Each program a child process with its log in `dir`; `starts[name]` counts its starts."""
 
-    def __init__(self, bin_dir, work_dir):
+    def __init__(self, bin_dir, work_dir, small_disks=False, stepped_clock=False):
         super().__init__(bin_dir, work_dir, wait_until)
-        self.history = os.path.join(self.dir, "history.sqlite")
+        self.history = os.path.join(self.dir, "history-disk" if small_disks else "", "history.sqlite")
+        self.disks = []  # the tmpfs mounted by mount_small_disks, to fill and to unmount
+        self.clock = Clock(self.dir, stepped_clock)
         self.unplug_file = os.path.join(self.dir, "left.unplugged")
         self.web_port = free_port()
         self.web_url = f"http://127.0.0.1:{self.web_port}"
@@ -68,6 +129,61 @@ class Stack(plumstack.Processes):
         self.start_times = {}
         self.kill_times = {}  # name -> when it was SIGKILLed (a crash or a power cut)
         self.load_files = {pan: os.path.join(self.dir, pan + ".grams") for pan in PANS}
+
+    # The small file systems
+
+    def mount_small_disks(self):
+        """Mounts a tmpfs over the state directory and the history's folder (SMALL_DISKS), as the process tests
+        do (SmallFileSystem); returns None, or why not (mounting needs root), and then the fault is skipped."""
+        for name in SMALL_DISKS:
+            os.makedirs(os.path.join(self.dir, name), exist_ok=True)  # plain folders when not mounted
+        if os.geteuid() != 0:
+            return "mounting a small tmpfs needs root"
+        for name, size in SMALL_DISKS.items():
+            point = os.path.join(self.dir, name)
+            done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", point],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                self.unmount_small_disks()
+                return f"mount -t tmpfs on {point}: {done.stderr.strip() or done.returncode}"
+            self.disks.append(point)
+        return None
+
+    def fill_small_disks(self):
+        """Fills each small file system with a filler file until a write fails with ENOSPC."""
+        chunk = b"\0" * 65536
+        for point in self.disks:
+            with open(os.path.join(point, "filler"), "wb", buffering=0) as f:
+                for size in (65536, 4096, 1):
+                    try:
+                        while True:
+                            f.write(chunk[:size])
+                    except OSError as error:
+                        if error.errno != errno.ENOSPC:
+                            raise
+
+    def empty_small_disks(self):
+        for point in self.disks:
+            try:
+                os.unlink(os.path.join(point, "filler"))
+            except FileNotFoundError:
+                pass
+
+    def keep_history(self):
+        """Copies the history's files out of their tmpfs into `dir`/history-kept, for a failed run's logs."""
+        if not self.disks:
+            return
+        kept = os.path.join(self.dir, "history-kept")
+        os.makedirs(kept, exist_ok=True)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.history + suffix):
+                shutil.copy2(self.history + suffix, kept)
+
+    def unmount_small_disks(self):
+        """Unmounts what mount_small_disks mounted (lazily: a process killed a moment ago may hold a file)."""
+        for point in reversed(self.disks):
+            subprocess.run(["umount", "-l", point], capture_output=True)
+        self.disks = []
 
     # Processes
 
@@ -80,6 +196,14 @@ class Stack(plumstack.Processes):
         self.started_at[name] = time.time()
         self.start_times.setdefault(name, []).append(self.started_at[name])
         log.close()
+
+    def spawn(self, name, command, log):
+        """As plumstack's, with the three programs on the stepped clock (`Clock`) when libfaketime is there."""
+        environment = None
+        if self.clock.environment and name in ("plumscaled", "plumscale-mqtt", "plumscale-web"):
+            environment = dict(os.environ, **self.clock.environment)
+        self.children[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                               stdin=subprocess.DEVNULL, cwd=self.dir, env=environment)
 
     def pid(self, name):
         process = self.children.get(name)
