@@ -118,10 +118,19 @@ extension SensorChannel {
         }
     }
 
+    /// How often zero tracking's moves are saved at most: each save is a file written, synced
+    /// and renamed, some 8 KiB of an SD card's writes, and a cell drifting with the morning's
+    /// warmth had the daemon saving every few seconds (33 MB a day at rest; docs/PERFORMANCE.md,
+    /// "Writes to the SD card"). A power cut loses at most this long of tracked drift, which the
+    /// restart's check of the load judges like any other difference; a zero or tare someone
+    /// makes is saved at once.
+    static let trackedZeroSaveInterval: UInt64 = 600_000_000_000
+
     /// After each reading: the warm-up's `STATE` when it begins or ends; what became of the
     /// saved zero and tare once the engine has decided (logged, and saved so a dropped tare is
-    /// not restored again), and a save once tracking has moved the zero by a division.
-    mutating func keepZeroTare(_ out: inout Outputs) {
+    /// not restored again), and a save once tracking has moved the zero by a division, at most
+    /// once per ``trackedZeroSaveInterval`` (the first move at once).
+    mutating func keepZeroTare(_ out: inout Outputs, now: MonotonicInstant) {
         if let warming = engine.takeWarmUpChange() {
             // A sample arrived, so the sampler delivers: its state is ok but for the warm-up.
             let state = StateReport(
@@ -134,7 +143,10 @@ extension SensorChannel {
             restoring = nil
             out.log.append((.notice, Self.describe(outcome, sensor: name)))
             markZeroTareChanged()
-        } else if engine.zeroMovedSinceSave {
+        } else if engine.zeroMovedSinceSave,
+            trackedZeroSavedAt.map({ now.nanoseconds(since: $0) >= Self.trackedZeroSaveInterval }) ?? true
+        {
+            trackedZeroSavedAt = now
             markZeroTareChanged()
         }
     }

@@ -38,6 +38,8 @@ struct SensorChannel {
     var alerts: [ChannelAlert] = []
     /// A zero or tare changed since it was last saved: the station saves it after this turn.
     var zeroTareToSave = false
+    /// When zero tracking's move was last marked to save (``keepZeroTare(_:now:)``).
+    var trackedZeroSavedAt: MonotonicInstant?
     /// Its item detection (docs/items.md); nil in tests that weigh only.
     var items: ChannelItems?
     /// The piece-count reference while it counts (`?COUNT`).
@@ -116,7 +118,7 @@ struct SensorChannel {
         if outageEnded {
             out.log.append((.notice, "\(name): samples again; weighing resumes on a fresh stable reading"))
         }
-        keepZeroTare(&out)
+        keepZeroTare(&out, now: sample.time)
         out.raw = raw.add(sample, time: wallTime, sensor: name)
         if let point = reading.capturedPoint { out.capture = calibration.captured(point, engine: engine) }
         heaviest.observe(name, reading)
