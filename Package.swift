@@ -187,10 +187,7 @@ let package = Package(
         .target(name: "PlumMQTT", dependencies: ["CMosquitto", "PlumSystem"]),
         .target(
             name: "PlumHomeAssistant",
-            dependencies: [
-                "PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log"),
-                "PlumSettings"  // the scale's device name, shared with `plumscale setup`
-            ]
+            dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "plumscale-mqtt",

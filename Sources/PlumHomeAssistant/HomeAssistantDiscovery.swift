@@ -1,5 +1,5 @@
 import FoundationEssentials
-internal import PlumSettings
+internal import PlumProtocol
 
 /// The Home Assistant MQTT discovery configs of one scale: one device, and per pan a weight
 /// sensor, stable and overload binary sensors, a force sensor, a flow sensor, tare and zero

@@ -1,4 +1,4 @@
-internal import PlumSettings
+internal import PlumProtocol
 
 /// Who this scale is on the broker: the id in its topics and in Home Assistant's unique ids.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PlumProtocol
 import PlumSettings
 
 #if canImport(Glibc)
