@@ -18,6 +18,8 @@ mkdir -p "$RUNS" "$STATE"
 
 # shellcheck source=Tests/kernel/guest-lib.sh
 source "$PLUM_REPO/Tests/kernel/guest-lib.sh"
+# shellcheck source=Tests/kernel/systemd/first-hour.sh
+source "$PLUM_REPO/Tests/kernel/systemd/first-hour.sh"
 # until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds or SECONDS pass.
 until_true() {
     local deadline=$((SECONDS + $1)); shift
@@ -89,12 +91,16 @@ if [[ $phase == 1 ]]; then
     # The host root may be a container image whose policy-rc.d forbids starting any service (exit
     # 101); Debian on a Pi has none, and the package's own scripts must start the socket.
     rm -f /usr/sbin/policy-rc.d
+    typed # sudo apt install ./plumscale*.deb
+    install_at=$(now)
     apt-get install -y "$PLUMSCALE_DEBS"/plumscale*.deb </dev/null >"$RUNS/apt-install.out" 2>&1
     rc=$?
+    install_seconds=$(elapsed "$install_at")
     installed=$(installed_versions)
-    check systemd.apt-install "apt-get install ./plumscale*.deb: rc=$rc, installed: $installed; \
+    check systemd.apt-install "apt-get install ./plumscale*.deb: rc=$rc in ${install_seconds}s, installed: $installed; \
 $(tail -n 2 "$RUNS/apt-install.out" | tr '\n' ' ')" \
-        test "$rc|$installed" = "0|$(want_versions "$PLUMSCALE_VERSION")"
+        test "$rc|$installed" = "0|$(want_versions "$PLUMSCALE_VERSION")" &&
+        step install "$install_seconds" "apt install ./plumscale*.deb, the three packages"
     modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-stub chip_addr=0x48
     modprobe -d "$MODROOT" -S "$KERNEL_ABI" i2c-dev
     udevadm settle --timeout=30
@@ -117,58 +123,87 @@ user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web" \
     check systemd.udev "60-plumscale.rules: /dev/$gpiochip (there before the rules) is $gpio_mode, $i2cdev (added after) is $i2c_mode (want gpio 660, i2c 660)" \
         test "$gpio_mode|$i2c_mode" = "gpio 660|i2c 660"
 
-    # ---- the configuration an administrator writes, and the users -----------------------------
-    cat >/etc/plumscale/plumscale.toml <<'TOML'
-[scale]
-capacity_grams = 385
-division_grams = 0.1
-
-[daemon]
-admin_group = "plumscale-admin"
-
-# The emulated HX711 (hx711_sim.ko), at 10 SPS, with the clock-high limit raised for TCG
-# (Tests/kernel/configs/hx711.toml says why).
-[[sensor]]
-name = "pan"
-kind = "hx711"
-chip = "hx711-sim"
-dout = "DOUT"
-sck = "SCK"
-gain = 128
-rate = 10
-ready_timeout_ms = 1000
-clock_high_limit_us = 10000
-realtime_priority = 10
-lock_memory = true
-
-[mqtt]
-host = "127.0.0.1"
-scale_id = "vm"
-# The VM's mosquitto checks no passwords; the bridge sends this user and the credential's.
-username = "plum-test"
-
-[web]
-listen = "127.0.0.1:8385"
-TOML
+    # ---- what the packages did, before any configuration -----------------------------------------
+    # All four units enabled, only the socket started: the bridge and the web service, clients of
+    # the socket, are not started by their packages while the daemon is not configured, or they
+    # would wake it before the configuration says which GPIO lines are the scale's. Their
+    # credentials' files exist (systemd 252 starts no unit whose LoadCredential= file is missing):
+    # empty (not set), root's alone.
+    units=(plumscaled.socket plumscaled.service plumscale-mqtt.service plumscale-web.service)
+    enabled=$(systemctl is-enabled "${units[@]}" | tr '\n' ' ')
+    before=$(systemctl is-active "${units[@]}" | tr '\n' ' ')
+    credentials=$(stat -c '%n %U %a %s' /etc/plumscale/credentials/web-password \
+        /etc/plumscale/credentials/mqtt-password 2>&1 | tr '\n' ' ')
+    check systemd.after-install "${units[*]}: $enabled; active: $before; credentials made by postinst: $credentials" \
+        bash -c "[[ '$enabled|$before' == 'enabled enabled enabled enabled |active inactive inactive inactive ' &&
+            \$(stat -c '%U %a %s' /etc/plumscale/credentials/{web,mqtt}-password | sort -u) == 'root 600 0' ]]"
     useradd --no-create-home --groups plumscale reader
     useradd --no-create-home --groups plumscale,plumscale-admin admin
     useradd --no-create-home outsider
     load 0
+    # The owner's Home Assistant broker runs before PlumScale is set up; and an ADS1115 as it
+    # powers up (Config register 8583h) sits on the i2c-stub bus, for setup's probe to find.
+    systemctl enable --now mosquitto.service >"$RUNS/enable.out" 2>&1
+    i2cset -y "${i2cdev#/dev/i2c-}" 0x48 0x01 0x8385 w
+
+    # ---- the first hour: plumscale setup, then the weight where the owner looks ----------------
+    if first_hour_setup; then
+        probe_line=$(grep -m1 -E '^[0-9.]+ probe:' "$RUNS/setup.out" | cut -d' ' -f2-)
+        found_both() { [[ $probe_line == *"10 SPS"* && $probe_line == *"ADS1115 at i2c-"*"0x48"* ]]; }
+        check systemd.setup.probe "setup found the emulated HX711 at 10 SPS and the ADS1115: $probe_line" found_both
+    fi
+    conf=/etc/plumscale/plumscale.toml
+    wanted=('chip = "hx711-sim"' 'dout = "DOUT"' 'sck = "SCK"' 'rate = 10'
+        'admin_group = "plumscale-admin"' 'host = "127.0.0.1"' 'username = "plum-test"' 'scale_id = "vm"'
+        'listen = "127.0.0.1:8385"')
+    missing=""
+    for line in "${wanted[@]}"; do grep -qxF "$line" "$conf" || missing+="$line; "; done
+    secrets=$(grep -c 'plum-test-password\|plum-test-broker-secret' "$conf")
+    check systemd.setup.configuration "$conf written by setup, $(stat -c '%U %a' "$conf"): the answers' values \
+missing: '$missing' (want none); lines with a password: $secrets (want 0)" \
+        test "$(stat -c '%U %a' "$conf")|$missing|$secrets" = "root 644||0"
+    credentials=$(stat -c '%n %U %a %s' /etc/plumscale/credentials/web-password \
+        /etc/plumscale/credentials/mqtt-password 2>&1 | tr '\n' ' ')
+    check systemd.setup.credentials "written by setup: $credentials; mqtt-password holds the answers' password, \
+web-password a bcrypt hash: $(head -c 4 /etc/plumscale/credentials/web-password)…" \
+        bash -c "[[ \$(stat -c '%U %a' /etc/plumscale/credentials/{web,mqtt}-password | sort -u) == 'root 600' ]] &&
+            grep -qx plum-test-broker-secret /etc/plumscale/credentials/mqtt-password &&
+            grep -q '^\\\$2[aby]\\\$' /etc/plumscale/credentials/web-password"
+    until_true 60 systemctl --quiet is-active "${units[@]}"
+    enabled=$(systemctl is-enabled "${units[@]}" | tr '\n' ' ')
+    active=$(systemctl is-active "${units[@]}" | tr '\n' ' ')
+    check systemd.setup.units "after setup, ${units[*]}: $enabled; $active" \
+        test "$enabled|$active" = "enabled enabled enabled enabled |active active active active "
+    # A plum of 123 g on the pan: the owner looks in Home Assistant, then opens the URL.
+    load 123
+    LOAD_AT=$(now)
+    weight_in_home_assistant 123.0
+    # The URL setup printed ("open: http://127.0.0.1:8385/"), as the owner copies it.
+    weight_in_browser "$(sed -n "s/^[0-9.]* open: //p" "$RUNS/setup.out")" 123.0 plum-test-password
+    first_hour_summary
+
+    # ---- the doctor, on the file setup wrote ------------------------------------------------------
+    # --check watches the HX711's lines, which a running plumscaled holds: the socket stops with
+    # the service, so that neither the bridge nor the page wakes the daemon meanwhile.
+    systemctl stop plumscaled.socket plumscaled.service
+    plumscale setup --check >"$RUNS/setup-check.out" 2>&1
+    rc=$?
+    systemctl start plumscaled.socket plumscaled.service
+    check systemd.setup.check "plumscale setup --check on the file setup wrote: rc=$rc, \
+$(tr '\n' ' ' <"$RUNS/setup-check.out" | head -c 400)" test $rc = 0
 
     # ---- socket activation, READY and STATUS -------------------------------------------------
-    # All four units enabled, only the socket started: the bridge and the web service, clients of
-    # the socket, are not started by their packages while the daemon is not running, or they would
-    # wake it before the configuration says which GPIO lines are the scale's.
-    units=(plumscaled.socket plumscaled.service plumscale-mqtt.service plumscale-web.service)
-    enabled=$(systemctl is-enabled "${units[@]}" | tr '\n' ' ')
+    # The service stops, and with it the bridge and the web service, which would wake it through
+    # the socket as they reconnect: the socket alone listens, as before setup.
+    systemctl stop plumscale-mqtt.service plumscale-web.service plumscaled.service
     before=$(systemctl is-active "${units[@]}" | tr '\n' ' ')
     as reader plumscale status >"$RUNS/status.out" 2>&1
     rc=$?
     after=$(systemctl is-active plumscaled.service)
-    check systemd.socket-activation "${units[*]}: $enabled; after install: $before; \
+    systemctl start plumscale-mqtt.service plumscale-web.service
+    check systemd.socket-activation "${units[*]} stopped but the socket: $before; \
 plumscale status as a member of plumscale: rc=$rc, then the service is $after" \
-        test "$enabled|$before|$rc|$after" = \
-        "enabled enabled enabled enabled |active inactive inactive inactive |0|active"
+        test "$before|$rc|$after" = "active inactive inactive inactive |0|active"
     until_true 60 bash -c '[[ $(systemctl show -P SubState plumscaled.service) == running &&
         -n $(systemctl show -P StatusText plumscaled.service) ]]'
     check systemd.ready-status "Type=$(prop plumscaled.service Type), SubState=$(prop plumscaled.service SubState), \
@@ -185,15 +220,7 @@ StatusText='$(prop plumscaled.service StatusText)'" \
     check systemd.permission.reader "a member of plumscale tares: rc=$rc, $(tr '\n' ' ' <"$RUNS/reader-tare.out")" \
         bash -c "[[ $rc != 0 ]] && grep -q 'join the group' '$RUNS/reader-tare.out'"
 
-    # ---- calibration, kept over a restart ----------------------------------------------------
-    as admin plumscale calibrate --sensor pan --point 0 --point 200 --yes \
-        >"$RUNS/calibrate.out" 2>"$RUNS/calibrate.err" &
-    calibrate_pid=$!
-    # The 200 g goes on when the CLI asks for it (its prompt is unbuffered on stderr).
-    until_true 180 bash -c "grep -q 'place 200.0 g' '$RUNS/calibrate.err' || ! kill -0 $calibrate_pid"
-    load 200
-    wait "$calibrate_pid"
-    rc=$?
+    # ---- the calibration setup made, kept over a restart -----------------------------------------
     load 0
     as admin plumscale tare --sensor pan --timeout 60 >"$RUNS/admin-tare.out" 2>&1
     rc=$?
@@ -202,20 +229,22 @@ StatusText='$(prop plumscaled.service StatusText)'" \
     load 120
     shows reader 120.0
     shown=$?
-    check systemd.calibrate "plumscale calibrate --point 0 --point 200 as admin: rc=$rc; 120 g then reads: $(last_read)" \
-        test "$rc|$shown" = "0|0"
+    check systemd.calibrate "calibrated by plumscale setup with 0 and 200 g; 120 g then reads: $(last_read)" \
+        test "$shown" = 0
     pid=$(prop plumscaled.service MainPID)
     systemctl restart plumscaled.service
     shows reader 120.0
     check systemd.restart-keeps-calibration "systemctl restart (pid $pid -> $(prop plumscaled.service MainPID)): \
 $(last_read)(want 120.0 g)" test $? = 0
 
-    # ---- reload re-reads [scale] --------------------------------------------------------------
+    # ---- reload re-reads the scale's settings ----------------------------------------------------
+    # setup's file leaves the division to the sensor's profile (0.1 g), which wins over [scale];
+    # a key in the sensor's own table wins over both (docs/configuration.md, "Layers").
     echo $((ZERO + 120 * PER_GRAM + 3 * PER_GRAM / 10)) >"$P/code_a128" # 120.3 g
     shows reader 120.3
     before=$(last_read)
     pid=$(prop plumscaled.service MainPID)
-    sed -i 's/^division_grams = 0.1$/division_grams = 0.5/' /etc/plumscale/plumscale.toml
+    sed -i '/^name = "pan"$/a division_grams = 0.5' /etc/plumscale/plumscale.toml
     systemctl reload plumscaled.service
     rc=$?
     until_true 60 shows reader 120.5
@@ -223,7 +252,7 @@ $(last_read)(want 120.0 g)" test $? = 0
     check systemd.reload "120.3 g at division 0.1: $before; systemctl reload (rc $rc) with division 0.5: $(last_read)\
 (want 120.5 g, the same pid $pid: $(prop plumscaled.service MainPID))" \
         test "$rc|$shown|$pid" = "0|0|$(prop plumscaled.service MainPID)"
-    sed -i 's/^division_grams = 0.5$/division_grams = 0.1/' /etc/plumscale/plumscale.toml
+    sed -i '/^division_grams = 0.5$/d' /etc/plumscale/plumscale.toml
     systemctl reload plumscaled.service
     load 120
 
@@ -241,24 +270,7 @@ $(last_read)(want 120.0 g)" test $? = 0
 journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n1)" \
         bash -c "[[ $(prop plumscaled.service NRestarts) -gt $restarts ]] && grep -qi 'watchdog timeout' '$RUNS/plumscaled.journal'"
 
-    # ---- the MQTT and web services, as their packages install them --------------------------------
-    # The units load their secrets with LoadCredential=; systemd 252 will not start them unless
-    # the source files exist, which the packages' postinst make: empty (not set), root's alone.
-    credentials=$(stat -c '%n %U %a %s' /etc/plumscale/credentials/web-password \
-        /etc/plumscale/credentials/mqtt-password 2>&1 | tr '\n' ' ')
-    check systemd.credentials.files "made by postinst: $credentials" \
-        bash -c "[[ \$(stat -c '%U %a %s' /etc/plumscale/credentials/{web,mqtt}-password | sort -u) == 'root 600 0' ]]"
-    # The page's password only in the credential: [web] auth_file names no file, so a login
-    # that works proves the service read $CREDENTIALS_DIRECTORY/web-password.
-    (umask 077 && echo plum-test-password | plumscale-web hash-password --cost 10 >/tmp/web-password)
-    install -m 600 /tmp/web-password /etc/plumscale/credentials/web-password && rm /tmp/web-password
-    # And the broker's (the VM's mosquitto checks none, but the bridge sends it): a secret an
-    # upgrade must keep, like the page's.
-    echo plum-test-broker-secret >/etc/plumscale/credentials/mqtt-password
-    # systemd copies a credential when the unit starts: after a new password, a restart (as the
-    # docs tell the user), also when the unit was already running from an earlier boot.
-    systemctl enable --now mosquitto.service plumscale-mqtt.service plumscale-web.service >"$RUNS/enable.out" 2>&1
-    systemctl restart plumscale-mqtt.service plumscale-web.service >>"$RUNS/enable.out" 2>&1
+    # ---- the MQTT and web services, as setup set them up -------------------------------------------
     load 0
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'homeassistant/device/+/config' -C 1 -v >"$RUNS/mqtt-config.out" 2>&1
     timeout 120 mosquitto_sub -h 127.0.0.1 -t 'plumscale/vm/pan/state' -C 1 >"$RUNS/mqtt-state.out" 2>&1
@@ -266,7 +278,7 @@ journal: $(grep -io 'watchdog timeout[^.]*' "$RUNS/plumscaled.journal" | head -n
 $(ps -o user= -p "$(prop plumscale-mqtt.service MainPID)"): discovery '$(head -c 120 "$RUNS/mqtt-config.out")', \
 state '$(head -c 160 "$RUNS/mqtt-state.out")'" \
         bash -c "grep -q plumscale_vm '$RUNS/mqtt-config.out' && grep -q '\"grams\"' '$RUNS/mqtt-state.out'"
-    # Its credential (empty: no password) is there for its dynamic user, inside its sandbox: an
+    # Its credential (the broker's password) is there for its dynamic user, inside its sandbox: an
     # unreadable one would have stopped the bridge (it reports it rather than falling back).
     mqtt_pid=$(prop plumscale-mqtt.service MainPID)
     mqtt_uid=$(ps -o uid= -p "$mqtt_pid" | tr -d ' ')

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The service path under a real init: boots a stock Debian 12 kernel under QEMU (TCG) with
 # systemd as PID 1, installs the three Debian packages exactly as a Pi would (apt), and checks
-# the shipped units, sysusers files and udev rules at work: socket activation, READY and STATUS,
+# the shipped units, sysusers files and udev rules at work: a new owner's first hour (`plumscale
+# setup` from an answers file, then the weight in Home Assistant's state and in Chromium, each
+# step timed into first-hour.txt), socket activation, READY and STATUS,
 # reload, the watchdog, the sandbox, who may do what, and calibrations kept over a restart and a
 # reboot; the MQTT and web units with the same checks; then an upgrade to the same build packed
 # as the next version (calibration, tare, configuration and passwords kept, the services
@@ -15,8 +17,9 @@
 #
 # The root the VM boots is the host's own, read-only over 9p, under an overlay whose upper layer
 # is a fresh disk image (.build-kernel/systemd/disk.img): what the guest installs survives the
-# VM's reboot and never touches the host. The host needs systemd, mosquitto and curl installed
-# (they run in the guest from that root).
+# VM's reboot and never touches the host. The host needs systemd, mosquitto, curl, and for the
+# first hour's browser chromium, chromium-driver and python3-selenium installed (they run in the
+# guest from that root; the script installs what is missing).
 #
 # Environment:
 #   KERNEL_TEST_TIMEOUT     seconds the VM may run, both boots (default 1200)
@@ -46,7 +49,9 @@ dpkg --compare-versions "$next_version" gt "$version" ||
     fatal "$next_debs holds $next_version, not above $version: packaging/build-deb --version $version+1 $2"
 timeout_s=${KERNEL_TEST_TIMEOUT:-1200}
 
-extra_pkgs=(systemd udev mosquitto mosquitto-clients curl e2fsprogs util-linux)
+# Debian's selenium, not pip's: the guest runs the system python3, whatever the host's PATH says.
+extra_pkgs=(systemd udev mosquitto mosquitto-clients curl e2fsprogs util-linux
+    chromium chromium-driver python3-selenium)
 # shellcheck source=Tests/kernel/prepare.sh
 source "$here/../prepare.sh"
 
