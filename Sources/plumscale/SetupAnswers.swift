@@ -66,7 +66,13 @@ struct SetupAnswers: Equatable {
 
     /// The configuration keys each kind of sensor takes in the answers, beyond name and kind.
     static let sensorKeys: [SourceKind: [String]] = [
-        .hx711: ["chip", "dout", "sck", "rate", "gain", "profile"],
+        // The HX711 driver's limits and its sampler's scheduling, as the configuration has them
+        // (docs/configuration.md): a slow or emulated bus needs the limits raised, and the answers
+        // must be able to say so, or setup's own calibration would discard every sample there.
+        .hx711: [
+            "chip", "dout", "sck", "rate", "gain", "profile", "ready_timeout_ms", "clock_high_limit_us",
+            "realtime_priority", "lock_memory"
+        ],
         .ads1115: ["bus", "address", "channel", "pga_volts", "data_rate", "mode", "profile"],
         .iio: ["device", "channel", "poll_rate", "root", "profile"],
         .simulatedHX711: ["seed", "rate", "gain", "load_grams", "load_file", "cell_capacity_grams", "profile"],
@@ -209,6 +215,9 @@ extension SetupAnswers.Sensor {
                 } else {
                     throw reader.error(key, "expected 0 to 3, or a channel name in quotes such as \"AIN0\"")
                 }
+            case "lock_memory":
+                guard let flag = try reader.bool(key) else { continue }
+                value = .bool(flag)
             case "pga_volts", "poll_rate", "load_grams", "cell_capacity_grams":
                 guard let number = try reader.double(key) else { continue }
                 value = raw.int.map { .int($0) } ?? .double(number)

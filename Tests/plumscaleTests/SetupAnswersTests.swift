@@ -139,6 +139,10 @@ struct SetupAnswersTests {
             what: "a point that is not a number",
             text: "[[sensor]]\nname = \"p\"\nkind = \"hx711\"\n[[calibration]]\nsensor = \"p\"\npoints = [0, \"a\"]\n",
             line: 6, says: ["points", "item 2"]),
+        Bad(
+            what: "a driver flag of the wrong type",
+            text: "[[sensor]]\nname = \"p\"\nkind = \"hx711\"\nlock_memory = 1\n", line: 4,
+            says: ["lock_memory", "true or false"]),
         Bad(what: "a port out of range", text: "[mqtt]\nport = 70000\n", line: 2, says: ["port", "1 to 65535"]),
         Bad(
             what: "an unknown web key", text: "[web]\npassword = \"x\"\n", line: 2,

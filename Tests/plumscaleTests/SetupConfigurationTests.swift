@@ -22,6 +22,10 @@ struct SetupConfigurationTests {
             dout = "GPIO5"
             sck = "GPIO6"
             rate = 80
+            ready_timeout_ms = 1000
+            clock_high_limit_us = 10000
+            realtime_priority = 10
+            lock_memory = true
 
             [[sensor]]
             name = "fsr"
@@ -71,6 +75,8 @@ struct SetupConfigurationTests {
         }
         #expect(hx711.chip == "pinctrl-rp1" && hx711.dout == "GPIO5" && hx711.sck == "GPIO6")
         #expect(hx711.driver.rate.rawValue == 80)
+        #expect(hx711.driver.readyTimeout == .milliseconds(1000) && hx711.driver.clockHighLimit == .microseconds(10000))
+        #expect(hx711.sampler == SamplerSettings(realtimePriority: 10, lockMemory: true))
         #expect(configuration.sensors[0].profile?.name == "hx711-1kg-gain128")
         guard case .ads1115(let ads) = configuration.sensors[1].wiring else {
             Issue.record("fsr is not an ADS1115: \(configuration.sensors[1].wiring)")

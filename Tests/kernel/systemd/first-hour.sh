@@ -61,8 +61,7 @@ stamped_at() { grep -m1 -E "^[0-9.]+ ($1)" "$RUNS/setup.out" | cut -d' ' -f1; }
 # first_hour_setup: the owner's second command, `sudo plumscale setup`, with every answer from
 # a file the test writes (the scripted owner): the emulated HX711, the broker and the page.
 # Checks that it ran, and records its steps' wall times from the times its lines were printed.
-# Then the calibration with the 200 g the owner places when asked (see below for why it is a
-# command of its own here).
+# The calibration is setup's own: the owner places the 200 g when it asks.
 first_hour_setup() {
     local answers=/root/setup-answers.toml rc
     # The owner's two passwords, in plain text files of root's: setup puts the broker's into its
@@ -73,7 +72,12 @@ first_hour_setup() {
 # The package's example configuration is in place: the owner says yes to replacing it.
 overwrite = true
 
-# The HX711 on the emulated chip (hx711_sim.ko), at 10 SPS.
+# The HX711 on the emulated chip (hx711_sim.ko), at 10 SPS. QEMU's TCG clocks its SCK hundreds
+# of times slower than a Pi, so the driver's limits are raised for this emulated bus
+# (Tests/kernel/configs/hx711.toml says why), or every sample is discarded; and the sampler keeps
+# its pace among the suite's clients with a real-time priority and locked memory (which also
+# keep sched_setscheduler and mlockall in the system call check). On a Pi none of the four is
+# needed.
 [[sensor]]
 name = "pan"
 kind = "hx711"
@@ -81,6 +85,16 @@ chip = "hx711-sim"
 dout = "DOUT"
 sck = "SCK"
 rate = 10
+ready_timeout_ms = 1000
+clock_high_limit_us = 10000
+realtime_priority = 10
+lock_memory = true
+
+# The empty pan, then 200 g, placed when setup asks.
+[[calibration]]
+sensor = "pan"
+points = [0, 200]
+wait = 240
 
 [groups]
 socket_group = "plumscale"
@@ -100,56 +114,36 @@ listen = "127.0.0.1:8385"
 password_file = "/root/web-password.txt"
 TOML
     typed # sudo plumscale setup
-    local started=$EPOCHREALTIME
-    { plumscale setup --answers "$answers" </dev/null 2>&1; echo "exit $?"; } | stamp >"$RUNS/setup.out"
+    local started=$EPOCHREALTIME setup_pid
+    { plumscale setup --answers "$answers" </dev/null 2>&1; echo "exit $?"; } | stamp >"$RUNS/setup.out" &
+    setup_pid=$!
+    # The 200 g goes on when setup asks for it (the calibration's progress lines are unbuffered).
+    until_true 600 bash -c "grep -q 'calibrate pan: place 200 g' '$RUNS/setup.out' || ! kill -0 $setup_pid"
+    load 200
+    wait "$setup_pid"
+    load 0
     rc=$(sed -n 's/^[0-9.]* exit //p' "$RUNS/setup.out")
-    local probed written done_at
+    local probed written calibrated done_at
     probed=$(stamped_at 'probe:')
     written=$(stamped_at 'daemon: answering')
+    calibrated=$(stamped_at 'calibrate pan: saved')
     done_at=$(stamped_at 'done$')
     check systemd.setup "plumscale setup --answers (the owner's answers in a file): rc=${rc:-none} in \
 $(elapsed "$started")s; $(cut -d' ' -f2- "$RUNS/setup.out" | grep -vE '^[-+@ ]' | tr '\n' '|' | head -c 1500)" \
-        test "${rc:-x}|${probed:+p}${written:+w}${done_at:+d}" = "0|pwd"
-    [[ "${rc:-x}|${probed:+p}${written:+w}${done_at:+d}" == "0|pwd" ]] || return 1
+        test "${rc:-x}|${probed:+p}${written:+w}${calibrated:+c}${done_at:+d}" = "0|pwcd"
+    [[ "${rc:-x}|${probed:+p}${written:+w}${calibrated:+c}${done_at:+d}" == "0|pwcd" ]] || return 1
     step setup.probe "$(elapsed "$started" "$probed")" "the hardware probed: GPIO chips, I2C buses, the HX711 watched"
     step setup.configuration "$(elapsed "$probed" "$written")" "plumscale.toml written and checked, plumscaled \
 restarted on it and answering"
-    step setup.services "$(elapsed "$written" "$done_at")" "the two passwords into their credentials, [mqtt] \
+    step calibration "$(elapsed "$written" "$calibrated")" "by setup: the empty pan, then 200 g placed when asked, \
+settled and saved"
+    step setup.services "$(elapsed "$calibrated" "$done_at")" "the two passwords into their credentials, [mqtt] \
 and [web] written, plumscale-mqtt and plumscale-web enabled and started"
-
-    # QEMU's TCG clocks the HX711's SCK hundreds of times slower than a Pi: the driver's limits
-    # must be raised for this emulated bus (Tests/kernel/configs/hx711.toml says why), or every
-    # sample is discarded; and the sampler keeps its pace among the suite's clients only with
-    # the real-time priority and locked memory the hand-written configuration gave it (which
-    # also keeps sched_setscheduler and mlockall in the system call check). setup's answers
-    # cannot give those keys yet (only chip, dout, sck, rate, gain and profile for an HX711), so
-    # the wizard's own calibration cannot run here: the test, not the owner, adds the four keys
-    # to the file setup wrote and restarts the daemon, and the owner's calibration is
-    # `plumscale calibrate`, the wizard setup hands off to. On a Pi none is needed and setup
-    # calibrates in the same run.
-    local edited=$EPOCHREALTIME
-    local tcg_keys='ready_timeout_ms = 1000\nclock_high_limit_us = 10000\nrealtime_priority = 10\nlock_memory = true'
-    sed -i "/^name = \"pan\"\$/a $tcg_keys" /etc/plumscale/plumscale.toml
-    systemctl restart plumscaled.service
-    step tcg-driver-limits "$(elapsed "$edited")" "for QEMU's TCG only: the HX711's driver limits raised in the file, \
-plumscaled restarted (no step on a Pi)"
-    typed # plumscale calibrate (on a Pi, part of plumscale setup)
-    local calibrating=$EPOCHREALTIME calibrate_pid
-    plumscale calibrate --sensor pan --point 0 --point 200 --yes >"$RUNS/calibrate.out" 2>"$RUNS/calibrate.err" &
-    calibrate_pid=$!
-    # The 200 g goes on when the CLI asks for it (its prompt is unbuffered on stderr).
-    until_true 240 bash -c "grep -q 'place 200.0 g' '$RUNS/calibrate.err' || ! kill -0 $calibrate_pid"
-    load 200
-    wait "$calibrate_pid"
-    rc=$?
-    load 0
-    check systemd.setup.calibrate "plumscale calibrate --point 0 --point 200 on the file setup wrote: rc=$rc; \
-$(tr '\n' ' ' <"$RUNS/calibrate.err" | tail -c 300)" test $rc = 0
-    [[ $rc == 0 ]] || return 1
-    step calibration "$(elapsed "$calibrating")" "the empty pan, then 200 g placed when asked, settled and saved"
+    check systemd.setup.calibrate "plumscale setup calibrated the pan with the answers' points 0 and 200: \
+$(grep -E 'calibrate pan' "$RUNS/setup.out" | cut -d' ' -f2- | tr '\n' '|' | tail -c 300)" test -n "$calibrated"
     # The prompts: what the owner was asked to answer or to do. From the answers file setup asks
     # no question; what remains are the calibration's steps, the empty pan and the weight.
-    first_hour_prompts=$(cat "$RUNS/setup.out" "$RUNS/calibrate.err" |
+    first_hour_prompts=$(cat "$RUNS/setup.out" |
         grep -cE ': place [0-9.]+ g|empty pan|\[y/N\]|\[Y/n\]|\?$')
     return 0
 }
@@ -163,5 +157,5 @@ first_hour_summary() {
     local steps
     steps=$(awk 'NF >= 3 {printf "%s %s s; ", $1, $2}' "$FIRST_HOUR")
     pass systemd.first-hour "$total s in all, $first_hour_commands commands typed (apt install, plumscale setup, \
-plumscale calibrate for TCG, open the URL), ${first_hour_prompts:-0} prompts: $steps"
+open the URL), ${first_hour_prompts:-0} prompts: $steps"
 }
