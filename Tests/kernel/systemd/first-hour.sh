@@ -124,7 +124,7 @@ TOML
     load 0
     rc=$(sed -n 's/^[0-9.]* exit //p' "$RUNS/setup.out")
     local probed written calibrated done_at
-    probed=$(stamped_at 'probe:')
+    probed=$(stamped_at 'probe: .*GPIO header chip') # the summary, once the HX711 was watched
     written=$(stamped_at 'daemon: answering')
     calibrated=$(stamped_at 'calibrate pan: saved')
     done_at=$(stamped_at 'done$')

@@ -148,7 +148,8 @@ user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web" \
 
     # ---- the first hour: plumscale setup, then the weight where the owner looks ----------------
     if first_hour_setup; then
-        probe_line=$(grep -m1 -E '^[0-9.]+ probe:' "$RUNS/setup.out" | cut -d' ' -f2-)
+        # The probe's summary line (before it, a line says plumscaled was stopped for the watch).
+        probe_line=$(grep -m1 -E '^[0-9.]+ probe: .*GPIO header chip' "$RUNS/setup.out" | cut -d' ' -f2-)
         found_both() { [[ $probe_line == *"10 SPS"* && $probe_line == *"ADS1115 at i2c-"*"0x48"* ]]; }
         check systemd.setup.probe "setup found the emulated HX711 at 10 SPS and the ADS1115: $probe_line" found_both
     fi
