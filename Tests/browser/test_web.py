@@ -173,22 +173,23 @@ def check_screenshot(driver, stack, path):
         # pans settle at once the mark can pass to the other pan and back between the two
         # looks, so a picture whose card is not yellow is taken again, until the deadline; one
         # that never shows it yellow fails, naming the pixel.
+        # The other cards are those of the same moment too: read after the picture, the mark
+        # may have passed to another pan, which was then taken for "the other card".
         card = heaviest_card(driver)
         if card is None:
             return None
         rect = card.rect
+        others = [c.rect for c in cards(driver) if c != card]
         png = driver.get_screenshot_as_png()
         if heaviest_card(driver) != card or card.rect != rect:
             return None
-        return rect, png, yellow_points(rect, png)
-    rect, png, rows = wait_until("a steady, yellow heaviest card to photograph", capture, seconds=60)
+        return rect, others, png, yellow_points(rect, png)
+    rect, others, png, rows = wait_until("a steady, yellow heaviest card to photograph", capture, seconds=60)
     with open(path, "wb") as f:
         f.write(png)
-    other = [c for c in cards(driver) if c != heaviest_card(driver)]
-    if other:
-        r = other[0].rect
+    for r in others:
         pixel = rows[int(r["y"] + 8)][int(r["x"] + 8)]
-        assert pixel != YELLOW, "the other card must not be yellow"
+        assert pixel != YELLOW, f"the card at {r['x']},{r['y']} is not the heaviest and must not be yellow: {pixel}"
 
 
 def check_tare(driver, stack):
