@@ -126,7 +126,16 @@ class Report:
             evidence = (f"{span:.0f} s from {longest[0][0]:.0f} s: RSS median {rss_first / 1024:.2f} -> "
                         f"{rss_last / 1024:.2f} MiB ({growth * 100:+.2f} %), fds {fds}, threads {threads}")
             self.add(f"{name}: RSS within 1 %", abs(growth) <= RSS_TOLERANCE, evidence)
-            self.add(f"{name}: descriptors constant", len(fds) == 1, evidence)
+            # A descriptor open for a moment (a client of the socket, the configuration read at a
+            # SIGHUP) is caught by a sample now and then: a 5-minute run failed plumscaled on one
+            # sample of 26 among 25s, the first after a reload. A leaked descriptor is never closed:
+            # it raises the fewest seen. Constant means the fewest in the last third is the fewest in
+            # the first; the evidence counts the samples above it.
+            fd_floor_first, fd_floor_last = min(r[5] for r in first), min(r[5] for r in last)
+            above = sum(1 for r in longest if r[5] > min(fd_floor_first, fd_floor_last))
+            self.add(f"{name}: descriptors constant", fd_floor_last == fd_floor_first,
+                     f"fewest descriptors {fd_floor_first} in the first third, {fd_floor_last} in the last; "
+                     f"{above} of {len(longest)} samples caught one open for a moment; {evidence}")
             # The runtime's worker threads come and go with the work (libdispatch lets an idle one exit,
             # and the bridge's count went 6, 7, 6 within seconds at every reconnect), so the most in a
             # third of a short stretch says when one was sampled, not that one leaked (a 5-minute run
