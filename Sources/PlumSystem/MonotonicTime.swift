@@ -56,7 +56,28 @@ public struct SystemMonotonicClock: MonotonicClock, Sendable {
             tv_sec: Int(deadline.nanoseconds / 1_000_000_000),
             tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
         // Absolute sleep: restarting after EINTR does not drift.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        var result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+        while result == EINTR { result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) }
+        guard result != 0 else { return }
+        // The kernel refuses a valid absolute time on no clock it has, but a library preloaded in
+        // front of libc can: libfaketime 0.9.10 (Debian 12) answers EINVAL to every absolute sleep
+        // on CLOCK_MONOTONIC, even with its monotonic clock left alone. Returning at once would
+        // turn every wait of a sampler or a chip model into a busy loop (the soak's daemon took
+        // 1.6 cores so); the rest of the wait is slept relative instead, which it passes through.
+        sleepRelative(until: deadline)
+    }
+
+    /// Sleeps until `deadline` with relative sleeps, each for what remains.
+    func sleepRelative(until deadline: MonotonicInstant) {
+        while true {
+            let now = now()
+            guard now < deadline else { return }
+            let remaining = deadline.nanoseconds - now.nanoseconds
+            var request = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+            // EINTR: the loop computes what remains. Any other error: nothing left to fall back on.
+            let result = clock_nanosleep(CLOCK_MONOTONIC, 0, &request, nil)
+            guard result == 0 || result == EINTR else { return }
+        }
     }
 }
 

@@ -119,4 +119,46 @@ struct ClockStepProcessTests {
         }
         #expect(try await offPool { daemon.terminate() } == 0)
     }
+    /// libfaketime 0.9.10 answers EINVAL to every `clock_nanosleep(CLOCK_MONOTONIC,
+    /// TIMER_ABSTIME)`; the daemon's waits then returned at once and its chip models and samplers
+    /// spun: under the soak's libfaketime plumscaled took 1.6 cores for two simulated pans, 2.7 %
+    /// of one without it, and the load starved the rest of the stack. Its sleeps now fall back to
+    /// relative ones.
+    @Test("under libfaketime, whose absolute sleeps all fail, the daemon still sleeps: well under half a core for a pan at 80 SPS")
+    func sleepsUnderFakeTime() async throws {
+        let library = try #require(FakeTime.library)
+        let directory = try TemporaryDirectory(prefix: "plumsleep")
+        try directory.write("pan.grams", "300\n")
+        try directory.write("offset", "+0\n")
+        let environment = [
+            "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": directory.file("offset"), "FAKETIME_CACHE_DURATION": "1",
+            "DONT_FAKE_MONOTONIC": "1", "FAKETIME_SHARED": "/plumscale_sem_none /plumscale_shm_none"
+        ]
+        let daemon = try await offPool {
+            try DaemonFixture(
+                configuration: Self.configuration(directory), environment: environment, directory: directory)
+        }
+        try await offPool {
+            let client = try daemon.client()
+            _ = try client.watch()
+            _ = try Self.stableWeight(client, "a stable reading under libfaketime")
+            let figures = ProcessFigures(pid: daemon.pid)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let cpuBefore = figures.cpuSeconds
+            // 240 readings: three seconds of the pan's 80 a second, however slow this machine is.
+            for index in 0..<240 {
+                _ = try client.nextReport(within: .seconds(10), "reading \(index + 1) of 240") { report in
+                    if case .weight(let weight) = report { weight } else { nil }
+                }
+            }
+            let cpu = figures.cpuSeconds - cpuBefore
+            let elapsed = clock.now - start
+            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            #expect(
+                cpu / wall < 0.5,
+                "plumscaled used \(cpu) s of CPU in \(wall) s: its sleeps return at once and it spins")
+        }
+        #expect(try await offPool { daemon.terminate() } == 0)
+    }
 }
