@@ -124,7 +124,9 @@ struct ClockStepProcessTests {
     /// spun: under the soak's libfaketime plumscaled took 1.6 cores for two simulated pans, 2.7 %
     /// of one without it, and the load starved the rest of the stack. Its sleeps now fall back to
     /// relative ones.
-    @Test("under libfaketime, whose absolute sleeps all fail, the daemon still sleeps: well under half a core for a pan at 80 SPS")
+    @Test(
+        "under libfaketime, whose absolute sleeps all fail, the daemon still sleeps: well under half a core for a pan at 80 SPS"
+    )
     func sleepsUnderFakeTime() async throws {
         let library = try #require(FakeTime.library)
         let directory = try TemporaryDirectory(prefix: "plumsleep")
