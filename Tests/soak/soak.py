@@ -15,6 +15,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -302,6 +303,9 @@ def main():
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     os.makedirs(args.out, exist_ok=True)
+    # Stopped (run.sh's trap sends SIGTERM to the group, as does Ctrl-C's exit there): the cleanup below
+    # still runs, so no tmpfs of the full-disk fault stays mounted and no process stays behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     soak = Soak(args)
     print(f"soak: {args.minutes:g} min, seed {args.seed}, binaries {args.bin}, logs {soak.dir}", flush=True)
     status = 0
