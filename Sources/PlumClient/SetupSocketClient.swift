@@ -23,7 +23,8 @@ public struct SetupSocketClient: Sendable {
     ///   socket), `.permissionDenied`, `.timedOut`, `.connectionLost`.
     public func exchange(_ request: String) throws(ClientError) -> String {
         guard !request.contains("\n") else {
-            throw ClientError(.malformedReport, socketPath: path, "a setup request is one line of JSON, with no newline")
+            throw ClientError(
+                .malformedReport, socketPath: path, "a setup request is one line of JSON, with no newline")
         }
         let channel: LineChannel
         do { channel = try LineChannel(connectingTo: path) } catch {

@@ -164,7 +164,8 @@ struct SetupServer {
             throw Refusal("unknown request \"\(name)\"; use one of \(Self.requests.joined(separator: ", "))")
         }
         if let unknown = request.keys.filter({ $0 != "request" && !allowed.contains($0) }).sorted().first {
-            let known = allowed.isEmpty ? "it takes no other key" : "it takes " + allowed.sorted().joined(separator: ", ")
+            let known =
+                allowed.isEmpty ? "it takes no other key" : "it takes " + allowed.sorted().joined(separator: ", ")
             throw Refusal("\(name): unknown key \"\(unknown)\"; \(known)")
         }
         switch name {

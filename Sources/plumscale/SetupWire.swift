@@ -54,7 +54,8 @@ enum SetupWire: Codable, Equatable {
     var line: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(self)) ?? Data("{\"ok\":false,\"error\":\"the reply could not be encoded\"}".utf8)
+        let data =
+            (try? encoder.encode(self)) ?? Data("{\"ok\":false,\"error\":\"the reply could not be encoded\"}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
