@@ -441,6 +441,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 "PlumSystem",
                 "PlumTestSupport",
                 "plumscaled",  // DaemonLinkTests: the link against a real daemon
+                "plumscale",  // SetupRoutesTests: `plumscale setup --serve` behind the setup socket
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

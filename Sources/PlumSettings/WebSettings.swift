@@ -15,9 +15,12 @@ package import TOMLKit
 ///     trusted_proxy = "127.0.0.1"
 ///     cookie_secure = false
 ///     max_watchers = 100
+///     setup_socket = "/run/plumscale-setup.sock"
 package struct WebSettings: Hashable, Sendable {
     package static let defaultListen = WebListenAddress(host: "127.0.0.1", port: 8385)
     package static let defaultAuthFile = "/etc/plumscale/web-password"
+    /// Where plumscale-setup.socket listens (`ListenStream=`).
+    package static let defaultSetupSocket = "/run/plumscale-setup.sock"
 
     /// Where the HTTP server listens.
     package var listen: WebListenAddress = WebSettings.defaultListen
@@ -46,6 +49,9 @@ package struct WebSettings: Hashable, Sendable {
     package var cookieSecure = false
     /// Browsers watching `/ws` at most; each holds a socket, a task and a queue of frames.
     package var maxWatchers = 100
+    /// The setup socket, through which an administrator runs `plumscale setup`'s steps from the
+    /// page when the scale is not set up (docs/web.md, "The first run").
+    package var setupSocket: String = WebSettings.defaultSetupSocket
 
     package init() {}
 
@@ -118,6 +124,14 @@ package struct WebSettings: Hashable, Sendable {
         }
         settings.cookieSecure = try reader.bool("cookie_secure") ?? false
         settings.maxWatchers = try reader.int("max_watchers", in: 1...10_000, unit: "watchers") ?? 100
+        if let path = try reader.string("setup_socket") {
+            guard path.hasPrefix("/") else {
+                throw reader.error(
+                    "setup_socket",
+                    "setup_socket = \"\(path)\" must be an absolute path, such as \"\(defaultSetupSocket)\"")
+            }
+            settings.setupSocket = path
+        }
         try reader.rejectUnknownKeys()
         return settings
     }

@@ -12,6 +12,9 @@ enum BlockingWork {
     static let password: NIOThreadPool = started(threads: 1)
     /// History exports: two threads, so one long export does not hold back the next page.
     static let history: NIOThreadPool = started(threads: 2)
+    /// The setup socket: one thread, since one person sets the scale up, and an apply waits
+    /// for plumscaled's restart for up to half a minute.
+    static let setup: NIOThreadPool = started(threads: 1)
 
     private static func started(threads: Int) -> NIOThreadPool {
         let pool = NIOThreadPool(numberOfThreads: threads)

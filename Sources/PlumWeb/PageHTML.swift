@@ -23,6 +23,25 @@ enum PageHTML {
           <button id="logout" hidden>Log out</button>
         </header>
         <p id="message" class="message" role="alert" hidden></p>
+        <section id="setup" class="setup" aria-label="first run" hidden>
+          <h2>Set the scale up</h2>
+          <p id="setup-state"></p>
+          <div class="setup-step">
+            <label><input id="setup-watch" type="checkbox" checked> watch an HX711 on</label>
+            DT <input id="setup-dout" value="GPIO5" size="8" aria-label="HX711 DT line">
+            SCK <input id="setup-sck" value="GPIO6" size="8" aria-label="HX711 SCK line">
+            <button id="setup-probe">Find the hardware</button>
+          </div>
+          <p id="setup-found"></p>
+          <ul id="setup-choices" class="setup-choices"></ul>
+          <button id="setup-preview" disabled>Preview the configuration</button>
+          <pre id="setup-diff" class="setup-diff"></pre>
+          <label id="setup-confirm-line" hidden><input id="setup-confirm" type="checkbox">
+            Replace the file there with this</label>
+          <button id="setup-apply" disabled>Apply and restart plumscaled</button>
+          <p id="setup-message" class="message" role="status"></p>
+          <div id="setup-calibrate"></div>
+        </section>
         <main id="pans" class="pans" aria-live="polite"></main>
         <p id="status-warning" class="message" role="alert" hidden></p>
         <section id="weighing" class="weighing" aria-label="weighing session">

@@ -1,9 +1,9 @@
 /// The page's script: the live cards over `/ws`, login, the actions, the calibration wizard
-/// and the history charts; the weighing session's part is ``SessionScript``, served after it
-/// as one `/app.js` (``served``). Plain JavaScript, no libraries.
+/// and the history charts; the weighing session's part is ``SessionScript`` and the first run's
+/// ``SetupScript``, served after it as one `/app.js` (``served``). Plain JavaScript, no libraries.
 enum PageScript {
     /// `/app.js`: one script, so the session's functions are there before the first frame.
-    static let served = text + "\n" + SessionScript.text
+    static let served = text + "\n" + SessionScript.text + "\n" + SetupScript.text
 
     static let text = #"""
         "use strict";
@@ -167,6 +167,7 @@ enum PageScript {
           $("logout").hidden = !token;
           for (const node of pans.values()) node.querySelector(".actions").hidden = !token;
           showSessionControls();
+          checkSetup(token);
         }
 
         $("login").addEventListener("submit", async (event) => {

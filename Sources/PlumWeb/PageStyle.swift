@@ -68,6 +68,8 @@ enum PageStyle {
         dialog { max-width: 30rem; width: calc(100% - 2rem); border-radius: .8rem; }
         .steps li { margin-bottom: .8rem; } .steps li.done { color: #2a7a36; }
         #wizard-table td { text-align: right; padding: 0 .6rem; }
+        .setup { margin: 1rem; padding: 1rem; border: 1px solid #c8a400; border-radius: .8rem; background: #fffbe8; }
+        .setup-choices { list-style: none; padding: 0; } .setup-diff { white-space: pre-wrap; font-size: .8rem; }
         @media (max-width: 30rem) { .grams { font-size: 2.1rem; } .login { margin-left: 0; } }
         """#
 }

@@ -30,6 +30,8 @@ package struct WebService: Sendable {
     package let sessionStore: SessionStore
     /// How long a login lasts.
     package let sessionLifetime: Duration
+    /// The setup socket, for an administrator's first run from the page (``SetupRoutes``).
+    package let setup: SetupSocketClient
     /// When this service started, for `/api/status`.
     let serviceStart = StatusRoute.ServiceStart()
 
@@ -37,9 +39,10 @@ package struct WebService: Sendable {
         daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
         sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
-        keeper: HistoryKeeper? = nil
+        keeper: HistoryKeeper? = nil, setup: SetupSocketClient = SetupSocketClient()
     ) {
         self.keeper = keeper
+        self.setup = setup
         self.sessionLifetime = sessionLifetime
         self.sessionStore = sessionStore
         self.daemon = daemon
@@ -105,6 +108,7 @@ package struct WebService: Sendable {
             }
         }
         ActionRoutes(daemon: daemon, access: access, sessionLifetime: sessionLifetime).add(to: router)
+        SetupRoutes(access: access, setup: setup).add(to: router)
         return router
     }
 

@@ -89,7 +89,7 @@ struct Serve: AsyncParsableCommand {
                 throttle: LoginThrottle(backoffSeconds: Double(settings.loginBackoffSeconds)),
                 hosts: HostCheck(names: settings.allowedHosts), trustedProxy: settings.trustedProxy,
                 cookieSecure: settings.cookieSecure),
-            maxWatchers: settings.maxWatchers, keeper: history)
+            maxWatchers: settings.maxWatchers, keeper: history, setup: SetupSocketClient(path: settings.setupSocket))
         let feed = DaemonFeed(link: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)

@@ -34,6 +34,15 @@ struct SetupCommand: ParsableCommand {
     @Flag(help: "Check every sensor in the configuration; exit code 3 when one has a problem.")
     var check = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Answer one request of the web page's first run: a line of JSON on standard input "
+                + "(plumscale-setup.socket runs this per connection; docs/web.md)."))
+    var serve = false
+
+    @Option(help: ArgumentHelp("--serve: besides root, the group that may ask.", valueName: "group"))
+    var adminGroup: String = "plumscale-admin"
+
     @Flag(help: "One JSON object instead of text.")
     var json = false
 
@@ -82,6 +91,9 @@ struct SetupCommand: ParsableCommand {
 
     func validate() throws {
         guard !(probe && check) else { throw ValidationError("give --probe or --check, not both.") }
+        if serve, probe || check || answers != nil {
+            throw ValidationError("--serve answers requests on its own: leave out --probe, --check and --answers.")
+        }
         if probe || check, answers != nil {
             throw ValidationError("--answers is for the wizard: leave out --probe and --check.")
         }
@@ -95,6 +107,14 @@ struct SetupCommand: ParsableCommand {
 
     func run() throws {
         let window = Duration.milliseconds(Int64(watch * 1000))
+        if serve {
+            let wizard = SetupWizard(
+                configPath: config, credentialsDirectory: credentialsDir, socket: socket, daemonWait: daemonWait,
+                probePins: nil, window: window, roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: nil)
+            let status = SetupServer(wizard: wizard, adminGroup: adminGroup).serve()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if !probe && !check { return try runWizard(window: window) }
         if probe {
             let pins = noHX711 ? nil : HX711Pins(chip: chip, dout: dout, sck: sck)

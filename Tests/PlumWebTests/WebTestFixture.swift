@@ -29,7 +29,8 @@ struct WebTestFixture {
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
         allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false,
-        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore()
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
+        setupSocket: String? = nil
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -46,7 +47,8 @@ struct WebTestFixture {
                 lanReadOnly: lanReadOnly, passwords: PasswordFile(path: directory + "/web-password"),
                 throttle: throttle, hosts: HostCheck(names: allowedHosts), trustedProxy: trustedProxy,
                 cookieSecure: cookieSecure),
-            now: { now }, maxWatchers: maxWatchers, sessionLifetime: sessionLifetime, sessionStore: sessionStore)
+            now: { now }, maxWatchers: maxWatchers, sessionLifetime: sessionLifetime, sessionStore: sessionStore,
+            setup: SetupSocketClient(path: setupSocket ?? directory + "/no-setup.sock", timeout: .seconds(90)))
     }
 
     func application(

@@ -11,10 +11,13 @@ Checks, each waiting for its signal with a deadline (never a fixed sleep):
   4. after logging in, Tare on a stable pan makes it read 0.0 g;
   5. /metrics and /api/poll answer for scripts;
   6. a weighing session of 30 plums on a pan whose load the test writes: every item in the page
-     within 1 d of its truth, the class histogram and the figures right, 30 rows in the CSV.
+     within 1 d of its truth, the class histogram and the figures right, 30 rows in the CSV;
+  7. the first run: an admin who logs in on a scale that is not set up sees setup's steps (the
+     real `plumscale setup --serve` behind a socket that starts it per connection, as systemd's
+     plumscale-setup.socket does), chooses the sensor found, applies, and the calibration wizard opens.
 Prints 'browser: N passed, N failed' and exits non-zero on any failure.
 """
-import argparse, json, os, shutil, socket, subprocess, sys, tempfile, time, traceback, urllib.request
+import argparse, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, traceback, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -52,8 +55,9 @@ def free_port():
 class Stack:
     """plumscaled --simulate and plumscale-web on a free port, in a temporary directory."""
 
-    def __init__(self, bin_dir, sensors=None):
-        """`sensors`: the daemon's [[sensor]] tables, in place of --simulate's two pans."""
+    def __init__(self, bin_dir, sensors=None, web_settings=""):
+        """`sensors`: the daemon's [[sensor]] tables, in place of --simulate's two pans; `web_settings`: more
+        keys of [web] ({dir} is the stack's directory)."""
         self.dir = tempfile.mkdtemp(prefix="plumweb-browser-")
         self.processes = []
         self.socket = os.path.join(self.dir, "plumscale.sock")
@@ -74,7 +78,8 @@ class Stack:
             f.write(hashed)
         with open(os.path.join(self.dir, "plumscale.toml"), "w") as f:
             f.write(f'[web]\nlisten = "127.0.0.1:{self.port}"\nauth_file = "{self.dir}/web-password"\n'
-                    f'history = "{self.dir}/history.sqlite"\nretention_days = 1\n')
+                    f'history = "{self.dir}/history.sqlite"\nretention_days = 1\n'
+                    + web_settings.replace("{dir}", self.dir))
         self.web = self.start([os.path.join(bin_dir, "plumscale-web"), "--config", os.path.join(self.dir, "plumscale.toml"),
                                "--socket", self.socket], "web.log")
         self.url = f"http://127.0.0.1:{self.port}"
@@ -441,6 +446,83 @@ def check_session(driver, bin_dir, screenshot):
         stack.stop(keep_logs=False)
 
 
+class SetupSocket:
+    """plumscale-setup.socket as systemd runs it (Accept=yes): each connection gets its own
+    `plumscale setup --serve`, the connection as its standard input and output."""
+
+    def __init__(self, path, command, log):
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(path)
+        self.listener.listen(4)
+        self.command, self.log = command, log
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with connection, open(self.log, "a") as log:
+                subprocess.Popen(self.command, stdin=connection.fileno(), stdout=connection.fileno(), stderr=log)
+
+    def close(self):
+        self.listener.close()
+
+
+def check_first_run(driver, bin_dir):
+    """An admin logs in on a scale whose configuration setup has not written: the page shows the setup steps;
+    the probe finds the fake tree's IIO HX711, named "pan" it is previewed and applied, and the calibration
+    wizard opens for it. plumscaled already has a simulated pan of that name, which apply waits for."""
+    stack = Stack(bin_dir, sensors='[[sensor]]\nname = "pan"\nkind = "simulated-hx711"\nload_grams = 0\n',
+                  web_settings='setup_socket = "{dir}/setup.sock"\n')
+    tree = os.path.join(stack.dir, "tree", "sys", "bus", "iio", "devices", "iio:device0")
+    os.makedirs(tree)
+    with open(os.path.join(tree, "name"), "w") as f:
+        f.write("hx711\n")
+    config = os.path.join(stack.dir, "setup", "plumscale.toml")
+    os.makedirs(os.path.dirname(config))
+    setup = SetupSocket(os.path.join(stack.dir, "setup.sock"), [
+        os.path.join(bin_dir, "plumscale"), "setup", "--serve", "--config", config, "--credentials-dir", stack.dir,
+        "--no-systemd", "--probe-root", os.path.join(stack.dir, "tree"), "--socket", stack.socket,
+        "--daemon-wait", "30"], os.path.join(stack.dir, "setup.log"))
+    try:
+        driver.get(stack.url + "/")
+        wait_until("the pan card", lambda: len(cards(driver)) == 1)
+        assert not driver.find_element(By.ID, "setup").is_displayed(), "no setup steps before login"
+        wait_until("the login form", lambda: driver.find_element(By.ID, "login").is_displayed())
+        driver.find_element(By.ID, "password").send_keys(stack.password)
+        driver.find_element(By.ID, "login-button").click()
+        wait_until("the setup steps after login", lambda: driver.find_element(By.ID, "setup").is_displayed())
+        assert "not set up" in driver.find_element(By.ID, "setup-state").text
+        driver.find_element(By.ID, "setup-watch").click()  # the fake tree has no GPIO chip to watch
+        driver.find_element(By.ID, "setup-probe").click()
+        wait_until("the probe's choice", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#setup-choices li")) == 1)
+        assert "IIO iio:device0 [hx711]" in driver.find_element(By.ID, "setup-found").text
+        name = driver.find_element(By.CSS_SELECTOR, "#setup-choices .setup-name")
+        name.clear()
+        name.send_keys("pan")
+        driver.find_element(By.ID, "setup-preview").click()
+        wait_until("the file setup writes", lambda: 'name = "pan"' in driver.find_element(By.ID, "setup-diff").text)
+        assert not driver.find_element(By.ID, "setup-confirm-line").is_displayed(), "no file there: nothing to confirm"
+        driver.find_element(By.ID, "setup-apply").click()
+        wait_until("the calibration wizard for pan", lambda: driver.find_element(By.ID, "wizard").is_displayed()
+                   and driver.find_element(By.ID, "wizard-sensor").text == "pan", seconds=60)
+        assert "set up" in driver.find_element(By.ID, "setup-message").text
+        with open(config) as f:
+            assert 'name = "pan"' in f.read(), "the configuration written"
+        driver.find_element(By.ID, "wizard-cancel").click()
+    except Exception:
+        for log in ("setup.log", "web.log"):
+            path = os.path.join(stack.dir, log)
+            if os.path.exists(path):
+                print(f"--- {log}\n" + open(path).read()[-3000:])
+        raise
+    finally:
+        setup.close()
+        stack.stop(keep_logs=False)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.environ.get("PLUMSCALE_BIN_DIR", ".build/debug"))
@@ -456,7 +538,8 @@ def main():
                   ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
                   ("check_tare", check_tare), ("check_named_tare", check_named_tare), ("check_api", check_api),
                   ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin))),
-                  ("check_session", lambda d, s: check_session(d, os.path.abspath(args.bin), args.session_screenshot))]
+                  ("check_session", lambda d, s: check_session(d, os.path.abspath(args.bin), args.session_screenshot)),
+                  ("check_first_run", lambda d, s: check_first_run(d, os.path.abspath(args.bin)))]
         for name, check in checks:
             try:
                 check(driver, stack)

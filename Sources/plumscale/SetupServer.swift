@@ -1,0 +1,393 @@
+import Foundation
+import PlumDaemonConfig
+import PlumProbe
+import PlumSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `plumscale setup --serve`: one request of the web page's first run, read as a line of JSON
+/// on standard input, answered with a line of JSON on standard output, then exit.
+///
+/// systemd runs it once per connection (`plumscale-setup.socket`, `Accept=yes`), as root, so
+/// that plumscale-web, which has no privileges, can offer setup's steps in the browser. The
+/// steps are the wizard's own (``SetupWizard``): its probe and choices, its rendering, checking
+/// and atomic writing of the configuration, its restart of plumscaled. The requests:
+///
+/// - `{"request":"state"}`: whether this scale is set up (the file was written by setup and
+///   its sensors load) and its sensors.
+/// - `{"request":"probe","hx711":{"dout":"GPIO5","sck":"GPIO6"}}`: the hardware found and the
+///   sensors setup would offer (`"hx711":false` watches no HX711; absent: the README's pins).
+/// - `{"request":"preview","sensors":[{"name":"pan","kind":"hx711",…}]}`: the file setup would
+///   write, the diff from the one there, and the `confirm` token of that diff.
+/// - `{"request":"apply","sensors":[…],"confirm":"…"}`: writes it (a different file only with
+///   the token of the diff the person was shown), restarts plumscaled and waits for it.
+///
+/// Every reply has `"ok"`; a refusal has `"error"`, saying what was wrong and what to do.
+struct SetupServer {
+    /// The wizard whose steps are run: its answers are made from each request.
+    var wizard: SetupWizard
+    /// Besides root, the group whose members may ask (plumscaled's admin_group).
+    var adminGroup: String
+
+    /// The longest request line read.
+    static let requestLimit = 65_536
+    /// How long a client has to send its request.
+    static let requestTimeout: Int32 = 10_000
+
+    /// Why a request is refused: what was wrong and what to do, as the reply's `error`.
+    struct Refusal: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Serves the one request on standard input. The wizard's progress lines go to standard
+    /// error (the journal), so that standard output carries the reply alone.
+    func serve() -> Int32 {
+        fflush(nil)
+        let output = dup(1)
+        guard output >= 0, dup2(2, 1) >= 0 else { return 1 }
+        let reply: SetupWire
+        do {
+            try checkPeer()
+            let request = try readRequest()
+            reply = try answer(request)
+        } catch let refusal as Refusal {
+            reply = .object(["ok": .bool(false), "error": .string(refusal.message)])
+        } catch let failure as SetupFailure {
+            reply = .object(["ok": .bool(false), "error": .string(failure.message)])
+        } catch {
+            reply = .object(["ok": .bool(false), "error": .string("\(error)")])
+        }
+        fflush(nil)
+        let bytes = Array((reply.line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return 1 }
+            offset += written
+        }
+        close(output)
+        return 0
+    }
+
+    // MARK: who asks
+
+    /// Refuses a peer that is neither root nor in ``adminGroup``, by the kernel's word on the
+    /// connection (`SO_PEERCRED`, `SO_PEERGROUPS`), whatever the socket file's mode. Standard
+    /// input that is not a socket (a pipe, a file) is whoever started this process, who could
+    /// run setup itself.
+    func checkPeer() throws(Refusal) {
+        var credentials = [UInt32](repeating: 0, count: 3)  // struct ucred: pid, uid, gid
+        var length = socklen_t(12)
+        let got = credentials.withUnsafeMutableBytes { getsockopt(0, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length) }
+        if got != 0 {
+            if errno == ENOTSOCK { return }
+            throw Refusal("cannot tell who connected (SO_PEERCRED: \(Errno.current)); refused")
+        }
+        let uid = credentials[1]
+        if uid == 0 { return }
+        guard let group = getgrnam(adminGroup) else {
+            throw Refusal(
+                "uid \(uid) is not root, and the group '\(adminGroup)' does not exist; refused. Run "
+                    + "sudo plumscale setup, or create the group (the plumscale package does)")
+        }
+        let wanted = group.pointee.gr_gid
+        if credentials[2] == wanted { return }
+        var groups = [UInt32](repeating: 0, count: 256)
+        var size = socklen_t(groups.count * 4)
+        let soPeerGroups: Int32 = 59  // Linux 4.13, <asm-generic/socket.h>; not in Glibc's module
+        if groups.withUnsafeMutableBytes({ getsockopt(0, SOL_SOCKET, soPeerGroups, $0.baseAddress, &size) }) == 0,
+            groups.prefix(Int(size) / 4).contains(wanted)
+        {
+            return
+        }
+        throw Refusal(
+            "uid \(uid) is neither root nor in the group '\(adminGroup)'; refused. Setup from the web page "
+                + "is for plumscale-web (in that group); on a terminal run sudo plumscale setup")
+    }
+
+    // MARK: the request
+
+    /// Reads one line (up to ``requestLimit`` bytes, within ``requestTimeout``) and decodes it.
+    func readRequest() throws(Refusal) -> [String: SetupWire] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = Monotonic.seconds() + Double(Self.requestTimeout) / 1000
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            guard bytes.count <= Self.requestLimit else {
+                throw Refusal("the request is longer than \(Self.requestLimit) bytes; send one line of JSON")
+            }
+            var poll = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, (deadline - Monotonic.seconds()) * 1000))
+            let ready = Glibc.poll(&poll, 1, left)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw Refusal("no request within \(Self.requestTimeout / 1000) s; send one line of JSON and a newline")
+            }
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        guard !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) else {
+            throw Refusal(
+                "the request is empty; send one line of JSON such as {\"request\":\"state\"} "
+                    + "(the requests: \(Self.requests.joined(separator: ", ")))")
+        }
+        guard let value = try? JSONDecoder().decode(SetupWire.self, from: Data(line)) else {
+            throw Refusal("the request is not JSON; send one line such as {\"request\":\"state\"}")
+        }
+        guard case .object(let members) = value else {
+            throw Refusal("the request must be a JSON object, such as {\"request\":\"state\"}")
+        }
+        return members
+    }
+
+    static let requests = ["state", "probe", "preview", "apply"]
+
+    /// The keys each request takes besides `request`.
+    static let keys: [String: Set<String>] = [
+        "state": [], "probe": ["hx711"], "preview": ["sensors"], "apply": ["sensors", "confirm"]
+    ]
+
+    func answer(_ request: [String: SetupWire]) throws -> SetupWire {
+        guard case .string(let name)? = request["request"] else {
+            throw Refusal(
+                "the request has no \"request\" name; give one of \(Self.requests.joined(separator: ", ")), "
+                    + "such as {\"request\":\"state\"}")
+        }
+        guard let allowed = Self.keys[name] else {
+            throw Refusal("unknown request \"\(name)\"; use one of \(Self.requests.joined(separator: ", "))")
+        }
+        if let unknown = request.keys.filter({ $0 != "request" && !allowed.contains($0) }).sorted().first {
+            let known =
+                allowed.isEmpty ? "it takes no other key" : "it takes " + allowed.sorted().joined(separator: ", ")
+            throw Refusal("\(name): unknown key \"\(unknown)\"; \(known)")
+        }
+        switch name {
+        case "state": return state()
+        case "probe": return try probe(request["hx711"])
+        case "preview": return try preview(request)
+        default: return try apply(request)
+        }
+    }
+
+    // MARK: state
+
+    /// Whether the scale is set up: the configuration exists, setup wrote it (its first line
+    /// says so), and it loads with at least one sensor.
+    func state() -> SetupWire {
+        var reply: [String: SetupWire] = [
+            "ok": .bool(true), "config": .string(wizard.configPath), "set_up": .bool(false)
+        ]
+        let text: String?
+        do { text = try SetupFile(path: wizard.configPath).existing() } catch {
+            reply["problem"] = .string(error.description)
+            return .object(reply)
+        }
+        reply["exists"] = .bool(text != nil)
+        guard let text else {
+            reply["problem"] = .string("\(wizard.configPath) does not exist; setup writes it")
+            return .object(reply)
+        }
+        let bySetup = Self.writtenBySetup(text)
+        reply["written_by_setup"] = .bool(bySetup)
+        do {
+            let configuration = try SetupConfiguration.validate(text, file: wizard.configPath)
+            reply["sensors"] = .list(
+                configuration.sensors.map { .object(["name": .string($0.name), "kind": .string($0.kind.rawValue)]) })
+            if configuration.sensors.isEmpty {
+                reply["problem"] = .string("\(wizard.configPath) has no [[sensor]]")
+            } else if !bySetup {
+                reply["problem"] = .string(
+                    "\(wizard.configPath) was not written by setup (the package's example, or edited by hand)")
+            }
+            reply["set_up"] = .bool(bySetup && !configuration.sensors.isEmpty)
+        } catch {
+            reply["problem"] = .string("\(error)")
+        }
+        return .object(reply)
+    }
+
+    /// Whether `text` begins as ``SetupConfiguration/render(keeping:)`` begins every file.
+    static func writtenBySetup(_ text: String) -> Bool {
+        text.split(separator: "\n", maxSplits: 1).first?.contains("written by `plumscale setup`") == true
+    }
+
+    // MARK: probe
+
+    /// The wizard's probe, and the sensors it would offer. The HX711 is watched on the pins
+    /// named (`{"chip":…, "dout":…, "sck":…}`, each optional), the README's when `hx711` is
+    /// absent, none when it is false.
+    func probe(_ hx711: SetupWire?) throws -> SetupWire {
+        var wizard = self.wizard
+        switch hx711 {
+        case nil: wizard.probePins = .readme
+        case .bool(false)?: wizard.probePins = nil
+        case .object(let members)?:
+            var pins = [String: String]()
+            for (key, value) in members {
+                guard ["chip", "dout", "sck"].contains(key) else {
+                    throw Refusal("probe: hx711 has an unknown key \"\(key)\"; it takes chip, dout and sck")
+                }
+                switch value {
+                case .string(let text) where !text.isEmpty && text.count <= 64: pins[key] = text
+                case .int(let number) where number >= 0: pins[key] = String(number)
+                default:
+                    throw Refusal(
+                        "probe: hx711's \(key) must be a line's name or number, such as \"GPIO5\" or 5")
+                }
+            }
+            wizard.probePins = HX711Pins(
+                chip: pins["chip"], dout: pins["dout"] ?? HX711Pins.readme.dout,
+                sck: pins["sck"] ?? HX711Pins.readme.sck)
+        default:
+            throw Refusal(
+                "probe: hx711 must be the pins to watch, such as {\"dout\":\"GPIO5\",\"sck\":\"GPIO6\"}, or false")
+        }
+        let stops = wizard.probePins != nil && wizard.system.unitExists("plumscaled.service")
+        let report = wizard.probe()
+        if stops {
+            // The watch stopped the daemon for its lines; it serves the old file again until apply.
+            _ = try? wizard.system.systemctl(["start", "plumscaled.socket"])
+        }
+        let choices = SetupWizard.candidates(report, roots: wizard.roots).map {
+            SetupWire.object(["what": .string($0.what), "sensor": SetupWire($0.sensor)])
+        }
+        return .object([
+            "ok": .bool(true), "summary": .string(SetupWizard.summary(report)), "report": try SetupWire.from(report),
+            "choices": .list(choices)
+        ])
+    }
+
+    // MARK: preview and apply
+
+    /// What setup would write for the request's sensors, against the file there now.
+    struct Plan {
+        var plan: SetupConfiguration
+        var existing: String?
+        var text: String
+        var diff: String
+        /// The token that confirms ``diff``; nil when nothing there would be replaced.
+        var confirm: String?
+    }
+
+    func plan(_ request: [String: SetupWire], for name: String) throws -> (Plan, SetupWizard) {
+        var wizard = self.wizard
+        wizard.answers = try Self.answers(request["sensors"], request: name)
+        // No HX711 watch here: the sensors come from the probe's choices with their chip and rate,
+        // and the daemon keeps its lines. A sensor that leaves them out gets the wizard's error.
+        let report = HardwareReport.probe(wizard.roots, pins: nil, window: wizard.window)
+        var plan = try wizard.chooseSensors(report)
+        let file = SetupFile(path: wizard.configPath)
+        let existing: String?
+        do { existing = try file.existing() } catch { throw SetupFailure(.service, error.description) }
+        // The groups the terminal wizard proposes, unless the file names its own (kept as they are).
+        let kept = SetupConfiguration.keptKeys(
+            of: SetupConfiguration.blocks(existing ?? ""), header: "[daemon]", without: [])
+        if !kept.contains(where: { $0.hasPrefix("socket_group") }) { plan.socketGroup = "plumscale" }
+        if !kept.contains(where: { $0.hasPrefix("admin_group") }) { plan.adminGroup = "plumscale-admin" }
+        let text = plan.render(keeping: existing)
+        do { _ = try SetupConfiguration.validate(text, file: wizard.configPath) } catch {
+            throw Refusal(
+                "\(name): the configuration these sensors make does not load, so nothing was written: \(error). "
+                    + "Change that sensor's value and preview again")
+        }
+        let diff = existing.map {
+            SetupFile.diff($0, text, oldName: wizard.configPath, newName: wizard.configPath + " (from setup)")
+        }
+        let confirm = diff.flatMap { $0.isEmpty ? nil : Self.token($0) }
+        return (Plan(plan: plan, existing: existing, text: text, diff: diff ?? "", confirm: confirm), wizard)
+    }
+
+    func preview(_ request: [String: SetupWire]) throws -> SetupWire {
+        let (plan, _) = try plan(request, for: "preview")
+        var reply: [String: SetupWire] = [
+            "ok": .bool(true), "config": .string(wizard.configPath), "text": .string(plan.text),
+            "exists": .bool(plan.existing != nil), "unchanged": .bool(plan.existing == plan.text),
+            "diff": .string(plan.diff), "sensors": .list(plan.plan.sensors.map(SetupWire.init))
+        ]
+        if let confirm = plan.confirm { reply["confirm"] = .string(confirm) }
+        return .object(reply)
+    }
+
+    func apply(_ request: [String: SetupWire]) throws -> SetupWire {
+        var (plan, wizard) = try plan(request, for: "apply")
+        if let token = plan.confirm {
+            let given: String?
+            switch request["confirm"] {
+            case .string(let text)?: given = text
+            case nil, .null?: given = nil
+            default: throw Refusal("apply: confirm must be the string a preview returned")
+            }
+            guard given == token else {
+                throw Refusal(
+                    "apply: \(wizard.configPath) differs from what setup would write, and "
+                        + (given == nil ? "the request carries no confirm" : "confirm is not that of the diff now")
+                        + "; nothing was written. Send preview, show its diff, and apply with the confirm it returns")
+            }
+        }
+        wizard.answers?.overwrite = true
+        let written = try wizard.writeConfiguration(plan.plan, ownPrevious: nil)
+        try wizard.restartDaemon(written.configuration)
+        plan.text = written.text
+        return .object([
+            "ok": .bool(true), "config": .string(wizard.configPath), "written": .bool(plan.existing != plan.text),
+            "sensors": .list(written.configuration.sensors.map { .string($0.name) }),
+            "calibrate": .list(written.configuration.sensors.map { .string($0.name) })
+        ])
+    }
+
+    /// The request's `sensors` as setup's answers, read by the answers' own reader: the same
+    /// keys, types and checks as `--answers`.
+    static func answers(_ sensors: SetupWire?, request: String) throws -> SetupAnswers {
+        guard case .list(let list)? = sensors, !list.isEmpty else {
+            throw Refusal(
+                "\(request): sensors must be a list of one or more sensors, such as "
+                    + "[{\"name\":\"pan\",\"kind\":\"hx711\",\"chip\":\"gpiochip0\",\"dout\":\"GPIO5\","
+                    + "\"sck\":\"GPIO6\",\"rate\":10}] (a probe's choices give them)")
+        }
+        var toml: [String] = []
+        for (index, item) in list.enumerated() {
+            guard case .object(let members) = item else {
+                throw Refusal("\(request): sensor \(index + 1) is not an object with name, kind and its keys")
+            }
+            toml.append("[[sensor]]")
+            for key in members.keys.sorted() {
+                guard !key.isEmpty, key.utf8.allSatisfy({ Self.bareKey.contains($0) }) else {
+                    throw Refusal(
+                        "\(request): sensor \(index + 1) has the key \(SetupWire.string(key).line); keys are "
+                            + "letters, digits, '_' and '-'")
+                }
+                guard let value = members[key]?.answer else {
+                    throw Refusal(
+                        "\(request): sensor \(index + 1)'s \(key) must be a string, a number, true or false")
+                }
+                toml.append("\(key) = \(value.toml)")
+            }
+        }
+        do {
+            return try SetupAnswers.parse(toml.joined(separator: "\n") + "\n", file: "the request's sensors")
+        } catch {
+            throw Refusal("\(request): \(error)")
+        }
+    }
+
+    private static let bareKey = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-".utf8)
+
+    /// The confirmation of a diff: its FNV-1a 64-bit hash and length. Not a secret (whoever may
+    /// ask may preview); it proves that the file replaced is the one whose diff was shown.
+    static func token(_ diff: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in diff.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "-\(diff.utf8.count)"
+    }
+}
