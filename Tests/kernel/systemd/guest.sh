@@ -182,6 +182,16 @@ web-password a bcrypt hash: $(head -c 4 /etc/plumscale/credentials/web-password)
     # The URL setup printed ("open: http://127.0.0.1:8385/"), as the owner copies it.
     weight_in_browser "$(sed -n "s/^[0-9.]* open: //p" "$RUNS/setup.out")" 123.0 plum-test-password
     first_hour_summary
+    # The page's first run, through the real units: plumscale-web (group plumscale-admin) relays
+    # a logged-in admin's requests to plumscale-setup.socket, and systemd starts
+    # plumscale-setup@.service, as root in its sandbox, per connection. The probe reads the I2C
+    # buses through the unit's DeviceAllow= and leaves the HX711's lines to plumscaled.
+    timeout 420 python3 "$PLUM_REPO/Tests/kernel/systemd/setup_socket.py" http://127.0.0.1:8385 plum-test-password --deadline 360 \
+        >"$RUNS/setup-socket.out" 2>&1
+    rc=$?
+    check systemd.setup.socket "the page's first run through plumscale-setup.socket (state, then a probe without \
+the HX711's watch): rc=$rc, $(head -c 400 "$RUNS/setup-socket.out"); \
+$(journalctl -q -u 'plumscale-setup@*' --no-pager -n 3 2>&1 | tr '\n' ' ' | head -c 300)" test $rc = 0
 
     # ---- the doctor, on the file setup wrote ------------------------------------------------------
     # --check watches the HX711's lines, which a running plumscaled holds: the socket stops with
