@@ -15,14 +15,17 @@ struct StateLogBrokerTests {
         let bridge = try BridgeBrokerTests.Running(port: broker.port, logger: log.logger(label: "plumscale-mqtt.test"))
         bridge.link.send(.connected(pans: ["left"]))
         let watcher = try await MessageCollector(port: broker.port, subscribe: ["plumscale/#"])
-        _ = await watcher.first { $0.topic == "plumscale/kitchen/status" && $0.text == "online" }
+        // Deadlines of a minute: a busy machine (a build beside) once took longer than 10 s to
+        // connect, and the default would wait no longer; a deadline costs nothing when all is well.
+        let online = await watcher.first(within: 60) { $0.topic == "plumscale/kitchen/status" && $0.text == "online" }
+        try #require(online != nil, "the bridge says online on the broker within a minute")
         let eio = StateReport(sensor: "left", state: "fault", reason: "read failed: EIO")
         let enodev = StateReport(sensor: "left", state: "fault", reason: "opening: ENODEV")
         for report in [eio, eio, eio, enodev, enodev, StateReport(sensor: "left", state: "ok", reason: nil)] {
             bridge.link.send(.report(.state(report)))
         }
         #expect(
-            await eventually(within: .seconds(10)) { log.all.contains("info: left: ok") },
+            await eventually(within: .seconds(60)) { log.all.contains("info: left: ok") },
             "the return is logged: \(log.all)")
         let unavailable = "; the sensor delivers no samples, its entities are unavailable"
         #expect(
