@@ -55,21 +55,45 @@ package struct ChildProcess: Sendable {
         _ command: [String], environment: [String: String] = [:], input: String = "/dev/null",
         output: String, error: String? = nil
     ) throws -> pid_t {
+        try spawn(command, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(actions, 0, input, O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if let error {
+                posix_spawn_file_actions_addopen(actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            } else {
+                posix_spawn_file_actions_adddup2(actions, 1, 2)
+            }
+        }
+    }
+
+    /// Starts `command` with `socket` as its standard input and output, as systemd starts a
+    /// service per connection (`Accept=yes`, `StandardInput=socket`), and standard error
+    /// appended to `errorLog`.
+    package static func spawn(
+        _ command: [String], environment: [String: String] = [:], socket: Int32, errorLog: String
+    ) throws -> pid_t {
+        try spawn(command, environment: environment) { actions in
+            posix_spawn_file_actions_adddup2(actions, socket, 0)
+            posix_spawn_file_actions_adddup2(actions, socket, 1)
+            posix_spawn_file_actions_addopen(actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        }
+    }
+
+    /// Starts `command` with the standard streams `streams` sets up and no other descriptor.
+    private static func spawn(
+        _ command: [String], environment: [String: String],
+        streams: (UnsafeMutablePointer<posix_spawn_file_actions_t>) -> Void
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        streams(&actions)
         // The child gets its three standard streams and nothing else. Tests run in parallel in one
         // process, and a descriptor some library opened without close-on-exec (a socket another
         // test's server accepted) would otherwise live on in a long-running child: that server
-        // closing its end would then never reach its client as an end of file.
+        // closing its end would then never reach its client as an end of file. Closed after the
+        // streams are set up, which may take one of them from a descriptor above 2.
         if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if let error {
-            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        }
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
         let argv = command.map { strdup($0) } + [nil]

@@ -53,7 +53,7 @@ package final class SetupSocketFixture: Sendable {
             guard connection >= 0 else { continue }
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             started.withLock { $0 += 1 }
-            let pid = try? Self.spawn(command, environment: environment, connection: connection, log: log)
+            let pid = try? ChildProcess.spawn(command, environment: environment, socket: connection, errorLog: log)
             close(connection)
             if let pid {
                 Thread.detachNewThread {
@@ -62,28 +62,5 @@ package final class SetupSocketFixture: Sendable {
                 }
             }
         }
-    }
-
-    private static func spawn(
-        _ command: [String], environment: [String: String], connection: Int32, log: String
-    ) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, connection, 0)
-        posix_spawn_file_actions_adddup2(&actions, connection, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        var variables = ProcessInfo.processInfo.environment
-        for (name, value) in environment { variables[name] = value }
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-        guard result == 0 else { throw FixtureError("starting \(command[0]): \(Errno(rawValue: result))") }
-        return pid
     }
 }

@@ -59,25 +59,34 @@ struct ClockStepProcessTests {
         iso.flatMap { try? Date($0, strategy: .iso8601) }?.timeIntervalSince1970
     }
 
-    @Test("set from 2020 to now, then back an hour: readings stay stable, the start is told right, a held alert fires")
-    func stepsForwardAndBack() async throws {
+    /// A plumscaled with 300 g on its pan, under libfaketime with the wall clock `offset` seconds
+    /// off (the file `offset` in `directory`, which a test rewrites to step it), read again after
+    /// `cache` ("0": at every clock call).
+    static func daemon(in directory: TemporaryDirectory, offset: String, cache: String) async throws -> DaemonFixture {
         let library = try #require(FakeTime.library)
-        let directory = try TemporaryDirectory(prefix: "plumclock")
         try directory.write("pan.grams", "300\n")
-        try directory.write("offset", "\(Self.yearsBehind)\n")
-        // The offset is read from the file at every clock call. FAKETIME_SHARED names the shared
-        // memory libfaketime would otherwise make and announce with setenv(3) as it loads; a setenv
-        // that early left the Swift runtime without its arguments (CommandLine.arguments was empty,
-        // so plumscaled looked for /etc/plumscale). Without that memory it counts no calls, which
-        // nothing here uses.
-        let environment = [
-            "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": directory.file("offset"), "FAKETIME_NO_CACHE": "1",
+        try directory.write("offset", "\(offset)\n")
+        // FAKETIME_SHARED names the shared memory libfaketime would otherwise make and announce
+        // with setenv(3) as it loads; a setenv that early left the Swift runtime without its
+        // arguments (CommandLine.arguments was empty, so plumscaled looked for /etc/plumscale).
+        // Without that memory it counts no calls, which nothing here uses.
+        var environment = [
+            "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": directory.file("offset"),
             "DONT_FAKE_MONOTONIC": "1", "FAKETIME_SHARED": "/plumscale_sem_none /plumscale_shm_none"
         ]
-        let daemon = try await offPool {
+        environment[cache == "0" ? "FAKETIME_NO_CACHE" : "FAKETIME_CACHE_DURATION"] = cache == "0" ? "1" : cache
+        let variables = environment
+        return try await offPool {
             try DaemonFixture(
-                configuration: Self.configuration(directory), environment: environment, directory: directory)
+                configuration: Self.configuration(directory), environment: variables, directory: directory)
         }
+    }
+
+    @Test("set from 2020 to now, then back an hour: readings stay stable, the start is told right, a held alert fires")
+    func stepsForwardAndBack() async throws {
+        let directory = try TemporaryDirectory(prefix: "plumclock")
+        // The offset is read from the file at every clock call.
+        let daemon = try await Self.daemon(in: directory, offset: "\(Self.yearsBehind)", cache: "0")
         try await offPool {
             let client = try daemon.client()
             _ = try client.watch()
@@ -128,18 +137,8 @@ struct ClockStepProcessTests {
         "under libfaketime, whose absolute sleeps all fail, the daemon still sleeps: well under half a core for a pan at 80 SPS"
     )
     func sleepsUnderFakeTime() async throws {
-        let library = try #require(FakeTime.library)
-        let directory = try TemporaryDirectory(prefix: "plumsleep")
-        try directory.write("pan.grams", "300\n")
-        try directory.write("offset", "+0\n")
-        let environment = [
-            "LD_PRELOAD": library, "FAKETIME_TIMESTAMP_FILE": directory.file("offset"), "FAKETIME_CACHE_DURATION": "1",
-            "DONT_FAKE_MONOTONIC": "1", "FAKETIME_SHARED": "/plumscale_sem_none /plumscale_shm_none"
-        ]
-        let daemon = try await offPool {
-            try DaemonFixture(
-                configuration: Self.configuration(directory), environment: environment, directory: directory)
-        }
+        // As the soak runs its programs: the offset read once a second.
+        let daemon = try await Self.daemon(in: try TemporaryDirectory(prefix: "plumsleep"), offset: "+0", cache: "1")
         try await offPool {
             let client = try daemon.client()
             _ = try client.watch()
