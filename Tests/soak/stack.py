@@ -8,6 +8,7 @@ is counted, so the resource checks compare samples of one process only.
 
 import errno
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -56,6 +57,25 @@ def fake_time_library():
         if os.path.exists(path):
             return path
     return None
+
+
+def remove_stale_fake_time_memory():
+    """Removes the semaphores and shared memory libfaketime made for processes that are gone. It names them
+    by the process ID (/dev/shm/sem.faketime_sem_PID, faketime_shm_PID) and removes them only at a clean exit,
+    so every SIGKILL of the soak leaves a pair; a later process given the same ID found the pair there, took
+    it for another's, and exited at start ("sem_open failed and recreation attempts failed"): a CI soak's
+    plumscale-web after a power cut, once the IDs had wrapped around."""
+    try:
+        names = os.listdir("/dev/shm")
+    except OSError:
+        return
+    for entry in names:
+        match = re.fullmatch(r"(?:sem\.faketime_sem|faketime_shm)_(\d+)", entry)
+        if match and not os.path.exists(f"/proc/{match.group(1)}"):
+            try:
+                os.remove(os.path.join("/dev/shm", entry))
+            except OSError:
+                pass
 
 
 class Clock:
@@ -202,6 +222,7 @@ class Stack(plumstack.Processes):
         environment = None
         if self.clock.environment and name in ("plumscaled", "plumscale-mqtt", "plumscale-web"):
             environment = dict(os.environ, **self.clock.environment)
+            remove_stale_fake_time_memory()
         self.children[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                                stdin=subprocess.DEVNULL, cwd=self.dir, env=environment)
 
