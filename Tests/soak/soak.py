@@ -25,7 +25,7 @@ import traceback
 from faults import Faults, RECOVERY_SECONDS, web_poll
 from observers import Availability, Sampler, Truth, Watcher
 from report import Report
-from stack import PANS, WRITE_DELAY, Stack, Timeout, wait_until, write_atomically
+from stack import PANS, WRITE_DELAY, Stack, Timeout, remove_stale_fake_time_memory, wait_until, write_atomically
 
 BOWL = 120.0  # grams on the right pan, tared at the start: its net is what the script adds on top
 MAX = 385.0  # the simulated pans' Max (1 kg cell): heavier is an overload, which the history leaves out
@@ -336,6 +336,7 @@ def main():
         if status != 0 or args.keep:  # the history is on a tmpfs: kept beside the logs before it goes
             soak.stack.keep_history()
         soak.stack.unmount_small_disks()
+        remove_stale_fake_time_memory()  # the pairs of the processes this run killed
         if status == 0 and not args.keep:
             shutil.rmtree(soak.dir, ignore_errors=True)
         else:
