@@ -4,7 +4,7 @@ internal import GRDB
 /// plumscale-web writes.
 ///
 /// Four tables: `stable_reading(sensor, time, grams)`,
-/// `minute_summary(sensor, minute, min, mean, max, samples)`, and since v3 the daemon's items
+/// `minute_summary(minute, sensor, min, mean, max, samples)`, and since v3 the daemon's items
 /// and sessions, `item_event` and `weighing_session` (HistoryStore+Items.swift). The file is
 /// created with its directory's permissions; one writer (plumscale-web) at a time.
 package final class HistoryStore: Sendable {
@@ -27,9 +27,9 @@ package final class HistoryStore: Sendable {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
         // A new file gets 1 KiB pages, not SQLite's 4 KiB: each commit writes every page it
-        // changed to the WAL whole, a placement changes a leaf of each of about ten b-trees
-        // (the stable reading, the item event and their indexes, and a minute summary when one is
-        // due), and the card's write budget is counted in those bytes
+        // changed to the WAL whole, a placement changes a leaf of each of five b-trees (the
+        // stable reading, the item event and an index of each, and the minute summaries when
+        // due; ``leanerTrees(_:)``), and the card's write budget is counted in those bytes
         // (docs/PERFORMANCE.md, "Writes to the SD card"). A file made with other pages keeps them:
         // the size is fixed once the first table is written (before GRDB turns WAL on, which is
         // after this). The WAL is checkpointed into the file once it holds 4 MiB (SQLite's default
@@ -82,7 +82,44 @@ package final class HistoryStore: Sendable {
                     """)
         }
         migrator.registerMigration("v3") { db in try HistoryStore.createItemTables(db) }
+        migrator.registerMigration("v4") { db in try HistoryStore.leanerTrees(db) }
         return migrator
+    }
+
+    /// Fewer b-trees for each commit to change (docs/PERFORMANCE.md, "Writes to the SD card"): a
+    /// commit writes a page of every b-tree it touches, so a placement that touched ten wrote ten
+    /// pages. `minute_summary` becomes a `WITHOUT ROWID` table keyed by minute and pan, one tree
+    /// instead of three (its rows, its key, the index by minute); `stable_reading` keeps only its
+    /// index by time, the one that orders pages of every pan (a pan's rows are found on it too:
+    /// a scale has a few pans); `item_event`'s key starts with the time, so it is its index by
+    /// time as well, and its index by session holds only the items of a session. A placement
+    /// outside a session now changes five trees, and a minute's summaries one. Rows keep their
+    /// row ids, which cursors of a read in progress hold.
+    static func leanerTrees(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DROP INDEX stable_reading_by_sensor;
+                CREATE TABLE minute_summary_v4 (
+                    minute INTEGER NOT NULL, sensor TEXT NOT NULL,
+                    min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
+                    PRIMARY KEY (minute, sensor)) WITHOUT ROWID;
+                INSERT INTO minute_summary_v4 (minute, sensor, min, mean, max, samples)
+                    SELECT minute, sensor, min, mean, max, samples FROM minute_summary;
+                DROP TABLE minute_summary;
+                ALTER TABLE minute_summary_v4 RENAME TO minute_summary;
+                CREATE TABLE item_event_v4 (
+                    sensor TEXT NOT NULL, seq INTEGER NOT NULL, item INTEGER, event TEXT NOT NULL,
+                    grams REAL NOT NULL, gross_after REAL NOT NULL, class TEXT, flags TEXT NOT NULL,
+                    time REAL NOT NULL, session TEXT,
+                    UNIQUE (time, sensor, seq));
+                INSERT INTO item_event_v4
+                    (rowid, sensor, seq, item, event, grams, gross_after, class, flags, time, session)
+                    SELECT rowid, sensor, seq, item, event, grams, gross_after, class, flags, time, session
+                    FROM item_event;
+                DROP TABLE item_event;
+                ALTER TABLE item_event_v4 RENAME TO item_event;
+                CREATE INDEX item_event_by_session ON item_event(session, sensor) WHERE session IS NOT NULL;
+                """)
     }
 
     /// Stores what a ``HistoryRecorder`` produced and the daemon's items and sessions, in one
@@ -108,7 +145,7 @@ package final class HistoryStore: Sendable {
                         sql: """
                             INSERT INTO minute_summary (sensor, minute, min, mean, max, samples)
                             VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT (sensor, minute) DO UPDATE SET
+                            ON CONFLICT (minute, sensor) DO UPDATE SET
                                 min = min(minute_summary.min, excluded.min),
                                 max = max(minute_summary.max, excluded.max),
                                 mean = (minute_summary.mean * minute_summary.samples + excluded.mean * excluded.samples)
@@ -161,16 +198,17 @@ package final class HistoryStore: Sendable {
     }
 
     /// The newest stable reading of each sensor, whenever it was: where a restarted recorder
-    /// takes up (``HistoryRecorder/resume(sensor:lastStored:)``).
+    /// takes up (``HistoryRecorder/resume(sensor:lastStored:)``). One pass over the table, once
+    /// at start (there is no index by pan); with a single `MAX()`, SQLite takes the row's other
+    /// columns from the row that holds the maximum.
     package func lastStableReadings() throws(HistoryError) -> [StableReading] {
         try run("reading the history") {
             try pool.read { db in
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT sensor, time, grams FROM stable_reading AS newest
-                        WHERE time = (SELECT MAX(time) FROM stable_reading WHERE sensor = newest.sensor)
-                        ORDER BY sensor
+                        SELECT sensor, MAX(time) AS time, grams FROM stable_reading
+                        GROUP BY sensor ORDER BY sensor
                         """)
                 return rows.map(Self.reading)
             }

@@ -1,6 +1,6 @@
 internal import PlumDaemonConfig
 
-/// `plumscaled`'s command line: four options, read by hand as a Linux daemon reads its
+/// `plumscaled`'s command line: five options, read by hand as a Linux daemon reads its
 /// getopt_long(3) options, `--name value` or `--name=value`.
 ///
 /// Not swift-argument-parser, which the CLI uses: its reflection over the command's properties
@@ -16,6 +16,8 @@ package struct DaemonCommandLine: Equatable, Sendable {
     package var socket: String?
     /// Where calibrations are kept, instead of the configured one.
     package var stateDirectory: String?
+    /// Log at debug level too: each item placed or removed.
+    package var verbose = false
 
     package init() {}
 
@@ -33,7 +35,7 @@ package struct DaemonCommandLine: Equatable, Sendable {
     }
 
     package static let usage =
-        "Usage: plumscaled [--config <file>] [--simulate] [--socket <path>] [--state-directory <dir>]\n"
+        "Usage: plumscaled [--config <file>] [--simulate] [--socket <path>] [--state-directory <dir>] [--verbose]\n"
         + "  See 'plumscaled --help'."
 
     /// Reads `arguments` (without the program's name).
@@ -78,6 +80,9 @@ package struct DaemonCommandLine: Equatable, Sendable {
             case "--simulate":
                 guard attached == nil else { throw UsageError(message: "option --simulate takes no value") }
                 line.simulate = true
+            case "-v", "--verbose":
+                guard attached == nil else { throw UsageError(message: "option \(name) takes no value") }
+                line.verbose = true
             default:
                 throw UsageError(message: "unknown option '\(name)'")
             }
@@ -94,13 +99,14 @@ package struct DaemonCommandLine: Equatable, Sendable {
         calibrations; SIGTERM stops cleanly. Exit codes: 0 stopped on request; 1 configuration error; 2 could \
         not listen or start; 64 a command line it cannot run.
 
-        USAGE: plumscaled [--config <file>] [--simulate] [--socket <path>] [--state-directory <dir>]
+        USAGE: plumscaled [--config <file>] [--simulate] [--socket <path>] [--state-directory <dir>] [--verbose]
 
         OPTIONS:
           --config <file>          The configuration file. (default: \(PlumConfiguration.defaultPath))
           --simulate               Two simulated pans with plums coming and going: no hardware, no root.
           --socket <path>          Listen on this Unix socket instead of the configured or default path.
           --state-directory <dir>  Where calibrations are kept.
+          -v, --verbose            Log at debug level too: each item placed or removed, a line each.
           -h, --help               Show help information.
 
         """

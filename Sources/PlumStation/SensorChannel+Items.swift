@@ -77,9 +77,13 @@ extension SensorChannel {
                 divisions: event.divisions, grossAfterDivisions: event.grossAfterDivisions,
                 division: event.division.grams, time: wallTime, flags: event.flags.names, weightClass: weightClass)
             out.items.append((event, report))
+            // Debug, not info: an item is data, and it is kept where data is (the ITEM report, the
+            // history, MQTT); at a weighing a minute an info line would put 1 440 entries a day in
+            // the journal, on the same card (docs/PERFORMANCE.md, "Writes to the SD card").
+            // `plumscaled --verbose` shows them.
             out.log.append(
                 (
-                    .info,
+                    .debug,
                     "\(name): item \(event.kind.rawValue) \(event.weightText)"
                         + (event.flags.isEmpty ? "" : " (\(event.flags.names.joined(separator: ", ")))")
                 ))

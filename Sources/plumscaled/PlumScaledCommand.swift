@@ -66,9 +66,10 @@ struct PlumScaledCommand: Sendable {
     var options: DaemonCommandLine
 
     func run() async throws {
+        let level: Logger.Level = options.verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
+            handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "plumscaled")

@@ -80,6 +80,82 @@ struct HistoryItemsTests {
         #expect(try reader.items(sensor: "left", in: window).count == 1, "plumscale history reads it read-only")
     }
 
+    @Test("a v3 file migrates to v4's fewer b-trees and keeps every row, its row id and its rules")
+    func migratesV3() throws {
+        let directory = try TemporaryDirectory(prefix: "plumhistory")
+        let path = directory.file("history.sqlite")
+        // The tables, indexes and migrator's record exactly as the v3 store left them.
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3');
+                    CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
+                    CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
+                    CREATE TABLE minute_summary (
+                        sensor TEXT NOT NULL, minute INTEGER NOT NULL,
+                        min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
+                        PRIMARY KEY (sensor, minute));
+                    CREATE INDEX minute_summary_by_minute ON minute_summary(minute, sensor);
+                    CREATE INDEX stable_reading_by_time ON stable_reading(time);
+                    CREATE TABLE item_event (
+                        sensor TEXT NOT NULL, seq INTEGER NOT NULL, item INTEGER, event TEXT NOT NULL,
+                        grams REAL NOT NULL, gross_after REAL NOT NULL, class TEXT, flags TEXT NOT NULL,
+                        time REAL NOT NULL, session TEXT,
+                        UNIQUE (sensor, seq, time));
+                    CREATE INDEX item_event_by_time ON item_event(time);
+                    CREATE INDEX item_event_by_session ON item_event(session, sensor);
+                    CREATE TABLE weighing_session (
+                        name TEXT NOT NULL, sensor TEXT NOT NULL, started REAL NOT NULL, stopped REAL,
+                        division REAL NOT NULL, count INTEGER NOT NULL, total REAL NOT NULL,
+                        mean REAL, min REAL, max REAL, std_dev REAL, classes TEXT NOT NULL,
+                        unclassified INTEGER NOT NULL, PRIMARY KEY (name, sensor, started));
+                    CREATE INDEX weighing_session_by_start ON weighing_session(started);
+                    INSERT INTO stable_reading VALUES ('right', 1795388100, 120.0), ('left', 1795388100, 87.3);
+                    INSERT INTO minute_summary VALUES ('left', 1795388040, 0, 40, 87.3, 600),
+                        ('right', 1795388040, 0, 60, 120.0, 600);
+                    INSERT INTO item_event (rowid, sensor, seq, item, event, grams, gross_after, class, flags, time,
+                        session) VALUES (7, 'left', 1, 1, 'placed', 87.3, 87.3, 'large', '', 1795388100, 'crate-1');
+                    """)
+        }
+        try old.close()
+        let store = try HistoryStore(path: path)
+        let window = HistoryWindow(since: 0, until: Self.start + 1000)
+        #expect(
+            try store.stableReadings(sensor: nil, in: window).map(\.sensor) == ["left", "right"], "by time, then pan")
+        #expect(try store.stableReadings(sensor: "left", in: window).map(\.grams) == [87.3], "a pan's own")
+        #expect(try store.minutes(sensor: nil, in: window).map(\.mean) == [40, 60])
+        #expect(try store.minutes(sensor: "right", in: window).map(\.mean) == [60])
+        #expect(try store.items(sensor: nil, in: window).map(\.session) == ["crate-1"])
+        // The trees left: a placement outside a session changes five, a minute's summaries one
+        // (a table without row ids is its key's tree).
+        let indexes = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name != 'grdb_migrations' ORDER BY name"
+            )
+        }
+        #expect(
+            indexes == [
+                "item_event_by_session", "sqlite_autoindex_item_event_1", "sqlite_autoindex_weighing_session_1",
+                "stable_reading_by_time", "weighing_session_by_start"
+            ], "\(indexes)")
+        let rowid = try DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT rowid FROM item_event")
+        }
+        #expect(rowid == 7, "a cursor's row id still names its row")
+        // The rules still hold on the rebuilt tables: a copy of an item is ignored, a minute merged.
+        try store.append(
+            stable: [],
+            minutes: [MinuteSummary(sensor: "left", minute: 1_795_388_040, min: 0, mean: 100, max: 100, samples: 600)],
+            items: [Self.placed(1, item: 1, grams: 87.3, at: Self.start, weightClass: "large")])
+        #expect(try store.items(sensor: nil, in: window).count == 1, "the copy is ignored")
+        #expect(try store.minutes(sensor: "left", in: window).map(\.mean) == [70], "the two halves are merged")
+        #expect(try store.lastStableReadings().map(\.grams) == [87.3, 120.0], "each pan's newest, by pan")
+    }
+
     @Test("sensor, seq and time name one item: a copy is ignored, a restarted daemon's seq 1 is a new item")
     func oneItemOnce() throws {
         let directory = try TemporaryDirectory(prefix: "plumhistory")

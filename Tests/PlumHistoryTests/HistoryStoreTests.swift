@@ -1,3 +1,4 @@
+import Glibc
 import PlumHistory
 import PlumTestSupport
 import Testing
@@ -53,6 +54,40 @@ struct HistoryStoreTests {
         #expect(try store.writerSetting(.walAutocheckpoint) == 4096)
         let reopened = try HistoryStore(path: directory.file("history.sqlite"))
         #expect(try reopened.writerSetting(.pageSize) == 1024, "and kept when the file is opened again")
+    }
+
+    /// A commit writes a page of each b-tree it changed; a placement outside a session used to
+    /// change ten (docs/PERFORMANCE.md, "Writes to the SD card"). The frames are counted in the
+    /// WAL itself: each is a page and a 24-byte header.
+    @Test("a placement's commit, with both pans' summaries, writes five pages to the WAL, not ten")
+    func fivePagesPerPlacement() throws {
+        let directory = try TemporaryDirectory(prefix: "plumhistory")
+        let path = directory.file("history.sqlite")
+        let store = try HistoryStore(path: path)
+        func placement(_ seq: Int, at time: Double) throws -> Int {
+            let before = try fileSize(path + "-wal")
+            try store.append(
+                stable: [StableReading(sensor: "left", time: time, grams: 87.3)],
+                minutes: ["left", "right"].map {
+                    MinuteSummary(
+                        sensor: $0, minute: Int64(time) / 60 * 60 - 60, min: 0, mean: 40, max: 87.3, samples: 80)
+                },
+                items: [
+                    ItemRecord(
+                        sensor: "left", sequence: seq, item: seq, event: "placed", grams: 87.3, grossAfter: 87.3,
+                        time: time)
+                ])
+            return (try fileSize(path + "-wal") - before) / (1024 + 24)
+        }
+        _ = try placement(1, at: 1_795_388_100)
+        let frames = try placement(2, at: 1_795_388_160)
+        #expect(frames == 5, "the stable reading and its index by time, the item and its key, the summaries: \(frames)")
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FixtureError("stat \(path): errno \(errno)") }
+        return Int(info.st_size)
     }
 }
 

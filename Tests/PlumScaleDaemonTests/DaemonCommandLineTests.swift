@@ -27,7 +27,7 @@ struct DaemonCommandLineTests {
             return
         }
         #expect(line.config == PlumConfiguration.defaultPath)
-        #expect(!line.simulate && line.socket == nil && line.stateDirectory == nil)
+        #expect(!line.simulate && line.socket == nil && line.stateDirectory == nil && !line.verbose)
     }
 
     @Test("every option is read, with its value after a space or after '='")
@@ -37,12 +37,15 @@ struct DaemonCommandLineTests {
         expected.simulate = true
         expected.socket = "/run/p.sock"
         expected.stateDirectory = "/var/lib/p"
+        expected.verbose = true
         #expect(
             try parse(
-                "--config", "/etc/x.toml", "--simulate", "--socket", "/run/p.sock", "--state-directory", "/var/lib/p")
+                "--config", "/etc/x.toml", "--simulate", "--socket", "/run/p.sock", "--state-directory", "/var/lib/p",
+                "--verbose")
                 == .run(expected))
         #expect(
-            try parse("--config=/etc/x.toml", "--simulate", "--socket=/run/p.sock", "--state-directory=/var/lib/p")
+            try parse(
+                "--config=/etc/x.toml", "--simulate", "--socket=/run/p.sock", "--state-directory=/var/lib/p", "-v")
                 == .run(expected))
     }
 
@@ -66,6 +69,7 @@ struct DaemonCommandLineTests {
         #expect(refusal("--socket", "--simulate") == "option --socket needs a value: --socket <path>")
         #expect(refusal("--state-directory=") == "option --state-directory needs a value after '='")
         #expect(refusal("--simulate=yes") == "option --simulate takes no value")
+        #expect(refusal("--verbose=2") == "option --verbose takes no value")
         #expect(refusal("extra") == "unexpected argument 'extra': plumscaled takes options only")
         #expect(refusal("-") == "unexpected argument '-': plumscaled takes options only")
     }
@@ -86,7 +90,9 @@ struct DaemonCommandLineTests {
 
         let help = try await ChildProcess.run(BuiltProducts.plumscaled, ["--help"])
         #expect(help.status == 0, "stderr: \(help.stderr)")
-        for option in ["--config <file>", "--simulate", "--socket <path>", "--state-directory <dir>", "-h, --help"] {
+        for option in [
+            "--config <file>", "--simulate", "--socket <path>", "--state-directory <dir>", "-v, --verbose", "-h, --help"
+        ] {
             #expect(help.stdout.contains("\n  \(option)  "), "help lacks \(option): \(help.stdout)")
         }
         #expect(help.stdout.contains("USAGE: plumscaled"), "stdout: \(help.stdout)")

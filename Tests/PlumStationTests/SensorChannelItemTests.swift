@@ -29,6 +29,9 @@ struct SensorChannelItemTests {
         let confirming = try #require(placed.firstIndex { !$0.items.isEmpty })
         #expect(reports[0].time == ChannelBench.wallTime(UInt64(80 + confirming + 1)), "\(reports[0].time)")
         #expect(placed.filter { !$0.items.isEmpty }.count == 1, "one event for one plum")
+        // An item is data: its line is for `plumscaled --verbose`, not each weighing in the journal.
+        let line = try #require(placed[confirming].log.first { $0.message.contains("item placed") })
+        #expect(line.level == .debug && line.message == "pan: item placed 87.3 g", "\(line)")
     }
 
     @Test("accumulate from the file: each rise is an item, emptying the crate one removed with no item number")
