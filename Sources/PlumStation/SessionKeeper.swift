@@ -14,6 +14,9 @@ struct SessionKeeper {
     let store: SessionStore
     /// The `[[class]]` bands new sessions class items by.
     let classes: WeightClasses?
+    /// Why the last save failed, while saves fail (a full disk): logged when it begins or its
+    /// reason changes, not at every item placed; each reply still says so.
+    private var failingSave: String?
 
     /// Loads the saved sessions; a file that cannot be used is logged and left alone, and the
     /// daemon starts with none (rather than overwrite what someone may want back).
@@ -141,12 +144,29 @@ struct SessionKeeper {
         return reply(.show, ok: true, "session \(entry.session.name)", [Self.summary(entry, items: true)])
     }
 
-    /// Saves the book: "" when saved, else a note for the reply (the failure is logged too).
+    /// Saves the book: "" when saved, else a note for the reply. A failure is logged once until
+    /// its reason changes, and the first save that works after it is logged too.
     @discardableResult
-    private func save(_ log: inout [(level: Logger.Level, message: String)]) -> String {
-        guard case .failure(let error) = store.save(book) else { return "" }
-        log.append((.error, "sessions not saved: \(error)"))
-        return "; not saved to disk (\(error.message)): it will not survive a restart"
+    private mutating func save(_ log: inout [(level: Logger.Level, message: String)]) -> String {
+        switch store.save(book) {
+        case .success:
+            if failingSave != nil {
+                log.append((.notice, "sessions saved again"))
+                failingSave = nil
+            }
+            return ""
+        case .failure(let error):
+            if failingSave != error.message {
+                log.append(
+                    (
+                        .error,
+                        "sessions not saved: \(error); the daemon keeps them and saves them at the next change "
+                            + "(logged once until then)"
+                    ))
+            }
+            failingSave = error.message
+            return "; not saved to disk (\(error.message)): it will not survive a restart"
+        }
     }
 
     private func reply(_ action: SessionRequest.Action, ok: Bool, _ message: String, _ sessions: [SessionSummary] = [])

@@ -68,7 +68,7 @@ public struct SystemMonotonicClock: MonotonicClock, Sendable {
     }
 
     /// Sleeps until `deadline` with relative sleeps, each for what remains.
-    func sleepRelative(until deadline: MonotonicInstant) {
+    private func sleepRelative(until deadline: MonotonicInstant) {
         while true {
             let now = now()
             guard now < deadline else { return }

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import PlumCore
 import PlumProtocol
@@ -71,6 +72,32 @@ struct SessionKeeperTests {
         #expect(shown.minimum == 34.9 && shown.maximum == 87.3 && shown.heaviestItem == 1)
         #expect(shown.classes.map(\.count) == [1, 1, 2], "small 34.9; medium 51.2; large 87.3 and 60.0")
         #expect(shown.items?.map(\.grams) == grams && shown.items?.map(\.at) == ["t0", "t1", "t2", "t3"])
+    }
+
+    /// A save that fails (a full disk, here a state directory that is gone) at every item
+    /// placed wrote an error line per item: one line when it begins, one when saves work again.
+    @Test("saves that fail are logged once, not at each item, and the save that works again says so")
+    func failingSavesLoggedOnce() throws {
+        let directory = try TemporaryDirectory()
+        let state = directory.file("state")
+        #expect(mkdir(state, 0o755) == 0)
+        var log: [(level: Logger.Level, message: String)] = []
+        var keeper = SessionKeeper(store: SessionStore(directory: state), classes: Self.classes, log: &log)
+        _ = Self.ask(&keeper, SessionRequest(action: .start, name: "crate-12"))
+        let saved = directory.file("state-saved")
+        #expect(rename(state, saved) == 0, "the state directory goes away: errno \(errno)")
+        for sequence in 1...3 {
+            _ = keeper.record(Self.event(sequence, 500 + Int64(sequence)), at: "t\(sequence)", log: &log)
+        }
+        let failures = log.filter { $0.message.hasPrefix("sessions not saved") }
+        #expect(failures.count == 1 && failures.first?.level == .error, "\(log.map(\.message))")
+        #expect(failures.first?.message.contains("saves them at the next change") == true, "\(failures)")
+        #expect(rename(saved, state) == 0, "and comes back: errno \(errno)")
+        log.removeAll()
+        _ = keeper.record(Self.event(4, 600), at: "t4", log: &log)
+        #expect(log.map(\.message) == ["sessions saved again"], "\(log.map(\.message))")
+        let reloaded = SessionKeeper(store: SessionStore(directory: state), classes: nil, log: &log)
+        #expect(reloaded.book.running?.session.count == 4, "every item kept in memory reached the file")
     }
 
     @Test("a restart keeps the running session with its items, and the stopped ones")
