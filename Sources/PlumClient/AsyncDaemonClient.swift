@@ -10,8 +10,8 @@ import Synchronization
 
 /// A connection to plumscaled for async code: the requests of ``DaemonClient``, awaited.
 ///
-/// The blocking calls run one after another on the client's own Dispatch queue, never on the
-/// concurrency pool. Cancelling a task that awaits a request shuts the connection down (the
+/// The blocking calls run one after another on a thread of the client's own (``ClientThread``),
+/// never on the concurrency pool. Cancelling a task that awaits a request shuts the connection down (the
 /// request throws `.connectionLost`, as does every later one): a half-answered request would
 /// leave its reply in the way of the next. To follow a WATCH, use ``ReportStream``.
 public final class AsyncDaemonClient: Sendable {
@@ -19,7 +19,7 @@ public final class AsyncDaemonClient: Sendable {
     public let socketPath: String
     /// The greeting the daemon sent on connect.
     public let version: VersionReport
-    private let queue: DispatchQueue
+    private let queue: ClientThread
     private let box: Box
     /// The connection's descriptor, open until deinit: cancellation shuts it down by number.
     private let descriptor: Int32
@@ -31,7 +31,7 @@ public final class AsyncDaemonClient: Sendable {
 
     /// Connects and reads the daemon's greeting, as ``DaemonClient/init(socketPath:timeout:)``.
     public init(socketPath: String? = nil, timeout: Duration = .seconds(5)) async throws(ClientError) {
-        let queue = DispatchQueue(label: "plumscale.client")
+        let queue = ClientThread()
         let (box, path, version, descriptor) = try await Self.run(on: queue) { () throws(ClientError) in
             let client = try DaemonClient(socketPath: socketPath, timeout: timeout)
             let facts = (client.socketPath, client.version, client.channel.descriptor)
@@ -109,13 +109,13 @@ public final class AsyncDaemonClient: Sendable {
     }
 
     private static func run<T: Sendable>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws(ClientError) -> T
+        on queue: ClientThread, _ body: @escaping @Sendable () throws(ClientError) -> T
     ) async throws(ClientError) -> T {
         try await result(on: queue, body).get()
     }
 
     private static func result<T: Sendable>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws(ClientError) -> T
+        on queue: ClientThread, _ body: @escaping @Sendable () throws(ClientError) -> T
     ) async -> Result<T, ClientError> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ClientError>, Never>) in
             queue.async {
