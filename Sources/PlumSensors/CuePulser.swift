@@ -57,17 +57,23 @@ package final class CuePulser<Line: GPIOOutputLine & Sendable>: CueSink {
                 statistics.withLock { $0.coalesced += 1 }
                 continue
             }
+            let pulsed: Bool
             do {
                 try line.setValue(true)
                 try? await Task.sleep(for: pulse)
                 try line.setValue(false)
-                statistics.withLock { $0.pulses += 1 }
+                pulsed = true
             } catch {
-                statistics.withLock { $0.failures += 1 }
                 logger.error("cue output: \(error); the cue is reported to clients only")
                 try? line.setValue(false)
+                pulsed = false
             }
+            // The step ends before it is counted, so a cue made once the count shows it is a new
+            // pulse, not one coalesced into the pulse just counted.
             quietSince = .now
+            statistics.withLock { counts in
+                if pulsed { counts.pulses += 1 } else { counts.failures += 1 }
+            }
         }
         try? line.setValue(false)
     }
