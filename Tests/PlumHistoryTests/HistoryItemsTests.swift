@@ -30,30 +30,42 @@ struct HistoryItemsTests {
             classes: [.init(name: "small", count: 1), .init(name: "large", count: 1)], unclassified: 0)
     }
 
+    /// The tables v1 and v2 made, exactly as those stores left them: older files to migrate.
+    static let v2Tables = """
+            CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
+            CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
+            CREATE TABLE minute_summary (
+                sensor TEXT NOT NULL, minute INTEGER NOT NULL,
+                min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
+                PRIMARY KEY (sensor, minute));
+            CREATE INDEX minute_summary_by_minute ON minute_summary(minute, sensor);
+            CREATE INDEX stable_reading_by_time ON stable_reading(time);
+        """
+
+    /// A history file as an older store left it: `sql` and the migrator's record of `migrations`.
+    static func oldFile(at path: String, migrations: [String], _ sql: String) throws {
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for migration in migrations {
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
+            }
+            try db.execute(sql: sql)
+        }
+        try old.close()
+    }
+
     @Test("a file written by the previous schema (v1, v2) opens, migrates to v3 and keeps its rows")
     func migratesAnOldFile() throws {
         let directory = try TemporaryDirectory(prefix: "plumhistory")
         let path = directory.file("history.sqlite")
         // The tables and the migrator's record exactly as the v2 store left them.
-        let old = try DatabaseQueue(path: path)
-        try old.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2');
-                    CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
-                    CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
-                    CREATE TABLE minute_summary (
-                        sensor TEXT NOT NULL, minute INTEGER NOT NULL,
-                        min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
-                        PRIMARY KEY (sensor, minute));
-                    CREATE INDEX minute_summary_by_minute ON minute_summary(minute, sensor);
-                    CREATE INDEX stable_reading_by_time ON stable_reading(time);
-                    INSERT INTO stable_reading VALUES ('left', 1795388100, 87.3);
-                    INSERT INTO minute_summary VALUES ('left', 1795388040, 0, 40, 87.3, 600);
-                    """)
-        }
-        try old.close()
+        try Self.oldFile(
+            at: path, migrations: ["v1", "v2"],
+            Self.v2Tables + """
+                INSERT INTO stable_reading VALUES ('left', 1795388100, 87.3);
+                INSERT INTO minute_summary VALUES ('left', 1795388040, 0, 40, 87.3, 600);
+                """)
         // plumscale history opens it read-only, which never migrates: it says what to do.
         let before = try HistoryStore(path: path, readOnly: true)
         let unmigrated = #expect(throws: HistoryError.self) {
@@ -85,41 +97,28 @@ struct HistoryItemsTests {
         let directory = try TemporaryDirectory(prefix: "plumhistory")
         let path = directory.file("history.sqlite")
         // The tables, indexes and migrator's record exactly as the v3 store left them.
-        let old = try DatabaseQueue(path: path)
-        try old.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3');
-                    CREATE TABLE stable_reading (sensor TEXT NOT NULL, time REAL NOT NULL, grams REAL NOT NULL);
-                    CREATE INDEX stable_reading_by_sensor ON stable_reading(sensor, time);
-                    CREATE TABLE minute_summary (
-                        sensor TEXT NOT NULL, minute INTEGER NOT NULL,
-                        min REAL NOT NULL, mean REAL NOT NULL, max REAL NOT NULL, samples INTEGER NOT NULL,
-                        PRIMARY KEY (sensor, minute));
-                    CREATE INDEX minute_summary_by_minute ON minute_summary(minute, sensor);
-                    CREATE INDEX stable_reading_by_time ON stable_reading(time);
-                    CREATE TABLE item_event (
-                        sensor TEXT NOT NULL, seq INTEGER NOT NULL, item INTEGER, event TEXT NOT NULL,
-                        grams REAL NOT NULL, gross_after REAL NOT NULL, class TEXT, flags TEXT NOT NULL,
-                        time REAL NOT NULL, session TEXT,
-                        UNIQUE (sensor, seq, time));
-                    CREATE INDEX item_event_by_time ON item_event(time);
-                    CREATE INDEX item_event_by_session ON item_event(session, sensor);
-                    CREATE TABLE weighing_session (
-                        name TEXT NOT NULL, sensor TEXT NOT NULL, started REAL NOT NULL, stopped REAL,
-                        division REAL NOT NULL, count INTEGER NOT NULL, total REAL NOT NULL,
-                        mean REAL, min REAL, max REAL, std_dev REAL, classes TEXT NOT NULL,
-                        unclassified INTEGER NOT NULL, PRIMARY KEY (name, sensor, started));
-                    CREATE INDEX weighing_session_by_start ON weighing_session(started);
-                    INSERT INTO stable_reading VALUES ('right', 1795388100, 120.0), ('left', 1795388100, 87.3);
-                    INSERT INTO minute_summary VALUES ('left', 1795388040, 0, 40, 87.3, 600),
-                        ('right', 1795388040, 0, 60, 120.0, 600);
-                    INSERT INTO item_event (rowid, sensor, seq, item, event, grams, gross_after, class, flags, time,
-                        session) VALUES (7, 'left', 1, 1, 'placed', 87.3, 87.3, 'large', '', 1795388100, 'crate-1');
-                    """)
-        }
-        try old.close()
+        try Self.oldFile(
+            at: path, migrations: ["v1", "v2", "v3"],
+            Self.v2Tables + """
+                CREATE TABLE item_event (
+                    sensor TEXT NOT NULL, seq INTEGER NOT NULL, item INTEGER, event TEXT NOT NULL,
+                    grams REAL NOT NULL, gross_after REAL NOT NULL, class TEXT, flags TEXT NOT NULL,
+                    time REAL NOT NULL, session TEXT,
+                    UNIQUE (sensor, seq, time));
+                CREATE INDEX item_event_by_time ON item_event(time);
+                CREATE INDEX item_event_by_session ON item_event(session, sensor);
+                CREATE TABLE weighing_session (
+                    name TEXT NOT NULL, sensor TEXT NOT NULL, started REAL NOT NULL, stopped REAL,
+                    division REAL NOT NULL, count INTEGER NOT NULL, total REAL NOT NULL,
+                    mean REAL, min REAL, max REAL, std_dev REAL, classes TEXT NOT NULL,
+                    unclassified INTEGER NOT NULL, PRIMARY KEY (name, sensor, started));
+                CREATE INDEX weighing_session_by_start ON weighing_session(started);
+                INSERT INTO stable_reading VALUES ('right', 1795388100, 120.0), ('left', 1795388100, 87.3);
+                INSERT INTO minute_summary VALUES ('left', 1795388040, 0, 40, 87.3, 600),
+                    ('right', 1795388040, 0, 60, 120.0, 600);
+                INSERT INTO item_event (rowid, sensor, seq, item, event, grams, gross_after, class, flags, time,
+                    session) VALUES (7, 'left', 1, 1, 'placed', 87.3, 87.3, 'large', '', 1795388100, 'crate-1');
+                """)
         let store = try HistoryStore(path: path)
         let window = HistoryWindow(since: 0, until: Self.start + 1000)
         #expect(
