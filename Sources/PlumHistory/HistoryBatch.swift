@@ -10,7 +10,8 @@
 /// `stableDelay` seconds and the summaries of the last `minuteDelay` (plus the minute still
 /// open, which is in memory only). A lost item is lost from the history for good (the daemon
 /// does not send it again); a lost session's figures come back with its next report, as the
-/// daemon keeps its sessions itself.
+/// daemon keeps its sessions itself. A stop (SIGTERM) writes everything first, and a read of the
+/// placements, items or sessions writes what waits before it reads (``HistoryKeeper``).
 /// Times are the readings' own: a clock stepped backwards writes at once rather than waiting.
 package struct HistoryBatch: Sendable {
     package struct Policy: Hashable, Sendable {
@@ -21,11 +22,13 @@ package struct HistoryBatch: Sendable {
         /// Rows kept while writes fail (a full card); beyond it the oldest are dropped.
         package var limit: Int
 
-        /// 2 s for a placement, 5 minutes for summaries: at rest 240 commits a day instead of
-        /// 2 880, a placement a minute one commit each, and never more than one every 2 s however
-        /// fast loads come and go (docs/PERFORMANCE.md, "Writes to the SD card"). A placement is
-        /// what users look for, so it waits only long enough to share a commit with its neighbours.
-        package static let standard = Policy(stableDelay: 2, minuteDelay: 300, limit: 100_000)
+        /// 90 s for a placement (`[web] history_commit_seconds`), 5 minutes for summaries: at rest
+        /// 240 commits a day instead of 2 880, at a new load a minute two placements to a commit
+        /// (720 a day, not 1 440), and never more than one every 90 s however fast loads come and
+        /// go. Each commit costs the card about 35 KiB whatever it holds (whole pages of the WAL
+        /// and of its `-shm` index), so the commits, not the rows, are what the card's budget
+        /// counts (docs/PERFORMANCE.md, "Writes to the SD card").
+        package static let standard = Policy(stableDelay: 90, minuteDelay: 300, limit: 100_000)
 
         /// Every row written with the reading that produced it: for tests that read the store at once.
         package static let immediate = Policy(stableDelay: 0, minuteDelay: 0, limit: 100_000)
@@ -55,6 +58,8 @@ package struct HistoryBatch: Sendable {
 
     package var count: Int { stable.count + minutes.count + items.count + sessions.count }
     package var isEmpty: Bool { count == 0 }
+    /// Whether placements, items or session figures wait: what a read of them must not miss.
+    package var holdsPlacements: Bool { !stable.isEmpty || !items.isEmpty || !sessions.isEmpty }
 
     /// Adds what one reading produced, recorded at `time` (the reading's time).
     package mutating func add(_ output: HistoryRecorder.Output, at time: Double) {

@@ -10,6 +10,7 @@ package import TOMLKit
 ///     auth_file = "/etc/plumscale/web-password"
 ///     history = "/var/lib/plumscale-web/history.sqlite"
 ///     retention_days = 90
+///     history_commit_seconds = 90
 ///     login_backoff_seconds = 60
 ///     allowed_hosts = ["scale.local"]
 ///     trusted_proxy = "127.0.0.1"
@@ -34,6 +35,12 @@ package struct WebSettings: Hashable, Sendable {
     package var historyPath: String?
     /// How long the history is kept, in days.
     package var retentionDays = 90
+    /// How long a placement, an item or a session's figures may wait in memory before the history
+    /// is written: what a power cut can lose of them. At a new load every minute, 90 s lets two
+    /// placements share each commit, which is what keeps the SD card within 50 MB a day
+    /// (docs/PERFORMANCE.md, "Writes to the SD card"); 0 writes each as it comes.
+    package static let defaultHistoryCommitSeconds = 90
+    package var historyCommitSeconds = WebSettings.defaultHistoryCommitSeconds
     /// How long five wrong passwords lock the login (per peer, and for everyone after five in
     /// all), and how long a wrong password counts toward the five.
     package var loginBackoffSeconds = 60
@@ -103,6 +110,8 @@ package struct WebSettings: Hashable, Sendable {
             settings.historyPath = path
         }
         settings.retentionDays = try reader.int("retention_days", in: 1...3650, unit: "days") ?? 90
+        settings.historyCommitSeconds =
+            try reader.int("history_commit_seconds", in: 0...600, unit: "seconds") ?? defaultHistoryCommitSeconds
         settings.loginBackoffSeconds =
             try reader.int("login_backoff_seconds", in: 1...86_400, unit: "seconds") ?? 60
         if let hosts = try reader.strings("allowed_hosts") {

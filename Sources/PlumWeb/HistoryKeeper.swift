@@ -11,8 +11,11 @@ package import PlumProtocol
 /// Rows are written in batches (``HistoryBatch``), not one transaction each: every commit
 /// rewrites whole 4 KiB pages of the table and of its indexes in the WAL, so a commit for each
 /// pan's summary every minute alone came to about 35 MB a day (docs/PERFORMANCE.md, "Writes to
-/// the SD card"). A crash or a power cut loses what was not written yet: at most the last 2 s of
-/// placements, items and session figures, and 5 minutes of summaries.
+/// the SD card"). A crash or a power cut loses what was not written yet: at most the last
+/// `[web] history_commit_seconds` (90 s unless set) of placements, items and session figures, and
+/// 5 minutes of summaries. A stop writes it all (``flush()``), and a read of the placements, items
+/// or sessions writes what waits first (``writeWaiting()``), so what the page and `/api/history`
+/// show of them is never behind the scale.
 ///
 /// The daemon's `ITEM` and `SESSION` reports are kept too (docs/web.md, "History"): each item
 /// event once (the store ignores a copy of one it has), each session's latest figures, and the
@@ -81,7 +84,7 @@ package actor HistoryKeeper {
         }
     }
 
-    /// Takes one ITEM report; it is written as a placement is, within 2 s.
+    /// Takes one ITEM report; it is written as a placement is.
     package func record(_ item: ItemReport) {
         clock = max(clock, item.time)
         batch.add(
@@ -125,6 +128,16 @@ package actor HistoryKeeper {
     /// Writes the batch and the minutes still open: on shutdown, so nothing recorded is lost.
     package func flush() {
         batch.add(minutes: recorder.flush())
+        write()
+    }
+
+    /// Writes the batch if placements, items or session figures wait in it (with the closed
+    /// summaries beside them): before a read of those, so it sees every one recorded so far.
+    /// Summaries alone keep waiting, so however often the history is read, the card sees no more
+    /// commits than placements. The minute still open stays open. While writes fail (a full card)
+    /// the rows keep waiting for the batch's own retry.
+    package func writeWaiting() {
+        guard batch.holdsPlacements, writeFailure == nil else { return }
         write()
     }
 

@@ -13,8 +13,15 @@ internal import PlumHistory
 /// window: the page ends after ``maxRows`` rows (or `limit`) and says where the next one starts
 /// with `Link: <…>; rel="next"` (RFC 8288, as GitHub's API pages), and the rows go out as they
 /// are read.
+///
+/// Placements, items and session figures wait in memory up to `[web] history_commit_seconds`
+/// before they are written (``HistoryKeeper``); a read of those series writes them first, so it
+/// is never behind the scale. Minute summaries are read as the file has them, up to 5 minutes
+/// behind: the page's chart asks every minute, and a commit for each ask would undo the batching.
 struct HistoryRoute: Sendable {
     let store: HistoryStore
+    /// What records the history; nil when the store is served alone (tests, a read-only view).
+    var keeper: HistoryKeeper?
     let now: @Sendable () -> Double
 
     /// Rows in a page at most: about 3 MB of CSV, a month of one pan's minutes.
@@ -40,6 +47,7 @@ struct HistoryRoute: Sendable {
             }
             rows = limit
         }
+        if series != .minutes { await keeper?.writeWaiting() }
         let store = self.store
         let pageRows = rows
         let page = try await Self.offThread { () throws(HistoryError) in

@@ -78,7 +78,7 @@ package struct WebService: Sendable {
             guard let history else {
                 throw HTTPError(.notFound, message: "history is off: set [web] history to a file to record it")
             }
-            return try await HistoryRoute(store: history, now: now).response(request)
+            return try await HistoryRoute(store: history, keeper: keeper, now: now).response(request)
         }
         router.get("/metrics") { _, _ in
             Self.text(metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")

@@ -74,7 +74,10 @@ struct Serve: AsyncParsableCommand {
             complain(error.message)
             throw ExitCode(1)
         }
-        let history = HistoryKeeper(store: store, retentionDays: settings.retentionDays, logger: logger)
+        var batching = HistoryBatch.Policy.standard
+        batching.stableDelay = Double(settings.historyCommitSeconds)
+        let history = HistoryKeeper(
+            store: store, retentionDays: settings.retentionDays, batching: batching, logger: logger)
         // One link for the feed and the actions: it reconnects by itself when the daemon restarts.
         // It announces this service on every connect, so `plumscale status` lists it.
         let announcer = ServiceAnnouncer(name: "plumscale-web", version: PlumScaleWebCommand.configuration.version)
@@ -93,7 +96,10 @@ struct Serve: AsyncParsableCommand {
         let feed = DaemonFeed(link: daemon, board: board, history: history, logger: logger)
         let application = service.makeApplication(
             listen: address.host, port: address.port, services: [feed], logger: logger)
-        logger.info("plumscale-web on http://\(address) (history \(historyPath), password \(passwordPath))")
+        let started =
+            "plumscale-web on http://\(address) (history \(historyPath), placements written within "
+            + "\(settings.historyCommitSeconds) s; password \(passwordPath))"
+        logger.info("\(started)")
         try await application.runService()
     }
 

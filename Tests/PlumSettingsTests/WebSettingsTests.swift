@@ -14,6 +14,7 @@ struct WebSettingsTests {
             auth_file = "/etc/plumscale/pw"
             history = "/srv/h.sqlite"
             retention_days = 30
+            history_commit_seconds = 0
             login_backoff_seconds = 5
             allowed_hosts = ["Scale.local", "scale.example:443"]
             trusted_proxy = "127.0.0.1"
@@ -26,9 +27,11 @@ struct WebSettingsTests {
         #expect(settings.listen == WebListenAddress(host: "::1", port: 9000) && settings.listen.isLoopback)
         #expect(settings.lanReadOnly && settings.authFile == "/etc/plumscale/pw")
         #expect(settings.historyPath == "/srv/h.sqlite" && settings.retentionDays == 30)
+        #expect(settings.historyCommitSeconds == 0, "0: each placement written as it comes")
         let defaults = try WebSettings.parse("[scale]\ncapacity_grams = 385\n", file: "p.toml")
         #expect(defaults == WebSettings(), "no [web] table: the defaults")
         #expect(defaults.listen.description == "127.0.0.1:8385" && defaults.retentionDays == 90)
+        #expect(defaults.historyCommitSeconds == 90, "the delay docs/PERFORMANCE.md measures the card's writes with")
     }
 
     struct BadCase: Sendable, CustomStringConvertible {
@@ -49,6 +52,10 @@ struct WebSettingsTests {
             BadCase(
                 text: "[web]\nretention_days = 0\n",
                 expected: "site.toml:2: web.retention_days: retention_days = 0 is out of range"),
+            BadCase(
+                text: "[web]\nhistory_commit_seconds = 3600\n",
+                expected: "site.toml:2: web.history_commit_seconds: history_commit_seconds = 3600 is out of range; "
+                    + "use 0 to 600 seconds"),
             BadCase(
                 text: "[web]\nauth_file = \"pw\"\n",
                 expected: "site.toml:2: web.auth_file: auth_file = \"pw\" must be an absolute path"),

@@ -190,6 +190,39 @@ struct WebServiceTests {
         }
     }
 
+    @Test("a read of the placements writes what waits first; a read of the minutes, polled by the page, does not")
+    func readsSeeWaitingPlacements() async throws {
+        let fixture = try WebTestFixture(now: 1_795_388_400, batching: .standard)
+        let keeper = try #require(fixture.keeper)
+        let start = 1_795_388_100.0
+        // A pan that settles on 100 g, and 50 s later on 200 g: both within the 90 s a placement
+        // may wait, so neither is in the file yet.
+        for index in 0..<9 {
+            let grams = index < 5 ? 100.0 : 200.0
+            await keeper.record(try weightReport(weight("left", grams: grams, time: start + Double(index) * 10)))
+        }
+        let window = HistoryWindow(since: 0, until: start + 600)
+        #expect(try fixture.history.stableReadings(sensor: nil, in: window).isEmpty, "both placements wait")
+        let waiting = await keeper.unwritten
+        try await fixture.application().test(.live) { client in
+            try await client.execute(uri: "/api/history?since=0&format=csv", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(await keeper.unwritten == waiting, "the minutes' read wrote nothing")
+            try await client.execute(uri: "/api/history?series=stable&since=0&format=csv", method: .get) {
+                #expect(
+                    String(buffer: $0.body).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] }
+                        == ["100.000", "200.000"],
+                    "both placements, written for this read: \(String(buffer: $0.body))")
+            }
+            #expect(await keeper.unwritten == 0)
+            #expect(try fixture.history.stableReadings(sensor: nil, in: window).count == 2, "and in the file")
+            try await client.execute(uri: "/api/history?series=items&since=0&format=csv", method: .get) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+
     struct Poll: Decodable {
         var connected: Bool
         var weights: [Weight]

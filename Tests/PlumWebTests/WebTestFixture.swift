@@ -22,6 +22,8 @@ struct WebTestFixture {
     let metrics = WebMetrics()
     let board: PanBoard
     let history: HistoryStore
+    /// What records into `history`, with the policy the test asked for; nil: the store is served alone.
+    let keeper: HistoryKeeper?
     let service: WebService
     let now: Double
 
@@ -30,7 +32,7 @@ struct WebTestFixture {
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
         allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false,
         sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
-        setupSocket: String? = nil
+        setupSocket: String? = nil, batching: HistoryBatch.Policy? = nil
     ) throws {
         // A fresh directory that goes away with the fixture.
         temporary = try TemporaryDirectory(prefix: "plumweb")
@@ -40,6 +42,9 @@ struct WebTestFixture {
         daemonOwner = DaemonOwner(daemon)
         board = PanBoard(metrics: metrics)
         history = try HistoryStore(path: directory + "/history.sqlite")
+        let store = history
+        let keeper = batching.map { HistoryKeeper(store: store, retentionDays: 90, batching: $0) }
+        self.keeper = keeper
         self.now = now
         service = WebService(
             daemon: DaemonLink(socketPath: daemon.path), board: board, metrics: metrics, history: history,
@@ -48,6 +53,7 @@ struct WebTestFixture {
                 throttle: throttle, hosts: HostCheck(names: allowedHosts), trustedProxy: trustedProxy,
                 cookieSecure: cookieSecure),
             now: { now }, maxWatchers: maxWatchers, sessionLifetime: sessionLifetime, sessionStore: sessionStore,
+            keeper: keeper,
             setup: SetupSocketClient(path: setupSocket ?? directory + "/no-setup.sock", timeout: .seconds(90)))
     }
 

@@ -68,7 +68,8 @@ struct HistoryDiskFullProcessTests {
         let port = try freeTCPPort()
         let passwords = try directory.write("web-password", PasswordFile.makeHash("plum", cost: 4) + "\n")
         let config = try directory.write(
-            "web.toml", "[web]\nlisten = \"127.0.0.1:\(port)\"\nauth_file = \"\(passwords)\"\n")
+            "web.toml",
+            "[web]\nlisten = \"127.0.0.1:\(port)\"\nauth_file = \"\(passwords)\"\nhistory_commit_seconds = 2\n")
         let web = try BackgroundProcess(
             BuiltProducts.folder + "/plumscale-web",
             ["--config", config, "--socket", daemon.socketPath, "--state-directory", disk.path])

@@ -25,7 +25,7 @@ import traceback
 from faults import Faults, RECOVERY_SECONDS, web_poll
 from observers import Availability, Sampler, Truth, Watcher
 from report import Report
-from stack import PANS, WRITE_DELAY, Stack, Timeout, remove_stale_fake_time_memory, wait_until, write_atomically
+from stack import PANS, SOAK_COMMIT_SECONDS, WRITE_DELAY, Stack, Timeout, remove_stale_fake_time_memory, wait_until, write_atomically
 
 BOWL = 120.0  # grams on the right pan, tared at the start: its net is what the script adds on top
 MAX = 385.0  # the simulated pans' Max (1 kg cell): heavier is an overload, which the history leaves out
@@ -47,7 +47,8 @@ class Soak:
         self.args = args
         self.rng = random.Random(args.seed)
         self.dir = tempfile.mkdtemp(prefix="plumscale-soak-")
-        self.stack = Stack(args.bin, self.dir, small_disks=True, stepped_clock=True)
+        self.stack = Stack(args.bin, self.dir, small_disks=True, stepped_clock=True,
+                           commit_seconds=SOAK_COMMIT_SECONDS)
         self.kinds = sorted(Faults.KINDS)
         self.skipped = []  # (fault, why it could not run here)
         self.clock_steps = []  # (variant, the daemon's uptime growth less the time that passed)
