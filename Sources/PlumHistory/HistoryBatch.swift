@@ -22,13 +22,14 @@ package struct HistoryBatch: Sendable {
         /// Rows kept while writes fail (a full card); beyond it the oldest are dropped.
         package var limit: Int
 
-        /// 90 s for a placement (`[web] history_commit_seconds`), 5 minutes for summaries: at rest
-        /// 240 commits a day instead of 2 880, at a new load a minute two placements to a commit
-        /// (720 a day, not 1 440), and never more than one every 90 s however fast loads come and
-        /// go. Each commit costs the card about 35 KiB whatever it holds (whole pages of the WAL
-        /// and of its `-shm` index), so the commits, not the rows, are what the card's budget
-        /// counts (docs/PERFORMANCE.md, "Writes to the SD card").
-        package static let standard = Policy(stableDelay: 90, minuteDelay: 300, limit: 100_000)
+        /// 90 s for a placement (`[web] history_commit_seconds`), 15 minutes for summaries: at
+        /// rest 90 commits a day instead of 2 880, at a new load a minute two placements to a
+        /// commit (720 a day, not 1 440), and never more than one every 90 s however fast loads
+        /// come and go. Each commit costs the card some 30 to 45 KiB whatever it holds (whole
+        /// pages of the WAL, of its `-shm` index and of the file system's own blocks), so the
+        /// commits, not the rows, are what the card's budget counts (docs/PERFORMANCE.md, "Writes
+        /// to the SD card"). The summaries waiting are read with the file's (``HistoryKeeper``).
+        package static let standard = Policy(stableDelay: 90, minuteDelay: 900, limit: 100_000)
 
         /// Every row written with the reading that produced it: for tests that read the store at once.
         package static let immediate = Policy(stableDelay: 0, minuteDelay: 0, limit: 100_000)

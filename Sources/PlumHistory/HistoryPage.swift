@@ -41,8 +41,8 @@ package struct HistoryPage: Sendable {
     /// Where a chunk ended: the key of its last row (time, then the pan for minutes or the row
     /// id for readings, which may share a time).
     package struct Cursor: Sendable {
-        var time: Double
-        var sensor: String?
+        package var time: Double
+        package var sensor: String?
         var rowid: Int64?
     }
 

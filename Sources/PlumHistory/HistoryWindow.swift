@@ -11,6 +11,10 @@ package struct HistoryWindow: Hashable, Sendable {
         self.until = until
     }
 
+    /// Whether `time` is in the window: from `since`, up to but not including `until`, as the
+    /// history's reads select.
+    package func contains(_ time: Double) -> Bool { time >= since && time < until }
+
     /// Parses the text of `--since`/`--until` or `?since=`/`?until=`.
     ///
     /// Each may be a span back from `now` (`90s`, `30m`, `12h`, `7d`), seconds since the epoch

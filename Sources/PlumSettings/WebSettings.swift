@@ -38,7 +38,7 @@ package struct WebSettings: Hashable, Sendable {
     /// How long a placement, an item or a session's figures may wait in memory before the history
     /// is written: what a power cut can lose of them. At a new load every minute, 90 s lets two
     /// placements share each commit, which is what keeps the SD card within 50 MB a day
-    /// (docs/PERFORMANCE.md, "Writes to the SD card"); 0 writes each as it comes.
+    /// (docs/PERFORMANCE.md, "Writes to the SD card"); 1 writes each within a second.
     package static let defaultHistoryCommitSeconds = 90
     package var historyCommitSeconds = WebSettings.defaultHistoryCommitSeconds
     /// How long five wrong passwords lock the login (per peer, and for everyone after five in
@@ -111,7 +111,7 @@ package struct WebSettings: Hashable, Sendable {
         }
         settings.retentionDays = try reader.int("retention_days", in: 1...3650, unit: "days") ?? 90
         settings.historyCommitSeconds =
-            try reader.int("history_commit_seconds", in: 0...600, unit: "seconds") ?? defaultHistoryCommitSeconds
+            try reader.int("history_commit_seconds", in: 1...600, unit: "seconds") ?? defaultHistoryCommitSeconds
         settings.loginBackoffSeconds =
             try reader.int("login_backoff_seconds", in: 1...86_400, unit: "seconds") ?? 60
         if let hosts = try reader.strings("allowed_hosts") {

@@ -13,9 +13,10 @@ package import PlumProtocol
 /// pan's summary every minute alone came to about 35 MB a day (docs/PERFORMANCE.md, "Writes to
 /// the SD card"). A crash or a power cut loses what was not written yet: at most the last
 /// `[web] history_commit_seconds` (90 s unless set) of placements, items and session figures, and
-/// 5 minutes of summaries. A stop writes it all (``flush()``), and a read of the placements, items
-/// or sessions writes what waits first (``writeWaiting()``), so what the page and `/api/history`
-/// show of them is never behind the scale.
+/// 15 minutes of summaries. A stop writes it all (``flush()``); a read of the placements, items or
+/// sessions writes what waits first (``writeWaiting()``), and a read of the minutes adds the
+/// closed summaries waiting (``waitingMinutes(sensor:in:)``), so what the page and
+/// `/api/history` show is never behind the scale.
 ///
 /// The daemon's `ITEM` and `SESSION` reports are kept too (docs/web.md, "History"): each item
 /// event once (the store ignores a copy of one it has), each session's latest figures, and the
@@ -111,6 +112,11 @@ package actor HistoryKeeper {
         }
     }
 
+    /// Whole seconds without a fraction (90, not 90.0).
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+
     /// A session's figures as stored; nil when its start cannot be read.
     static func sessionRecord(_ summary: SessionSummary) -> SessionRecord? {
         func seconds(_ text: String) -> Double? {
@@ -141,6 +147,15 @@ package actor HistoryKeeper {
         write()
     }
 
+    /// The closed minute summaries still waiting to be written, of `sensor` (or every pan) in
+    /// `window`, ordered as the file orders them (by minute, then pan): what a read of the minutes
+    /// adds after the file's rows, so the page's chart is not behind by the summaries' delay.
+    package func waitingMinutes(sensor: String?, in window: HistoryWindow) -> [MinuteSummary] {
+        batch.minutes
+            .filter { (sensor == nil || $0.sensor == sensor) && window.contains(Double($0.minute)) }
+            .sorted { ($0.minute, $0.sensor) < ($1.minute, $1.sensor) }
+    }
+
     /// The last write error, if writing failed; cleared by the next good write.
     package var lastFailure: String? { failure }
 
@@ -167,7 +182,7 @@ package actor HistoryKeeper {
             let text =
                 "history not written: \(error.message); \(batch.count) rows wait in memory (at most "
                 + "\(batch.policy.limit)) and are written once a write works again, tried every "
-                + "\(batch.policy.stableDelay) s (logged once; the write that works is logged too)"
+                + "\(Self.seconds(batch.policy.stableDelay)) s (logged once; the write that works is logged too)"
             logger.error("\(text)")
             return
         }

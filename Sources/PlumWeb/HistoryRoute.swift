@@ -16,8 +16,9 @@ internal import PlumHistory
 ///
 /// Placements, items and session figures wait in memory up to `[web] history_commit_seconds`
 /// before they are written (``HistoryKeeper``); a read of those series writes them first, so it
-/// is never behind the scale. Minute summaries are read as the file has them, up to 5 minutes
-/// behind: the page's chart asks every minute, and a commit for each ask would undo the batching.
+/// is never behind the scale. Minute summaries wait up to 15 minutes; the page's chart asks for
+/// them every minute, and a commit for each ask would undo the batching, so the last page of a
+/// read of the minutes has the closed summaries still waiting added after the file's rows.
 struct HistoryRoute: Sendable {
     let store: HistoryStore
     /// What records the history; nil when the store is served alone (tests, a read-only view).
@@ -47,7 +48,15 @@ struct HistoryRoute: Sendable {
             }
             rows = limit
         }
-        if series != .minutes { await keeper?.writeWaiting() }
+        // Taken before the file is read: a summary written meanwhile is then in the file's rows,
+        // and left out here by its key (below), so none is missed and none doubled.
+        let waiting: [MinuteSummary]
+        if series == .minutes {
+            waiting = await keeper?.waitingMinutes(sensor: sensor, in: window) ?? []
+        } else {
+            waiting = []
+            await keeper?.writeWaiting()
+        }
         let store = self.store
         let pageRows = rows
         let page = try await Self.offThread { () throws(HistoryError) in
@@ -66,6 +75,7 @@ struct HistoryRoute: Sendable {
                 try await writer.write(ByteBuffer(string: format == .csv ? HistoryExport.csvHeader(series) : "["))
                 var cursor: HistoryPage.Cursor?
                 var first = true
+                var sent = 0
                 while true {
                     let after = cursor
                     let (text, count, next) = try await Self.offThread { () throws(HistoryError) in
@@ -75,12 +85,25 @@ struct HistoryRoute: Sendable {
                         try await writer.write(ByteBuffer(string: (first || format == .csv ? "" : ",") + text))
                         first = false
                     }
-                    cursor = next
+                    sent += count
+                    cursor = next ?? cursor
                     if count < Self.chunkRows { break }
+                }
+                let newer = page.nextSince == nil ? Self.after(cursor, waiting).prefix(max(0, pageRows - sent)) : []
+                if !newer.isEmpty {
+                    let rows = Array(newer)
+                    let text = format == .csv ? HistoryExport.csvLines(rows) : HistoryExport.jsonObjects(rows)
+                    try await writer.write(ByteBuffer(string: (first || format == .csv ? "" : ",") + text))
                 }
                 if format == .json { try await writer.write(ByteBuffer(string: "]\n")) }
                 try await writer.finish(nil)
             })
+    }
+
+    /// The waiting summaries after the last row read from the file (by minute, then pan).
+    private static func after(_ cursor: HistoryPage.Cursor?, _ waiting: [MinuteSummary]) -> [MinuteSummary] {
+        guard let cursor, let pan = cursor.sensor else { return waiting }
+        return waiting.filter { (Double($0.minute), $0.sensor) > (cursor.time, pan) }
     }
 
     /// One chunk after `cursor`, as text: the CSV lines or the JSON objects.

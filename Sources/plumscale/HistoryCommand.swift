@@ -19,7 +19,7 @@ struct HistoryCommand: ParsableCommand {
             [web] history in the configuration, else /var/lib/plumscale-web/history.sqlite. \
             Times: a span back from now (30m, 12h, 7d), seconds since the epoch, or ISO 8601 UTC. \
             plumscale-web writes placements, items and sessions within [web] \
-            history_commit_seconds (90 s unless set) and summaries within 5 minutes, to spare the \
+            history_commit_seconds (90 s unless set) and summaries within 15 minutes, to spare the \
             SD card; the newest may not be in the file yet (the page's /api/history has them).
 
             Exit codes: 0 printed; 1 configuration error or no history file; 64 usage error.

@@ -14,7 +14,7 @@ struct WebSettingsTests {
             auth_file = "/etc/plumscale/pw"
             history = "/srv/h.sqlite"
             retention_days = 30
-            history_commit_seconds = 0
+            history_commit_seconds = 1
             login_backoff_seconds = 5
             allowed_hosts = ["Scale.local", "scale.example:443"]
             trusted_proxy = "127.0.0.1"
@@ -27,7 +27,7 @@ struct WebSettingsTests {
         #expect(settings.listen == WebListenAddress(host: "::1", port: 9000) && settings.listen.isLoopback)
         #expect(settings.lanReadOnly && settings.authFile == "/etc/plumscale/pw")
         #expect(settings.historyPath == "/srv/h.sqlite" && settings.retentionDays == 30)
-        #expect(settings.historyCommitSeconds == 0, "0: each placement written as it comes")
+        #expect(settings.historyCommitSeconds == 1, "1: each placement written within a second")
         let defaults = try WebSettings.parse("[scale]\ncapacity_grams = 385\n", file: "p.toml")
         #expect(defaults == WebSettings(), "no [web] table: the defaults")
         #expect(defaults.listen.description == "127.0.0.1:8385" && defaults.retentionDays == 90)
@@ -55,7 +55,7 @@ struct WebSettingsTests {
             BadCase(
                 text: "[web]\nhistory_commit_seconds = 3600\n",
                 expected: "site.toml:2: web.history_commit_seconds: history_commit_seconds = 3600 is out of range; "
-                    + "use 0 to 600 seconds"),
+                    + "use 1 to 600 seconds"),
             BadCase(
                 text: "[web]\nauth_file = \"pw\"\n",
                 expected: "site.toml:2: web.auth_file: auth_file = \"pw\" must be an absolute path"),

@@ -190,7 +190,7 @@ struct WebServiceTests {
         }
     }
 
-    @Test("a read of the placements writes what waits first; a read of the minutes, polled by the page, does not")
+    @Test("a read of placements writes what waits; a read of minutes writes nothing and adds those waiting, once")
     func readsSeeWaitingPlacements() async throws {
         let fixture = try WebTestFixture(now: 1_795_388_400, batching: .standard)
         let keeper = try #require(fixture.keeper)
@@ -205,10 +205,16 @@ struct WebServiceTests {
         #expect(try fixture.history.stableReadings(sensor: nil, in: window).isEmpty, "both placements wait")
         let waiting = await keeper.unwritten
         try await fixture.application().test(.live) { client in
+            let minute = """
+                time,sensor,min,mean,max,samples
+                2026-11-22T22:55:00Z,left,100.000,116.667,200.000,6
+
+                """
             try await client.execute(uri: "/api/history?since=0&format=csv", method: .get) { response in
-                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == minute, "the closed minute, still waiting")
             }
             #expect(await keeper.unwritten == waiting, "the minutes' read wrote nothing")
+            #expect(try fixture.history.minutes(sensor: nil, in: window).isEmpty)
             try await client.execute(uri: "/api/history?series=stable&since=0&format=csv", method: .get) {
                 #expect(
                     String(buffer: $0.body).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] }
@@ -217,6 +223,12 @@ struct WebServiceTests {
             }
             #expect(await keeper.unwritten == 0)
             #expect(try fixture.history.stableReadings(sensor: nil, in: window).count == 2, "and in the file")
+            try await client.execute(uri: "/api/history?since=0&format=json", method: .get) {
+                let text = String(buffer: $0.body)
+                #expect(
+                    text.components(separatedBy: "\"sensor\"").count == 2 && text.hasPrefix("[{"),
+                    "the minute once, from the file now: \(text)")
+            }
             try await client.execute(uri: "/api/history?series=items&since=0&format=csv", method: .get) {
                 #expect($0.status == .ok)
             }

@@ -96,6 +96,7 @@ struct HistoryDiskFullProcessTests {
             "/api/status names the failed writes and what to do: \(full)")
         let lines = web.stderr.split(separator: "\n").filter { $0.contains("history not written: ") }
         #expect(lines.count == 1, "one line however many writes fail: \(lines)")
+        #expect(lines.first?.contains("tried every 2 s") == true, "the retry follows history_commit_seconds: \(lines)")
 
         try disk.removeFiller()
         let all = Self.before + Self.whileFull
