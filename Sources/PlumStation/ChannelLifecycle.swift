@@ -118,13 +118,14 @@ extension SensorChannel {
         }
     }
 
-    /// How often zero tracking's moves are saved at most: each save is a file written, synced
-    /// and renamed, some 8 KiB of an SD card's writes, and a cell drifting with the morning's
-    /// warmth had the daemon saving every few seconds (33 MB a day at rest; docs/PERFORMANCE.md,
-    /// "Writes to the SD card"). A power cut loses at most this long of tracked drift, which the
-    /// restart's check of the load judges like any other difference; a zero or tare someone
-    /// makes is saved at once.
-    static let trackedZeroSaveInterval: UInt64 = 600_000_000_000
+    /// How often zero tracking's moves are saved at most: each save is a new file written,
+    /// synced and renamed, some 20 KiB of an SD card's writes with the file system's own blocks,
+    /// and a cell drifting with the morning's warmth had the daemon saving every few seconds
+    /// (33 MB a day at rest; docs/PERFORMANCE.md, "Writes to the SD card"). Half an hour bounds
+    /// it at 48 saves a day per pan, about 1 MB, whatever the drift. A power cut loses at most
+    /// this long of tracked drift, which the restart's check of the load judges like any other
+    /// difference; a zero or tare someone makes is saved at once.
+    static let trackedZeroSaveInterval: UInt64 = 1_800_000_000_000
 
     /// After each reading: the warm-up's `STATE` when it begins or ends; what became of the
     /// saved zero and tare once the engine has decided (logged, and saved so a dropped tare is

@@ -27,7 +27,7 @@ struct TrackedZeroSaveTests {
         return saves
     }
 
-    @Test("a zero drifting a division every 20 s for 22 minutes is saved three times, not some sixty")
+    @Test("a zero drifting a division every 50 s for 62 minutes is saved three times, not some 70")
     func driftSavedPerInterval() throws {
         var bench = try ChannelBench()
         bench.feed(0, count: 160)
@@ -40,7 +40,7 @@ struct TrackedZeroSaveTests {
         bench.channel.zeroTareToSave = false
         bench.channel.engine.markZeroTareSaved()
         let zeroBefore = bench.channel.engine.zeroOffset
-        let saves = Self.drift(&bench, from: 0, gramsPerSecond: 0.005, seconds: 1320)
+        let saves = Self.drift(&bench, from: 0, gramsPerSecond: 0.002, seconds: 3720)
         let tracked = bench.channel.engine.zeroOffset - zeroBefore
         #expect(tracked > 5, "tracking followed the drift: \(tracked) g")
         let interval = Double(SensorChannel.trackedZeroSaveInterval) / 1e9
@@ -48,7 +48,7 @@ struct TrackedZeroSaveTests {
         let gaps = zip(saves.dropFirst(), saves).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 >= interval }, "at most one save per interval: \(gaps)")
         // Within an interval, a person's tare is not held back.
-        bench.feed(0.005 * 1320 + 40, count: 160)
+        bench.feed(0.002 * 3720 + 40, count: 160)
         guard case .command(let tare) = bench.channel.command(.tare), tare.ok else {
             Issue.record("the 40 g could not be tared")
             return
