@@ -25,7 +25,7 @@ package struct HistoryBatch: Sendable {
         /// 90 s for a placement (`[web] history_commit_seconds`), 15 minutes for summaries: at
         /// rest 90 commits a day instead of 2 880, at a new load a minute two placements to a
         /// commit (720 a day, not 1 440), and never more than one every 90 s however fast loads
-        /// come and go. Each commit costs the card some 30 to 45 KiB whatever it holds (whole
+        /// come and go. Each commit costs the card some 32 to 48 KiB whatever it holds (whole
         /// pages of the WAL, of its `-shm` index and of the file system's own blocks), so the
         /// commits, not the rows, are what the card's budget counts (docs/PERFORMANCE.md, "Writes
         /// to the SD card"). The summaries waiting are read with the file's (``HistoryKeeper``).
