@@ -44,8 +44,8 @@ package final class HistoryStore: Sendable {
             pool = try DatabasePool(path: path, configuration: configuration)
             if !readOnly {
                 try Self.migrator.migrate(pool)
-                // Each commit synced before it returns (plumscale-web commits a batch at most every
-                // 2 s, HistoryBatch), so a power cut loses only rows not yet written. Set on the
+                // Each commit synced before it returns (plumscale-web commits its batches,
+                // HistoryBatch), so a power cut loses only rows not yet written. Set on the
                 // writer after opening: GRDB's pool sets NORMAL when it turns WAL on, after
                 // prepareDatabase, and NORMAL syncs only at checkpoints.
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }

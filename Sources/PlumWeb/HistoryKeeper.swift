@@ -112,11 +112,6 @@ package actor HistoryKeeper {
         }
     }
 
-    /// Whole seconds without a fraction (90, not 90.0).
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
-    }
-
     /// A session's figures as stored; nil when its start cannot be read.
     static func sessionRecord(_ summary: SessionSummary) -> SessionRecord? {
         func seconds(_ text: String) -> Double? {
@@ -182,7 +177,7 @@ package actor HistoryKeeper {
             let text =
                 "history not written: \(error.message); \(batch.count) rows wait in memory (at most "
                 + "\(batch.policy.limit)) and are written once a write works again, tried every "
-                + "\(Self.seconds(batch.policy.stableDelay)) s (logged once; the write that works is logged too)"
+                + "\(HistoryRoute.number(batch.policy.stableDelay)) s (logged once; the write that works is logged too)"
             logger.error("\(text)")
             return
         }

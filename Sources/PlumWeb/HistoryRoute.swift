@@ -150,7 +150,8 @@ struct HistoryRoute: Sendable {
         return uri + "&since=\(number(since))&until=\(number(until))&limit=\(rows)"
     }
 
-    private static func number(_ value: Double) -> String {
+    /// A number of seconds as a query or a log line writes it: whole ones without a fraction.
+    static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
