@@ -152,7 +152,10 @@ def report(title, seconds, delta, syncs, before, after):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", default=".build/debug")
-    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--minutes", type=float, default=10, help="minutes of each phase")
+    parser.add_argument("--busy-minutes", type=float, default=None,
+                        help="minutes of the phase with a new load a minute (default: --minutes; 0 leaves it out, "
+                             "for a rest phase of hours)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-strace", action="store_true")
     args = parser.parse_args()
@@ -175,8 +178,12 @@ def main():
         seconds, delta, syncs, before, logs = phase.end()
         rest = report("at rest, both pans empty", seconds, delta, syncs, before, sizes(directory))
         report_logs(seconds, logs)
+        busy_minutes = args.minutes if args.busy_minutes is None else args.busy_minutes
+        if busy_minutes <= 0:
+            print(f"\ngoal: at rest {rest / 1e6:.1f} MB/day of at most 10")
+            return 0
         phase = Phase(stack, trace)
-        deadline = time.monotonic() + args.minutes * 60
+        deadline = time.monotonic() + busy_minutes * 60
         while time.monotonic() < deadline:
             write_atomically(stack.load_files["left"], f"{rng.uniform(20, 370):.1f}\n")
             time.sleep(max(0.0, min(60.0, deadline - time.monotonic())))
