@@ -159,6 +159,11 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-strace", action="store_true")
     args = parser.parse_args()
+    if args.minutes <= 0:
+        parser.error(f"--minutes {args.minutes:g}: a phase needs more than 0 minutes; at rest a few hours show "
+                     "zero tracking's half-hourly saves")
+    if args.busy_minutes is not None and args.busy_minutes < 0:
+        parser.error(f"--busy-minutes {args.busy_minutes:g}: give the minutes of the busy phase, or 0 to leave it out")
     trace = not args.no_strace and shutil.which("strace") is not None
     rng = random.Random(args.seed)
     directory = tempfile.mkdtemp(prefix="plumscale-sdcard-", dir=os.environ.get("SDCARD_DIR"))
