@@ -378,7 +378,15 @@ let package = Package(
 // libgpiod 2.x, sets PLUMSCALE_WITHOUT_WEB=1. Every other build has them.
 if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
     package.dependencies += [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Without its ConfigurationSupport trait (swift-configuration, which nothing here uses):
+        // SwiftPM 6.2.3, the arm64 cross build's, drops that trait-conditional dependency from
+        // the graph at random when one parent enables the trait and others do not (hummingbird's
+        // other dependents here ask for no traits), and stops with "product 'Configuration'
+        // required by package 'hummingbird' ... not found" (hummingbird issue 769).
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1",
+            traits: ["FullFoundation"]
+        ),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
