@@ -1,8 +1,10 @@
 /// Check-weighing: a target with a tolerance below and above; each stable reading is under, ok
 /// or over (docs/items.md).
 ///
-/// The verdict is judged on the displayed weight, in whole divisions, so it never disagrees
-/// with the number on the display: a target of 100 g − 0.5 g passes 99.5 g as shown.
+/// The verdict is judged in whole divisions on the stable net rounded once to d
+/// (``Reading/judgedDivisions``), the value counting judges too: a target of 100 g − 0.5 g
+/// passes a load of 99.5 g. Not on the display, whose hysteresis could hold 99.5 g while the
+/// load was 99.43 g, nor on a moving load.
 public struct CheckWeigher: Hashable, Sendable {
     public enum Verdict: String, Hashable, Sendable, Codable {
         case under, ok, over
@@ -33,11 +35,11 @@ public struct CheckWeigher: Hashable, Sendable {
     /// The verdict on a stable reading; nil when the reading is in motion or shows no weight,
     /// since a verdict on a moving load would be a guess.
     public func judge(_ reading: Reading) -> Verdict? {
-        guard reading.isStable, let shown = reading.displayedDivisions else { return nil }
-        return judge(divisions: shown, division: reading.division)
+        guard let judged = reading.judgedDivisions else { return nil }
+        return judge(divisions: judged, division: reading.division)
     }
 
-    /// The verdict on a displayed weight of `divisions` steps of `division`.
+    /// The verdict on a weight of `divisions` steps of `division`.
     public func judge(divisions: Int64, division: Division) -> Verdict {
         // The limits in divisions: the least shown weight that is not under and the greatest
         // that is not over. A limit on a multiple of d is itself ok; 1e-9 keeps 99.7 / 0.1 from

@@ -58,6 +58,13 @@ public struct PieceCounter: Hashable, Sendable {
         }
     }
 
+    /// The count of a stable reading, judged on its net rounded once to d
+    /// (``Reading/judgedDivisions``), the value check-weighing judges; nil while the load moves
+    /// or shows no weight.
+    public func count(_ reading: Reading) -> Count? {
+        reading.judgedDivisions.map { count(net: reading.division.grams(divisions: $0)) }
+    }
+
     /// The count for `net` grams.
     public func count(net: Double) -> Count {
         let ratio = net / unitGrams

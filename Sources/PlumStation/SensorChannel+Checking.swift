@@ -10,7 +10,7 @@ struct ChannelCheck {
 }
 
 /// Check-weighing (docs/items.md): `?CHECK` sets a target with tolerances, and every stable
-/// `WEIGHT` then says `under`, `ok` or `over`, judged on the displayed weight.
+/// `WEIGHT` then says `under`, `ok` or `over`, judged on the stable net rounded to d.
 extension SensorChannel {
     /// The reply to `?CHECK` on this sensor: new limits, or none (check-weighing stops).
     mutating func check(_ request: CheckRequest) -> Report {

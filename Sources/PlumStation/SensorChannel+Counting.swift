@@ -2,8 +2,8 @@ internal import PlumCore
 internal import PlumProtocol
 
 /// Piece counting (docs/items.md): `?COUNT` takes the stable net on the pan as N pieces, and
-/// each `WEIGHT` then carries how many pieces its net is, or the ratio when that is more than
-/// 0.3 of a piece from a whole number (``PieceCounter``).
+/// each stable `WEIGHT` then carries how many pieces its net (rounded to d) is, or the ratio
+/// when that is more than 0.3 of a piece from a whole number (``PieceCounter``).
 extension SensorChannel {
     /// The reply to `?COUNT` on this sensor: a new reference from the latest stable reading,
     /// or none (counting stops) without `pieces`.
@@ -46,8 +46,9 @@ extension SensorChannel {
 
     /// Puts the count of `reading` into `report`, while counting: a sample's `WEIGHT` or `?POLL`'s.
     func countPieces(_ reading: Reading, into report: inout WeightReport) {
-        guard let counter, case .grams = reading.display, let net = reading.net else { return }
-        switch counter.count(net: net) {
+        // Judged on the stable net rounded once to d, as check-weighing is; none while moving.
+        guard let counter, let count = counter.count(reading) else { return }
+        switch count {
         case .pieces(let count): report.counted(count, ratio: nil)
         case .ambiguous(let ratio): report.counted(nil, ratio: ratio.isFinite ? ratio : nil)
         }

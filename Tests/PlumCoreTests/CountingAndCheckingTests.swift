@@ -71,4 +71,27 @@ struct CountingAndCheckingTests {
         #expect(checker.judge(try #require(readings.last)) == .over)
         #expect(throws: Refusal.self) { try CheckWeigher(target: 50, minus: -1, plus: 1) }
     }
+
+    @Test("check-weighing and counting judge one value: the stable net rounded once to d, not the held display")
+    func oneValueJudged() throws {
+        var engine = try Fixtures.engine()
+        var noise = SeededNoise(seed: 5)
+        Fixtures.feed(&engine, grams: 0, count: 80, start: 0, noise: &noise)
+        let landing = Fixtures.feed(&engine, grams: 99.46, count: 160, start: 80, noise: &noise)
+        let readings = Fixtures.feed(&engine, grams: 99.43, count: 320, start: 240, noise: &noise)
+        let last = try #require(readings.last)
+        let checker = try CheckWeigher(target: 100, minus: 0.5, plus: 1)
+        let counter = try PieceCounter(net: 99.4, pieces: 10, division: .standard)
+        // Moving: neither a verdict nor a count.
+        #expect(landing[0].judgedDivisions == nil)
+        #expect(checker.judge(landing[0]) == nil && counter.count(landing[0]) == nil)
+        // 99.43 g to the nearest 0.1 g is 99.4 g, 994 d. The display, come down from 99.46 g
+        // (99.5 g), holds 99.5 g: 99.43 g is within ½ + ¼ d of it.
+        #expect(last.isStable)
+        #expect(last.displayedDivisions == 995, "the display held 99.5 g by its hysteresis: \(last.display)")
+        #expect(last.judgedDivisions == 994)
+        // 99.4 g is below 100 − 0.5 g: under, though the display shows the limit itself.
+        #expect(checker.judge(last) == .under)
+        #expect(counter.count(last) == .pieces(10))
+    }
 }
