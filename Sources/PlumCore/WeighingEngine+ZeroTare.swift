@@ -68,7 +68,11 @@ extension WeighingEngine {
         if configuration.zeroTracking {
             // R 76-1 4.5.1 and 4.5.7: tracking at most 0.5 e/s, and with zero-setting within the
             // zero range of the power-up zero (4 % of Max in all).
-            let step = tracker.correction(gross: gross, stable: stable, time: time)
+            // Not before the power-up zero is set (or a saved one judged): the engine withholds
+            // the stable flag from the readings until then, and tracking acting on it followed
+            // a zero that was not yet one.
+            let settled = stable && !awaitingInitialZero && pendingRestore == nil
+            let step = tracker.correction(gross: gross, stable: settled, time: time)
             let range = configuration.zeroRange
             let newOffset = min(zeroReference + range, max(zeroReference - range, zeroOffset + step))
             gross -= newOffset - zeroOffset
