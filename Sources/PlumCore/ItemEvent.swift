@@ -24,12 +24,16 @@ public struct ItemEvent: Hashable, Sendable, Codable {
         /// `one-at-a-time` only: placed while the previous item was still on the pan, so it was
         /// weighed as the difference rather than from the empty pan.
         public static let stacked = Flags(rawValue: 1 << 1)
+        /// Its weight lies within 1 d of a weight class's boundary: one division more or less
+        /// would have classed it otherwise (``WeightClasses/isBorderline(grams:division:)``).
+        public static let borderline = Flags(rawValue: 1 << 2)
 
         /// The flags' names, for logs and reports.
         public var names: [String] {
             var names: [String] = []
             if contains(.merged) { names.append("merged") }
             if contains(.stacked) { names.append("stacked") }
+            if contains(.borderline) { names.append("borderline") }
             return names
         }
     }

@@ -106,9 +106,11 @@ public struct WeighingSession: Hashable, Sendable, Codable {
                     hint: "start a new session after changing the division"))
         }
         guard event.kind == .placed, let number = event.item else { return .success(nil) }
+        var flags = event.flags
+        if classes?.isBorderline(grams: event.weight, division: division) == true { flags.insert(.borderline) }
         let item = Item(
             number: number, divisions: event.divisions, weightClass: classes?.name(forGrams: event.weight),
-            flags: event.flags, recordedAt: timestamp)
+            flags: flags, recordedAt: timestamp)
         add(item)
         return .success(item)
     }

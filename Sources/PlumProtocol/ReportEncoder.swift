@@ -132,6 +132,8 @@ extension Report {
         if let count = report.count { json.add("count", count) }
         if let ratio = report.countRatio { json.add("count_ratio", ratio, decimals: 2) }
         if let check = report.check { json.add("check", check) }
+        if report.borderline { json.add("borderline", true) }
+        if let withheld = report.withheld { json.add("withheld", withheld) }
     }
 
     private static func object(_ tare: NamedTare) -> JSONWriter {

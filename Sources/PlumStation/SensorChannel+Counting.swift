@@ -25,7 +25,9 @@ extension SensorChannel {
                 "\(name): no reference: the load is not stable; keep the \(pieces) pieces still and ask again")
         }
         do {
-            let reference = try PieceCounter(net: net, pieces: pieces, division: engine.configuration.division)
+            let reference = try PieceCounter(
+                net: net, pieces: pieces, division: engine.configuration.division,
+                minimumWeight: engine.configuration.minimumWeight)
             counter = reference
             let unit = FixedPoint.text(reference.unitGrams, decimals: 4)
             return .count(
@@ -51,6 +53,7 @@ extension SensorChannel {
         switch count {
         case .pieces(let count): report.counted(count, ratio: nil)
         case .ambiguous(let ratio): report.counted(nil, ratio: ratio.isFinite ? ratio : nil)
+        case .withheld(let reason): report.counted(nil, ratio: nil, withheld: reason)
         }
     }
 }

@@ -72,10 +72,14 @@ extension SensorChannel {
         items.calibration = engine.calibration
         if let event = items.detector.observe(reading) {
             let weightClass = event.kind == .placed ? items.classes?.name(forGrams: event.weight) : nil
+            var flags = event.flags
+            if event.kind == .placed, items.classes?.isBorderline(grams: event.weight, division: division) == true {
+                flags.insert(.borderline)
+            }
             let report = ItemReport(
                 sensor: name, sequence: event.sequence, item: event.item, event: event.kind.rawValue,
                 divisions: event.divisions, grossAfterDivisions: event.grossAfterDivisions,
-                division: event.division.grams, time: wallTime, flags: event.flags.names, weightClass: weightClass)
+                division: event.division.grams, time: wallTime, flags: flags.names, weightClass: weightClass)
             out.items.append((event, report))
             // Debug, not info: an item is data, and it is kept where data is (the ITEM report, the
             // history, MQTT); at a weighing a minute an info line would put 1 440 entries a day in

@@ -8,7 +8,7 @@ import Testing
 struct SensorChannelCountingTests {
     static func reply(_ report: Report) -> CountReply? { if case .count(let reply) = report { reply } else { nil } }
 
-    @Test("10 pieces of 2.5 g: 50 g counts 20, 51.5 g is ambiguous at 20.6, the empty pan 0, and stop ends it")
+    @Test("10 pieces of 2.5 g: 50 g counts 20, 51.5 g is ambiguous at 20.6, the empty pan none, and stop ends it")
     func counts() throws {
         var bench = try ChannelBench()
         bench.feed(0)
@@ -20,7 +20,9 @@ struct SensorChannelCountingTests {
         #expect(twenty.count == 20 && twenty.countRatio == nil, "\(String(describing: twenty.count))")
         let odd = try #require(bench.feed(51.5).last?.weight?.report)
         #expect(odd.count == nil && odd.countRatio == 20.6, "51.5 / 2.5 = 20.6: \(String(describing: odd.countRatio))")
-        #expect(bench.feed(0).last?.weight?.report.count == 0, "the empty pan holds 0 pieces")
+        // The empty pan is below Min (20 d, 2 g): no count, and the report says why.
+        let empty = try #require(bench.feed(0).last?.weight?.report)
+        #expect(empty.count == nil && empty.withheld == "the pan is empty", "\(empty)")
         let stopped = try #require(Self.reply(bench.channel.count(CountRequest(sensor: "pan"))))
         #expect(stopped.ok && stopped.message.contains("counting stopped"))
         let after = try #require(bench.feed(50, count: 2).last?.weight?.report)
