@@ -1,12 +1,16 @@
 /// Turns one sensor's readings into items: fruit placed and removed one after another
 /// (docs/items.md).
 ///
-/// It consumes what the engine already decided, each reading's filtered gross and its stable
+/// It consumes what the engine already decided, each reading's filtered net and its stable
 /// flag, and never looks at samples: filtering and the motion rule are the engine's, and an
 /// item is a step between two levels the engine called stable. A level is confirmed once the
 /// load has been stable within 1 d for ``ItemDetection/confirmation``; a step of at least
 /// ``ItemDetection/minimumStep`` from the previous level, rounded to d, is an ``ItemEvent``.
-/// Levels are gross, so taring a bowl is no removal.
+///
+/// Levels are net, and a tare rebases the detector (``tare(time:grossDivisions:)``): what is on
+/// the pan when it is tared is a container, not fruit, so the items on it are retracted and the
+/// tared pan is the new empty level. A bowl tared before the fruit is never counted; levels
+/// were once gross, and a tared bowl was an item with every plum in it `stacked`.
 ///
 /// What it is robust to, and why:
 /// - a hand resting on the pan: the load drifts and the engine calls nothing stable, so nothing
@@ -28,6 +32,12 @@ public struct ItemDetector: Sendable {
     public private(set) var emptyLevel: Double?
     /// `one-at-a-time`: the items on the pan, the latest last.
     public private(set) var itemsOnPan: [Int] = []
+    /// Either mode: the items placed since the pan was last near its empty level, with their
+    /// weights in divisions, the latest last: what a tare retracts.
+    private var placedSinceEmpty: [(item: Int, divisions: Int64)] = []
+    /// The gross of the latest reading, for ``ItemEvent/grossAfterDivisions``; nil when the
+    /// levels were given directly (then the level is the gross).
+    private var latestGross: Double?
     /// How many events so far; the next has this number plus one.
     public private(set) var eventCount = 0
     /// How many items so far.
@@ -55,11 +65,13 @@ public struct ItemDetector: Sendable {
         guard case .grams = reading.display else {
             return observe(gross: nil, stable: false, time: reading.time)
         }
-        return observe(gross: reading.gross, stable: reading.isStable, time: reading.time)
+        defer { latestGross = nil }
+        latestGross = reading.gross
+        return observe(gross: reading.net, stable: reading.isStable, time: reading.time)
     }
 
-    /// The same on the values themselves: the engine's filtered gross in grams (nil: no weight),
-    /// its stable flag and the reading's time.
+    /// The same on the values themselves: the engine's filtered net in grams (nil: no weight;
+    /// the gross while there is no tare), its stable flag and the reading's time.
     ///
     /// Levels are measured on the filtered gross, not on the display: the display moves only
     /// ¼ d past a rounding boundary (docs/engine.md), so it can stand up to ¾ d from the load,
@@ -88,8 +100,32 @@ public struct ItemDetector: Sendable {
         level = nil
         emptyLevel = nil
         itemsOnPan.removeAll()
+        placedSinceEmpty.removeAll()
         candidate = nil
         clearStops()
+    }
+
+    /// The pan was tared: whatever is on it is a container now (a tare device zeroes the
+    /// indication with the container on the pan). Each item placed since the pan was last empty is
+    /// retracted, latest first, and the detector starts afresh from the tared (net zero) pan,
+    /// so the fruit that follows is weighed from it and never `stacked` on the bowl.
+    ///
+    /// - Parameters:
+    ///   - time: the time of the reading the tare was taken from.
+    ///   - grossDivisions: the gross when tared, in divisions, for the events.
+    /// - Returns: one `retracted` event per item taken back (none when the bowl was tared before
+    ///   it was confirmed as an item).
+    public mutating func tare(time: UInt64, grossDivisions: Int64) -> [ItemEvent] {
+        var events: [ItemEvent] = []
+        for placed in placedSinceEmpty.reversed() {
+            eventCount += 1
+            events.append(
+                ItemEvent(
+                    sensor: sensor, sequence: eventCount, item: placed.item, kind: .retracted,
+                    divisions: placed.divisions, grossAfterDivisions: grossDivisions, division: division, time: time))
+        }
+        rebase()
+        return events
     }
 
     /// Records a stable load that may never be confirmed: a stop on the way. The engine's
@@ -153,8 +189,16 @@ public struct ItemDetector: Sendable {
                 emptyLevel = value
             }
         }
+        if kind == .placed, let item {
+            placedSinceEmpty.append((item, step))
+        } else if settings.mode == .oneAtATime, let item {
+            placedSinceEmpty.removeAll { $0.item == item }
+        }
+        // Back near the empty pan: nothing placed before is on it any more.
+        if kind == .removed, let emptyLevel, value - emptyLevel < n { placedSinceEmpty.removeAll() }
         return ItemEvent(
             sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: abs(step),
-            grossAfterDivisions: division.round(value).divisions, division: division, time: time, flags: flags)
+            grossAfterDivisions: division.round(latestGross ?? value).divisions, division: division, time: time,
+            flags: flags)
     }
 }

@@ -5,18 +5,22 @@ internal import PlumProtocol
 /// One sensor's item detection as its channel keeps it: the detector on the engine's readings,
 /// the weight classes, and what the detector's levels were measured against.
 ///
-/// Levels are gross, so a tare is no step; but a zero, a new calibration or a reload that
-/// changes the division moves the gross (or its meaning) without anything placed or lifted.
-/// Rather than have every command that may do so remember to tell the detector, the channel
-/// compares the engine's zero offset, calibration and division with those the levels were
-/// seen under, before each reading, and starts afresh (``ItemDetector/rebase()``) when they
-/// changed: a MT-SICS `Z`, a `?ZERO`, a button's long press and a calibration commit alike.
+/// Levels are net. A zero, a new calibration or a reload that changes the division moves the
+/// net (or its meaning) without anything placed or lifted, and so does a tare. Rather than have
+/// every command that may do so remember to tell the detector, the channel compares the
+/// engine's zero offset, tare, calibration and division with those the levels were seen under,
+/// before each reading, and starts afresh (``ItemDetector/rebase()``) when they changed: a
+/// MT-SICS `Z` or `T`, a `?ZERO` or `?TARE`, a button press and a calibration commit alike. A
+/// tare also retracts the items on the pan (``ItemDetector/tare(time:grossDivisions:)``): they
+/// are the container now.
 struct ChannelItems {
     var detector: ItemDetector
     /// The `[[class]]` bands; nil when none are configured.
     let classes: WeightClasses?
     /// The engine's zero offset, in grams, when the current levels were seen.
     var zeroOffset: Double
+    /// The engine's tare when the current levels were seen.
+    var tare: Double
     var calibration: Calibration?
 
     init(
@@ -26,6 +30,7 @@ struct ChannelItems {
             sensor: sensor, division: engine.configuration.division, settings: settings.detection)
         self.classes = classes
         zeroOffset = engine.zeroOffset
+        tare = engine.tare
         calibration = engine.calibration
     }
 
@@ -68,9 +73,22 @@ extension SensorChannel {
         {
             items.detector.rebase()
         }
+        var events: [ItemEvent] = []
+        if engine.tare != items.tare {
+            // A tare (or a preset one) makes what is on the pan a container: its items are
+            // retracted. A cleared tare only moves the net back up: a fresh start, no item.
+            let gross = division.round(reading.gross ?? 0).divisions
+            if engine.tare > 0 {
+                events += items.detector.tare(time: reading.time, grossDivisions: gross)
+            } else {
+                items.detector.rebase()
+            }
+        }
         items.zeroOffset = engine.zeroOffset
+        items.tare = engine.tare
         items.calibration = engine.calibration
-        if let event = items.detector.observe(reading) {
+        if let event = items.detector.observe(reading) { events.append(event) }
+        for event in events {
             let weightClass = event.kind == .placed ? items.classes?.name(forGrams: event.weight) : nil
             var flags = event.flags
             if event.kind == .placed, items.classes?.isBorderline(grams: event.weight, division: division) == true {

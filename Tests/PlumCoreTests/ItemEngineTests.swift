@@ -61,6 +61,9 @@ struct ItemEngineTests {
             if let tareAt, t >= tareAt, !tared, reading.isStable {
                 _ = engine.tareNow()
                 tared = true
+                // As the station does: a tare rebases the detector and retracts what was on the pan.
+                events += detector.tare(
+                    time: reading.time, grossDivisions: Division.standard.round(reading.gross ?? 0).divisions)
             }
         }
         return (events, readings)
@@ -161,13 +164,33 @@ struct ItemEngineTests {
         #expect(events.last?.grossAfterDivisions == 0)
     }
 
-    @Test("taring a bowl is no removal: the plum after it weighs its own weight")
+    @Test("accumulate: a bowl tared is retracted, and the plum after it weighs its own weight")
     func tareIsNoStep() throws {
         let events = try Self.weigh(seconds: 8, mode: .accumulate, tareAt: 3) { t in
             (t >= 1 ? 120.4 : 0) + (t >= 5 ? 77.7 : 0)
         }
-        #expect(events.map(\.kind) == [.placed, .placed])
+        #expect(events.map(\.kind) == [.placed, .retracted, .placed], "\(events)")
+        #expect(events.map(\.item) == [1, 1, 2])
+        #expect(abs((events.first?.weight ?? 0) - 120.4) <= 0.1 + 1e-9)
         #expect(abs((events.last?.weight ?? 0) - 77.7) <= 0.1 + 1e-9)
-        #expect(abs((events.last?.grossAfter ?? 0) - 198.1) <= 0.1 + 1e-9)
+        #expect(abs((events.last?.grossAfter ?? 0) - 198.1) <= 0.1 + 1e-9, "grossAfter stays the gross")
+    }
+
+    @Test("a session: a 120.4 g bowl tared, then three plums one at a time, holds the three plums, none stacked")
+    func bowlIsNoFruit() throws {
+        // The bowl at 1 s, tared once stable after 3 s; plums of 50, 58 and 61.3 g each put in
+        // and taken out again.
+        let plums: [(on: Double, off: Double, grams: Double)] = [(5, 8, 50), (10, 13, 58), (15, 18, 61.3)]
+        let events = try Self.weigh(seconds: 21, tareAt: 3) { t in
+            (t >= 1 ? 120.4 : 0) + plums.reduce(0) { $0 + (t >= $1.on && t < $1.off ? $1.grams : 0) }
+        }
+        var session = try WeighingSession(name: "crate", division: .standard, startedAt: "s")
+        for event in events { _ = try session.record(event, at: "t").get() }
+        #expect(session.count == 3, "\(events.map { "\($0.kind) \($0.weightText) \($0.flags.names)" })")
+        for (item, plum) in zip(session.items, plums) {
+            #expect(abs(Double(item.divisions) / 10 - plum.grams) <= 0.1 + 1e-9, "\(item)")
+            #expect(item.flags.isEmpty, "item \(item.number) flagged \(item.flags.names)")
+        }
+        #expect(events.filter { $0.kind == .retracted }.map(\.item) == [1], "the bowl, item 1, retracted")
     }
 }

@@ -47,6 +47,24 @@ struct SensorChannelItemTests {
         #expect(reports.allSatisfy { $0.weightClass == nil }, "no [[class]], no class")
     }
 
+    @Test("a tared bowl is retracted as a container: ITEM retracted, and the plum after it is its own weight")
+    func tareRetractsTheBowl() throws {
+        var bench = try ChannelBench(extra: Self.classes)
+        var reports = bench.feed(0).flatMap(\.itemReports)
+        reports += bench.feed(120.4).flatMap(\.itemReports)
+        guard case .command(let tare) = bench.channel.command(.tare), tare.ok else {
+            Issue.record("the tare was refused")
+            return
+        }
+        reports += bench.feed(120.4).flatMap(\.itemReports)
+        reports += bench.feed(120.4 + 50).flatMap(\.itemReports)
+        #expect(reports.map(\.event) == ["placed", "retracted", "placed"], "\(reports)")
+        #expect(reports.map(\.item) == [1, 1, 2])
+        #expect(reports.map(\.divisions) == [1_204, 1_204, 500], "the bowl 120.4 g, then the plum 50.0 g")
+        #expect(reports.last?.flags == [], "the plum is not stacked on the bowl")
+        #expect(reports.last?.grossAfter == 170.4)
+    }
+
     @Test("a zero moves the gross without a plum lifted: no removed ITEM, and the next plum weighs from the new zero")
     func zeroRebases() throws {
         var bench = try ChannelBench(extra: Self.classes)
