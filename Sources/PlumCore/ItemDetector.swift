@@ -38,6 +38,9 @@ public struct ItemDetector: Sendable {
     /// The gross of the latest reading, for ``ItemEvent/grossAfterDivisions``; nil when the
     /// levels were given directly (then the level is the gross).
     private var latestGross: Double?
+    /// `one-at-a-time`: since the last confirmed level, a reading (stable or not) came within N
+    /// of the empty pan's level with an item on it: the next rise is a swap, not a stack.
+    private var dippedNearEmpty = false
     /// How many events so far; the next has this number plus one.
     public private(set) var eventCount = 0
     /// How many items so far.
@@ -57,11 +60,13 @@ public struct ItemDetector: Sendable {
         self.settings = settings
     }
 
-    /// Takes the engine's next reading; returns the event it completes, if any.
+    /// Takes the engine's next reading; returns the events it completes, in order: none, most
+    /// often; one for a step; a swap's `removed` and `placed`, or one `removed` for each item a
+    /// fall to the empty pan ends (`one-at-a-time`).
     ///
     /// A reading that shows no weight (overload, underload, no signal, uncalibrated) counts as
     /// motion: nothing is confirmed through it.
-    public mutating func observe(_ reading: Reading) -> ItemEvent? {
+    public mutating func observe(_ reading: Reading) -> [ItemEvent] {
         guard case .grams = reading.display else {
             return observe(gross: nil, stable: false, time: reading.time)
         }
@@ -73,14 +78,21 @@ public struct ItemDetector: Sendable {
     /// The same on the values themselves: the engine's filtered net in grams (nil: no weight;
     /// the gross while there is no tare), its stable flag and the reading's time.
     ///
-    /// Levels are measured on the filtered gross, not on the display: the display moves only
+    /// Levels are measured on the filtered net, not on the display: the display moves only
     /// ¼ d past a rounding boundary (docs/engine.md), so it can stand up to ¾ d from the load,
     /// and the difference of two displays up to 1½ d from the item. The difference of two
     /// filtered levels, rounded once, is within ½ d plus the filter's own error.
-    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> ItemEvent? {
+    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> [ItemEvent] {
+        // A swap's dip is motion: the load passes near the empty pan without ever being
+        // stable there, so every reading is watched for it, stable or not.
+        if let value = gross, value.isFinite, settings.mode == .oneAtATime, !itemsOnPan.isEmpty,
+            let emptyLevel, value - emptyLevel < minimumStepGrams
+        {
+            dippedNearEmpty = true
+        }
         guard let value = gross, value.isFinite, stable else {
             candidate = nil
-            return nil
+            return []
         }
         noteStop(value)
         let d = division.grams
@@ -89,7 +101,7 @@ public struct ItemDetector: Sendable {
         } else {
             candidate = (value, time)
         }
-        guard let held = candidate, time &- held.since >= settings.confirmation else { return nil }
+        guard let held = candidate, time &- held.since >= settings.confirmation else { return [] }
         return confirm(value, time: time)
     }
 
@@ -102,6 +114,7 @@ public struct ItemDetector: Sendable {
         itemsOnPan.removeAll()
         placedSinceEmpty.removeAll()
         candidate = nil
+        dippedNearEmpty = false
         clearStops()
     }
 
@@ -148,12 +161,15 @@ public struct ItemDetector: Sendable {
     private var minimumStepGrams: Double { division.grams(divisions: settings.minimumStep) }
 
     /// A stable level has held long enough: measure the step from the previous one.
-    private mutating func confirm(_ value: Double, time: UInt64) -> ItemEvent? {
-        defer { clearStops() }
+    private mutating func confirm(_ value: Double, time: UInt64) -> [ItemEvent] {
+        defer {
+            clearStops()
+            dippedNearEmpty = false
+        }
         guard let previous = level else {
             level = value
             if itemsOnPan.isEmpty { emptyLevel = value }
-            return nil
+            return []
         }
         level = value
         let n = minimumStepGrams
@@ -164,41 +180,75 @@ public struct ItemDetector: Sendable {
             // A small change (a stalk, tracking) or the old level back after a hand: no item,
             // but the next item is measured from here.
             if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
-            return nil
+            return []
         }
         var flags: ItemEvent.Flags = []
         let stopped = step > 0 ? lowestStopAbove.map { $0 <= value - n } : highestStopBelow.map { $0 >= value + n }
         if stopped == true { flags.insert(.merged) }
-        eventCount += 1
-        let item: Int?
-        let kind: ItemEvent.Kind
-        if step > 0 {
-            kind = .placed
-            itemCount += 1
-            item = itemCount
-            if settings.mode == .oneAtATime {
-                if !itemsOnPan.isEmpty { flags.insert(.stacked) }
-                itemsOnPan.append(itemCount)
-            }
-        } else {
-            kind = .removed
-            item = settings.mode == .oneAtATime ? itemsOnPan.popLast() : nil
-            // Back at (or below) the empty pan: whatever was on it is off.
-            if settings.mode == .oneAtATime, value - (emptyLevel ?? value) < n {
-                itemsOnPan.removeAll()
-                emptyLevel = value
-            }
+        let grossAfter = division.round(latestGross ?? value).divisions
+        func event(_ kind: ItemEvent.Kind, item: Int?, divisions: Int64, flags: ItemEvent.Flags = []) -> ItemEvent {
+            eventCount += 1
+            return ItemEvent(
+                sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: divisions,
+                grossAfterDivisions: grossAfter, division: division, time: time, flags: flags)
         }
-        if kind == .placed, let item {
-            placedSinceEmpty.append((item, step))
-        } else if settings.mode == .oneAtATime, let item {
+        guard settings.mode == .oneAtATime, let empty = emptyLevel else {
+            // accumulate: each rise an item, each fall one removal of the drop.
+            if step > 0 {
+                itemCount += 1
+                placedSinceEmpty.append((itemCount, step))
+                return [event(.placed, item: itemCount, divisions: step, flags: flags)]
+            }
+            if let emptyLevel, value - emptyLevel < n { placedSinceEmpty.removeAll() }
+            return [event(.removed, item: nil, divisions: -step, flags: flags)]
+        }
+        // one-at-a-time: an item is a load, weighed from the empty pan's level.
+        let fromEmpty = division.round(value - empty).divisions
+        if step < 0 {
+            if value - empty < n {
+                // Near the empty pan: whatever was on it is off, each item ended by its own weight.
+                defer {
+                    (itemsOnPan, placedSinceEmpty) = ([], [])
+                    emptyLevel = value
+                }
+                guard !itemsOnPan.isEmpty else { return [event(.removed, item: nil, divisions: -step, flags: flags)] }
+                if itemsOnPan.count == 1 {
+                    return [event(.removed, item: itemsOnPan[0], divisions: -step, flags: flags)]
+                }
+                return itemsOnPan.reversed().map { item in
+                    event(.removed, item: item, divisions: weightOnPan(item) ?? -step, flags: flags)
+                }
+            }
+            // Part of the load lifted: the most recently placed item is the one gone.
+            let item = itemsOnPan.popLast()
             placedSinceEmpty.removeAll { $0.item == item }
+            return [event(.removed, item: item, divisions: -step, flags: flags)]
         }
-        // Back near the empty pan: nothing placed before is on it any more.
-        if kind == .removed, let emptyLevel, value - emptyLevel < n { placedSinceEmpty.removeAll() }
-        return ItemEvent(
-            sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: abs(step),
-            grossAfterDivisions: division.round(latestGross ?? value).divisions, division: division, time: time,
-            flags: flags)
+        var events: [ItemEvent] = []
+        var weight = itemsOnPan.isEmpty ? fromEmpty : step
+        if !itemsOnPan.isEmpty {
+            if dippedNearEmpty {
+                // A swap: the load passed near the empty pan on the way, so what was on it went
+                // off and this is a new load of its own level, not the difference.
+                for item in itemsOnPan.reversed() {
+                    events.append(event(.removed, item: item, divisions: weightOnPan(item) ?? 0))
+                }
+                (itemsOnPan, placedSinceEmpty) = ([], [])
+                weight = fromEmpty
+            } else {
+                // A true stack: no dip, the fruit went on top of the one there; its difference.
+                flags.insert(.stacked)
+            }
+        }
+        itemCount += 1
+        itemsOnPan.append(itemCount)
+        placedSinceEmpty.append((itemCount, weight))
+        events.append(event(.placed, item: itemCount, divisions: weight, flags: flags))
+        return events
+    }
+
+    /// The weight an item on the pan was placed with, in divisions.
+    private func weightOnPan(_ item: Int) -> Int64? {
+        placedSinceEmpty.first { $0.item == item }?.divisions
     }
 }

@@ -87,7 +87,7 @@ extension SensorChannel {
         items.zeroOffset = engine.zeroOffset
         items.tare = engine.tare
         items.calibration = engine.calibration
-        if let event = items.detector.observe(reading) { events.append(event) }
+        events += items.detector.observe(reading)
         for event in events {
             let weightClass = event.kind == .placed ? items.classes?.name(forGrams: event.weight) : nil
             var flags = event.flags
