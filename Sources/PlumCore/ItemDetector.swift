@@ -41,6 +41,8 @@ public struct ItemDetector: Sendable {
     /// `one-at-a-time`: since the last confirmed level, a reading (stable or not) came within N
     /// of the empty pan's level with an item on it: the next rise is a swap, not a stack.
     private var dippedNearEmpty = false
+    /// The gross after (in divisions) and the time of the level being confirmed, for its events.
+    private var confirming: (grossAfter: Int64, time: UInt64) = (0, 0)
     /// How many events so far; the next has this number plus one.
     public private(set) var eventCount = 0
     /// How many items so far.
@@ -176,6 +178,14 @@ public struct ItemDetector: Sendable {
         // The step is rounded once, to whole divisions, and compared with N in them, so an item
         // of exactly N d as printed is an item.
         let step = division.round(value - previous).divisions
+        if settings.mode == .oneAtATime, dippedNearEmpty, !itemsOnPan.isEmpty, let empty = emptyLevel,
+            value - empty >= n, abs(step) < settings.minimumStep
+        {
+            // A swap for a fruit within N of the old one's weight: the level hardly moved, but
+            // the load went near empty on the way, so it is another fruit.
+            confirming = (division.round(latestGross ?? value).divisions, time)
+            return swap(to: division.round(value - empty).divisions, flags: [])
+        }
         guard abs(step) >= settings.minimumStep else {
             // A small change (a stalk, tracking) or the old level back after a hand: no item,
             // but the next item is measured from here.
@@ -185,22 +195,16 @@ public struct ItemDetector: Sendable {
         var flags: ItemEvent.Flags = []
         let stopped = step > 0 ? lowestStopAbove.map { $0 <= value - n } : highestStopBelow.map { $0 >= value + n }
         if stopped == true { flags.insert(.merged) }
-        let grossAfter = division.round(latestGross ?? value).divisions
-        func event(_ kind: ItemEvent.Kind, item: Int?, divisions: Int64, flags: ItemEvent.Flags = []) -> ItemEvent {
-            eventCount += 1
-            return ItemEvent(
-                sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: divisions,
-                grossAfterDivisions: grossAfter, division: division, time: time, flags: flags)
-        }
+        confirming = (division.round(latestGross ?? value).divisions, time)
         guard settings.mode == .oneAtATime, let empty = emptyLevel else {
             // accumulate: each rise an item, each fall one removal of the drop.
             if step > 0 {
                 itemCount += 1
                 placedSinceEmpty.append((itemCount, step))
-                return [event(.placed, item: itemCount, divisions: step, flags: flags)]
+                return [event(.placed, itemCount, step, flags)]
             }
             if let emptyLevel, value - emptyLevel < n { placedSinceEmpty.removeAll() }
-            return [event(.removed, item: nil, divisions: -step, flags: flags)]
+            return [event(.removed, nil, -step, flags)]
         }
         // one-at-a-time: an item is a load, weighed from the empty pan's level.
         let fromEmpty = division.round(value - empty).divisions
@@ -211,40 +215,62 @@ public struct ItemDetector: Sendable {
                     (itemsOnPan, placedSinceEmpty) = ([], [])
                     emptyLevel = value
                 }
-                guard !itemsOnPan.isEmpty else { return [event(.removed, item: nil, divisions: -step, flags: flags)] }
+                guard !itemsOnPan.isEmpty else { return [event(.removed, nil, -step, flags)] }
                 if itemsOnPan.count == 1 {
-                    return [event(.removed, item: itemsOnPan[0], divisions: -step, flags: flags)]
+                    return [event(.removed, itemsOnPan[0], -step, flags)]
                 }
-                return itemsOnPan.reversed().map { item in
-                    event(.removed, item: item, divisions: weightOnPan(item) ?? -step, flags: flags)
+                var events: [ItemEvent] = []
+                for item in itemsOnPan.reversed() {
+                    events.append(event(.removed, item, weightOnPan(item) ?? -step, flags))
                 }
+                return events
+            }
+            if dippedNearEmpty, !itemsOnPan.isEmpty {
+                // A swap for a lighter fruit: all went off on the way, and this is a new load.
+                return swap(to: fromEmpty, flags: flags)
             }
             // Part of the load lifted: the most recently placed item is the one gone.
             let item = itemsOnPan.popLast()
             placedSinceEmpty.removeAll { $0.item == item }
-            return [event(.removed, item: item, divisions: -step, flags: flags)]
+            return [event(.removed, item, -step, flags)]
         }
-        var events: [ItemEvent] = []
-        var weight = itemsOnPan.isEmpty ? fromEmpty : step
-        if !itemsOnPan.isEmpty {
-            if dippedNearEmpty {
-                // A swap: the load passed near the empty pan on the way, so what was on it went
-                // off and this is a new load of its own level, not the difference.
-                for item in itemsOnPan.reversed() {
-                    events.append(event(.removed, item: item, divisions: weightOnPan(item) ?? 0))
-                }
-                (itemsOnPan, placedSinceEmpty) = ([], [])
-                weight = fromEmpty
-            } else {
-                // A true stack: no dip, the fruit went on top of the one there; its difference.
-                flags.insert(.stacked)
-            }
+        if !itemsOnPan.isEmpty, dippedNearEmpty {
+            // A swap: the load passed near the empty pan on the way, so what was on it went off
+            // and this is a new load of its own level, not the difference.
+            return swap(to: fromEmpty, flags: flags)
         }
+        // On the empty pan, an item of its own level; on a fruit with no dip on the way, a
+        // true stack: the difference.
+        if !itemsOnPan.isEmpty { flags.insert(.stacked) }
+        return [place(itemsOnPan.isEmpty ? fromEmpty : step, flags: flags)]
+    }
+
+    /// A new item of `divisions` on the pan.
+    private mutating func place(_ divisions: Int64, flags: ItemEvent.Flags) -> ItemEvent {
         itemCount += 1
         itemsOnPan.append(itemCount)
-        placedSinceEmpty.append((itemCount, weight))
-        events.append(event(.placed, item: itemCount, divisions: weight, flags: flags))
+        placedSinceEmpty.append((itemCount, divisions))
+        return event(.placed, itemCount, divisions, flags)
+    }
+
+    /// A swap: every item on the pan `removed`, latest first with its own weight, then the new
+    /// load `placed` at `divisions` from the empty pan.
+    private mutating func swap(to divisions: Int64, flags: ItemEvent.Flags) -> [ItemEvent] {
+        var events: [ItemEvent] = []
+        for item in itemsOnPan.reversed() { events.append(event(.removed, item, weightOnPan(item) ?? 0, [])) }
+        (itemsOnPan, placedSinceEmpty) = ([], [])
+        events.append(place(divisions, flags: flags))
         return events
+    }
+
+    /// The next event, numbered, at the level being confirmed (``confirming``).
+    private mutating func event(_ kind: ItemEvent.Kind, _ item: Int?, _ divisions: Int64, _ flags: ItemEvent.Flags)
+        -> ItemEvent
+    {
+        eventCount += 1
+        return ItemEvent(
+            sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: divisions,
+            grossAfterDivisions: confirming.grossAfter, division: division, time: confirming.time, flags: flags)
     }
 
     /// The weight an item on the pan was placed with, in divisions.
