@@ -19,9 +19,15 @@ public struct PieceCounter: Hashable, Sendable {
     public static let smallestUnitDivisions = 10.0
 
     /// The reference weight of one piece in grams.
-    public let unitGrams: Double
-    /// How many pieces the reference was taken from.
-    public let referencePieces: Int
+    public private(set) var unitGrams: Double
+    /// How many pieces the reference was taken from (more after an ``optimize(_:)``).
+    public private(set) var referencePieces: Int
+    /// Reference optimisation: whether a larger, unambiguous count replaces the reference
+    /// (``optimize(_:)``); off unless asked for.
+    public var optimizes = false
+    /// How far net / unit may lie from a whole number for a count to become the reference: a
+    /// third of ``tolerance``, so only a count with no doubt about it is taken.
+    public static let optimisationTolerance = 0.1
     /// Set when one piece weighs under 10 d: the count is then unreliable, and the warning says
     /// so and what to do.
     public let warning: String?
@@ -94,6 +100,26 @@ public struct PieceCounter: Hashable, Sendable {
                     ? "below the minimum weight \(reading.division.format(minimumWeight)) g" : "the pan is empty")
         }
         return count(net: net)
+    }
+
+    /// Reference optimisation, as counting scales do: once the pan holds at least twice the
+    /// reference's pieces, counted unambiguously (within ``optimisationTolerance`` of a whole
+    /// number), that count becomes the reference, and one piece's weight is taken from it. The
+    /// error of one piece's weight falls with the number of pieces it was taken from, so the
+    /// count of a large batch stops drifting by the reference's own error.
+    ///
+    /// Nothing happens unless ``optimizes`` is set. Judged on the same value the count is: the
+    /// stable net rounded once to d.
+    /// - Returns: true when the reference was replaced.
+    public mutating func optimize(_ reading: Reading) -> Bool {
+        guard optimizes, let judged = reading.judgedDivisions, judged > 0 else { return false }
+        let net = reading.division.grams(divisions: judged)
+        guard net >= minimumWeight - 1e-9, case .pieces(let pieces) = count(net: net),
+            pieces >= 2 * referencePieces, abs(net / unitGrams - Double(pieces)) <= Self.optimisationTolerance
+        else { return false }
+        unitGrams = net / Double(pieces)
+        referencePieces = pieces
+        return true
     }
 
     /// The count for `net` grams.

@@ -67,6 +67,9 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     /// While counting or check-weighing (protocol 1.8): why a stable reading has no count or
     /// verdict, such as `below the minimum weight 2.0 g` or `the pan is empty`; nil otherwise.
     public var withheld: String?
+    /// While counting with reference optimisation (protocol 1.8): only true, on the reading
+    /// whose count became the new reference.
+    public var countReferenceUpdated = false
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
@@ -131,6 +134,7 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         case calibrated, reason, signal, division, flow, divisions, state, stale, age, count, check, borderline
         case withheld
         case countRatio = "count_ratio"
+        case countReferenceUpdated = "count_reference_updated"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -165,5 +169,6 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         check = try values.decodeIfPresent(String.self, forKey: .check)
         borderline = try values.decodeIfPresent(Bool.self, forKey: .borderline) ?? false
         withheld = try values.decodeIfPresent(String.self, forKey: .withheld)
+        countReferenceUpdated = try values.decodeIfPresent(Bool.self, forKey: .countReferenceUpdated) ?? false
     }
 }

@@ -28,7 +28,9 @@ extension SensorChannel {
             let reference = try PieceCounter(
                 net: net, pieces: pieces, division: engine.configuration.division,
                 minimumWeight: engine.configuration.minimumWeight)
-            counter = reference
+            var optimized = reference
+            optimized.optimizes = request.optimize ?? false
+            counter = optimized
             let unit = FixedPoint.text(reference.unitGrams, decimals: 4)
             return .count(
                 CountReply(
@@ -40,9 +42,18 @@ extension SensorChannel {
         }
     }
 
-    /// Puts the count of `reading` into this sample's `WEIGHT`, while counting.
-    func countPieces(_ reading: Reading, _ out: inout Outputs) {
+    /// Puts the count of `reading` into this sample's `WEIGHT`, while counting; with reference
+    /// optimisation asked for, a larger unambiguous count becomes the reference first
+    /// (``PieceCounter/optimize(_:)``), and the `WEIGHT` says so.
+    mutating func countPieces(_ reading: Reading, _ out: inout Outputs) {
         guard out.weight != nil else { return }
+        if var counter, counter.optimize(reading) {
+            self.counter = counter
+            out.weight?.report.countReferenceUpdated = true
+            let unit = FixedPoint.text(counter.unitGrams, decimals: 4)
+            out.log.append(
+                (.notice, "\(name): count reference updated: \(counter.referencePieces) pieces, one weighs \(unit) g"))
+        }
         countPieces(reading, into: &out.weight!.report)
     }
 

@@ -175,4 +175,43 @@ struct CountingAndCheckingTests {
         #expect(counter.count(many) == .pieces(180), "unit \(counter.unitGrams) g, net \(String(describing: many.net))")
         #expect(counter.count(hold(20.049)) == .withheld(reason: "the pan is empty"))
     }
+
+    @Test("reference optimisation: a count of twice the reference, unambiguous, becomes it; a doubtful one not")
+    func referenceOptimisation() throws {
+        var engine = try Fixtures.engine()
+        var noise = SeededNoise(seed: 21)
+        var index = 0
+        func hold(_ grams: Double) -> Reading {
+            defer { index += 160 }
+            return Fixtures.feed(&engine, grams: grams, count: 160, start: index, noise: &noise, sigma: 0.02).last!
+        }
+        _ = hold(0)
+        // Pieces of 2.013 g; the reference of 5 read to the division: 10.1 g, 2.02 g each.
+        var counter = try PieceCounter(net: 10.1, pieces: 5, division: .standard, minimumWeight: Self.minimum)
+        counter.optimizes = true
+        // 9 pieces are under twice the reference: no change.
+        let nine = counter.optimize(hold(9 * 2.013))
+        #expect(!nine)
+        // 12 pieces, 24.156 g: 24.2 g is 11.98 pieces of 2.02 g, within 0.1 of 12: the new reference.
+        let twelve = counter.optimize(hold(12 * 2.013))
+        #expect(twelve && counter.referencePieces == 12 && abs(counter.unitGrams - 24.2 / 12) < 1e-9)
+        // From 5 pieces, 180 pieces (362.34 g, 362.3 g) were 179.4 of 2.02 g: ambiguous. Optimised
+        // on the way, at 30 and 90 pieces, one piece's weight is known well enough to count them.
+        let unoptimised = try PieceCounter(net: 10.1, pieces: 5, division: .standard, minimumWeight: Self.minimum)
+        guard case .ambiguous = unoptimised.count(net: 362.3) else {
+            Issue.record("362.3 g of 2.02 g pieces (179.36) was counted")
+            return
+        }
+        let thirty = counter.optimize(hold(30 * 2.013))
+        let ninety = counter.optimize(hold(90 * 2.013))
+        #expect(thirty && ninety, "\(counter.referencePieces) pieces of \(counter.unitGrams) g")
+        #expect(counter.count(hold(180 * 2.013)) == .pieces(180))
+        var off = try PieceCounter(net: 10.1, pieces: 5, division: .standard, minimumWeight: Self.minimum)
+        let notAsked = off.optimize(hold(12 * 2.013))
+        #expect(!notAsked, "not asked for")
+        // 12.2 pieces' weight counts as 12, but 0.2 from a whole number is too doubtful for a reference.
+        off.optimizes = true
+        let doubtful = off.optimize(hold(12.2 * 2.02))
+        #expect(!doubtful)
+    }
 }

@@ -41,4 +41,20 @@ struct SensorChannelCountingTests {
         #expect(small.ok && small.warning?.contains("under 10 d") == true, "0.3 g is 3 d: \(small.message)")
         #expect(small.message.contains("counts may be off by one"), "\(small.message)")
     }
+
+    @Test("with optimize, a count of twice the reference becomes the reference once, and the WEIGHT says so")
+    func optimises() throws {
+        var bench = try ChannelBench()
+        bench.feed(0)
+        bench.feed(12.5)
+        let request = CountRequest(sensor: "pan", pieces: 5, optimize: true)
+        let reference = try #require(Self.reply(bench.channel.count(request)))
+        #expect(reference.ok, "\(reference)")
+        // 12 pieces of 2.5 g: 30.0 g, 12.0 of the reference's pieces.
+        let outputs = bench.feed(30)
+        let updated = outputs.filter { $0.weight?.report.countReferenceUpdated == true }
+        #expect(updated.count == 1, "updated on \(updated.count) readings")
+        #expect(bench.channel.counter?.referencePieces == 12)
+        #expect(outputs.last?.weight?.report.count == 12)
+    }
 }
