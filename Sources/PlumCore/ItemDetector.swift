@@ -55,11 +55,21 @@ public struct ItemDetector: Sendable {
     private var lowestStopAbove: Double?
     private var highestStopBelow: Double?
 
-    public init(sensor: String, division: Division, settings: ItemDetection = ItemDetection()) throws(Refusal) {
+    /// Min in divisions: a rise that would be an item lighter than this is none (OIML R 76-1
+    /// table 3: no result below Min); 0 for none.
+    public let minimumWeight: Int64
+    /// The weight, in divisions, of the latest rise that was no item because it lay below Min,
+    /// for a report of why; nil once an item was made since.
+    public private(set) var ignoredBelowMinimum: Int64?
+
+    public init(
+        sensor: String, division: Division, settings: ItemDetection = ItemDetection(), minimumWeight: Int64 = 0
+    ) throws(Refusal) {
         if case .failure(let refusal) = settings.validate() { throw refusal }
         self.sensor = sensor
         self.division = division
         self.settings = settings
+        self.minimumWeight = max(0, minimumWeight)
     }
 
     /// Takes the engine's next reading; returns the events it completes, in order: none, most
@@ -191,6 +201,19 @@ public struct ItemDetector: Sendable {
             // but the next item is measured from here.
             if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
             return []
+        }
+        if step > 0, minimumWeight > 0 {
+            let fromEmpty = emptyLevel.map { division.round(value - $0).divisions } ?? step
+            let loaded = settings.mode == .oneAtATime && (itemsOnPan.isEmpty || dippedNearEmpty)
+            let weight = loaded ? fromEmpty : step
+            guard weight >= minimumWeight else {
+                // Below Min: no result, so no item; like a small change, the next item is
+                // measured from here.
+                ignoredBelowMinimum = weight
+                if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
+                return []
+            }
+            ignoredBelowMinimum = nil
         }
         var flags: ItemEvent.Flags = []
         let stopped = step > 0 ? lowestStopAbove.map { $0 <= value - n } : highestStopBelow.map { $0 >= value + n }

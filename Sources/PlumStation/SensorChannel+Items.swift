@@ -27,7 +27,8 @@ struct ChannelItems {
         sensor: String, settings: ItemSettings, classes: WeightClasses?, engine: WeighingEngine
     ) throws(Refusal) {
         detector = try ItemDetector(
-            sensor: sensor, division: engine.configuration.division, settings: settings.detection)
+            sensor: sensor, division: engine.configuration.division, settings: settings.detection,
+            minimumWeight: engine.configuration.minimumWeightDivisions)
         self.classes = classes
         zeroOffset = engine.zeroOffset
         tare = engine.tare
@@ -65,7 +66,10 @@ extension SensorChannel {
         let division = engine.configuration.division
         if division != items.detector.division {
             // A reload changed the division: levels in the old one mean nothing in the new one.
-            if let fresh = try? ItemDetector(sensor: name, division: division, settings: items.detector.settings) {
+            if let fresh = try? ItemDetector(
+                sensor: name, division: division, settings: items.detector.settings,
+                minimumWeight: engine.configuration.minimumWeightDivisions)
+            {
                 items.detector = fresh
             }
         } else if ChannelItems.zeroMoved(from: items.zeroOffset, to: engine.zeroOffset, division: division)
@@ -87,7 +91,17 @@ extension SensorChannel {
         items.zeroOffset = engine.zeroOffset
         items.tare = engine.tare
         items.calibration = engine.calibration
+        let ignored = items.detector.ignoredBelowMinimum
         events += items.detector.observe(reading)
+        if let weight = items.detector.ignoredBelowMinimum, weight != ignored {
+            // No ITEM for it, so the log says why (debug, as items are).
+            out.log.append(
+                (
+                    .debug,
+                    "\(name): \(division.format(divisions: weight, suffix: " g")) placed is below the minimum weight "
+                        + "\(division.format(engine.configuration.minimumWeight)) g: no item"
+                ))
+        }
         for event in events {
             let weightClass = event.kind == .placed ? items.classes?.name(forGrams: event.weight) : nil
             var flags = event.flags

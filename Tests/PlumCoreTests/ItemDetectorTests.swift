@@ -175,4 +175,30 @@ struct ItemDetectorTests {
         }
         #expect(why.description.contains("min_step_divisions"))
     }
+
+    @Test("below Min no item: a 1.5 g leaf with Min 2.0 g is none and says so; the plum on it weighs its own")
+    func belowMinimumIsNoItem() throws {
+        // Min 20 d of 0.1 g (R 76-1 table 3, class III): 2.0 g.
+        var detector = try ItemDetector(sensor: "pan", division: .standard, minimumWeight: 20)
+        var time: UInt64 = 0
+        var events: [ItemEvent] = []
+        func hold(_ grams: Double) {
+            for _ in 0..<40 {
+                events += detector.observe(gross: grams, stable: true, time: time)
+                time += Self.period
+            }
+            events += detector.observe(gross: grams, stable: false, time: time)
+        }
+        hold(0)
+        hold(1.5)
+        #expect(events.isEmpty, "\(events)")
+        #expect(detector.ignoredBelowMinimum == 15)
+        hold(1.5 + 50)
+        hold(1.5)
+        #expect(events.map(\.kind) == [.placed, .removed])
+        #expect(events.map(\.divisions) == [500, 500], "the plum from the leaf's level")
+        #expect(detector.ignoredBelowMinimum == nil)
+        hold(1.5 + 2)
+        #expect(events.map(\.divisions).last == 20, "exactly Min is an item")
+    }
 }
