@@ -71,7 +71,10 @@ public struct CheckWeigher: Hashable, Sendable {
         guard let judged = reading.judgedDivisions else { return nil }
         let d = reading.division
         let grams = d.grams(divisions: judged)
-        guard judged > 0 else { return Assessment(verdict: nil, borderline: false, withheld: "the pan is empty") }
+        guard judged > 0 else {
+            let why = judged == 0 ? "the pan is empty" : "the net is below zero"
+            return Assessment(verdict: nil, borderline: false, withheld: why)
+        }
         guard grams >= minimumWeight - 1e-9 else {
             return Assessment(
                 verdict: nil, borderline: false,

@@ -97,7 +97,8 @@ public struct PieceCounter: Hashable, Sendable {
         guard judged > 0, net >= minimumWeight - 1e-9 else {
             return .withheld(
                 reason: judged > 0
-                    ? "below the minimum weight \(reading.division.format(minimumWeight)) g" : "the pan is empty")
+                    ? "below the minimum weight \(reading.division.format(minimumWeight)) g"
+                    : judged == 0 ? "the pan is empty" : "the net is below zero")
         }
         return count(net: net)
     }
