@@ -194,7 +194,7 @@ public struct ItemDetector: Sendable {
             // A swap for a fruit within N of the old one's weight: the level hardly moved, but
             // the load went near empty on the way, so it is another fruit.
             confirming = (division.round(latestGross ?? value).divisions, time)
-            return swap(to: division.round(value - empty).divisions, flags: [])
+            return swap(to: division.round(value - empty).divisions, at: value, flags: [])
         }
         guard abs(step) >= settings.minimumStep else {
             // A small change (a stalk, tracking) or the old level back after a hand: no item,
@@ -250,7 +250,7 @@ public struct ItemDetector: Sendable {
             }
             if dippedNearEmpty, !itemsOnPan.isEmpty {
                 // A swap for a lighter fruit: all went off on the way, and this is a new load.
-                return swap(to: fromEmpty, flags: flags)
+                return swap(to: fromEmpty, at: value, flags: flags)
             }
             // Part of the load lifted: the most recently placed item is the one gone.
             let item = itemsOnPan.popLast()
@@ -260,7 +260,7 @@ public struct ItemDetector: Sendable {
         if !itemsOnPan.isEmpty, dippedNearEmpty {
             // A swap: the load passed near the empty pan on the way, so what was on it went off
             // and this is a new load of its own level, not the difference.
-            return swap(to: fromEmpty, flags: flags)
+            return swap(to: fromEmpty, at: value, flags: flags)
         }
         // On the empty pan, an item of its own level; on a fruit with no dip on the way, a
         // true stack: the difference.
@@ -277,11 +277,17 @@ public struct ItemDetector: Sendable {
     }
 
     /// A swap: every item on the pan `removed`, latest first with its own weight, then the new
-    /// load `placed` at `divisions` from the empty pan.
-    private mutating func swap(to divisions: Int64, flags: ItemEvent.Flags) -> [ItemEvent] {
+    /// load `placed` at `divisions` from the empty pan; below Min it is no item, and, like a
+    /// small change on the empty pan, the level `value` the next is weighed from.
+    private mutating func swap(to divisions: Int64, at value: Double, flags: ItemEvent.Flags) -> [ItemEvent] {
         var events: [ItemEvent] = []
         for item in itemsOnPan.reversed() { events.append(event(.removed, item, weightOnPan(item) ?? 0, [])) }
         (itemsOnPan, placedSinceEmpty) = ([], [])
+        guard divisions >= minimumWeight else {
+            ignoredBelowMinimum = divisions
+            emptyLevel = value
+            return events
+        }
         events.append(place(divisions, flags: flags))
         return events
     }

@@ -200,5 +200,12 @@ struct ItemDetectorTests {
         #expect(detector.ignoredBelowMinimum == nil)
         hold(1.5 + 2)
         #expect(events.map(\.divisions).last == 20, "exactly Min is an item")
+        // Swapped within a tenth of a second for a 1.0 g leaf: the 2.0 g item is removed, the
+        // leaf, below Min, is none.
+        hold(1.5 + 2)
+        events += detector.observe(gross: 0.1, stable: false, time: time)
+        hold(1.5 + 1)
+        #expect(events.suffix(1).map(\.kind) == [.removed], "\(events)")
+        #expect(detector.ignoredBelowMinimum == 10 && detector.itemsOnPan.isEmpty)
     }
 }
