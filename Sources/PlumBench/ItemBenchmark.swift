@@ -69,7 +69,7 @@ package struct ItemBenchmark: Sendable {
             if point.flags.contains(.overRange) { flags.insert(.overRange) }
             if point.flags.contains(.underRange) { flags.insert(.underRange) }
             let reading = engine.process(EngineInput(signal: Double(point.raw), time: point.nanoseconds, flags: flags))
-            if let event = detector.observe(reading) { reported.append((point.time, event)) }
+            for event in detector.observe(reading) { reported.append((point.time, event)) }
         }
         return Self.score(script: script, reported: reported, mode: mode, rate: rate, division: configuration.division)
     }

@@ -1,12 +1,16 @@
 /// Turns one sensor's readings into items: fruit placed and removed one after another
 /// (docs/items.md).
 ///
-/// It consumes what the engine already decided, each reading's filtered gross and its stable
+/// It consumes what the engine already decided, each reading's filtered net and its stable
 /// flag, and never looks at samples: filtering and the motion rule are the engine's, and an
 /// item is a step between two levels the engine called stable. A level is confirmed once the
 /// load has been stable within 1 d for ``ItemDetection/confirmation``; a step of at least
 /// ``ItemDetection/minimumStep`` from the previous level, rounded to d, is an ``ItemEvent``.
-/// Levels are gross, so taring a bowl is no removal.
+///
+/// Levels are net, and a tare rebases the detector (``tare(time:grossDivisions:)``): what is on
+/// the pan when it is tared is a container, not fruit, so the items on it are retracted and the
+/// tared pan is the new empty level. A bowl tared before the fruit is never counted; levels
+/// were once gross, and a tared bowl was an item with every plum in it `stacked`.
 ///
 /// What it is robust to, and why:
 /// - a hand resting on the pan: the load drifts and the engine calls nothing stable, so nothing
@@ -28,6 +32,17 @@ public struct ItemDetector: Sendable {
     public private(set) var emptyLevel: Double?
     /// `one-at-a-time`: the items on the pan, the latest last.
     public private(set) var itemsOnPan: [Int] = []
+    /// Either mode: the items placed since the pan was last near its empty level, with their
+    /// weights in divisions, the latest last: what a tare retracts.
+    private var placedSinceEmpty: [(item: Int, divisions: Int64)] = []
+    /// The gross of the latest reading, for ``ItemEvent/grossAfterDivisions``; nil when the
+    /// levels were given directly (then the level is the gross).
+    private var latestGross: Double?
+    /// `one-at-a-time`: since the last confirmed level, a reading (stable or not) came within N
+    /// of the empty pan's level with an item on it: the next rise is a swap, not a stack.
+    private var dippedNearEmpty = false
+    /// The gross after (in divisions) and the time of the level being confirmed, for its events.
+    private var confirming: (grossAfter: Int64, time: UInt64) = (0, 0)
     /// How many events so far; the next has this number plus one.
     public private(set) var eventCount = 0
     /// How many items so far.
@@ -40,35 +55,56 @@ public struct ItemDetector: Sendable {
     private var lowestStopAbove: Double?
     private var highestStopBelow: Double?
 
-    public init(sensor: String, division: Division, settings: ItemDetection = ItemDetection()) throws(Refusal) {
+    /// Min in divisions: a rise that would be an item lighter than this is none (OIML R 76-1
+    /// table 3: no result below Min); 0 for none.
+    public let minimumWeight: Int64
+    /// The weight, in divisions, of the latest rise that was no item because it lay below Min,
+    /// for a report of why; nil once an item was made since.
+    public private(set) var ignoredBelowMinimum: Int64?
+
+    public init(
+        sensor: String, division: Division, settings: ItemDetection = ItemDetection(), minimumWeight: Int64 = 0
+    ) throws(Refusal) {
         if case .failure(let refusal) = settings.validate() { throw refusal }
         self.sensor = sensor
         self.division = division
         self.settings = settings
+        self.minimumWeight = max(0, minimumWeight)
     }
 
-    /// Takes the engine's next reading; returns the event it completes, if any.
+    /// Takes the engine's next reading; returns the events it completes, in order: none, most
+    /// often; one for a step; a swap's `removed` and `placed`, or one `removed` for each item a
+    /// fall to the empty pan ends (`one-at-a-time`).
     ///
     /// A reading that shows no weight (overload, underload, no signal, uncalibrated) counts as
     /// motion: nothing is confirmed through it.
-    public mutating func observe(_ reading: Reading) -> ItemEvent? {
+    public mutating func observe(_ reading: Reading) -> [ItemEvent] {
         guard case .grams = reading.display else {
             return observe(gross: nil, stable: false, time: reading.time)
         }
-        return observe(gross: reading.gross, stable: reading.isStable, time: reading.time)
+        defer { latestGross = nil }
+        latestGross = reading.gross
+        return observe(gross: reading.net, stable: reading.isStable, time: reading.time)
     }
 
-    /// The same on the values themselves: the engine's filtered gross in grams (nil: no weight),
-    /// its stable flag and the reading's time.
+    /// The same on the values themselves: the engine's filtered net in grams (nil: no weight;
+    /// the gross while there is no tare), its stable flag and the reading's time.
     ///
-    /// Levels are measured on the filtered gross, not on the display: the display moves only
+    /// Levels are measured on the filtered net, not on the display: the display moves only
     /// ¼ d past a rounding boundary (docs/engine.md), so it can stand up to ¾ d from the load,
     /// and the difference of two displays up to 1½ d from the item. The difference of two
     /// filtered levels, rounded once, is within ½ d plus the filter's own error.
-    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> ItemEvent? {
+    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> [ItemEvent] {
+        // A swap's dip is motion: the load passes near the empty pan without ever being
+        // stable there, so every reading is watched for it, stable or not.
+        if let value = gross, value.isFinite, settings.mode == .oneAtATime, !itemsOnPan.isEmpty,
+            let emptyLevel, value - emptyLevel < minimumStepGrams
+        {
+            dippedNearEmpty = true
+        }
         guard let value = gross, value.isFinite, stable else {
             candidate = nil
-            return nil
+            return []
         }
         noteStop(value)
         let d = division.grams
@@ -77,7 +113,7 @@ public struct ItemDetector: Sendable {
         } else {
             candidate = (value, time)
         }
-        guard let held = candidate, time &- held.since >= settings.confirmation else { return nil }
+        guard let held = candidate, time &- held.since >= settings.confirmation else { return [] }
         return confirm(value, time: time)
     }
 
@@ -88,8 +124,33 @@ public struct ItemDetector: Sendable {
         level = nil
         emptyLevel = nil
         itemsOnPan.removeAll()
+        placedSinceEmpty.removeAll()
         candidate = nil
+        dippedNearEmpty = false
         clearStops()
+    }
+
+    /// The pan was tared: whatever is on it is a container now (a tare device zeroes the
+    /// indication with the container on the pan). Each item placed since the pan was last empty is
+    /// retracted, latest first, and the detector starts afresh from the tared (net zero) pan,
+    /// so the fruit that follows is weighed from it and never `stacked` on the bowl.
+    ///
+    /// - Parameters:
+    ///   - time: the time of the reading the tare was taken from.
+    ///   - grossDivisions: the gross when tared, in divisions, for the events.
+    /// - Returns: one `retracted` event per item taken back (none when the bowl was tared before
+    ///   it was confirmed as an item).
+    public mutating func tare(time: UInt64, grossDivisions: Int64) -> [ItemEvent] {
+        var events: [ItemEvent] = []
+        for placed in placedSinceEmpty.reversed() {
+            eventCount += 1
+            events.append(
+                ItemEvent(
+                    sensor: sensor, sequence: eventCount, item: placed.item, kind: .retracted,
+                    divisions: placed.divisions, grossAfterDivisions: grossDivisions, division: division, time: time))
+        }
+        rebase()
+        return events
     }
 
     /// Records a stable load that may never be confirmed: a stop on the way. The engine's
@@ -112,49 +173,137 @@ public struct ItemDetector: Sendable {
     private var minimumStepGrams: Double { division.grams(divisions: settings.minimumStep) }
 
     /// A stable level has held long enough: measure the step from the previous one.
-    private mutating func confirm(_ value: Double, time: UInt64) -> ItemEvent? {
-        defer { clearStops() }
+    private mutating func confirm(_ value: Double, time: UInt64) -> [ItemEvent] {
+        defer {
+            clearStops()
+            dippedNearEmpty = false
+        }
         guard let previous = level else {
             level = value
             if itemsOnPan.isEmpty { emptyLevel = value }
-            return nil
+            return []
         }
         level = value
         let n = minimumStepGrams
         // The step is rounded once, to whole divisions, and compared with N in them, so an item
         // of exactly N d as printed is an item.
         let step = division.round(value - previous).divisions
+        if settings.mode == .oneAtATime, dippedNearEmpty, !itemsOnPan.isEmpty, let empty = emptyLevel,
+            value - empty >= n, abs(step) < settings.minimumStep
+        {
+            // A swap for a fruit within N of the old one's weight: the level hardly moved, but
+            // the load went near empty on the way, so it is another fruit.
+            confirming = (division.round(latestGross ?? value).divisions, time)
+            return swap(to: division.round(value - empty).divisions, at: value, flags: [])
+        }
         guard abs(step) >= settings.minimumStep else {
             // A small change (a stalk, tracking) or the old level back after a hand: no item,
             // but the next item is measured from here.
             if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
-            return nil
+            return []
+        }
+        if step > 0, minimumWeight > 0 {
+            let fromEmpty = emptyLevel.map { division.round(value - $0).divisions } ?? step
+            let loaded = settings.mode == .oneAtATime && (itemsOnPan.isEmpty || dippedNearEmpty)
+            let weight = loaded ? fromEmpty : step
+            guard weight >= minimumWeight else {
+                // Below Min: no result, so no item; like a small change, the next item is
+                // measured from here.
+                ignoredBelowMinimum = weight
+                if settings.mode == .oneAtATime, itemsOnPan.isEmpty { emptyLevel = value }
+                return []
+            }
+            ignoredBelowMinimum = nil
         }
         var flags: ItemEvent.Flags = []
         let stopped = step > 0 ? lowestStopAbove.map { $0 <= value - n } : highestStopBelow.map { $0 >= value + n }
         if stopped == true { flags.insert(.merged) }
-        eventCount += 1
-        let item: Int?
-        let kind: ItemEvent.Kind
-        if step > 0 {
-            kind = .placed
-            itemCount += 1
-            item = itemCount
-            if settings.mode == .oneAtATime {
-                if !itemsOnPan.isEmpty { flags.insert(.stacked) }
-                itemsOnPan.append(itemCount)
+        confirming = (division.round(latestGross ?? value).divisions, time)
+        guard settings.mode == .oneAtATime, let empty = emptyLevel else {
+            // accumulate: each rise an item, each fall one removal of the drop.
+            if step > 0 {
+                itemCount += 1
+                placedSinceEmpty.append((itemCount, step))
+                return [event(.placed, itemCount, step, flags)]
             }
-        } else {
-            kind = .removed
-            item = settings.mode == .oneAtATime ? itemsOnPan.popLast() : nil
-            // Back at (or below) the empty pan: whatever was on it is off.
-            if settings.mode == .oneAtATime, value - (emptyLevel ?? value) < n {
-                itemsOnPan.removeAll()
-                emptyLevel = value
-            }
+            if let emptyLevel, value - emptyLevel < n { placedSinceEmpty.removeAll() }
+            return [event(.removed, nil, -step, flags)]
         }
+        // one-at-a-time: an item is a load, weighed from the empty pan's level.
+        let fromEmpty = division.round(value - empty).divisions
+        if step < 0 {
+            if value - empty < n {
+                // Near the empty pan: whatever was on it is off, each item ended by its own weight.
+                defer {
+                    (itemsOnPan, placedSinceEmpty) = ([], [])
+                    emptyLevel = value
+                }
+                guard !itemsOnPan.isEmpty else { return [event(.removed, nil, -step, flags)] }
+                if itemsOnPan.count == 1 {
+                    return [event(.removed, itemsOnPan[0], -step, flags)]
+                }
+                var events: [ItemEvent] = []
+                for item in itemsOnPan.reversed() {
+                    events.append(event(.removed, item, weightOnPan(item) ?? -step, flags))
+                }
+                return events
+            }
+            if dippedNearEmpty, !itemsOnPan.isEmpty {
+                // A swap for a lighter fruit: all went off on the way, and this is a new load.
+                return swap(to: fromEmpty, at: value, flags: flags)
+            }
+            // Part of the load lifted: the most recently placed item is the one gone.
+            let item = itemsOnPan.popLast()
+            placedSinceEmpty.removeAll { $0.item == item }
+            return [event(.removed, item, -step, flags)]
+        }
+        if !itemsOnPan.isEmpty, dippedNearEmpty {
+            // A swap: the load passed near the empty pan on the way, so what was on it went off
+            // and this is a new load of its own level, not the difference.
+            return swap(to: fromEmpty, at: value, flags: flags)
+        }
+        // On the empty pan, an item of its own level; on a fruit with no dip on the way, a
+        // true stack: the difference.
+        if !itemsOnPan.isEmpty { flags.insert(.stacked) }
+        return [place(itemsOnPan.isEmpty ? fromEmpty : step, flags: flags)]
+    }
+
+    /// A new item of `divisions` on the pan.
+    private mutating func place(_ divisions: Int64, flags: ItemEvent.Flags) -> ItemEvent {
+        itemCount += 1
+        itemsOnPan.append(itemCount)
+        placedSinceEmpty.append((itemCount, divisions))
+        return event(.placed, itemCount, divisions, flags)
+    }
+
+    /// A swap: every item on the pan `removed`, latest first with its own weight, then the new
+    /// load `placed` at `divisions` from the empty pan; below Min it is no item, and, like a
+    /// small change on the empty pan, the level `value` the next is weighed from.
+    private mutating func swap(to divisions: Int64, at value: Double, flags: ItemEvent.Flags) -> [ItemEvent] {
+        var events: [ItemEvent] = []
+        for item in itemsOnPan.reversed() { events.append(event(.removed, item, weightOnPan(item) ?? 0, [])) }
+        (itemsOnPan, placedSinceEmpty) = ([], [])
+        guard divisions >= minimumWeight else {
+            ignoredBelowMinimum = divisions
+            emptyLevel = value
+            return events
+        }
+        events.append(place(divisions, flags: flags))
+        return events
+    }
+
+    /// The next event, numbered, at the level being confirmed (``confirming``).
+    private mutating func event(_ kind: ItemEvent.Kind, _ item: Int?, _ divisions: Int64, _ flags: ItemEvent.Flags)
+        -> ItemEvent
+    {
+        eventCount += 1
         return ItemEvent(
-            sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: abs(step),
-            grossAfterDivisions: division.round(value).divisions, division: division, time: time, flags: flags)
+            sensor: sensor, sequence: eventCount, item: item, kind: kind, divisions: divisions,
+            grossAfterDivisions: confirming.grossAfter, division: division, time: confirming.time, flags: flags)
+    }
+
+    /// The weight an item on the pan was placed with, in divisions.
+    private func weightOnPan(_ item: Int) -> Int64? {
+        placedSinceEmpty.first { $0.item == item }?.divisions
     }
 }

@@ -11,6 +11,9 @@ public struct ItemEvent: Hashable, Sendable, Codable {
         /// A fall: in `one-at-a-time` the end of the item on the pan; in `accumulate` a drop of
         /// whatever was lifted off.
         case removed
+        /// A tare made the items on the pan a container: each placed item that was on it is
+        /// taken back, as if never weighed (a bowl put on, then tared, is no fruit).
+        case retracted
     }
 
     /// What the detector could not be sure of; an item with no flag was one clean step.
@@ -24,12 +27,16 @@ public struct ItemEvent: Hashable, Sendable, Codable {
         /// `one-at-a-time` only: placed while the previous item was still on the pan, so it was
         /// weighed as the difference rather than from the empty pan.
         public static let stacked = Flags(rawValue: 1 << 1)
+        /// Its weight lies within 1 d of a weight class's boundary: one division more or less
+        /// would have classed it otherwise (``WeightClasses/isBorderline(grams:division:)``).
+        public static let borderline = Flags(rawValue: 1 << 2)
 
         /// The flags' names, for logs and reports.
         public var names: [String] {
             var names: [String] = []
             if contains(.merged) { names.append("merged") }
             if contains(.stacked) { names.append("stacked") }
+            if contains(.borderline) { names.append("borderline") }
             return names
         }
     }
@@ -40,12 +47,14 @@ public struct ItemEvent: Hashable, Sendable, Codable {
     /// missed an event.
     public var sequence: Int
     /// The item's number: a new one for `placed`; for `removed` in `one-at-a-time` the item it
-    /// ends; nil for a `removed` in `accumulate`, which cannot tell which fruit was lifted.
+    /// ends; nil for a `removed` in `accumulate`, which cannot tell which fruit was lifted; for
+    /// `retracted` the item taken back.
     public var item: Int?
     public var kind: Kind
     /// The item's weight (the size of the step, always positive) in divisions.
     public var divisions: Int64
-    /// The gross level the pan settled at after the step, in divisions.
+    /// The gross level the pan settled at after the step, in divisions (for `retracted`, the
+    /// gross when the tare was taken).
     public var grossAfterDivisions: Int64
     public var division: Division
     /// Monotonic nanoseconds of the reading that confirmed the new level.

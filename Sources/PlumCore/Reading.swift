@@ -88,6 +88,19 @@ public struct Reading: Hashable, Sendable {
         if case .grams(let divisions, _) = display { divisions } else { nil }
     }
 
+    /// The one value check-weighing and piece counting judge (and the weight a whole load is
+    /// classed by): the stable net rounded once to d, in divisions; nil while the load moves
+    /// or the display shows no weight (overload, underload, no signal).
+    ///
+    /// Not the display: its ¼ d hysteresis holds a division while the load sits up to ¾ d from
+    /// it, so a verdict on it depended on the way the load came; nor the unrounded net, which a
+    /// count judged even while moving. Items are judged on their own rounded weight instead
+    /// (``ItemEvent/divisions``), the step between two stable levels rounded once.
+    public var judgedDivisions: Int64? {
+        guard isStable, case .grams = display, let net, net.isFinite else { return nil }
+        return division.round(net).divisions
+    }
+
     public func text(in unit: MassUnit = .gram) -> String {
         switch display {
         case .overload: return "100%+"

@@ -23,10 +23,16 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// engine starts becomes zero if it lies within the zero range; a heavier load is left
     /// alone. It takes up the zero's drift since calibration (temperature, creep recovery).
     public var initialZeroSetting: Bool = true
-    /// Fastest zero-tracking correction, in divisions per second (OIML R 76-1: 0.5 e/s).
+    /// Fastest zero-tracking correction, in divisions per second (OIML R 76-1 4.5.7: at most
+    /// 0.5 e/s; ``validate()`` refuses more).
     public var zeroTrackingRate: Double = 0.5
-    /// Zero-tracking acts only while the gross reading is within this many divisions of zero.
+    /// Zero-tracking acts only while the gross reading is within this many divisions of zero
+    /// (R 76-1 4.5.7 lets it act only near zero; ``validate()`` refuses more than ±0.5 d).
     public var zeroTrackingBand: Double = 0.5
+    /// Min, the minimum weight, in divisions: below it no weighing result is given: no
+    /// check-weighing verdict, no piece count, no item (docs/items.md, "Minimum weight").
+    /// OIML R 76-1 table 3 puts Min at 20 e for class III; 0 turns it off.
+    public var minimumWeightDivisions: Int64 = 20
     /// Stability window in nanoseconds (300 ms: 24 samples at 80 SPS, 3 at 10 SPS); see
     /// ``effectiveStabilityWindow``.
     public var stabilityWindow: UInt64 = 300_000_000
@@ -85,6 +91,8 @@ public struct ScaleConfiguration: Hashable, Sendable {
     /// The tares a scale takes, sets or restores: 0 … Max (R 76-1 4.6: a subtractive tare
     /// device leaves no more than Max to weigh), so what can be tared can be restored.
     public var tareRange: ClosedRange<Double> { 0...capacity }
+    /// Min in grams (``minimumWeightDivisions`` × d).
+    public var minimumWeight: Double { division.grams(divisions: minimumWeightDivisions) }
     /// The gross load above which the reading is an overload.
     public var overloadLimit: Double { capacity + overloadMargin * division.grams }
 
@@ -121,8 +129,21 @@ public struct ScaleConfiguration: Hashable, Sendable {
                     + "... 10 % (20 % of Max in all, OIML R 76-1 4.5.1)",
                 "use 0.02 (±2 % of capacity)")
         }
-        guard zeroTrackingRate.isFinite, zeroTrackingRate >= 0, zeroTrackingBand >= 0 else {
-            return bad("zero-tracking rate or band is negative", "use rate 0.5 d/s and band 0.5 d")
+        // R 76-1 4.5.7: zero-tracking at most 0.5 e/s, and only near zero; e = d here.
+        guard zeroTrackingRate.isFinite, (0...0.5).contains(zeroTrackingRate) else {
+            return bad(
+                "zero-tracking rate \(zeroTrackingRate) d/s is outside 0 ... 0.5 d/s (OIML R 76-1 4.5.7)",
+                "set zero_tracking_rate_divisions to 0.5 or less; a faster rate would swallow a slowly placed load")
+        }
+        guard zeroTrackingBand.isFinite, (0...0.5).contains(zeroTrackingBand) else {
+            return bad(
+                "zero-tracking band ±\(zeroTrackingBand) d is outside ±0 ... 0.5 d (OIML R 76-1 4.5.7)",
+                "set zero_tracking_band_divisions to 0.5 or less; a wider band would track a light load away")
+        }
+        guard minimumWeightDivisions >= 0, Double(minimumWeightDivisions) * division.grams < capacity else {
+            return bad(
+                "minimum weight \(minimumWeightDivisions) d is outside 0 d ... the capacity \(capacity) g",
+                "set min_weight_divisions to 20 (OIML class III), or 0 to turn the minimum weight off")
         }
         guard stabilityWindow > 0, stabilityBand.isFinite, stabilityBand > 0 else {
             return bad("stability window or band is not positive", "use a 300 ms window and a 1 d band")

@@ -68,7 +68,11 @@ extension WeighingEngine {
         if configuration.zeroTracking {
             // R 76-1 4.5.1 and 4.5.7: tracking at most 0.5 e/s, and with zero-setting within the
             // zero range of the power-up zero (4 % of Max in all).
-            let step = tracker.correction(gross: gross, stable: stable, time: time)
+            // Not before the power-up zero is set (or a saved one judged): the engine withholds
+            // the stable flag from the readings until then, and tracking acting on it followed
+            // a zero that was not yet one.
+            let settled = stable && !awaitingInitialZero && pendingRestore == nil
+            let step = tracker.correction(gross: gross, stable: settled, time: time)
             let range = configuration.zeroRange
             let newOffset = min(zeroReference + range, max(zeroReference - range, zeroOffset + step))
             gross -= newOffset - zeroOffset
@@ -164,17 +168,24 @@ extension WeighingEngine {
                             : "check that nothing lifts the pan, or recalibrate"))
             }
             (zeroOffset, tare, pendingRestore, awaitingInitialZero) = (value, 0, nil, false)
+            // The display starts afresh at zero, not held a division off by its hysteresis.
+            shownDivisions = nil
             flow.reset()
             return .success(value)
         }
     }
 
-    /// Tares the present gross load, rounded to d (R 76-1 4.6.1: the tare interval is d), if it
-    /// is stable and within ``ScaleConfiguration/tareRange``.
+    /// Tares the present gross load at full resolution, if it is stable and within
+    /// ``ScaleConfiguration/tareRange``: a semi-automatic tare (button, `?TARE`, MT-SICS `T`).
+    ///
+    /// R 76-1 4.6.3 asks the tare device to set the net indication to zero within ±0.25 e; a tare
+    /// rounded to d left up to ½ d on the net (20.049 g tared read a net of 0.049 g). So the tare
+    /// is the filtered gross itself, and only its indication is rounded to d (``shownTare``).
+    /// A preset tare, a typed value, is rounded to d instead (``presetTare(grams:)``, 4.7.1).
     ///
     /// - Parameter requireStable: false tares a moving load at its filtered value (MT-SICS
     ///   `TI`, "tare immediately").
-    /// - Returns: the tare in grams (0 when the pan is at zero, which clears the tare).
+    /// - Returns: the tare as shown, rounded to d (0 when the pan is at zero, which clears the tare).
     public mutating func tareNow(requireStable: Bool = true) -> Result<Double, Refusal> {
         switch commandState("tare", requireStable: requireStable) {
         case .failure(let refusal): return .failure(refusal)
@@ -196,15 +207,24 @@ extension WeighingEngine {
                             + "\(grams(configuration.capacity))",
                         hint: "take some of the load off"))
             }
-            (tare, pendingRestore, awaitingInitialZero) = (abs(gross) <= 0.5 * d ? 0 : rounded, nil, false)
+            // A gross just past Max that rounds to Max is kept at Max, so that the restore, which
+            // accepts 0 … Max, takes back whatever could be tared.
+            let full = min(gross, configuration.tareRange.upperBound)
+            (tare, pendingRestore, awaitingInitialZero) = (abs(gross) <= 0.5 * d ? 0 : full, nil, false)
+            // The display starts afresh at net zero, not held a division off by its hysteresis.
+            shownDivisions = nil
             flow.reset()
-            return .success(tare)
+            return .success(shownTare)
         }
     }
 
+    /// The tare as it is indicated: rounded to d, the tare device's interval (R 76-1 4.6.1),
+    /// while ``tare`` keeps the full resolution a semi-automatic tare was taken at.
+    public var shownTare: Double { configuration.division.round(tare).grams }
+
     /// Removes the tare.
     public mutating func clearTare() {
-        (tare, pendingRestore) = (0, nil)
+        (tare, pendingRestore, shownDivisions) = (0, nil, nil)
         flow.reset()
     }
 
@@ -231,7 +251,7 @@ extension WeighingEngine {
                         + "\(self.grams(range.upperBound))",
                     hint: "send a tare between 0 and the capacity, or TAC to clear it"))
         }
-        (tare, pendingRestore) = (rounded, nil)
+        (tare, pendingRestore, shownDivisions) = (rounded, nil, nil)
         flow.reset()
         return .success(rounded)
     }

@@ -87,7 +87,8 @@ public struct WeighingSession: Hashable, Sendable, Codable {
     public var isRunning: Bool { stoppedAt == nil }
 
     /// Records an item event: a `placed` event becomes an item; a `removed` one is none (the
-    /// fruit was counted when placed) and gives nil.
+    /// fruit was counted when placed) and gives nil; a `retracted` one takes its item back out
+    /// (a tare made it a container) and gives the item removed, or nil when it is not here.
     ///
     /// - Returns: the item as recorded, or a refusal when the session is stopped or the event
     ///   is in another division (its weight would be misread).
@@ -105,10 +106,22 @@ public struct WeighingSession: Hashable, Sendable, Codable {
                     "item of sensor \(event.sensor) is in divisions of \(event.division), the session's are \(division)",
                     hint: "start a new session after changing the division"))
         }
+        if event.kind == .retracted, let number = event.item {
+            // A tare made it a container: the session forgets it, as if never weighed.
+            guard let index = items.firstIndex(where: { $0.number == number }) else { return .success(nil) }
+            let retracted = items[index]
+            var kept = items
+            kept.remove(at: index)
+            resetFigures()
+            for item in kept { add(item) }
+            return .success(retracted)
+        }
         guard event.kind == .placed, let number = event.item else { return .success(nil) }
+        var flags = event.flags
+        if classes?.isBorderline(grams: event.weight, division: division) == true { flags.insert(.borderline) }
         let item = Item(
             number: number, divisions: event.divisions, weightClass: classes?.name(forGrams: event.weight),
-            flags: event.flags, recordedAt: timestamp)
+            flags: flags, recordedAt: timestamp)
         add(item)
         return .success(item)
     }
@@ -116,6 +129,12 @@ public struct WeighingSession: Hashable, Sendable, Codable {
     /// Stops the session; later items are refused. Stopping twice keeps the first time.
     public mutating func stop(at timestamp: String) {
         if stoppedAt == nil { stoppedAt = timestamp }
+    }
+
+    private mutating func resetFigures() {
+        items.removeAll()
+        (totalDivisions, heaviest, lightest) = (0, nil, nil)
+        (countsByClass, unclassifiedCount, runningMean, squaredDeviations) = ([:], 0, 0, 0)
     }
 
     private mutating func add(_ item: Item) {

@@ -87,4 +87,11 @@ public struct WeightClasses: Hashable, Sendable, Codable {
         for band in bands where grams >= band.minimumGrams { found = band.name }
         return found
     }
+
+    /// Whether an item of `grams` lies within 1 d of a band's least weight (the first band's
+    /// included): one division more or less would class it otherwise, so the class is flagged
+    /// `borderline` rather than trusted blindly.
+    public func isBorderline(grams: Double, division: Division) -> Bool {
+        bands.contains { abs(grams - $0.minimumGrams) <= division.grams * (1 + 1e-9) }
+    }
 }

@@ -10,8 +10,8 @@ package import PlumProtocol
 /// than being overwritten by every plum. Every attribute is sent with every event, `null` when
 /// empty, so a template never finds one missing.
 package struct ItemEventPayload: Hashable, Sendable, Encodable {
-    /// The event types the entity declares: the detector's two kinds.
-    package static let types = ["placed", "removed"]
+    /// The event types the entity declares: the detector's three kinds.
+    package static let types = ["placed", "removed", "retracted"]
 
     /// `placed` or `removed`.
     package var eventType: String

@@ -6,10 +6,14 @@ public struct CountRequest: Hashable, Sendable, Decodable {
     public var sensor: String
     /// How many pieces are on the pan now; nil stops counting.
     public var pieces: Int?
+    /// Protocol 1.8: reference optimisation; a count of at least twice the reference's
+    /// pieces, unambiguous, becomes the reference (`count_reference_updated` in `WEIGHT`).
+    public var optimize: Bool?
 
-    public init(sensor: String, pieces: Int? = nil) {
+    public init(sensor: String, pieces: Int? = nil, optimize: Bool? = nil) {
         self.sensor = sensor
         self.pieces = pieces
+        self.optimize = optimize
     }
 
     func validate() throws(ProtocolError) {
@@ -24,6 +28,7 @@ public struct CountRequest: Hashable, Sendable, Decodable {
         var json = JSONWriter()
         json.add("sensor", sensor)
         if let pieces { json.add("pieces", pieces) }
+        if let optimize { json.add("optimize", optimize) }
         return json
     }
 }

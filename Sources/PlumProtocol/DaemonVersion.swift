@@ -13,6 +13,8 @@ public enum DaemonVersion {
     /// the `ITEM` and `SESSION` report classes with `?SESSION`, and `?COUNT` and `?CHECK` with the
     /// `count`, `count_ratio` and `check` of `WEIGHT`, 6 the `daemon` object of `DEVICES` (start,
     /// restarts, state directory's free space) and `last_fault_time` of its devices, 7 `?CLIENT`,
-    /// its `CLIENT` answer and the `clients` of `DEVICES` (the services connected to the daemon).
-    public static let protocolMinor = 7
+    /// its `CLIENT` answer and the `clients` of `DEVICES` (the services connected to the daemon),
+    /// 8 the `borderline` and `withheld` of `WEIGHT` (check-weighing and counting by the rules of
+    /// the minimum weight).
+    public static let protocolMinor = 8
 }

@@ -131,7 +131,10 @@ extension Report {
         if let age = report.age { json.add("age", age, decimals: ReportGrid.time) }
         if let count = report.count { json.add("count", count) }
         if let ratio = report.countRatio { json.add("count_ratio", ratio, decimals: 2) }
+        if report.countReferenceUpdated { json.add("count_reference_updated", true) }
         if let check = report.check { json.add("check", check) }
+        if report.borderline { json.add("borderline", true) }
+        if let withheld = report.withheld { json.add("withheld", withheld) }
     }
 
     private static func object(_ tare: NamedTare) -> JSONWriter {

@@ -61,6 +61,15 @@ public struct WeightReport: Hashable, Sendable, Decodable {
     /// While the sensor check-weighs (`?CHECK`, protocol 1.5): `under`, `ok` or `over` the
     /// target's limits, judged on the displayed weight; only on a stable reading.
     public var check: String?
+    /// While check-weighing (protocol 1.8): the reading lies within 1 d of a limit, where one
+    /// division decides the verdict; sent only when true.
+    public var borderline = false
+    /// While counting or check-weighing (protocol 1.8): why a stable reading has no count or
+    /// verdict, such as `below the minimum weight 2.0 g` or `the pan is empty`; nil otherwise.
+    public var withheld: String?
+    /// While counting with reference optimisation (protocol 1.8): only true, on the reading
+    /// whose count became the new reference.
+    public var countReferenceUpdated = false
 
     public init(
         sensor: String, time: Double, grams: Double? = nil, display: String, unit: String, percent: Double? = nil,
@@ -97,14 +106,19 @@ public struct WeightReport: Hashable, Sendable, Decodable {
 
     /// Sets the piece count (protocol 1.5): a whole `count`, or when the pieces cannot be told,
     /// nil and the `ratio` of net to one piece, kept on its 0.01 grid as it is sent.
-    public mutating func counted(_ count: Int?, ratio: Double?) {
+    /// `withheld` says why a stable load has no count (protocol 1.8).
+    public mutating func counted(_ count: Int?, ratio: Double?, withheld: String? = nil) {
         self.count = count
         countRatio = ratio.map { DecimalText.onGrid($0, decimals: 2) }
+        if let withheld { self.withheld = withheld }
     }
 
-    /// Sets the check-weighing verdict (protocol 1.5): `under`, `ok` or `over`, or nil.
-    public mutating func checked(_ verdict: String?) {
+    /// Sets the check-weighing verdict (protocol 1.5): `under`, `ok` or `over`, or nil; whether
+    /// it is within 1 d of a limit and why a stable load has none (protocol 1.8).
+    public mutating func checked(_ verdict: String?, borderline: Bool = false, withheld: String? = nil) {
         check = verdict
+        self.borderline = borderline
+        if let withheld { self.withheld = withheld }
     }
 
     /// The weight as the scale displays it, in grams: ``divisions`` × ``division``; from an
@@ -117,8 +131,10 @@ public struct WeightReport: Hashable, Sendable, Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case sensor, time, grams, display, unit, percent, stable, overload, underload, zero, tare, heaviest, hue, rgb
-        case calibrated, reason, signal, division, flow, divisions, state, stale, age, count, check
+        case calibrated, reason, signal, division, flow, divisions, state, stale, age, count, check, borderline
+        case withheld
         case countRatio = "count_ratio"
+        case countReferenceUpdated = "count_reference_updated"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -151,5 +167,8 @@ public struct WeightReport: Hashable, Sendable, Decodable {
             DecimalText.onGrid($0, decimals: 2)
         }
         check = try values.decodeIfPresent(String.self, forKey: .check)
+        borderline = try values.decodeIfPresent(Bool.self, forKey: .borderline) ?? false
+        withheld = try values.decodeIfPresent(String.self, forKey: .withheld)
+        countReferenceUpdated = try values.decodeIfPresent(Bool.self, forKey: .countReferenceUpdated) ?? false
     }
 }

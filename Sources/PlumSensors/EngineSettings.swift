@@ -25,6 +25,9 @@ extension ScaleConfiguration {
         if let limit = settings.maxDivisions { maxDivisions = limit }
         if let slope = settings.stabilitySlopeDivisions { stabilitySlope = slope }
         if let hysteresis = settings.displayHysteresisDivisions { displayHysteresis = hysteresis }
+        if let minimum = settings.minimumWeightDivisions { minimumWeightDivisions = Int64(minimum) }
+        if let rate = settings.zeroTrackingRateDivisions { zeroTrackingRate = rate }
+        if let band = settings.zeroTrackingBandDivisions { zeroTrackingBand = band }
         cue.stableWeightCue = stableWeightCue
         if case .failure(let refusal) = validate() { throw refusal }
     }

@@ -28,6 +28,12 @@ package struct ScaleOverrides: Hashable, Sendable {
     /// The display moves to the next division only once the load is past the rounding
     /// boundary by this many divisions.
     package var displayHysteresisDivisions: Double?
+    /// Min: below this many divisions no check verdict, count or item is given.
+    package var minimumWeightDivisions: Double?
+    /// The fastest zero-tracking correction, in divisions per second (at most 0.5).
+    package var zeroTrackingRateDivisions: Double?
+    /// Zero-tracking acts only within this many divisions of zero (at most 0.5).
+    package var zeroTrackingBandDivisions: Double?
 
     package init(
         capacityGrams: Double? = nil, divisionGrams: Double? = nil, zeroTracking: Bool? = nil,
@@ -68,6 +74,9 @@ package struct ScaleOverrides: Hashable, Sendable {
         if let maxDivisions { result.maxDivisions = maxDivisions }
         if let stabilitySlopeDivisions { result.stabilitySlopeDivisions = stabilitySlopeDivisions }
         if let displayHysteresisDivisions { result.displayHysteresisDivisions = displayHysteresisDivisions }
+        if let minimumWeightDivisions { result.minimumWeightDivisions = minimumWeightDivisions }
+        if let zeroTrackingRateDivisions { result.zeroTrackingRateDivisions = zeroTrackingRateDivisions }
+        if let zeroTrackingBandDivisions { result.zeroTrackingBandDivisions = zeroTrackingBandDivisions }
         return result
     }
 
@@ -75,7 +84,8 @@ package struct ScaleOverrides: Hashable, Sendable {
     package static let keys = [
         "capacity_grams", "division_grams", "zero_tracking", "initial_zero", "averaging_ms", "stability_window_ms",
         "stability_band_divisions", "step_threshold_divisions", "flow_window_ms", "warm_up_s", "max_divisions",
-        "stability_slope_divisions", "display_hysteresis_divisions"
+        "stability_slope_divisions", "display_hysteresis_divisions", "min_weight_divisions",
+        "zero_tracking_rate_divisions", "zero_tracking_band_divisions"
     ]
 
     /// Reads the keys of this layer from `reader`, each checked for type and range.
@@ -113,5 +123,22 @@ package struct ScaleOverrides: Hashable, Sendable {
         displayHysteresisDivisions = try reader.double(
             "display_hysteresis_divisions", in: 0...0.49,
             unit: "divisions (how far past a rounding boundary the display moves)")
+        if let minimum = try reader.double(
+            "min_weight_divisions", in: 0...10_000, unit: "divisions (Min; 20 for OIML class III, 0 for none)")
+        {
+            guard minimum == minimum.rounded() else {
+                throw reader.error(
+                    "min_weight_divisions",
+                    "min_weight_divisions = \(minimum) is not a whole number of divisions; use 20")
+            }
+            minimumWeightDivisions = minimum
+        }
+        // OIML R 76-1 4.5.7: zero-tracking at most 0.5 e/s, and only within 0.5 e of zero.
+        zeroTrackingRateDivisions = try reader.double(
+            "zero_tracking_rate_divisions", in: 0...0.5,
+            unit: "divisions per second (OIML R 76-1 4.5.7 allows at most 0.5)")
+        zeroTrackingBandDivisions = try reader.double(
+            "zero_tracking_band_divisions", in: 0...0.5,
+            unit: "divisions either side of zero (OIML R 76-1 4.5.7 allows at most 0.5)")
     }
 }

@@ -33,6 +33,11 @@ package struct ScaleSettings: Hashable, Sendable {
     /// How far past a rounding boundary the display moves, in divisions; nil for the engine's
     /// (0.25 d).
     package var displayHysteresisDivisions: Double?
+    /// Min in divisions; nil for the engine's (20 d, OIML class III).
+    package var minimumWeightDivisions: Double?
+    /// Zero-tracking's rate in d/s and band in ±d; nil for the engine's (0.5 and 0.5).
+    package var zeroTrackingRateDivisions: Double?
+    package var zeroTrackingBandDivisions: Double?
 
     package init(
         capacityGrams: Double = 385, divisionGrams: Double = 0.1, zeroTracking: Bool = true, initialZero: Bool = true,

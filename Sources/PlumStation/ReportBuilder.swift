@@ -15,7 +15,8 @@ package enum ReportBuilder {
         return WeightReport(
             sensor: sensor, time: time, grams: reading.net.finite, display: reading.text(in: .gram), unit: "g",
             percent: reading.percentOfCapacity.finite, stable: reading.isStable, overload: reading.isOverload,
-            underload: reading.isUnderload, zero: reading.isCentreOfZero, tare: reading.tare, heaviest: heaviest,
+            underload: reading.isUnderload, zero: reading.isCentreOfZero,
+            tare: reading.division.round(reading.tare).grams, heaviest: heaviest,
             hue: hue.degrees, rgb: hue.hex, calibrated: reading.isCalibrated, reason: reading.uncalibratedReason,
             signal: reading.signal.isFinite ? reading.signal : nil, division: reading.division.grams,
             flow: reading.flow.finite, divisions: reading.displayedDivisions)
@@ -52,7 +53,7 @@ package enum ReportBuilder {
         let engine = channel.engine
         return WeightReport(
             sensor: channel.name, time: wallTime, grams: nil, display: state.name, unit: "g",
-            percent: nil, stable: false, overload: false, underload: false, zero: false, tare: engine.tare,
+            percent: nil, stable: false, overload: false, underload: false, zero: false, tare: engine.shownTare,
             heaviest: false, hue: 0, rgb: unavailableColour, calibrated: engine.calibration != nil,
             reason: state.reason ?? "the sensor delivers no samples", signal: nil,
             division: engine.configuration.division.grams, flow: nil, state: state.name, stale: true, age: age)

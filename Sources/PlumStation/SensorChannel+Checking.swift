@@ -10,7 +10,7 @@ struct ChannelCheck {
 }
 
 /// Check-weighing (docs/items.md): `?CHECK` sets a target with tolerances, and every stable
-/// `WEIGHT` then says `under`, `ok` or `over`, judged on the displayed weight.
+/// `WEIGHT` then says `under`, `ok` or `over`, judged on the stable net rounded to d.
 extension SensorChannel {
     /// The reply to `?CHECK` on this sensor: new limits, or none (check-weighing stops).
     mutating func check(_ request: CheckRequest) -> Report {
@@ -21,7 +21,8 @@ extension SensorChannel {
         let minus = request.minus ?? 0
         let plus = request.plus ?? 0
         do {
-            let weigher = try CheckWeigher(target: target, minus: minus, plus: plus)
+            let weigher = try CheckWeigher(
+                target: target, minus: minus, plus: plus, minimumWeight: engine.configuration.minimumWeight)
             checking = ChannelCheck(weigher: weigher, cue: request.cue ?? false, last: nil)
             let division = engine.configuration.division
             let limits =
@@ -41,8 +42,10 @@ extension SensorChannel {
     /// stable reading that turns ok pulses the cue when asked to.
     mutating func checkWeight(_ reading: Reading, _ out: inout Outputs) {
         guard var checking else { return }
-        let verdict = checking.weigher.judge(reading)
-        out.weight?.report.checked(verdict?.rawValue)
+        let assessment = checking.weigher.assess(reading)
+        let verdict = assessment?.verdict
+        out.weight?.report.checked(
+            verdict?.rawValue, borderline: assessment?.borderline ?? false, withheld: assessment?.withheld)
         if let verdict {
             if verdict == .ok, checking.last != .ok, checking.cue { out.cues.append(.alert(name: "check-ok")) }
             checking.last = verdict

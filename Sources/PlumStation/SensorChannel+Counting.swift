@@ -2,8 +2,8 @@ internal import PlumCore
 internal import PlumProtocol
 
 /// Piece counting (docs/items.md): `?COUNT` takes the stable net on the pan as N pieces, and
-/// each `WEIGHT` then carries how many pieces its net is, or the ratio when that is more than
-/// 0.3 of a piece from a whole number (``PieceCounter``).
+/// each stable `WEIGHT` then carries how many pieces its net (rounded to d) is, or the ratio
+/// when that is more than 0.3 of a piece from a whole number (``PieceCounter``).
 extension SensorChannel {
     /// The reply to `?COUNT` on this sensor: a new reference from the latest stable reading,
     /// or none (counting stops) without `pieces`.
@@ -25,8 +25,12 @@ extension SensorChannel {
                 "\(name): no reference: the load is not stable; keep the \(pieces) pieces still and ask again")
         }
         do {
-            let reference = try PieceCounter(net: net, pieces: pieces, division: engine.configuration.division)
-            counter = reference
+            let reference = try PieceCounter(
+                net: net, pieces: pieces, division: engine.configuration.division,
+                minimumWeight: engine.configuration.minimumWeight)
+            var optimized = reference
+            optimized.optimizes = request.optimize ?? false
+            counter = optimized
             let unit = FixedPoint.text(reference.unitGrams, decimals: 4)
             return .count(
                 CountReply(
@@ -38,18 +42,29 @@ extension SensorChannel {
         }
     }
 
-    /// Puts the count of `reading` into this sample's `WEIGHT`, while counting.
-    func countPieces(_ reading: Reading, _ out: inout Outputs) {
+    /// Puts the count of `reading` into this sample's `WEIGHT`, while counting; with reference
+    /// optimisation asked for, a larger unambiguous count becomes the reference first
+    /// (``PieceCounter/optimize(_:)``), and the `WEIGHT` says so.
+    mutating func countPieces(_ reading: Reading, _ out: inout Outputs) {
         guard out.weight != nil else { return }
+        if var counter, counter.optimize(reading) {
+            self.counter = counter
+            out.weight?.report.countReferenceUpdated = true
+            let unit = FixedPoint.text(counter.unitGrams, decimals: 4)
+            out.log.append(
+                (.notice, "\(name): count reference updated: \(counter.referencePieces) pieces, one weighs \(unit) g"))
+        }
         countPieces(reading, into: &out.weight!.report)
     }
 
     /// Puts the count of `reading` into `report`, while counting: a sample's `WEIGHT` or `?POLL`'s.
     func countPieces(_ reading: Reading, into report: inout WeightReport) {
-        guard let counter, case .grams = reading.display, let net = reading.net else { return }
-        switch counter.count(net: net) {
+        // Judged on the stable net rounded once to d, as check-weighing is; none while moving.
+        guard let counter, let count = counter.count(reading) else { return }
+        switch count {
         case .pieces(let count): report.counted(count, ratio: nil)
         case .ambiguous(let ratio): report.counted(nil, ratio: ratio.isFinite ? ratio : nil)
+        case .withheld(let reason): report.counted(nil, ratio: nil, withheld: reason)
         }
     }
 }

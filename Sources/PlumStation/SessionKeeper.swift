@@ -69,9 +69,12 @@ struct SessionKeeper {
         case .success(let item?):
             book.running = running
             save(&log)
+            let weight = running.session.division.format(divisions: item.divisions, suffix: " g")
             let message =
-                "item \(item.number) of session \(running.session.name): "
-                + running.session.division.format(divisions: item.divisions, suffix: " g")
+                event.kind == .retracted
+                ? "item \(item.number) of session \(running.session.name) retracted: the \(weight) on the pan "
+                    + "was tared as a container"
+                : "item \(item.number) of session \(running.session.name): " + weight
             return reply("item", ok: true, message, [Self.summary(running)])
         case .failure(let refusal):
             log.append((.warning, "session \(running.session.name): \(refusal)"))

@@ -72,7 +72,7 @@ enum SettingsRequests {
             var weight = grams ?? 0
             if let sensor {
                 guard let channel = station.channels[sensor] else { return station.channels.unknownSensor(sensor) }
-                weight = channel.engine.tare
+                weight = channel.engine.shownTare
                 guard weight > 0 else {
                     return .error(
                         message: "\(sensor) has no tare to save as \"\(name)\"; put the empty container on it "

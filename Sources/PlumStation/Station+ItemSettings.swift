@@ -63,7 +63,8 @@ extension Station {
             }
             do {
                 channel.counter = try PieceCounter(
-                    unitGrams: saved.unitGrams, pieces: saved.pieces, division: channel.engine.configuration.division)
+                    unitGrams: saved.unitGrams, pieces: saved.pieces, division: channel.engine.configuration.division,
+                    minimumWeight: channel.engine.configuration.minimumWeight)
                 channels[sensor] = channel
                 let unit = FixedPoint.text(saved.unitGrams, decimals: 4)
                 log.append((.notice, "\(sensor): counting restored: \(saved.pieces) pieces, one weighs \(unit) g"))
@@ -77,7 +78,9 @@ extension Station {
                 continue
             }
             do {
-                let weigher = try CheckWeigher(target: saved.target, minus: saved.minus, plus: saved.plus)
+                let weigher = try CheckWeigher(
+                    target: saved.target, minus: saved.minus, plus: saved.plus,
+                    minimumWeight: channel.engine.configuration.minimumWeight)
                 channel.checking = ChannelCheck(weigher: weigher, cue: saved.cue, last: nil)
                 channels[sensor] = channel
                 let division = channel.engine.configuration.division

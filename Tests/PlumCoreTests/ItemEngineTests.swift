@@ -57,10 +57,13 @@ struct ItemEngineTests {
             let reading = engine.process(
                 EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * Fixtures.nanosecondsPerSample))
             readings.append(reading)
-            if let event = detector.observe(reading) { events.append(event) }
+            events += detector.observe(reading)
             if let tareAt, t >= tareAt, !tared, reading.isStable {
                 _ = engine.tareNow()
                 tared = true
+                // As the station does: a tare rebases the detector and retracts what was on the pan.
+                events += detector.tare(
+                    time: reading.time, grossDivisions: Division.standard.round(reading.gross ?? 0).divisions)
             }
         }
         return (events, readings)
@@ -161,13 +164,64 @@ struct ItemEngineTests {
         #expect(events.last?.grossAfterDivisions == 0)
     }
 
-    @Test("taring a bowl is no removal: the plum after it weighs its own weight")
+    @Test("accumulate: a bowl tared is retracted, and the plum after it weighs its own weight")
     func tareIsNoStep() throws {
         let events = try Self.weigh(seconds: 8, mode: .accumulate, tareAt: 3) { t in
             (t >= 1 ? 120.4 : 0) + (t >= 5 ? 77.7 : 0)
         }
-        #expect(events.map(\.kind) == [.placed, .placed])
+        #expect(events.map(\.kind) == [.placed, .retracted, .placed], "\(events)")
+        #expect(events.map(\.item) == [1, 1, 2])
+        #expect(abs((events.first?.weight ?? 0) - 120.4) <= 0.1 + 1e-9)
         #expect(abs((events.last?.weight ?? 0) - 77.7) <= 0.1 + 1e-9)
-        #expect(abs((events.last?.grossAfter ?? 0) - 198.1) <= 0.1 + 1e-9)
+        #expect(abs((events.last?.grossAfter ?? 0) - 198.1) <= 0.1 + 1e-9, "grossAfter stays the gross")
+    }
+
+    @Test("a session: a 120.4 g bowl tared, then three plums one at a time, holds the three plums, none stacked")
+    func bowlIsNoFruit() throws {
+        // The bowl at 1 s, tared once stable after 3 s; plums of 50, 58 and 61.3 g each put in
+        // and taken out again.
+        let plums: [(on: Double, off: Double, grams: Double)] = [(5, 8, 50), (10, 13, 58), (15, 18, 61.3)]
+        let events = try Self.weigh(seconds: 21, tareAt: 3) { t in
+            (t >= 1 ? 120.4 : 0) + plums.reduce(0) { $0 + (t >= $1.on && t < $1.off ? $1.grams : 0) }
+        }
+        var session = try WeighingSession(name: "crate", division: .standard, startedAt: "s")
+        for event in events { _ = try session.record(event, at: "t").get() }
+        #expect(session.count == 3, "\(events.map { "\($0.kind) \($0.weightText) \($0.flags.names)" })")
+        for (item, plum) in zip(session.items, plums) {
+            #expect(abs(Double(item.divisions) / 10 - plum.grams) <= 0.1 + 1e-9, "\(item)")
+            #expect(item.flags.isEmpty, "item \(item.number) flagged \(item.flags.names)")
+        }
+        #expect(events.filter { $0.kind == .retracted }.map(\.item) == [1], "the bowl, item 1, retracted")
+    }
+
+    @Test("a swap within 0.1 s: the 50.0 g plum is removed and the 58.0 g one is an item of 58.0 g, not 8.0 g stacked")
+    func swapIsANewLoad() throws {
+        // The 50.0 g plum lifted at 4 s and the 58.0 g one set down at 4.1 s: no stable empty pan.
+        let events = try Self.weigh(seconds: 9) { t in
+            t < 1 ? 0 : t < 4 ? 50 : t < 4.1 ? 0 : t < 7 ? 58 : 0
+        }
+        let described = events.map { "\($0.kind) \(String(describing: $0.item)) \($0.weightText) \($0.flags.names)" }
+        #expect(events.map(\.kind) == [.placed, .removed, .placed, .removed], "\(described)")
+        #expect(events.map(\.item) == [1, 1, 2, 2], "\(described)")
+        let expected = [50.0, 50.0, 58.0, 58.0]
+        for (event, grams) in zip(events, expected) {
+            #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g")
+        }
+        #expect(events.allSatisfy { !$0.flags.contains(.stacked) }, "\(described)")
+    }
+
+    @Test("a true stack, no dip: the 8.0 g plum set on the 50.0 g one is stacked, its difference")
+    func stackKeepsTheDifference() throws {
+        let events = try Self.weigh(seconds: 10) { t in
+            (t >= 1 && t < 7 ? 50 : 0) + (t >= 4 && t < 7 ? 8 : 0)
+        }
+        let described = events.map { "\($0.kind) \(String(describing: $0.item)) \($0.weightText) \($0.flags.names)" }
+        #expect(events.map(\.kind) == [.placed, .placed, .removed, .removed], "\(described)")
+        #expect(abs((events.dropFirst().first?.weight ?? 0) - 8) <= 0.1 + 1e-9, "\(described)")
+        #expect(events.dropFirst().first?.flags.contains(.stacked) == true)
+        // Both lifted together, to the empty pan: each item ended by its own weight.
+        #expect(events.suffix(2).map(\.item) == [2, 1], "\(described)")
+        let ended = events.suffix(2).map(\.divisions)
+        #expect(ended.first == 80 && abs((ended.last ?? 0) - 500) <= 1, "\(described)")
     }
 }

@@ -40,17 +40,37 @@ struct R76RangeTests {
         #expect(abs(engine.zeroOffset - 36) < 0.05, "tracking kept the zero where it was set")
     }
 
-    @Test("a preset and a semi-automatic tare are rounded to d", arguments: [(12.33, 12.3), (12.37, 12.4), (0.04, 0.0)])
-    func tareRounded(grams: Double, rounded: Double) throws {
+    @Test("a preset tare, a typed value, is rounded to d", arguments: [(12.33, 12.3), (12.37, 12.4), (0.04, 0.0)])
+    func presetTareRounded(grams: Double, rounded: Double) throws {
         var engine = try Fixtures.engine()
         var index = 0
         Restore.hold(&engine, grams: 0, from: &index)
         #expect(try engine.presetTare(grams: grams).get() == rounded)
         #expect(engine.tare == rounded)
-        Restore.hold(&engine, grams: grams, seconds: 1, from: &index)
-        let tared = try engine.tareNow().get()
-        #expect(abs(tared - rounded) < 1e-9 || (rounded == 0 && tared == 0), "tared \(tared)")
-        #expect(abs(tared * 10 - (tared * 10).rounded()) < 1e-9, "\(tared) is not on the 0.1 g grid")
+    }
+
+    @Test(
+        "a semi-automatic tare sets the net to zero within ±¼ d; only the tare shown is rounded to d",
+        arguments: [20.049, 12.33, 12.37, 87.32])
+    func semiAutomaticTareFullResolution(grams: Double) throws {
+        var engine = try Fixtures.engine()
+        var index = 0
+        Restore.hold(&engine, grams: 0, from: &index)
+        Restore.hold(&engine, grams: grams, seconds: 2, from: &index)
+        let shown = try engine.tareNow().get()
+        // d = 0.1 g: the tare shown is the load to the nearest tenth of a gram.
+        #expect(abs(shown - (grams * 10).rounded() / 10) < 1e-9, "tare shown \(shown)")
+        #expect(abs(engine.tare - grams) < 0.025, "tare \(engine.tare) kept at full resolution")
+        // The mean net over the next two seconds, the load untouched: zero within ¼ d (0.025 g),
+        // where a tare rounded to d left up to ½ d (20.049 g read a net of 0.049 g).
+        var noise = SeededNoise(seed: 99)
+        let after = Fixtures.feed(&engine, grams: grams, count: 160, start: index, noise: &noise, sigma: 0.02)
+        let nets = after.compactMap(\.net)
+        let mean = nets.reduce(0, +) / Double(nets.count)
+        #expect(abs(mean) <= 0.025, "mean net \(mean) g after taring \(grams) g")
+        #expect(after.last?.display == .grams(divisions: 0, value: 0))
+        let state = try #require(engine.zeroTareState)
+        #expect(state.tare == engine.tare, "the saved tare keeps full resolution")
     }
 
     @Test("what can be tared can be restored: a tare above Max is refused, every accepted one restores")
@@ -70,7 +90,8 @@ struct R76RangeTests {
                 let outcome = ZeroTareRestore.decide(
                     saved: state, calibration: Restore.calibration, configuration: ScaleConfiguration(),
                     load: grams)
-                #expect(outcome == .restored(zeroOffset: state.zeroOffset, tare: tare), "\(outcome)")
+                #expect(outcome == .restored(zeroOffset: state.zeroOffset, tare: state.tare), "\(outcome)")
+                #expect(engine.shownTare == tare, "the tare shown is the one answered")
             }
         }
     }

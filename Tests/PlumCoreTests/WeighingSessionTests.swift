@@ -67,6 +67,10 @@ struct WeighingSessionTests {
         #expect(session.items.map(\.weightClass) == ["small", "medium", "medium", "large", "large", "small"])
         #expect(session.classCounts.map(\.name) == ["small", "medium", "large"])
         #expect(session.classCounts.map(\.count) == [2, 2, 2])
+        // Within 1 d (0.1 g) of 35 g or 60 g one division decides the class: borderline.
+        #expect(session.items.map { $0.flags.contains(.borderline) } == [true, true, true, true, false, false])
+        _ = session.record(Self.placed(7, divisions: 348), at: "t")
+        #expect(session.items.last?.flags.contains(.borderline) == false, "34.8 g is 2 d from 35 g")
         let above = try WeightClasses([.init(name: "export", minimumGrams: 45)])
         #expect(above.name(forGrams: 44.9) == nil)
         #expect(above.name(forGrams: 45) == "export")

@@ -24,6 +24,15 @@ struct ZeroTareStoreTests {
         #expect(store.path(for: Fixtures.sensor).hasSuffix("/left-gain128.zero-tare.json"))
     }
 
+    @Test("a semi-automatic tare is saved and loaded at full resolution, not rounded to d")
+    func fullResolutionTare() throws {
+        let temporary = try TemporaryDirectory(prefix: "plumcore")
+        let store = ZeroTareStore(directory: temporary.path)
+        let state = Self.state(zero: 0.012_345_678, tare: 20.049_123_456_789)
+        try store.save(state, for: Fixtures.sensor).get()
+        #expect(try store.load(Fixtures.sensor).get() == state)
+    }
+
     @Test("a save cut off after any step, a torn write included, leaves the old or the new values, never a mix")
     func crashConsistency() throws {
         let old = Self.state(zero: 0.5, tare: 20)

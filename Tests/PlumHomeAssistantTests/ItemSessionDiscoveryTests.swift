@@ -88,7 +88,8 @@ struct ItemSessionDiscoveryTests {
         for pan in ["left", "right"] {
             let item = try #require(components["\(pan)_item"], "no item entity on \(pan)")
             #expect(item["p"]?.string == "event" && item["name"]?.string == "\(pan) item", "\(item)")
-            #expect(item["event_types"]?.array == [.string("placed"), .string("removed")], "\(item)")
+            #expect(
+                item["event_types"]?.array == [.string("placed"), .string("removed"), .string("retracted")], "\(item)")
             #expect(item["state_topic"]?.string == "plumscale/kitchen/\(pan)/item", "\(item)")
             #expect(item["default_entity_id"]?.string == "event.plumscale_kitchen_\(pan)_item", "\(item)")
             #expect(

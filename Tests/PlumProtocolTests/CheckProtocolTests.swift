@@ -48,4 +48,28 @@ struct CheckProtocolTests {
         #expect(Report.weight(weight).line.hasSuffix(#","check":"under"}"# + "\n"), "\(Report.weight(weight).line)")
         #expect(try Report.decode(Report.weight(weight).line.dropLast()[...]) == .weight(weight))
     }
+
+    @Test("a borderline verdict and a withheld one encode to their lines and decode back equal")
+    func borderlineAndWithheld() throws {
+        var weight = WeightReport(
+            sensor: "left", time: 1, grams: 98.04, display: "98.0 g", unit: "g", stable: true, overload: false,
+            underload: false, zero: false, tare: 0, heaviest: false, hue: 0, rgb: "#ff0000", calibrated: true,
+            division: 0.1)
+        weight.checked("ok", borderline: true)
+        let line = Report.weight(weight).line
+        #expect(line.hasSuffix(#","check":"ok","borderline":true}"# + "\n"), "\(line)")
+        #expect(try Report.decode(line.dropLast()[...]) == .weight(weight))
+        var empty = weight
+        empty.grams = 0
+        empty.checked(nil, withheld: "the pan is empty")
+        let emptyLine = Report.weight(empty).line
+        #expect(emptyLine.hasSuffix(#","withheld":"the pan is empty"}"# + "\n"), "\(emptyLine)")
+        #expect(!emptyLine.contains("borderline") && !emptyLine.contains(#""check""#))
+        #expect(try Report.decode(emptyLine.dropLast()[...]) == .weight(empty))
+        var counted = empty
+        counted.checked(nil)
+        counted.withheld = nil
+        counted.counted(nil, ratio: nil, withheld: "below the minimum weight 2.0 g")
+        #expect(try Report.decode(Report.weight(counted).line.dropLast()[...]) == .weight(counted))
+    }
 }

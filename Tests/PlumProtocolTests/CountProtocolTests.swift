@@ -8,7 +8,11 @@ struct CountProtocolTests {
         "?COUNT with pieces sets a reference, without stops counting; both change state; the line is its inverse",
         arguments: [
             (#"?COUNT={"sensor":"left","pieces":10};"#, CountRequest(sensor: "left", pieces: 10)),
-            (#"?COUNT={"sensor":"left"};"#, CountRequest(sensor: "left"))
+            (#"?COUNT={"sensor":"left"};"#, CountRequest(sensor: "left")),
+            (
+                #"?COUNT={"sensor":"left","pieces":5,"optimize":true};"#,
+                CountRequest(sensor: "left", pieces: 5, optimize: true)
+            )
         ])
     func parses(line: String, expected: CountRequest) throws {
         let request = try Request.parse(line[...])
@@ -47,5 +51,18 @@ struct CountProtocolTests {
         weight.counted(20, ratio: nil)
         #expect(Report.weight(weight).line.hasSuffix(#","count":20}"# + "\n"))
         #expect(try Report.decode(Report.weight(weight).line.dropLast()[...]) == .weight(weight))
+    }
+
+    @Test("a WEIGHT whose count became the reference says count_reference_updated, and decodes back equal")
+    func referenceUpdated() throws {
+        var weight = WeightReport(
+            sensor: "left", time: 1, grams: 40, display: "40.0 g", unit: "g", stable: true, overload: false,
+            underload: false, zero: false, tare: 0, heaviest: false, hue: 0, rgb: "#ff0000", calibrated: true,
+            division: 0.1)
+        weight.counted(20, ratio: nil)
+        weight.countReferenceUpdated = true
+        let line = Report.weight(weight).line
+        #expect(line.contains(#""count":20,"count_reference_updated":true"#), "\(line)")
+        #expect(try Report.decode(line.dropLast()[...]) == .weight(weight))
     }
 }

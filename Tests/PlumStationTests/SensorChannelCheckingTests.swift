@@ -42,4 +42,27 @@ struct SensorChannelCheckingTests {
         let reply = try #require(Self.reply(bench.channel.check(CheckRequest(sensor: "pan", target: 0))))
         #expect(!reply.ok && reply.reason == "invalidWeight" && reply.message.contains("set a target above 0 g"))
     }
+
+    @Test("a lower limit below Min is refused; the empty pan gets no verdict but why; an overload is over")
+    func minimumWeightAndOverload() throws {
+        var bench = try ChannelBench()
+        bench.feed(0)
+        // Min is 20 d of 0.1 g, 2 g: a target of 1.5 g − 1.5 g would pass the empty pan.
+        let low = try #require(
+            Self.reply(bench.channel.check(CheckRequest(sensor: "pan", target: 1.5, minus: 1.5, plus: 1))))
+        #expect(!low.ok && low.reason == "invalidWeight", "\(low)")
+        #expect(low.message.contains("below the minimum weight 2 g") && low.message.contains("2 g or more"), "\(low)")
+        let set = try #require(
+            Self.reply(bench.channel.check(CheckRequest(sensor: "pan", target: 100, minus: 2, plus: 5))))
+        #expect(set.ok)
+        let empty = try #require(bench.feed(0).last?.weight?.report)
+        #expect(empty.check == nil && empty.withheld == "the pan is empty", "\(empty)")
+        let edge = try #require(bench.feed(98.0).last?.weight?.report)
+        #expect(edge.check == "ok" && edge.borderline, "98.0 g is on the lower limit: \(edge)")
+        let middle = try #require(bench.feed(101.0).last?.weight?.report)
+        #expect(middle.check == "ok" && !middle.borderline)
+        // The bench's Max is 500 g, and a load past Max + 9 d an overload.
+        let over = try #require(bench.feed(520, count: 20).last?.weight?.report)
+        #expect(over.overload && over.check == "over", "\(over)")
+    }
 }

@@ -24,7 +24,8 @@ struct SensorChannelItemTests {
         #expect(reports.map(\.grams) == [87.3, 87.3, 34.9])
         #expect(reports.map(\.grossAfter) == [87.3, 0, 34.9])
         #expect(reports.map(\.weightClass) == ["large", nil, "small"], "34.9 g is below medium's 35 g")
-        #expect(reports.allSatisfy { $0.sensor == "pan" && $0.division == 0.1 && $0.flags.isEmpty })
+        #expect(reports.allSatisfy { $0.sensor == "pan" && $0.division == 0.1 })
+        #expect(reports.map(\.flags) == [[], [], ["borderline"]], "34.9 g is within 1 d of medium's 35 g")
         // The report's time is the wall-clock time of the sample that confirmed the level.
         let confirming = try #require(placed.firstIndex { !$0.items.isEmpty })
         #expect(reports[0].time == ChannelBench.wallTime(UInt64(80 + confirming + 1)), "\(reports[0].time)")
@@ -44,6 +45,24 @@ struct SensorChannelItemTests {
         #expect(reports.map(\.divisions) == [200, 250, 230, 700], "\(reports)")
         #expect(reports.map(\.item) == [1, 2, 3, nil], "a fall in accumulate cannot tell which plum went")
         #expect(reports.allSatisfy { $0.weightClass == nil }, "no [[class]], no class")
+    }
+
+    @Test("a tared bowl is retracted as a container: ITEM retracted, and the plum after it is its own weight")
+    func tareRetractsTheBowl() throws {
+        var bench = try ChannelBench(extra: Self.classes)
+        var reports = bench.feed(0).flatMap(\.itemReports)
+        reports += bench.feed(120.4).flatMap(\.itemReports)
+        guard case .command(let tare) = bench.channel.command(.tare), tare.ok else {
+            Issue.record("the tare was refused")
+            return
+        }
+        reports += bench.feed(120.4).flatMap(\.itemReports)
+        reports += bench.feed(120.4 + 50).flatMap(\.itemReports)
+        #expect(reports.map(\.event) == ["placed", "retracted", "placed"], "\(reports)")
+        #expect(reports.map(\.item) == [1, 1, 2])
+        #expect(reports.map(\.divisions) == [1_204, 1_204, 500], "the bowl 120.4 g, then the plum 50.0 g")
+        #expect(reports.last?.flags == [], "the plum is not stacked on the bowl")
+        #expect(reports.last?.grossAfter == 170.4)
     }
 
     @Test("a zero moves the gross without a plum lifted: no removed ITEM, and the next plum weighs from the new zero")

@@ -10,7 +10,7 @@ struct ClientHubTests {
         try await ServerFixture.with(.init(release: "9.8.7")) { server in
             let client = try TestClient(path: server.path)
             let first = try await client.readLine()
-            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":7}")
+            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":8}")
         }
     }
 
