@@ -92,8 +92,10 @@ public struct WeighingSession: Hashable, Sendable, Codable {
         try container.encode(startedAt, forKey: .startedAt)
         try container.encodeIfPresent(stoppedAt, forKey: .stoppedAt)
         try container.encode(items, forKey: .items)
-        try container.encode(lastNumber, forKey: .lastNumber)
-        try container.encode(onPan, forKey: .onPan)
+        // Written only when they say more than the items do, so a file of the earlier store,
+        // which had neither, is written again byte for byte.
+        if lastNumber > items.map(\.number).max() ?? 0 { try container.encode(lastNumber, forKey: .lastNumber) }
+        if !onPan.isEmpty { try container.encode(onPan, forKey: .onPan) }
     }
 
     /// The items on the pan with their weights in divisions, for ``ItemDetector/resume(onPan:lastItem:)``.
