@@ -54,6 +54,9 @@ public struct ItemDetector: Sendable {
     /// level was confirmed: a step that passes one of them stopped on the way.
     private var lowestStopAbove: Double?
     private var highestStopBelow: Double?
+    /// `one-at-a-time`: the items a restart or an outage left on the pan, with their weights in
+    /// divisions, to be matched against the first level confirmed after it (``resume(onPan:lastItem:)``).
+    private var resumedOnPan: [(item: Int, divisions: Int64)]?
 
     /// Min in divisions: a rise that would be an item lighter than this is none (OIML R 76-1
     /// table 3: no result below Min); 0 for none.
@@ -119,7 +122,8 @@ public struct ItemDetector: Sendable {
 
     /// Forgets the level, for a zero command, which moves the gross level without anything
     /// placed or lifted, or after the sensor stopped delivering: the next confirmed level is a
-    /// fresh start (and, in `one-at-a-time`, the empty pan), not a step.
+    /// fresh start (and, in `one-at-a-time`, the empty pan), not a step. Items still to be matched
+    /// after a ``resume(onPan:lastItem:)`` stay so: a restart's power-up zero rebases too.
     public mutating func rebase() {
         level = nil
         emptyLevel = nil
@@ -128,6 +132,33 @@ public struct ItemDetector: Sendable {
         candidate = nil
         dippedNearEmpty = false
         clearStops()
+    }
+
+    /// Goes on after a restart of the daemon or an outage of the sensor, which the detector did
+    /// not see: item numbers continue after `lastItem`, and `onPan` are the items recorded as on
+    /// the pan when it stopped seeing it (`one-at-a-time`; ignored in `accumulate`).
+    ///
+    /// The first level confirmed after it is the net weight on the pan and decides (docs/items.md,
+    /// "Restarts"): within N of what `onPan` weighed, those items are still on the pan (not
+    /// counted again); otherwise they went off while unseen (`removed` for each), and a load of at
+    /// least N and Min on the pan is one new item, weighed from net zero (not lost).
+    public mutating func resume(onPan: [(item: Int, divisions: Int64)], lastItem: Int) {
+        rebase()
+        itemCount = max(itemCount, lastItem)
+        if settings.mode == .oneAtATime { resumedOnPan = onPan }
+    }
+
+    /// The items on the pan as weighed, or those still to be matched after a resume: what
+    /// ``resume(onPan:lastItem:)`` needs after an outage.
+    public var weighedOnPan: [(item: Int, divisions: Int64)] {
+        resumedOnPan ?? itemsOnPan.map { item in (item, weightOnPan(item) ?? 0) }
+    }
+
+    /// Numbers the next item 1: a new session began. The items on the pan keep their numbers but
+    /// are no longer retracted by a tare, as the new session never had them.
+    public mutating func renumber() {
+        itemCount = 0
+        placedSinceEmpty.removeAll()
     }
 
     /// The pan was tared: whatever is on it is a container now (a tare device zeroes the
@@ -150,6 +181,7 @@ public struct ItemDetector: Sendable {
                     divisions: placed.divisions, grossAfterDivisions: grossDivisions, division: division, time: time))
         }
         rebase()
+        resumedOnPan = nil
         return events
     }
 
@@ -180,6 +212,10 @@ public struct ItemDetector: Sendable {
         }
         guard let previous = level else {
             level = value
+            if let onPan = resumedOnPan {
+                resumedOnPan = nil
+                return resume(at: value, onPan: onPan, time: time)
+            }
             if itemsOnPan.isEmpty { emptyLevel = value }
             return []
         }
@@ -266,6 +302,33 @@ public struct ItemDetector: Sendable {
         // true stack: the difference.
         if !itemsOnPan.isEmpty { flags.insert(.stacked) }
         return [place(itemsOnPan.isEmpty ? fromEmpty : step, flags: flags)]
+    }
+
+    /// The first level after a restart or an outage, `value` net, against the items recorded on
+    /// the pan (``resume(onPan:lastItem:)``).
+    private mutating func resume(at value: Double, onPan: [(item: Int, divisions: Int64)], time: UInt64)
+        -> [ItemEvent]
+    {
+        let measured = division.round(value).divisions
+        let open = onPan.reduce(Int64(0)) { $0 + $1.divisions }
+        if !onPan.isEmpty, abs(measured - open) < settings.minimumStep {
+            // What was on the pan is on it still: counted before, not again.
+            itemsOnPan = onPan.map(\.item)
+            placedSinceEmpty = onPan
+            emptyLevel = value - division.grams(divisions: open)
+            return []
+        }
+        confirming = (division.round(latestGross ?? value).divisions, time)
+        var events: [ItemEvent] = []
+        for gone in onPan.reversed() { events.append(event(.removed, gone.item, gone.divisions, [])) }
+        guard measured >= settings.minimumStep, measured >= minimumWeight else {
+            emptyLevel = value
+            return events
+        }
+        // Placed while unseen: an item of its own weight from net zero.
+        emptyLevel = value - division.grams(divisions: measured)
+        events.append(place(measured, flags: []))
+        return events
     }
 
     /// A new item of `divisions` on the pan.

@@ -8,7 +8,7 @@
 public struct WeighingSession: Hashable, Sendable, Codable {
     /// One item as the session keeps it.
     public struct Item: Hashable, Sendable, Codable {
-        /// The detector's item number.
+        /// The item's number in the session: 1, 2, 3 … across restarts of the daemon.
         public var number: Int
         /// The weight in divisions of the session's division.
         public var divisions: Int64
@@ -30,6 +30,13 @@ public struct WeighingSession: Hashable, Sendable, Codable {
     /// The items in the order they were placed.
     public private(set) var items: [Item] = []
 
+    /// The highest item number recorded, retracted ones too: the next item is numbered after it,
+    /// also after a restart.
+    public private(set) var lastNumber = 0
+    /// The numbers of the items on the pan (placed, not yet removed), for the first level after a
+    /// restart to be matched against (docs/items.md, "Restarts").
+    public private(set) var onPan: [Int] = []
+
     /// The sum of the item weights in divisions: exact, whatever the count.
     public private(set) var totalDivisions: Int64 = 0
     /// The first item of the greatest weight, and of the least.
@@ -45,7 +52,7 @@ public struct WeighingSession: Hashable, Sendable, Codable {
     private var squaredDeviations = 0.0
 
     private enum CodingKeys: String, CodingKey {
-        case name, division, classes, startedAt, stoppedAt, items
+        case name, division, classes, startedAt, stoppedAt, items, lastNumber, onPan
     }
 
     /// Starts a session.
@@ -71,6 +78,10 @@ public struct WeighingSession: Hashable, Sendable, Codable {
         startedAt = try container.decode(String.self, forKey: .startedAt)
         stoppedAt = try container.decodeIfPresent(String.self, forKey: .stoppedAt)
         for item in try container.decode([Item].self, forKey: .items) { add(item) }
+        // Files written before numbers were per session have neither: the items tell.
+        lastNumber = try container.decodeIfPresent(Int.self, forKey: .lastNumber) ?? items.map(\.number).max() ?? 0
+        let numbers = Set(items.map(\.number))
+        onPan = (try container.decodeIfPresent([Int].self, forKey: .onPan) ?? []).filter(numbers.contains)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,6 +92,15 @@ public struct WeighingSession: Hashable, Sendable, Codable {
         try container.encode(startedAt, forKey: .startedAt)
         try container.encodeIfPresent(stoppedAt, forKey: .stoppedAt)
         try container.encode(items, forKey: .items)
+        // Written only when they say more than the items do, so a file of the earlier store,
+        // which had neither, is written again byte for byte.
+        if lastNumber > items.map(\.number).max() ?? 0 { try container.encode(lastNumber, forKey: .lastNumber) }
+        if !onPan.isEmpty { try container.encode(onPan, forKey: .onPan) }
+    }
+
+    /// The items on the pan with their weights in divisions, for ``ItemDetector/resume(onPan:lastItem:)``.
+    public var weighedOnPan: [(item: Int, divisions: Int64)] {
+        onPan.compactMap { number in items.first { $0.number == number }.map { (number, $0.divisions) } }
     }
 
     /// Whether items are still being recorded.
@@ -110,13 +130,21 @@ public struct WeighingSession: Hashable, Sendable, Codable {
             // A tare made it a container: the session forgets it, as if never weighed.
             guard let index = items.firstIndex(where: { $0.number == number }) else { return .success(nil) }
             let retracted = items[index]
+            onPan.removeAll { $0 == number }
             var kept = items
             kept.remove(at: index)
             resetFigures()
             for item in kept { add(item) }
             return .success(retracted)
         }
+        if event.kind == .removed {
+            // In `accumulate` a removal names no item: which are left cannot be told, so none is.
+            if let number = event.item { onPan.removeAll { $0 == number } } else { onPan.removeAll() }
+            return .success(nil)
+        }
         guard event.kind == .placed, let number = event.item else { return .success(nil) }
+        lastNumber = max(lastNumber, number)
+        onPan.append(number)
         var flags = event.flags
         if classes?.isBorderline(grams: event.weight, division: division) == true { flags.insert(.borderline) }
         let item = Item(

@@ -127,8 +127,10 @@ extension SensorChannel {
         self.items = items
     }
 
-    /// The sensor stopped delivering: what it weighs when it is back is a fresh start.
+    /// The sensor stopped delivering: when it is back, its first level is matched against the
+    /// items that were on the pan (``ItemDetector/resume(onPan:lastItem:)``).
     mutating func forgetItemLevels() {
-        items?.detector.rebase()
+        guard let detector = items?.detector else { return }
+        items?.detector.resume(onPan: detector.weighedOnPan, lastItem: detector.itemCount)
     }
 }

@@ -58,14 +58,22 @@ struct SessionKeeper {
         }
     }
 
-    /// Records `event` in the running session when it is of its sensor and a `placed`: the
-    /// news for watchers, or nil when nothing was recorded.
+    /// Records `event` in the running session when it is of its sensor: the item as the session
+    /// recorded it (numbered and classed by the session, for the `ITEM` report to agree), and the
+    /// news for watchers; nil for either when there is none. A removal changes no figure but what
+    /// is on the pan, which is saved too, for a restart to know (docs/items.md, "Restarts").
     mutating func record(
         _ event: ItemEvent, at timestamp: String, log: inout [(level: Logger.Level, message: String)]
-    ) -> Report? {
-        guard var running = book.running, running.sensor == event.sensor else { return nil }
+    ) -> (item: WeighingSession.Item?, news: Report?) {
+        guard var running = book.running, running.sensor == event.sensor else { return (nil, nil) }
+        let onPan = running.session.onPan
         switch running.session.record(event, at: timestamp) {
-        case .success(nil): return nil
+        case .success(nil):
+            if running.session.onPan != onPan {
+                book.running = running
+                save(&log)
+            }
+            return (nil, nil)
         case .success(let item?):
             book.running = running
             save(&log)
@@ -75,10 +83,10 @@ struct SessionKeeper {
                 ? "item \(item.number) of session \(running.session.name) retracted: the \(weight) on the pan "
                     + "was tared as a container"
                 : "item \(item.number) of session \(running.session.name): " + weight
-            return reply("item", ok: true, message, [Self.summary(running)])
+            return (item, reply("item", ok: true, message, [Self.summary(running)]))
         case .failure(let refusal):
             log.append((.warning, "session \(running.session.name): \(refusal)"))
-            return nil
+            return (nil, nil)
         }
     }
 

@@ -5,12 +5,19 @@ internal import PlumProtocol
 /// Items and sessions on the station: an item goes to the watchers, then to the running
 /// session, whose news goes to the watchers too.
 extension Station {
-    /// Publishes `report` and records `event` in the running session.
+    /// Records `event` in the running session and publishes `report`, classed by the session's
+    /// bands when it recorded the item (the bands it started with, which a reload may have
+    /// changed since), so the report and the session agree.
     func publishItem(_ event: ItemEvent, _ report: ItemReport) {
-        publisher.publishEvent(.item(report), sensor: event.sensor)
         var log: [(level: Logger.Level, message: String)] = []
-        let news = sessions.record(event, at: UTCTimestamp.now(), log: &log)
+        let (item, news) = sessions.record(event, at: UTCTimestamp.now(), log: &log)
         for line in log { logger.log(level: line.level, "\(line.message)") }
+        var report = report
+        if let item, event.kind == .placed {
+            report.weightClass = item.weightClass
+            report.flags = item.flags.names
+        }
+        publisher.publishEvent(.item(report), sensor: event.sensor)
         if let news { publisher.publishEvent(news, sensor: event.sensor) }
     }
 
@@ -21,6 +28,12 @@ extension Station {
             to: request, sensors: channels.order, division: { channels[$0]?.engine.configuration.division },
             now: UTCTimestamp.now(), log: &log)
         for line in log { logger.log(level: line.level, "\(line.message)") }
+        if case .session(let report) = reply, report.ok, request.action == .start,
+            let sensor = report.sessions.first?.sensor
+        {
+            // Items are numbered per session: the first of this one is 1.
+            channels[sensor]?.items?.detector.renumber()
+        }
         if case .session(let report) = reply, report.ok, request.action == .start || request.action == .stop,
             let sensor = report.sessions.first?.sensor
         {

@@ -71,6 +71,11 @@ package actor Station {
             store: SessionStore(directory: store.directory), classes: try WeightClasses(configuration.classes),
             log: &log)
         Self.restoreItemSettings(runtime, into: &channels, log: &log)
+        if let running = sessions.book.running {
+            // A session that goes on goes on numbering, and knows what it left on the pan.
+            channels[running.sensor]?.items?.detector.resume(
+                onPan: running.session.weighedOnPan, lastItem: running.session.lastNumber)
+        }
         for line in log { logger.log(level: line.level, "\(line.message)") }
     }
 

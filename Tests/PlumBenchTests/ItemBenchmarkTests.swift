@@ -58,4 +58,13 @@ struct ItemBenchmarkTests {
         #expect(row.withinOneD == expected.count - 2)
         #expect(row.worstError > 1 && row.worstError < 2)
     }
+
+    @Test("at 10 SPS the first plum lands after the power-up zero and is counted, not zeroed away with the pan")
+    func firstPlumAfterPowerUpZero() throws {
+        for mode in [ItemDetection.Mode.oneAtATime, .accumulate] {
+            let row = try ItemBenchmark(rate: .sps10, seed: 2026, actions: 3).run(mode: mode)
+            #expect(row.ready < ItemBenchmark.firstPlacement, "the zero set at \(row.ready) s")
+            #expect(row.missed == 0 && row.matched == row.expected, "\(mode): \(row.missed) missed")
+        }
+    }
 }

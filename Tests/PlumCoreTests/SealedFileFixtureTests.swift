@@ -22,7 +22,8 @@ struct SealedFileFixtureTests {
         alerts: ["fruit-low": .init(threshold: 150, hysteresis: nil, fileThreshold: 200, fileHysteresis: 20)],
         tares: ["bowl": 212.5, "crate 1.2 kg": 1200])
 
-    /// A running session of two plums, classed small and large.
+    /// A running session of two plums, classed small and large, both lifted off again: the
+    /// earlier store kept no record of what is on the pan, and no number beyond its items'.
     static func book() throws -> SessionBook {
         let classes = try WeightClasses([.init(name: "small", minimumGrams: 0), .init(name: "large", minimumGrams: 60)])
         var session = try WeighingSession(
@@ -33,6 +34,11 @@ struct SealedFileFixtureTests {
                     sensor: "left", sequence: item, item: item, kind: .placed, divisions: divisions,
                     grossAfterDivisions: divisions, division: .standard, time: UInt64(item) * 1_000_000_000),
                 at: "2026-05-01T10:0\(item):00Z")
+            _ = session.record(
+                ItemEvent(
+                    sensor: "left", sequence: item, item: item, kind: .removed, divisions: divisions,
+                    grossAfterDivisions: 0, division: .standard, time: UInt64(item) * 1_000_000_000),
+                at: "2026-05-01T10:0\(item):30Z")
         }
         return SessionBook(running: .init(sensor: "left", session: session))
     }

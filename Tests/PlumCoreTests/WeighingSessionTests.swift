@@ -137,4 +137,25 @@ struct WeighingSessionTests {
         let json = #"{"name":"x","division":0.3,"startedAt":"s","items":[]}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(WeighingSession.self, from: Data(json.utf8)) }
     }
+
+    @Test("what is on the pan and the last number survive encoding; a file without them takes them from its items")
+    func panAndNumbersSurvive() throws {
+        var session = try WeighingSession(name: "crate", division: .standard, startedAt: "s")
+        for item in 1...3 { _ = session.record(Self.placed(item, divisions: 400 + Int64(item)), at: "t") }
+        var removal = Self.placed(1, divisions: 401)
+        removal.kind = .removed
+        _ = session.record(removal, at: "t")
+        var retraction = Self.placed(3, divisions: 403)
+        retraction.kind = .retracted
+        _ = session.record(retraction, at: "t")
+        #expect(session.onPan == [2] && session.lastNumber == 3, "a retracted item keeps its number used")
+        let decoded = try JSONDecoder().decode(WeighingSession.self, from: try JSONEncoder().encode(session))
+        #expect(decoded.onPan == [2] && decoded.lastNumber == 3)
+        #expect(decoded.weighedOnPan.map(\.divisions) == [402])
+        let old =
+            #"{"name":"x","division":0.1,"startedAt":"s","items":"#
+            + #"[{"number":4,"divisions":500,"flags":0,"recordedAt":"t"}]}"#
+        let older = try JSONDecoder().decode(WeighingSession.self, from: Data(old.utf8))
+        #expect(older.lastNumber == 4 && older.onPan.isEmpty)
+    }
 }

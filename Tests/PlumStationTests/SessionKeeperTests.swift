@@ -55,12 +55,13 @@ struct SessionKeeperTests {
         var news: [SessionReport] = []
         for (index, divisions) in weights.enumerated() {
             if case .session(let report)? = keeper.record(Self.event(index + 1, divisions), at: "t\(index)", log: &log)
+                .news
             {
                 news.append(report)
             }
         }
-        #expect(keeper.record(Self.event(9, 873, sensor: "right"), at: "t", log: &log) == nil, "another sensor")
-        #expect(keeper.record(Self.event(10, 873, kind: .removed), at: "t", log: &log) == nil, "a removal")
+        #expect(keeper.record(Self.event(9, 873, sensor: "right"), at: "t", log: &log).news == nil, "another sensor")
+        #expect(keeper.record(Self.event(10, 873, kind: .removed), at: "t", log: &log).news == nil, "a removal")
         #expect(news.map { $0.sessions.first?.count } == [1, 2, 3, 4], "news of each item for the watchers")
         let shown = try #require(Self.ask(&keeper, SessionRequest(action: .show)).sessions.first)
         // Independent arithmetic on the weights in grams.
