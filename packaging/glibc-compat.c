@@ -5,9 +5,8 @@
 // symbols that Debian 12's glibc 2.36 does not have:
 //   - __isoc23_strtol and its kin: with _GNU_SOURCE (C2x) glibc 2.38's <stdlib.h> renames strtol
 //     to the C23 variant, which also reads a "0b" binary prefix;
-//   - strlcpy and strlcat, new in glibc 2.38;
-//   - __frexp, __ldexp and __scalbn, which newer glibc headers name for the runtime's float
-//     formatting.
+//   - __isoc23_sscanf, the same renaming for sscanf (libdispatch and the runtime's command line);
+//   - strlcpy and strlcat, new in glibc 2.38.
 // Each is defined here over what glibc 2.36 has, with the same meaning. On a newer glibc these
 // definitions, being in the executable, win over the library's; they behave the same.
 //
@@ -119,10 +118,3 @@ size_t strlcat(char *restrict destination, const char *restrict source, size_t s
     if (used == size) return size + strlen(source);
     return used + strlcpy(destination + used, source, size - used);
 }
-
-double __frexp(double x, int *exponent);
-double __frexp(double x, int *exponent) { return frexp(x, exponent); }
-double __ldexp(double x, int exponent);
-double __ldexp(double x, int exponent) { return ldexp(x, exponent); }
-double __scalbn(double x, int exponent);
-double __scalbn(double x, int exponent) { return scalbn(x, exponent); }
