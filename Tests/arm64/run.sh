@@ -237,7 +237,9 @@ sys.exit(0 if abs(lines.get("left", 99)) < 1 and abs(lines.get("right", 0) - 100
     rc=$?
     wait "$placer" 2>/dev/null || true
     check "$suite.calibrate" "plumscale calibrate --point 0 --point 100 --yes: rc=$rc in $((SECONDS - t0))s; \
-$(tr '\n' ' ' <"$logs/calibrate.out" | head -c 300)" test "$rc" = 0
+$(tr '\n' ' ' <"$logs/calibrate.out" | head -c 300)" \
+        bash -c '[[ $1 == 0 ]] && grep -q "calibration saved" "$2" && test -s "$3"' _ "$rc" "$logs/calibrate.out" \
+        "$root/var/lib/plumscale-test/left-gain128.json"
     local after
     after=$(pc read --stable --timeout 60 --sensor left 2>&1 | tr '\n' ' ')
     check "$suite.calibrated-read" "100 g on the calibrated pan reads: $after" \
