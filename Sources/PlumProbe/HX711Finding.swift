@@ -27,6 +27,10 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
     package var error: String?
     /// A line was in use (EBUSY): plumscaled, most likely, holds it while it runs.
     package var lineBusy = false
+    /// What a first watch saw when it found a problem that a second watch did not: a chip
+    /// powered down by the program that held the lines before, or a read-out the machine
+    /// delayed past a conversion. `nil` when one watch decided.
+    package var firstWatch: String?
     package var falls: Int
     package var strayEdges: Int
 
@@ -49,6 +53,11 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
 
     /// Watches DOUT on real lines through libgpiod: PD_SCK requested as an output held low,
     /// DOUT as an input with both edges, both released when the watch ends.
+    ///
+    /// A problem is watched a second time before it is reported: a miswired chip fails both
+    /// watches alike, while one disturbed window (the lines' last holder left PD_SCK high, a busy
+    /// machine held a read-out past the next conversion) does not make an owner rewire a good
+    /// chip. When only the first watch saw a problem, ``firstWatch`` says what it saw.
     package static func watch(
         _ pins: HX711Pins, chip: String, roots: ProbeRoots, window: Duration = .milliseconds(1500)
     ) -> HX711Finding {
@@ -61,17 +70,29 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
             let dout = try gpio.requestInput(
                 GPIOLineSpec(parsing: pins.dout), consumer: "plumscale setup DOUT", edges: .both)
             let watch = HX711Watch(clockLine: sck, dataLine: dout, time: SystemMonotonicClock(), window: window)
-            let observation = try watch.run()
-            return HX711Finding(pins: pins, observation: observation)
+            return try judged(pins, watching: watch.run)
         } catch {
             return HX711Finding(pins: pins, error: error)
         }
+    }
+
+    /// The finding of one watch, or of a second when the first found a problem (see
+    /// ``watch(_:chip:roots:window:)``).
+    package static func judged(
+        _ pins: HX711Pins, watching run: () throws(HardwareError) -> HX711Observation
+    ) throws(HardwareError) -> HX711Finding {
+        let first = HX711Finding(pins: pins, observation: try run())
+        guard !first.isOK else { return first }
+        var second = HX711Finding(pins: pins, observation: try run())
+        if second.isOK { second.firstWatch = first.verdict?.finding }
+        return second
     }
 
     enum CodingKeys: String, CodingKey {
         case pins, error, falls
         case strayEdges = "stray_edges"
         case status, diagnosis, rate, finding, causes
+        case firstWatch = "first_watch"
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -85,13 +106,17 @@ package struct HX711Finding: Hashable, Sendable, Encodable, CustomStringConverti
         try container.encode(falls, forKey: .falls)
         try container.encode(strayEdges, forKey: .strayEdges)
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(firstWatch, forKey: .firstWatch)
     }
 
     /// The finding, and for a problem its likely causes and the README's wiring table.
     package var description: String {
         let place = "HX711 DT=\(pins.dout) SCK=\(pins.sck)" + (pins.chip.map { " on \($0)" } ?? "")
         guard let verdict else { return "\(place): could not watch DOUT: \(error ?? "unknown error")" }
-        guard !verdict.isOK else { return "\(place): ok, \(verdict.finding)" }
+        guard !verdict.isOK else {
+            let again = firstWatch.map { " (on a second watch; the first saw: \($0))" } ?? ""
+            return "\(place): ok, \(verdict.finding)\(again)"
+        }
         var lines = ["\(place): problem: \(verdict.finding)", "  likely:"]
         lines += verdict.likelyCauses.map { "    - \($0)" }
         lines.append("  the README's wiring:")

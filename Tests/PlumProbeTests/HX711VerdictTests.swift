@@ -72,4 +72,39 @@ struct HX711VerdictTests {
         #expect((object["causes"] as? [String])?.count == 3)
         #expect((object["pins"] as? [String: Any])?["dout"] as? String == "GPIO5")
     }
+
+    @Test("a problem on the first watch only is watched again, reported ok, and the first finding kept")
+    func secondWatchClearsADisturbedWindow() throws {
+        var stuckLow = HX711Observation(window: .seconds(1))
+        stuckLow.levelAtEnd = false
+        stuckLow.doutLowAfterReadout = 1
+        var watches = [stuckLow, Self.observation(intervalsMilliseconds: [100, 100, 100, 100])]
+        let finding = try HX711Finding.judged(.readme) { () throws(HardwareError) in watches.removeFirst() }
+        #expect(watches.isEmpty)
+        #expect(finding.isOK)
+        #expect(finding.firstWatch == "DOUT stays low, and 25 clock pulses on SCK do not pull it high")
+        #expect(finding.description.contains("ok, DOUT falls every 100.0 ms"))
+        #expect(finding.description.hasSuffix("(on a second watch; the first saw: DOUT stays low, "
+            + "and 25 clock pulses on SCK do not pull it high)"))
+        let encoder = JSONEncoder()
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: encoder.encode(finding)) as? [String: Any])
+        #expect(object["status"] as? String == "ok")
+        #expect((object["first_watch"] as? String)?.hasPrefix("DOUT stays low") == true)
+    }
+
+    @Test("a problem seen twice is reported; an ok first watch is not repeated")
+    func problemTwiceIsReported() throws {
+        var stuckHigh = HX711Observation(window: .seconds(1))
+        stuckHigh.levelAtEnd = true
+        var watches = [stuckHigh, stuckHigh, stuckHigh]
+        let finding = try HX711Finding.judged(.readme) { () throws(HardwareError) in watches.removeFirst() }
+        #expect(watches.count == 1)
+        #expect(finding.verdict == .stuckHigh)
+        #expect(finding.firstWatch == nil)
+
+        var steady = [Self.observation(intervalsMilliseconds: [100, 100, 100]), stuckHigh]
+        let ok = try HX711Finding.judged(.readme) { () throws(HardwareError) in steady.removeFirst() }
+        #expect(ok.isOK && steady.count == 1 && ok.firstWatch == nil)
+    }
 }

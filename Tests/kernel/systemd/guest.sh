@@ -151,7 +151,13 @@ user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web" \
         # The probe's summary line (before it, a line says plumscaled was stopped for the watch).
         probe_line=$(grep -m1 -E '^[0-9.]+ probe: .*GPIO header chip' "$RUNS/setup.out" | cut -d' ' -f2-)
         found_both() { [[ $probe_line == *"10 SPS"* && $probe_line == *"ADS1115 at i2c-"*"0x48"* ]]; }
-        check systemd.setup.probe "setup found the emulated HX711 at 10 SPS and the ADS1115: $probe_line" found_both
+        # On a failure, the emulated chip's own counters say what it saw of the watch.
+        sim_counters=""
+        found_both || for p in conversions readouts aborted lost_busy overwritten bad_pulses power_downs \
+            sck_high_max_ns readout_ns_max edges; do
+            sim_counters+=" $p=$(cat /sys/module/hx711_sim/parameters/$p 2>/dev/null)"
+        done
+        check systemd.setup.probe "setup found the emulated HX711 at 10 SPS and the ADS1115: $probe_line${sim_counters:+; hx711_sim:$sim_counters}" found_both
     fi
     conf=/etc/plumscale/plumscale.toml
     wanted=('chip = "hx711-sim"' 'dout = "DOUT"' 'sck = "SCK"' 'rate = 10'
