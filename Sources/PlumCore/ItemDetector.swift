@@ -87,7 +87,7 @@ public struct ItemDetector: Sendable {
         }
         defer { latestGross = nil }
         latestGross = reading.gross
-        return observe(gross: reading.net, stable: reading.isStable, time: reading.time)
+        return observe(gross: reading.net, stable: reading.isStable, time: reading.time, sample: reading.sampleNet)
     }
 
     /// The same on the values themselves: the engine's filtered net in grams (nil: no weight;
@@ -97,10 +97,16 @@ public struct ItemDetector: Sendable {
     /// ¼ d past a rounding boundary (docs/engine.md), so it can stand up to ¾ d from the load,
     /// and the difference of two displays up to 1½ d from the item. The difference of two
     /// filtered levels, rounded once, is within ½ d plus the filter's own error.
-    public mutating func observe(gross: Double?, stable: Bool, time: UInt64) -> [ItemEvent] {
+    ///
+    /// `sample` is the sample's own unfiltered net (``Reading/sampleNet``), when known: a swap's
+    /// dip can be shorter than the filter's window (at 10 SPS, one sample or two), so the dip is
+    /// watched on it as well as on the filtered net.
+    public mutating func observe(gross: Double?, stable: Bool, time: UInt64, sample: Double? = nil) -> [ItemEvent] {
         // A swap's dip is motion: the load passes near the empty pan without ever being
         // stable there, so every reading is watched for it, stable or not.
-        if let value = gross, value.isFinite, settings.mode == .oneAtATime, !itemsOnPan.isEmpty,
+        var lowest = gross.flatMap { $0.isFinite ? $0 : nil }
+        if let sample, sample.isFinite { lowest = min(lowest ?? sample, sample) }
+        if let value = lowest, settings.mode == .oneAtATime, !itemsOnPan.isEmpty,
             let emptyLevel, value - emptyLevel < minimumStepGrams
         {
             dippedNearEmpty = true

@@ -38,6 +38,11 @@ public struct Reading: Hashable, Sendable {
     public var tare: Double
     /// Gross minus tare, high resolution; `nil` when uncalibrated.
     public var net: Double?
+    /// This sample's own net, unfiltered: the net plus the sample's departure from the filtered
+    /// value. Noisy, and not a weight to show; it is what sees a load pass through a moment
+    /// the filter averages away (a fruit lifted and another set down within a sample or two,
+    /// ``ItemDetector``). `nil` when ``net`` is.
+    public var sampleNet: Double? = nil
     public var display: Display
     /// The division the display is rounded to.
     public var division: Division

@@ -202,6 +202,7 @@ public struct WeighingEngine: Sendable {
 
         var gross: Double?
         var net: Double?
+        var sampleNet: Double?
         if calibration != nil, let value = filtered, !pinnedHigh, !pinnedLow {
             let g = settleZero(value, stable: stable, precise: precise, time: input.time)
             // A saved tare and zero not yet judged against this load, or the power-up zero not
@@ -212,6 +213,7 @@ public struct WeighingEngine: Sendable {
             if pendingRestore != nil || awaitingInitialZero, !isWarmingUp(at: input.time) { stable = false }
             gross = g
             net = g - tare
+            if let working, working.isFinite { sampleNet = g - tare + (working - value) }
         }
         let overload = pinnedHigh || (gross.map { $0 > configuration.overloadLimit } ?? false)
         let underload = !overload && (pinnedLow || (gross.map { $0 < -configuration.zeroRange } ?? false))
@@ -240,7 +242,7 @@ public struct WeighingEngine: Sendable {
         let rate = flow.update(measured ? filtered : nil, time: input.time)
         let captured = procedure?.observe(signal: input.signal, stable: stable && !pinnedHigh && !pinnedLow)
 
-        let reading = Reading(
+        var reading = Reading(
             sensor: sensor.id, time: input.time, signal: input.signal, gross: gross, tare: tare, net: net,
             display: display, division: configuration.division, capacity: configuration.capacity,
             percentOfCapacity: gross.map { $0 / configuration.capacity * 100 }, isStable: stable, flow: rate,
@@ -248,6 +250,7 @@ public struct WeighingEngine: Sendable {
             isCentreOfZero: !overload && !underload && (gross.map { abs($0) <= 0.25 * d } ?? false),
             isLoaded: loaded, calibration: calibration, uncalibratedReason: uncalibratedReason, cues: emitted,
             calibrationStep: procedure?.step, capturedPoint: captured)
+        reading.sampleNet = sampleNet
         lastReading = reading
         return reading
     }

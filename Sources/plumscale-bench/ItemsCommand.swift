@@ -31,5 +31,14 @@ struct ItemsCommand: ParsableCommand {
             for mode in ItemDetection.Mode.allCases { rows.append(try benchmark.run(mode: mode)) }
         }
         print(ItemBenchmark.table(rows))
+        print(
+            "\nThe edges: a fruit swapped for another through a near-empty dip, a bowl tared with fruit weighed in "
+                + "it, and restarts of the daemon with and without fruit on the pan\n")
+        var edges: [ItemBenchmark.Row] = []
+        for rate in [HX711Rate.sps80, .sps10] {
+            let benchmark = ItemBenchmark(rate: rate, seed: seed, actions: actions)
+            for mode in ItemDetection.Mode.allCases { edges.append(try benchmark.runEdges(mode: mode)) }
+        }
+        print(ItemBenchmark.edgesTable(edges))
     }
 }

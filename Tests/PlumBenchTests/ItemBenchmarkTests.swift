@@ -67,4 +67,44 @@ struct ItemBenchmarkTests {
             #expect(row.missed == 0 && row.matched == row.expected, "\(mode): \(row.missed) missed")
         }
     }
+
+    @Test("an edge script's events add up to its load, and a swap's span expects the old removed and the new placed")
+    func edgeScriptAddsUp() {
+        for mode in ItemDetection.Mode.allCases {
+            let script = ItemScript.edges(mode: mode, actions: 120, seed: 2027)
+            let load = ScriptedLoad(script.workload.events, origin: MonotonicInstant(nanoseconds: 0))
+            // The true load: placed adds, removed (a lifted bowl included) takes off, a retraction
+            // (the bowl tared) leaves the pan as it is.
+            var onPan = 0.0
+            for (index, expected) in script.expected.enumerated() {
+                switch expected.kind {
+                case .placed: onPan += expected.grams
+                case .removed: onPan -= expected.grams
+                case .retracted: break
+                }
+                if script.expected.dropFirst(index + 1).first?.from == expected.from { continue }  // a swap's first half
+                let settled = MonotonicInstant(nanoseconds: UInt64((expected.from + 1.9) * 1e9))
+                #expect(abs(load.truth(at: settled) - onPan) < 1e-6, "\(mode) event \(index): \(expected)")
+                #expect(expected.until > expected.from + 1.9)
+                #expect(onPan <= 360 + 1e-6)
+            }
+            #expect(abs(onPan) < 1e-6, "\(mode): the pan ends empty")
+            #expect(script.bowls > 0 && script.restarts > 0)
+            #expect(mode == .accumulate || script.swaps > 0)
+            let swapSpans = Dictionary(grouping: script.expected, by: \.from).values.filter { $0.count == 2 }
+            #expect(swapSpans.count == script.swaps, "\(mode)")
+            for span in swapSpans { #expect(span.map(\.kind) == [.removed, .placed]) }
+        }
+    }
+
+    @Test("swaps, a tared bowl and restarts at 10 SPS: nothing missed or doubled, numbers never restart")
+    func edgesAtTenSPS() throws {
+        for mode in ItemDetection.Mode.allCases {
+            let row = try ItemBenchmark(rate: .sps10, seed: 2026, actions: 12).runEdges(mode: mode)
+            #expect(row.bowls > 0 && row.restarts > 0, "\(mode): the seed gives \(row.bowls) bowls, \(row.restarts) restarts")
+            #expect(row.missed == 0 && row.matched == row.expected, "\(mode): \(row.missed) missed")
+            #expect(row.countedTwice == 0 && row.spurious == 0, "\(mode)")
+            #expect(row.misnumbered == 0 && row.withinOneD == row.matched, "\(mode)")
+        }
+    }
 }

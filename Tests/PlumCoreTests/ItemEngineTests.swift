@@ -43,7 +43,7 @@ struct ItemEngineTests {
     /// The same, with every reading the engine gave.
     static func run(
         seconds: Double, mode: ItemDetection.Mode = .oneAtATime, seed: UInt64 = 7, tareAt: Double? = nil,
-        _ load: (Double) -> Double
+        samplesPerSecond: Int = 80, _ load: (Double) -> Double
     ) throws -> (events: [ItemEvent], readings: [Reading]) {
         var engine = try Fixtures.engine()
         var detector = try ItemDetector(sensor: "left", division: .standard, settings: ItemDetection(mode: mode))
@@ -51,11 +51,12 @@ struct ItemEngineTests {
         var events: [ItemEvent] = []
         var readings: [Reading] = []
         var tared = false
-        for index in 0..<Int(seconds * 80) {
-            let t = Double(index) / 80
+        for index in 0..<Int(seconds * Double(samplesPerSecond)) {
+            let t = Double(index) / Double(samplesPerSecond)
             let grams = load(t) + noise.gaussian(sigma: 0.02)
             let reading = engine.process(
-                EngineInput(signal: Fixtures.signal(grams: grams), time: UInt64(index) * Fixtures.nanosecondsPerSample))
+                EngineInput(
+                    signal: Fixtures.signal(grams: grams), time: UInt64(index) * 1_000_000_000 / UInt64(samplesPerSecond)))
             readings.append(reading)
             events += detector.observe(reading)
             if let tareAt, t >= tareAt, !tared, reading.isStable {
@@ -223,5 +224,25 @@ struct ItemEngineTests {
         #expect(events.suffix(2).map(\.item) == [2, 1], "\(described)")
         let ended = events.suffix(2).map(\.divisions)
         #expect(ended.first == 80 && abs((ended.last ?? 0) - 500) <= 1, "\(described)")
+    }
+
+    @Test("a swap at 10 SPS through one sample of the empty pan, which the filter averages away, is still a swap")
+    func swapSeenOnOneSample() throws {
+        // The 50.0 g plum lifted just before 6.0 s, the 58.0 g one down by 6.15 s: the sample at
+        // 6.0 s is the only one of the empty pan. (At 10 SPS the power-up zero takes about 4 s.)
+        let (events, readings) = try Self.run(seconds: 14, samplesPerSecond: 10) { t in
+            t < 4.5 ? 0 : t < 5.95 ? 50 : t < 6.05 ? 0 : t < 11 ? 58 : 0
+        }
+        let dip = readings.filter { $0.time >= 5_900_000_000 && $0.time <= 6_500_000_000 }
+        let lowestFiltered = dip.compactMap(\.net).min() ?? 0
+        let lowestSample = dip.compactMap(\.sampleNet).min() ?? 99
+        #expect(lowestFiltered > 1, "the filtered net went down to \(lowestFiltered) g: not the case this test is for")
+        #expect(lowestSample < 0.5, "the sample of the empty pan read \(lowestSample) g")
+        let described = events.map { "\($0.kind) \(String(describing: $0.item)) \($0.weightText) \($0.flags.names)" }
+        #expect(events.map(\.kind) == [.placed, .removed, .placed, .removed], "\(described)")
+        #expect(events.map(\.item) == [1, 1, 2, 2], "\(described)")
+        for (event, grams) in zip(events, [50.0, 50.0, 58.0, 58.0]) {
+            #expect(abs(event.weight - grams) <= 0.1 + 1e-9, "\(event.weightText) for \(grams) g")
+        }
     }
 }
