@@ -82,7 +82,8 @@ struct ItemBenchmarkTests {
                 case .removed: onPan -= expected.grams
                 case .retracted: break
                 }
-                if script.expected.dropFirst(index + 1).first?.from == expected.from { continue }  // a swap's first half
+                // A swap's first half: its span's truth is the second's.
+                if script.expected.dropFirst(index + 1).first?.from == expected.from { continue }
                 let settled = MonotonicInstant(nanoseconds: UInt64((expected.from + 1.9) * 1e9))
                 #expect(abs(load.truth(at: settled) - onPan) < 1e-6, "\(mode) event \(index): \(expected)")
                 #expect(expected.until > expected.from + 1.9)
@@ -101,7 +102,9 @@ struct ItemBenchmarkTests {
     func edgesAtTenSPS() throws {
         for mode in ItemDetection.Mode.allCases {
             let row = try ItemBenchmark(rate: .sps10, seed: 2026, actions: 12).runEdges(mode: mode)
-            #expect(row.bowls > 0 && row.restarts > 0, "\(mode): the seed gives \(row.bowls) bowls, \(row.restarts) restarts")
+            #expect(
+                row.bowls > 0 && row.restarts > 0,
+                "\(mode): the seed gives \(row.bowls) bowls, \(row.restarts) restarts")
             #expect(row.missed == 0 && row.matched == row.expected, "\(mode): \(row.missed) missed")
             #expect(row.countedTwice == 0 && row.spurious == 0, "\(mode)")
             #expect(row.misnumbered == 0 && row.withinOneD == row.matched, "\(mode)")

@@ -56,7 +56,8 @@ struct ItemEngineTests {
             let grams = load(t) + noise.gaussian(sigma: 0.02)
             let reading = engine.process(
                 EngineInput(
-                    signal: Fixtures.signal(grams: grams), time: UInt64(index) * 1_000_000_000 / UInt64(samplesPerSecond)))
+                    signal: Fixtures.signal(grams: grams),
+                    time: UInt64(index) * 1_000_000_000 / UInt64(samplesPerSecond)))
             readings.append(reading)
             events += detector.observe(reading)
             if let tareAt, t >= tareAt, !tared, reading.isStable {

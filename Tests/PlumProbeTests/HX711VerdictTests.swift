@@ -84,8 +84,10 @@ struct HX711VerdictTests {
         #expect(finding.isOK)
         #expect(finding.firstWatch == "DOUT stays low, and 25 clock pulses on SCK do not pull it high")
         #expect(finding.description.contains("ok, DOUT falls every 100.0 ms"))
-        #expect(finding.description.hasSuffix("(on a second watch; the first saw: DOUT stays low, "
-            + "and 25 clock pulses on SCK do not pull it high)"))
+        #expect(
+            finding.description.hasSuffix(
+                "(on a second watch; the first saw: DOUT stays low, "
+                    + "and 25 clock pulses on SCK do not pull it high)"))
         let encoder = JSONEncoder()
         let object = try #require(
             try JSONSerialization.jsonObject(with: encoder.encode(finding)) as? [String: Any])
