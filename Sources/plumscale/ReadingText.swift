@@ -53,7 +53,8 @@ enum ReadingText {
     }
 
     /// The words after the numbers: stable, heaviest, zero, tare, why it is uncalibrated, the
-    /// piece count and the check-weighing verdict.
+    /// piece count and the check-weighing verdict, whether it is borderline, and why a count or
+    /// verdict is withheld.
     /// `several`: more than one pan is shown, so naming the heaviest means something.
     static func flags(_ report: WeightReport, several: Bool = true) -> [String] {
         var words: [String] = [report.stable ? "stable" : "moving"]
@@ -64,6 +65,10 @@ enum ReadingText {
         if let count = report.count { words.append("\(count) pcs") }
         if report.countRatio != nil { words.append("count ambiguous") }
         if let check = report.check { words.append(check.uppercased()) }
+        // Within 1 d of a check limit: one division decides, so re-weigh before trusting it.
+        if report.borderline { words.append("borderline") }
+        if report.countReferenceUpdated { words.append("reference updated") }
+        if let withheld = report.withheld { words.append("(no verdict: \(withheld))") }
         return words
     }
 

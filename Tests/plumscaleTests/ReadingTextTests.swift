@@ -72,6 +72,21 @@ struct ReadingTextTests {
         #expect(
             Wizard.span(nil) == "a fifth of the sensor's capacity", "with no capacity reported: \(Wizard.span(nil))")
     }
+
+    @Test("a borderline verdict and a withheld count are printed as the daemon sends them")
+    func borderlineAndWithheld() throws {
+        var json = #"{"class":"WEIGHT","sensor":"pan","time":0,"grams":35.0,"display":"35.0 g","unit":"g","#
+        json += #""percent":9,"stable":true,"overload":false,"underload":false,"zero":false,"tare":0,"#
+        json += ##""heaviest":false,"hue":0,"rgb":"#ff0000","calibrated":true,"signal":0,"division":0.1,"##
+        json += #""check":"ok","borderline":true}"#
+        guard case .weight(let borderline) = try Report.decode(json[...]) else { throw FixtureFailure(json) }
+        #expect(ReadingText.flags(borderline).suffix(2) == ["OK", "borderline"], "\(ReadingText.flags(borderline))")
+
+        var empty = try Self.report(grams: 0, division: 0.1, display: "0.0 g")
+        empty.withheld = "the pan is empty"
+        #expect(ReadingText.flags(empty).last == "(no verdict: the pan is empty)", "\(ReadingText.flags(empty))")
+        #expect(!ReadingText.flags(empty).contains("borderline"))
+    }
 }
 
 struct FixtureFailure: Error, CustomStringConvertible {
