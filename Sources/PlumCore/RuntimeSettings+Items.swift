@@ -10,10 +10,15 @@ extension RuntimeSettings {
     package struct CountReference: Codable, Hashable, Sendable {
         package var unitGrams: Double
         package var pieces: Int
+        /// Reference optimisation was asked for (`?COUNT` with `optimize`); absent when not, so
+        /// a file without it is the file earlier versions wrote. Each update of the reference is
+        /// saved, so a restart goes on from the latest one.
+        package var optimize: Bool?
 
-        package init(unitGrams: Double, pieces: Int) {
+        package init(unitGrams: Double, pieces: Int, optimize: Bool = false) {
             self.unitGrams = unitGrams
             self.pieces = pieces
+            self.optimize = optimize ? true : nil
         }
     }
 

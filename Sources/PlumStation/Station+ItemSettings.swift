@@ -18,10 +18,22 @@ extension Station {
         guard reply.ok else { return .count(reply) }
         var runtime = runtime
         runtime.counts[request.sensor] = channels[request.sensor]?.counter.map {
-            RuntimeSettings.CountReference(unitGrams: $0.unitGrams, pieces: $0.referencePieces)
+            RuntimeSettings.CountReference(unitGrams: $0.unitGrams, pieces: $0.referencePieces, optimize: $0.optimizes)
         }
         reply.message += keep(runtime)
         return .count(reply)
+    }
+
+    /// Saves `sensor`'s count reference after optimisation updated it, so a restart counts on
+    /// from the latest reference, not from the first. A save that fails is logged; the updated
+    /// reference holds until the daemon stops.
+    func keepUpdatedCountReference(of sensor: String) {
+        guard let counter = channels[sensor]?.counter else { return }
+        var runtime = runtime
+        runtime.counts[sensor] = RuntimeSettings.CountReference(
+            unitGrams: counter.unitGrams, pieces: counter.referencePieces, optimize: counter.optimizes)
+        let note = keep(runtime)
+        if !note.isEmpty { logger.warning("\(sensor): count reference updated\(note)") }
     }
 
     /// The reply to `?CHECK`, the limits saved.
@@ -62,12 +74,19 @@ extension Station {
                 continue
             }
             do {
-                channel.counter = try PieceCounter(
+                var counter = try PieceCounter(
                     unitGrams: saved.unitGrams, pieces: saved.pieces, division: channel.engine.configuration.division,
                     minimumWeight: channel.engine.configuration.minimumWeight)
+                counter.optimizes = saved.optimize ?? false
+                channel.counter = counter
                 channels[sensor] = channel
                 let unit = FixedPoint.text(saved.unitGrams, decimals: 4)
-                log.append((.notice, "\(sensor): counting restored: \(saved.pieces) pieces, one weighs \(unit) g"))
+                log.append(
+                    (
+                        .notice,
+                        "\(sensor): counting restored: \(saved.pieces) pieces, one weighs \(unit) g"
+                            + (counter.optimizes ? ", optimised as pieces are added" : "")
+                    ))
             } catch {
                 log.append((.warning, "\(sensor): piece count not restored: \(error)"))
             }

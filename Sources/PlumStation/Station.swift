@@ -193,7 +193,10 @@ package actor Station {
         for report in outputs.leading { publisher.publishEvent(report, sensor: name) }
         if let raw = outputs.raw { publisher.publishRaw(raw) }
         waits.answer(outputs, sensor: name)
-        if let weight = outputs.weight { publisher.publishWeight(weight.report, frame: weight.frame) }
+        if let weight = outputs.weight {
+            if weight.report.countReferenceUpdated { keepUpdatedCountReference(of: name) }
+            publisher.publishWeight(weight.report, frame: weight.frame)
+        }
         for report in outputs.trailing { publisher.publishEvent(report, sensor: name) }
         for item in outputs.items { publishItem(item.event, item.report) }
         for cue in outputs.cues { cueSink?.cue(cue, sensor: name) }

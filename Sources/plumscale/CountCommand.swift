@@ -16,7 +16,8 @@ struct CountCommand: ParsableCommand {
             Place N pieces (10 or more gives a better reference) and run `plumscale count --pieces N`: it waits \
             up to --timeout seconds for a stable load, takes one piece's weight from it, and prints the count \
             the pan shows then. `plumscale count --stop` stops counting. A count more than 0.3 of a piece from a \
-            whole number is shown as ambiguous, never guessed. Exit code 2 when refused.
+            whole number is shown as ambiguous, never guessed. With --optimize the piece weight is taken again \
+            from the larger count as pieces are added, as counting scales do. Exit code 2 when refused.
             """)
 
     @OptionGroup var client: ClientOptions
@@ -30,11 +31,18 @@ struct CountCommand: ParsableCommand {
     @Flag(help: "Stop counting.")
     var stop = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Update the piece weight as more pieces are added: when the pan holds at least twice the reference's "
+                + "pieces and the count is unambiguous, that count becomes the reference."))
+    var optimize = false
+
     @Option(help: ArgumentHelp("How long to wait for a stable load, in seconds.", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
         guard (pieces != nil) != stop else { throw ValidationError("give --pieces N, or --stop.") }
+        if optimize, stop { throw ValidationError("--optimize goes with --pieces N, not with --stop.") }
         if let pieces, !(1...1_000_000).contains(pieces) {
             throw ValidationError("--pieces must be 1 to 1000000, not \(pieces).")
         }
@@ -82,7 +90,7 @@ struct CountCommand: ParsableCommand {
         let deadline = Monotonic.seconds() + timeout
         var told = false
         while true {
-            let reply = try connection.count(sensor: name, pieces: pieces)
+            let reply = try connection.count(sensor: name, pieces: pieces, optimize: optimize ? true : nil)
             guard !reply.ok, reply.reason == Refusal.Code.notStable.rawValue, Monotonic.seconds() < deadline else {
                 return reply
             }

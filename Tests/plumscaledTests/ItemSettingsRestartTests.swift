@@ -96,4 +96,48 @@ struct ItemSettingsRestartTests {
             #expect(daemon.terminate() == 0)
         }
     }
+
+    @Test(
+        "an optimised count reference is saved as it updates: after kill -9 it counts on from 12 pieces, still optimising"
+    )
+    func optimisedReferenceKeptOverPowerCut() async throws {
+        let directory = try TemporaryDirectory(prefix: "plumcount")
+        let settings = directory.file("state/runtime-settings.json")
+        try await offPool {
+            try Pan.place(0, directory)
+            let (daemon, client) = try Self.start(directory)
+            _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
+            try Pan.place(25, directory)
+            _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - 25) < 0.5 }
+            var counted: CountReply?
+            try waitUntil(
+                "a stable reference of 5 pieces", timeout: .seconds(20), interval: .milliseconds(50),
+                describe: { "\(String(describing: counted))" }
+            ) {
+                counted = try client.count(sensor: "pan", pieces: 5, optimize: true)
+                return counted?.ok == true
+            }
+            try Pan.place(60, directory)
+            try waitUntil("the reference updated to 12 pieces", timeout: .seconds(20), describe: { daemon.log }) {
+                daemon.log.contains("pan: count reference updated: 12 pieces")
+            }
+            let text = try String(contentsOfFile: settings, encoding: .utf8)
+            #expect(text.contains("\"pieces\":12") || text.contains("\"pieces\" : 12"), "saved on update: \(text)")
+            #expect(text.contains("\"optimize\""), "the optimisation saved with it: \(text)")
+            Pan.powerCut(daemon)
+        }
+        try await offPool {
+            let (daemon, client) = try Self.start(directory)
+            try waitUntil("the restore to be logged", timeout: .seconds(20), describe: { daemon.log }) {
+                daemon.log.contains("pan: counting restored: 12 pieces") && daemon.log.contains("optimised")
+            }
+            let after = try Pan.stable(client) { abs(($0.grams ?? .nan) - 60) < 0.5 }
+            #expect(after.count == 12, "\(after)")
+            try Pan.place(150, directory)
+            try waitUntil("a further update after the restart", timeout: .seconds(20), describe: { daemon.log }) {
+                daemon.log.contains("pan: count reference updated: 30 pieces")
+            }
+            #expect(daemon.terminate() == 0)
+        }
+    }
 }
