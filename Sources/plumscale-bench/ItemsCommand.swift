@@ -25,20 +25,20 @@ struct ItemsCommand: ParsableCommand {
         print(
             "PlumScale items benchmark: seed \(seed), \(actions) actions per way of weighing; HX711 model with "
                 + "datasheet noise, 1 kg cell, d = 0.1 g; item minimum step 10 d, 250 ms to confirm a level\n")
-        var rows: [ItemBenchmark.Row] = []
-        for rate in [HX711Rate.sps80, .sps10] {
-            let benchmark = ItemBenchmark(rate: rate, seed: seed, actions: actions)
-            for mode in ItemDetection.Mode.allCases { rows.append(try benchmark.run(mode: mode)) }
-        }
-        print(ItemBenchmark.table(rows))
+        print(ItemBenchmark.table(try rows { try $0.run(mode: $1) }))
         print(
             "\nThe edges: a fruit swapped for another through a near-empty dip, a bowl tared with fruit weighed in "
                 + "it, and restarts of the daemon with and without fruit on the pan\n")
-        var edges: [ItemBenchmark.Row] = []
-        for rate in [HX711Rate.sps80, .sps10] {
+        print(ItemBenchmark.edgesTable(try rows { try $0.runEdges(mode: $1) }))
+    }
+
+    /// One row per rate and way of weighing, 80 SPS first.
+    private func rows(
+        _ run: (ItemBenchmark, ItemDetection.Mode) throws -> ItemBenchmark.Row
+    ) throws -> [ItemBenchmark.Row] {
+        try [HX711Rate.sps80, .sps10].flatMap { rate in
             let benchmark = ItemBenchmark(rate: rate, seed: seed, actions: actions)
-            for mode in ItemDetection.Mode.allCases { edges.append(try benchmark.runEdges(mode: mode)) }
+            return try ItemDetection.Mode.allCases.map { try run(benchmark, $0) }
         }
-        print(ItemBenchmark.edgesTable(edges))
     }
 }

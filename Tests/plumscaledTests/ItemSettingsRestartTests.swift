@@ -23,6 +23,19 @@ struct ItemSettingsRestartTests {
         return (daemon, client)
     }
 
+    /// A `?COUNT` of `pieces` on the pan, asked until the load is stable.
+    static func reference(_ client: DaemonClient, pieces: Int, optimize: Bool? = nil) throws -> CountReply? {
+        var counted: CountReply?
+        try waitUntil(
+            "a stable reference of \(pieces) pieces", timeout: .seconds(20), interval: .milliseconds(50),
+            describe: { "\(String(describing: counted))" }
+        ) {
+            counted = try client.count(sensor: "pan", pieces: pieces, optimize: optimize)
+            return counted?.ok == true
+        }
+        return counted
+    }
+
     /// The pan's entry in a `?POLL` once it has one that `matches`.
     static func polled(_ client: DaemonClient, _ matches: @escaping (WeightReport) -> Bool) throws -> WeightReport {
         var last: WeightReport?
@@ -45,14 +58,7 @@ struct ItemSettingsRestartTests {
             _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
             try Pan.place(50, directory)
             _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - 50) < 0.5 }
-            var counted: CountReply?
-            try waitUntil(
-                "a stable reference of 10 pieces", timeout: .seconds(20), interval: .milliseconds(50),
-                describe: { "\(String(describing: counted))" }
-            ) {
-                counted = try client.count(sensor: "pan", pieces: 10)
-                return counted?.ok == true
-            }
+            let counted = try Self.reference(client, pieces: 10)
             #expect(abs((counted?.unit ?? .nan) - 5) < 0.05, "\(String(describing: counted))")
             let checked = try client.check(sensor: "pan", target: 50, minus: 1, plus: 1)
             #expect(checked.ok, "\(checked.message)")
@@ -109,14 +115,7 @@ struct ItemSettingsRestartTests {
             _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
             try Pan.place(25, directory)
             _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - 25) < 0.5 }
-            var counted: CountReply?
-            try waitUntil(
-                "a stable reference of 5 pieces", timeout: .seconds(20), interval: .milliseconds(50),
-                describe: { "\(String(describing: counted))" }
-            ) {
-                counted = try client.count(sensor: "pan", pieces: 5, optimize: true)
-                return counted?.ok == true
-            }
+            _ = try Self.reference(client, pieces: 5, optimize: true)
             try Pan.place(60, directory)
             try waitUntil("the reference updated to 12 pieces", timeout: .seconds(20), describe: { daemon.log }) {
                 daemon.log.contains("pan: count reference updated: 12 pieces")
