@@ -220,7 +220,6 @@ package struct ItemScript: Sendable {
                 // the next set down 0.15 to 0.5 s later: at 10 SPS one to five samples of the
                 // empty pan, which the filter's average never gets near.
                 let next = uniform(25...110)
-                load = 0
                 events.append(.ramp(at: t, to: 0, duration: 0.1))
                 load = next
                 ringing(to: next, at: t + 0.1 + uniform(0.15...0.5))

@@ -20,6 +20,11 @@ extension RuntimeSettings {
             self.pieces = pieces
             self.optimize = optimize ? true : nil
         }
+
+        /// The reference `counter` counts with now, and whether it optimises.
+        package init(_ counter: PieceCounter) {
+            self.init(unitGrams: counter.unitGrams, pieces: counter.referencePieces, optimize: counter.optimizes)
+        }
     }
 
     /// A sensor's check-weighing limits (`?CHECK`) and whether an ok pulses the cue.

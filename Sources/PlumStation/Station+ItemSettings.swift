@@ -17,9 +17,7 @@ extension Station {
         }
         guard reply.ok else { return .count(reply) }
         var runtime = runtime
-        runtime.counts[request.sensor] = channels[request.sensor]?.counter.map {
-            RuntimeSettings.CountReference(unitGrams: $0.unitGrams, pieces: $0.referencePieces, optimize: $0.optimizes)
-        }
+        runtime.counts[request.sensor] = channels[request.sensor]?.counter.map(RuntimeSettings.CountReference.init)
         reply.message += keep(runtime)
         return .count(reply)
     }
@@ -30,8 +28,7 @@ extension Station {
     func keepUpdatedCountReference(of sensor: String) {
         guard let counter = channels[sensor]?.counter else { return }
         var runtime = runtime
-        runtime.counts[sensor] = RuntimeSettings.CountReference(
-            unitGrams: counter.unitGrams, pieces: counter.referencePieces, optimize: counter.optimizes)
+        runtime.counts[sensor] = RuntimeSettings.CountReference(counter)
         let note = keep(runtime)
         if !note.isEmpty { logger.warning("\(sensor): count reference updated\(note)") }
     }

@@ -23,6 +23,17 @@ struct ItemSettingsRestartTests {
         return (daemon, client)
     }
 
+    /// Starts a daemon on the empty pan, as its power-up zero needs, then puts `grams` on it
+    /// and waits for them to read stable.
+    static func startLoaded(_ directory: TemporaryDirectory, grams: Double) throws -> (DaemonFixture, DaemonClient) {
+        try Pan.place(0, directory)
+        let (daemon, client) = try start(directory)
+        _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
+        try Pan.place(grams, directory)
+        _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - grams) < 0.5 }
+        return (daemon, client)
+    }
+
     /// A `?COUNT` of `pieces` on the pan, asked until the load is stable.
     static func reference(_ client: DaemonClient, pieces: Int, optimize: Bool? = nil) throws -> CountReply? {
         var counted: CountReply?
@@ -53,11 +64,7 @@ struct ItemSettingsRestartTests {
         let directory = try TemporaryDirectory(prefix: "plumitems")
         let settings = directory.file("state/runtime-settings.json")
         try await offPool {
-            try Pan.place(0, directory)
-            let (daemon, client) = try Self.start(directory)
-            _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
-            try Pan.place(50, directory)
-            _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - 50) < 0.5 }
+            let (daemon, client) = try Self.startLoaded(directory, grams: 50)
             let counted = try Self.reference(client, pieces: 10)
             #expect(abs((counted?.unit ?? .nan) - 5) < 0.05, "\(String(describing: counted))")
             let checked = try client.check(sensor: "pan", target: 50, minus: 1, plus: 1)
@@ -110,11 +117,7 @@ struct ItemSettingsRestartTests {
         let directory = try TemporaryDirectory(prefix: "plumcount")
         let settings = directory.file("state/runtime-settings.json")
         try await offPool {
-            try Pan.place(0, directory)
-            let (daemon, client) = try Self.start(directory)
-            _ = try Pan.stable(client) { abs($0.grams ?? .nan) < 0.5 }
-            try Pan.place(25, directory)
-            _ = try Pan.stable(client) { abs(($0.grams ?? .nan) - 25) < 0.5 }
+            let (daemon, client) = try Self.startLoaded(directory, grams: 25)
             _ = try Self.reference(client, pieces: 5, optimize: true)
             try Pan.place(60, directory)
             try waitUntil("the reference updated to 12 pieces", timeout: .seconds(20), describe: { daemon.log }) {
