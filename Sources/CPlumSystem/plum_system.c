@@ -16,3 +16,23 @@ int plum_system_accept(int listening) {
 }
 
 int plum_system_wake_descriptor(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+int plum_system_peer_credentials(int socket, int *pid, unsigned int *uid, unsigned int *gid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59 /* Linux 4.13, <asm-generic/socket.h>, for older C library headers */
+#endif
+
+int plum_system_peer_groups(int socket, unsigned int *groups, int capacity) {
+    socklen_t length = (socklen_t)(capacity * sizeof *groups);
+    if (getsockopt(socket, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) return -1;
+    return (int)(length / sizeof *groups);
+}

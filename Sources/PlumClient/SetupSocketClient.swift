@@ -60,7 +60,7 @@ public struct SetupSocketClient: Sendable {
             return ClientError(
                 .permissionDenied, socketPath: path,
                 "permission denied opening the setup socket \(path): it is for root and group "
-                    + "plumscale-admin; run plumscale-web in that group (its unit does)", errno: error.errno)
+                    + "plumscale-setup; run plumscale-web in that group (its unit does)", errno: error.errno)
         default:
             return error
         }

@@ -73,4 +73,6 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let noSpace = Errno(rawValue: ENOSPC)
     /// The user's disk quota is used up, which to the writer is the same as a full disk.
     public static let diskQuotaExceeded = Errno(rawValue: EDQUOT)
+    /// The descriptor is a pipe or a file, not a socket (`SO_PEERCRED` on standard input).
+    public static let notSocket = Errno(rawValue: ENOTSOCK)
 }

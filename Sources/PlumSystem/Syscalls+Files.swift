@@ -33,6 +33,28 @@ extension Syscalls {
         }
     }
 
+    /// Creates `path` anew and writes `bytes` whole, with exactly `mode` (`fchmod(2)` on the open
+    /// file, whatever the umask): a temporary file in a directory others may write to. A stale
+    /// file or link of that name is removed first (`unlink(2)` never follows a link), and the
+    /// file is opened with `O_EXCL | O_NOFOLLOW`, so that a link planted between the two is
+    /// refused (`EEXIST`, `ELOOP`) rather than followed. No fsync: see ``syncFile(_:)``.
+    package static func createNewFile(_ path: String, _ bytes: [UInt8], mode: UInt32) -> Result<Void, Errno> {
+        switch removeFile(path) {
+        case .success, .failure(.noSuchFileOrDirectory): break
+        case .failure(let error): return .failure(error)
+        }
+        let fd: Int32
+        switch retrying({ open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }) {
+        case .success(let value): fd = value
+        case .failure(let error): return .failure(error)
+        }
+        if case .failure(let error) = once({ fchmod(fd, mode_t(mode)) }) {
+            closeFile(fd)
+            return .failure(error)
+        }
+        return writeAll(fd, bytes)
+    }
+
     /// Creates or truncates `path` and writes `bytes` whole (no fsync: see ``syncFile(_:)``).
     package static func writeWholeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) -> Result<Void, Errno> {
         let fd: Int32
@@ -40,6 +62,11 @@ extension Syscalls {
         case .success(let value): fd = value
         case .failure(let error): return .failure(error)
         }
+        return writeAll(fd, bytes)
+    }
+
+    /// Writes `bytes` whole to `fd` and closes it, reporting `close(2)`'s deferred error too.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
@@ -88,4 +115,27 @@ extension Syscalls {
         case .failure(let error): return .failure(error)
         }
     }
+
+    /// `lstat(2)`: what `path` itself is (a link is reported as a link, not followed).
+    package static func linkStatus(_ path: String) -> Result<LinkStatus, Errno> {
+        var status = stat()
+        return once { lstat(path, &status) }.map { _ in
+            LinkStatus(
+                isRegularFile: status.st_mode & S_IFMT == S_IFREG, owner: status.st_uid,
+                permissions: UInt32(status.st_mode & 0o7777),
+                modified: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+        }
+    }
+}
+
+/// What `lstat(2)` says of a path: enough to trust a flag file left by root.
+package struct LinkStatus: Sendable, Equatable {
+    /// A regular file, not a link, directory or device.
+    package var isRegularFile: Bool
+    /// Its owner's uid.
+    package var owner: UInt32
+    /// Its permission bits (`0o644`).
+    package var permissions: UInt32
+    /// Its modification time, in seconds since the epoch.
+    package var modified: Double
 }

@@ -31,4 +31,38 @@ extension Syscalls {
     package static func send(_ descriptor: CInt, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         retrying { Glibc.send(descriptor, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL)) }
     }
+
+    /// The peer of a connected Unix socket, as the kernel recorded it at `connect(2)`
+    /// (`SO_PEERCRED`). `ENOTSOCK` when `socket` is a pipe or a file.
+    package static func peerCredentials(_ socket: CInt) -> Result<PeerIdentity, Errno> {
+        var pid: CInt = 0
+        var uid: CUnsignedInt = 0
+        var gid: CUnsignedInt = 0
+        return once { plum_system_peer_credentials(socket, &pid, &uid, &gid) }
+            .map { _ in PeerIdentity(pid: pid, uid: uid, gid: gid) }
+    }
+
+    /// The peer's supplementary groups (`SO_PEERGROUPS`, Linux 4.13), race-free: the groups the
+    /// kernel recorded at `connect(2)`, not those of a pid that may since be another process.
+    package static func peerGroups(_ socket: CInt) -> Result<[UInt32], Errno> {
+        var capacity = 64
+        while true {
+            var groups = [CUnsignedInt](repeating: 0, count: capacity)
+            let result = groups.withUnsafeMutableBufferPointer { buffer in
+                once { plum_system_peer_groups(socket, buffer.baseAddress!, CInt(buffer.count)) }
+            }
+            switch result {
+            case .success(let count): return .success(Array(groups.prefix(Int(count))))
+            case .failure(let error) where error.rawValue == ERANGE && capacity < 65_536: capacity *= 8
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+}
+
+/// Who is at the other end of a Unix socket, by the kernel's word (`struct ucred`).
+package struct PeerIdentity: Sendable, Equatable {
+    package var pid: CInt
+    package var uid: UInt32
+    package var gid: UInt32
 }

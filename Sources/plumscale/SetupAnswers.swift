@@ -56,6 +56,8 @@ struct SetupAnswers: Equatable {
         var listen: String?
         /// A file holding the page's password in plain text; setup hashes it.
         var passwordFile: String?
+        /// `[web] lan_read_only`; nil: true when `listen` reaches beyond this machine.
+        var lanReadOnly: Bool? = nil
     }
 
     /// One key and its value, to be written into the configuration.
@@ -125,7 +127,7 @@ struct SetupAnswers: Equatable {
         if var web = try section(&root, "web", locator: locator) {
             answers.web = Web(
                 enable: try web.bool("enable") ?? true, listen: try web.string("listen"),
-                passwordFile: try web.string("password_file"))
+                passwordFile: try web.string("password_file"), lanReadOnly: try web.bool("lan_read_only"))
             try web.rejectUnknownKeys()
         }
         if let cue = try section(&root, "cue", locator: locator) { answers.cue = try entries(cue) }

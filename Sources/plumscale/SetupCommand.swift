@@ -41,7 +41,13 @@ struct SetupCommand: ParsableCommand {
     var serve = false
 
     @Option(help: ArgumentHelp("--serve: besides root, the group that may ask.", valueName: "group"))
-    var adminGroup: String = "plumscale-admin"
+    var adminGroup: String = "plumscale-setup"
+
+    @Flag(
+        help: ArgumentHelp(
+            "Let the web page set this scale up again: one apply within an hour (as root; the page's "
+                + "setup is otherwise for the first run)."))
+    var allowWeb = false
 
     @Flag(help: "One JSON object instead of text.")
     var json = false
@@ -94,6 +100,9 @@ struct SetupCommand: ParsableCommand {
         if serve, probe || check || answers != nil {
             throw ValidationError("--serve answers requests on its own: leave out --probe, --check and --answers.")
         }
+        if allowWeb, serve || probe || check || answers != nil {
+            throw ValidationError("--allow-web only leaves the page its leave: leave out the other modes.")
+        }
         if probe || check, answers != nil {
             throw ValidationError("--answers is for the wizard: leave out --probe and --check.")
         }
@@ -115,6 +124,7 @@ struct SetupCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        if allowWeb { return try allowWebSetup() }
         if !probe && !check { return try runWizard(window: window) }
         if probe {
             let pins = noHX711 ? nil : HX711Pins(chip: chip, dout: dout, sck: sck)
@@ -142,6 +152,25 @@ struct SetupCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// `--allow-web`: root's leave for the page to set a set-up scale up again (``WebSetupPermit``).
+    private func allowWebSetup() throws {
+        if geteuid() != 0, config == PlumConfiguration.defaultPath {
+            printError(
+                "you are not root: the leave is a file in /etc/plumscale that only root may write, so run "
+                    + "sudo plumscale setup --allow-web")
+            throw ExitCode.validationFailure
+        }
+        let permit = WebSetupPermit(configPath: config)
+        do { try permit.grant() } catch {
+            printError(error.description)
+            throw ExitStatus.configuration
+        }
+        let until = Date(timeIntervalSinceNow: WebSetupPermit.lifetime)
+        print(
+            "The web page may set this scale up again, once, until \(until.formatted(date: .omitted, time: .shortened)) "
+                + "(\(permit.path); delete it to take the leave back).")
     }
 
     /// The wizard: as root, unless the configuration it writes is elsewhere.

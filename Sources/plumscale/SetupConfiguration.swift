@@ -18,6 +18,8 @@ struct SetupConfiguration: Equatable {
     var mqtt: MQTT?
     /// `[web] listen`, when setup sets the web page up.
     var webListen: String?
+    /// `[web] lan_read_only`, written when the page listens beyond this machine.
+    var webLanReadOnly: Bool?
     /// `[web] allowed_hosts`: the names the printed URL uses.
     var webAllowedHosts: [String] = []
 
@@ -99,10 +101,19 @@ struct SetupConfiguration: Equatable {
                 "[web]",
                 "listen = \(AnswerValue.quoted(webListen))"
             ]
+            if let webLanReadOnly {
+                if webLanReadOnly {
+                    lines.append(
+                        "# Other machines may read the page, but only this one may log in and change the scale.")
+                }
+                lines.append("lan_read_only = \(webLanReadOnly)")
+            }
             if !webAllowedHosts.isEmpty {
                 lines.append("allowed_hosts = \(AnswerValue.list(webAllowedHosts.map { .string($0) }).toml)")
             }
-            lines += Self.keptKeys(of: old, header: "[web]", without: ["listen", "allowed_hosts"])
+            var written = ["listen", "allowed_hosts"]
+            if webLanReadOnly != nil { written.append("lan_read_only") }
+            lines += Self.keptKeys(of: old, header: "[web]", without: Set(written))
             out.append(lines.joined(separator: "\n"))
         }
         var owned: Set<String> = ["[daemon]", "[[sensor]]"]

@@ -11,11 +11,10 @@ struct SetupFile {
     /// The steps, one wrapper each; the tests replace one with a failure to prove that the old
     /// file survives and no temporary file is left.
     struct Steps {
+        /// A new file with exactly the mode asked for (`O_EXCL | O_NOFOLLOW`, then `fchmod(2)`):
+        /// a link planted at the temporary file's name is never followed.
         var write: (String, [UInt8], mode_t) -> Result<Void, Errno> = { path, bytes, mode in
-            Syscalls.writeWholeFile(path, bytes, mode: UInt32(mode)).flatMap { () -> Result<Void, Errno> in
-                // The mode asked for, whatever the umask or a stale temporary file's mode.
-                chmod(path, mode) == 0 ? .success(()) : .failure(Errno.current)
-            }
+            Syscalls.createNewFile(path, bytes, mode: UInt32(mode))
         }
         var syncFile: (String) -> Result<Void, Errno> = { Syscalls.syncFile($0) }
         var rename: (String, String) -> Result<Void, Errno> = { Syscalls.rename($0, $1) }

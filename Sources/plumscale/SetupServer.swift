@@ -80,33 +80,41 @@ struct SetupServer {
     /// input that is not a socket (a pipe, a file) is whoever started this process, who could
     /// run setup itself.
     func checkPeer() throws(Refusal) {
-        var credentials = [UInt32](repeating: 0, count: 3)  // struct ucred: pid, uid, gid
-        var length = socklen_t(12)
-        let got = credentials.withUnsafeMutableBytes { getsockopt(0, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length) }
-        if got != 0 {
-            if errno == ENOTSOCK { return }
-            throw Refusal("cannot tell who connected (SO_PEERCRED: \(Errno.current)); refused")
+        let peer: PeerIdentity
+        switch Syscalls.peerCredentials(0) {
+        case .success(let value): peer = value
+        case .failure(.notSocket): return
+        case .failure(let error): throw Refusal("cannot tell who connected (SO_PEERCRED: \(error)); refused")
         }
-        let uid = credentials[1]
-        if uid == 0 { return }
+        if peer.uid == 0 { return }
         guard let group = getgrnam(adminGroup) else {
             throw Refusal(
-                "uid \(uid) is not root, and the group '\(adminGroup)' does not exist; refused. Run "
+                "uid \(peer.uid) is not root, and the group '\(adminGroup)' does not exist; refused. Run "
                     + "sudo plumscale setup, or create the group (the plumscale package does)")
         }
         let wanted = group.pointee.gr_gid
-        if credentials[2] == wanted { return }
-        var groups = [UInt32](repeating: 0, count: 256)
-        var size = socklen_t(groups.count * 4)
-        let soPeerGroups: Int32 = 59  // Linux 4.13, <asm-generic/socket.h>; not in Glibc's module
-        if groups.withUnsafeMutableBytes({ getsockopt(0, SOL_SOCKET, soPeerGroups, $0.baseAddress, &size) }) == 0,
-            groups.prefix(Int(size) / 4).contains(wanted)
-        {
-            return
-        }
+        if peer.gid == wanted { return }
+        if case .success(let groups) = Syscalls.peerGroups(0), groups.contains(wanted) { return }
         throw Refusal(
-            "uid \(uid) is neither root nor in the group '\(adminGroup)'; refused. Setup from the web page "
+            "uid \(peer.uid) is neither root nor in the group '\(adminGroup)'; refused. Setup from the web page "
                 + "is for plumscale-web (in that group); on a terminal run sudo plumscale setup")
+    }
+
+    /// Refuses what would change a scale that is set up already, unless root left its leave
+    /// (``WebSetupPermit``): `state` is always answered.
+    func checkLeave(for name: String) throws(Refusal) {
+        guard name != "state" else { return }
+        guard case .object(let state) = state(), case .bool(true)? = state["set_up"] else { return }
+        let permit = WebSetupPermit(configPath: wizard.configPath)
+        let leave = permit.leave(now: Date().timeIntervalSince1970, owners: [0, geteuid()])
+        if case .granted = leave { return }
+        var why = ""
+        if case .void(let reason) = leave { why = " (the leave there does not count: \(reason))" }
+        throw Refusal(
+            "\(name): this scale is set up already (\(wizard.configPath) was written by setup), and the web "
+                + "page's setup is for the first run\(why); nothing was done. To set it up again from the page, "
+                + "run sudo plumscale setup --allow-web on the scale (it allows one apply within "
+                + "\(Int(WebSetupPermit.lifetime / 60)) minutes), or run sudo plumscale setup there")
     }
 
     // MARK: the request
@@ -168,6 +176,7 @@ struct SetupServer {
                 allowed.isEmpty ? "it takes no other key" : "it takes " + allowed.sorted().joined(separator: ", ")
             throw Refusal("\(name): unknown key \"\(unknown)\"; \(known)")
         }
+        try checkLeave(for: name)
         switch name {
         case "state": return state()
         case "probe": return try probe(request["hx711"])
@@ -233,6 +242,9 @@ struct SetupServer {
             for (key, value) in members {
                 guard ["chip", "dout", "sck"].contains(key) else {
                     throw Refusal("probe: hx711 has an unknown key \"\(key)\"; it takes chip, dout and sck")
+                }
+                if key == "chip", case .string(let text) = value, let problem = Self.chipProblem(text) {
+                    throw Refusal("probe: hx711's chip \(problem)")
                 }
                 switch value {
                 case .string(let text) where !text.isEmpty && text.count <= 64: pins[key] = text
@@ -333,6 +345,8 @@ struct SetupServer {
         }
         wizard.answers?.overwrite = true
         let written = try wizard.writeConfiguration(plan.plan, ownPrevious: nil)
+        // The leave, if one let this apply in, is used up once the file is written.
+        WebSetupPermit(configPath: wizard.configPath).revoke()
         try wizard.restartDaemon(written.configuration)
         plan.text = written.text
         return .object([
@@ -363,6 +377,9 @@ struct SetupServer {
                         "\(request): sensor \(index + 1) has the key \(SetupWire.string(key).line); keys are "
                             + "letters, digits, '_' and '-'")
                 }
+                if let problem = Self.keyProblem(key, members[key]) {
+                    throw Refusal("\(request): sensor \(index + 1)'s \(problem)")
+                }
                 guard let value = members[key]?.answer else {
                     throw Refusal(
                         "\(request): sensor \(index + 1)'s \(key) must be a string, a number, true or false")
@@ -374,6 +391,50 @@ struct SetupServer {
             return try SetupAnswers.parse(toml.joined(separator: "\n") + "\n", file: "the request's sensors")
         } catch {
             throw Refusal("\(request): \(error)")
+        }
+    }
+
+    /// What is wrong with a GPIO chip named in a request, or nil: a chip's name (`gpiochip0`),
+    /// its label (`pinctrl-rp1`) or `/dev/gpiochipN`, never another path. Setup runs as root,
+    /// and opening any file as "the chip" would tell the asker whether it exists.
+    static func chipProblem(_ chip: String) -> String? {
+        let digits = Set("0123456789".utf8)
+        if chip.hasPrefix("/") {
+            let number = chip.utf8.dropFirst("/dev/gpiochip".utf8.count)
+            if chip.hasPrefix("/dev/gpiochip"), !number.isEmpty, number.count <= 4, number.allSatisfy(digits.contains) {
+                return nil
+            }
+            return "\(SetupWire.string(chip).line) is a path other than /dev/gpiochipN; give /dev/gpiochip0, "
+                + "a chip's name such as \"gpiochip0\", or its label such as \"pinctrl-bcm2711\""
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:,@".utf8)
+        guard !chip.isEmpty, chip.utf8.count <= 64, chip.utf8.allSatisfy(allowed.contains), chip != ".", chip != ".."
+        else {
+            return "\(SetupWire.string(chip).line) is not a chip's name or label; give one such as \"gpiochip0\" "
+                + "or \"pinctrl-bcm2711\" (gpiodetect lists them), or /dev/gpiochip0"
+        }
+        return nil
+    }
+
+    /// What is wrong with a sensor key a request gives, or nil. Files are the terminal's to
+    /// name: a simulated sensor's `load_file` and a probe tree's `root` are refused, and a chip
+    /// must be one (``chipProblem(_:)``), a bus a number or `/dev/i2c-N`.
+    static func keyProblem(_ key: String, _ value: SetupWire?) -> String? {
+        switch (key, value) {
+        case ("load_file", _), ("root", _):
+            return "\(key) names a file, which the web page may not choose; leave it out (run sudo plumscale "
+                + "setup on the scale for a sensor that needs one)"
+        case ("chip", .string(let chip)?):
+            return chipProblem(chip).map { "chip \($0)" }
+        case ("bus", .string(let bus)?):
+            let number = bus.hasPrefix("/dev/i2c-") ? String(bus.dropFirst("/dev/i2c-".count)) : bus
+            guard !number.isEmpty, number.count <= 4, number.allSatisfy(\.isASCII), Int(number) != nil else {
+                return
+                    "bus \(SetupWire.string(bus).line) is neither a bus number nor /dev/i2c-N; give 1 or \"/dev/i2c-1\""
+            }
+            return nil
+        default:
+            return nil
         }
     }
 

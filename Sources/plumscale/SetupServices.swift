@@ -22,8 +22,9 @@ extension SetupWizard {
             plan.mqtt = mqtt
             services.units.append("plumscale-mqtt.service")
         }
-        if let listen = try setUpWeb() {
+        if let (listen, lanReadOnly) = try setUpWeb() {
             plan.webListen = listen
+            plan.webLanReadOnly = lanReadOnly
             // The page refuses a Host it does not know (DNS rebinding); the URL setup prints names this one.
             if let address = WebListenAddress(listen), Self.listensEverywhere(address) {
                 plan.webAllowedHosts = [Self.hostName(), Self.hostName() + ".local"]
@@ -91,8 +92,10 @@ extension SetupWizard {
         return mqtt
     }
 
-    /// The listen address, once the password's hash is in its credential.
-    private func setUpWeb() throws -> String? {
+    /// The listen address and, when it reaches beyond this machine, `lan_read_only`, once the
+    /// password's hash is in its credential. This machine alone by default (127.0.0.1:8385);
+    /// beyond it, other machines read but do not log in unless the person or the answers say so.
+    private func setUpWeb() throws -> (String, Bool?)? {
         guard let binary = system.installed("plumscale-web", variable: "PLUMSCALE_WEB_BINARY") else {
             say("web: plumscale-web is not installed; skipped (sudo apt install plumscale-web, then setup again)")
             return nil
@@ -102,11 +105,17 @@ extension SetupWizard {
             say("web: skipped (no [web] with enable = true in the answers)")
             return nil
         }
-        var listen = answers?.listen ?? "0.0.0.0:8385"
+        var listen = answers?.listen ?? "127.0.0.1:8385"
+        var lanReadOnly = answers?.lanReadOnly
         let password: String
         if interactive {
-            let reply = ask("Where the page listens [0.0.0.0:8385, every address]:") ?? ""
+            let reply =
+                ask("Where the page listens [127.0.0.1:8385, this machine only; 0.0.0.0:8385 for every address]:") ?? ""
             if !reply.isEmpty { listen = reply }
+            if let address = WebListenAddress(listen), !Self.isLoopback(address) {
+                let logins = ask("May other machines log in and change the scale, not only read it? [y/N]:") ?? ""
+                lanReadOnly = !["y", "yes"].contains(logins.lowercased())
+            }
             guard let first = SetupSystem.readSecret(prompt: "A password for the page (10 characters or more): "),
                 let again = SetupSystem.readSecret(prompt: "Again: ")
             else { throw SetupFailure(.refused, "no password given; the web page was not set up") }
@@ -134,11 +143,16 @@ extension SetupWizard {
                     + result.error.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         try writeCredential(ServiceCredential.webPassword, hash)
+        if let address = WebListenAddress(listen), !Self.isLoopback(address) {
+            lanReadOnly = lanReadOnly ?? true
+        } else {
+            lanReadOnly = nil
+        }
         say(
-            "web: [web] listen \(listen); the password's hash in "
-                + "\(credentialsDirectory)/\(ServiceCredential.webPassword)"
+            "web: [web] listen \(listen)" + (lanReadOnly == true ? ", other machines read only (lan_read_only)" : "")
+                + "; the password's hash in \(credentialsDirectory)/\(ServiceCredential.webPassword)"
         )
-        return listen
+        return (listen, lanReadOnly)
     }
 
     /// Enables and (re)starts the services' units, or says how to.
@@ -171,6 +185,11 @@ extension SetupWizard {
             }
         }
         say("done")
+    }
+
+    /// Whether only this machine reaches `address` (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ address: WebListenAddress) -> Bool {
+        address.host == "localhost" || address.host == "::1" || address.host.hasPrefix("127.")
     }
 
     static func listensEverywhere(_ address: WebListenAddress) -> Bool {

@@ -38,9 +38,10 @@ struct SetupServeProcessTests {
         }
     }
 
-    /// A simulated pan the scale fixture's daemon also has, so that apply's wait finds it.
+    /// A simulated pan the scale fixture's daemon also has, so that apply's wait finds it. (No
+    /// `load_file`: a request may not name files.)
     static func pan(_ scale: ScaleFixture) -> String {
-        #"{"name":"pan","kind":"simulated-hx711","seed":3,"load_file":"\#(scale.directory)/pan.grams"}"#
+        #"{"name":"pan","kind":"simulated-hx711","seed":3}"#
     }
 
     @Test("state: no file is not set up; the package's example is not set up; setup's own file is")
@@ -133,6 +134,70 @@ struct SetupServeProcessTests {
         #expect(written.contains("[scale]\nrestore_tare = false"), "the section setup does not own is kept: \(written)")
     }
 
+    @Test("once setup wrote the file, probe, preview and apply are refused, state is answered, and nothing is written")
+    func refusedOnceSetUp() async throws {
+        let setup = try Setup()
+        let file =
+            "# PlumScale's configuration, written by `plumscale setup`.\n[[sensor]]\nname = \"pan\"\n"
+            + "kind = \"simulated-hx711\"\n"
+        writeFile(setup.config, file)
+        let state = try await setup.ask(#"{"request":"state"}"#).0
+        #expect(state["ok"] as? Bool == true && state["set_up"] as? Bool == true, "\(state)")
+        let sensor = #"{"name":"other","kind":"iio","device":"iio:device0"}"#
+        for request in [
+            #"{"request":"probe","hx711":false}"#, #"{"request":"preview","sensors":[\#(sensor)]}"#,
+            #"{"request":"apply","sensors":[\#(sensor)]}"#
+        ] {
+            let (reply, _) = try await setup.ask(request)
+            #expect(reply["ok"] as? Bool == false, "\(request): \(reply)")
+            let error = reply["error"] as? String ?? ""
+            #expect(error.contains("this scale is set up already"), "\(request): \(error)")
+            #expect(error.contains("sudo plumscale setup --allow-web"), "says what to do: \(error)")
+        }
+        #expect(readFile(setup.config) == file)
+    }
+
+    @Test("root's leave (setup --allow-web) lets one apply in and is used up; an old leave, or a link, does not count")
+    func leaveLetsOneApplyIn() async throws {
+        let scale = try await ScaleFixture.start([("pan", nil)])
+        let setup = try Setup()
+        let file =
+            "# PlumScale's configuration, written by `plumscale setup`.\n[[sensor]]\nname = \"pan\"\n"
+            + "kind = \"simulated-hx711\"\n"
+        writeFile(setup.config, file)
+        let leave = setup.files.file("etc/web-setup-allowed")
+
+        // A leave that does not count: a link to a file of root's, or one written over an hour ago.
+        try FileManager.default.createSymbolicLink(atPath: leave, withDestinationPath: "/etc/hostname")
+        let linked = try await setup.ask(#"{"request":"probe","hx711":false}"#).0
+        #expect((linked["error"] as? String)?.contains("is not a regular file") == true, "\(linked)")
+        try FileManager.default.removeItem(atPath: leave)
+        writeFile(leave, "old\n")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -7200), .posixPermissions: 0o600],
+            ofItemAtPath: leave)
+        let old = try await setup.ask(#"{"request":"probe","hx711":false}"#).0
+        #expect((old["error"] as? String)?.contains("was written more than 60 minutes ago") == true, "\(old)")
+
+        // The leave as root leaves it: the probe and one apply pass, and the apply uses it up.
+        let allow = await ChildProcess.plumscale(["setup", "--allow-web", "--config", setup.config])
+        #expect(allow.status == 0, "\(allow.stdout) \(allow.stderr)")
+        #expect(allow.stdout.contains("The web page may set this scale up again, once, until"), "\(allow.stdout)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: leave)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let probe = try await setup.ask(#"{"request":"probe","hx711":false}"#).0
+        #expect(probe["ok"] as? Bool == true, "\(probe)")
+        let sensors = #""sensors":[\#(Self.pan(scale))]"#
+        let preview = try await setup.ask(#"{"request":"preview",\#(sensors)}"#, socket: scale.socket).0
+        let confirm = try #require(preview["confirm"] as? String, "\(preview)")
+        let (applied, run) = try await setup.ask(
+            #"{"request":"apply",\#(sensors),"confirm":"\#(confirm)"}"#, socket: scale.socket)
+        #expect(applied["ok"] as? Bool == true, "\(applied) stderr: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: leave), "the apply used the leave up")
+        let again = try await setup.ask(#"{"request":"probe","hx711":false}"#).0
+        #expect((again["error"] as? String)?.contains("this scale is set up already") == true, "\(again)")
+    }
+
     struct BadRequest: Sendable, CustomTestStringConvertible {
         var line: String
         var error: String
@@ -160,7 +225,20 @@ struct SetupServeProcessTests {
             error: "preview: sensor 1's device must be a string, a number, true or false"),
         .init(
             line: #"{"request":"preview","sensors":[{"name":"pan","kind":"hx711","chip":"gpiochip0","dout":"GPIO5"}]}"#,
-            error: "set rate = 10 or 80")
+            error: "set rate = 10 or 80"),
+        .init(
+            line: #"{"request":"preview","sensors":[{"name":"pan","kind":"hx711","chip":"/etc/shadow","rate":10}]}"#,
+            error: "preview: sensor 1's chip \"/etc/shadow\" is a path other than /dev/gpiochipN"),
+        .init(
+            line: #"{"request":"probe","hx711":{"chip":"/dev/../etc/shadow"}}"#,
+            error: "probe: hx711's chip \"/dev/../etc/shadow\" is a path other than /dev/gpiochipN"),
+        .init(
+            line:
+                #"{"request":"preview","sensors":[{"name":"pan","kind":"simulated-hx711","load_file":"/etc/shadow"}]}"#,
+            error: "preview: sensor 1's load_file names a file, which the web page may not choose"),
+        .init(
+            line: #"{"request":"preview","sensors":[{"name":"fsr","kind":"ads1115","bus":"/dev/sda"}]}"#,
+            error: "bus \"/dev/sda\" is neither a bus number nor /dev/i2c-N")
     ]
 
     @Test("every bad request gets one JSON error naming what was wrong, and nothing is written", arguments: badRequests)

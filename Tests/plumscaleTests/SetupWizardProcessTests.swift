@@ -225,4 +225,32 @@ struct SetupWizardProcessTests {
         #expect(refused.stderr.contains("at least 10"), "\(refused.stderr)")
         #expect(readFile(credentials + "/web-password") == hash, "the hash in place is kept")
     }
+
+    @Test(
+        "the page listens on this machine alone by default; beyond it, other machines only read unless the answers say",
+        .enabled(if: webBuilt, "plumscale-web is not built (PLUMSCALE_WITHOUT_WEB=1 leaves it out)"))
+    func webListenDefault() async throws {
+        let scale = try await ScaleFixture.start([("pan", 0)])
+        let files = try TemporaryDirectory(prefix: "plumsetup")
+        let credentials = try files.makeDirectory("credentials")
+        let password = try files.write("web.txt", "correct horse battery staple\n")
+        let config = files.file("plumscale.toml")
+        for (web, listen, readOnly) in [
+            ("", WebListenAddress(host: "127.0.0.1", port: 8385), false),
+            ("listen = \"0.0.0.0:8399\"\n", WebListenAddress(host: "0.0.0.0", port: 8399), true),
+            ("listen = \"0.0.0.0:8399\"\nlan_read_only = false\n", WebListenAddress(host: "0.0.0.0", port: 8399), false)
+        ] {
+            let answers = try files.write(
+                "answers.toml", Self.answers(scale, more: "[web]\n\(web)password_file = \"\(password)\"\n"))
+            let run = try await scale.run(
+                Self.arguments(answers: answers, config: config, credentials: credentials), placing: [], on: "pan",
+                environment: [
+                    "PLUMSCALE_MQTT_BINARY": "", "PLUMSCALE_WEB_BINARY": BuiltProducts.folder + "/plumscale-web"
+                ])
+            #expect(run.status == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
+            let settings = try WebSettings.parse(readFile(config), file: config)
+            #expect(settings.listen == listen, "answers [web] \(web): \(readFile(config))")
+            #expect(settings.lanReadOnly == readOnly, "answers [web] \(web): \(readFile(config))")
+        }
+    }
 }

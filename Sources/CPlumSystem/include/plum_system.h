@@ -18,4 +18,10 @@ const char *plum_system_errno_message(int errnum, char *buffer, unsigned long si
 int plum_system_accept(int listening);
 /* A non-blocking, close-on-exec eventfd(2) counting from 0, for waking a thread in poll(2). */
 int plum_system_wake_descriptor(void);
+/* The peer of a connected Unix socket as the kernel saw it at connect(2) (SO_PEERCRED):
+ * its pid, uid and gid. */
+int plum_system_peer_credentials(int socket, int *pid, unsigned int *uid, unsigned int *gid);
+/* The peer's supplementary groups (SO_PEERGROUPS, Linux 4.13): at most `capacity` of them
+ * into `groups`; returns how many, or -1 with errno (ERANGE: more than `capacity`). */
+int plum_system_peer_groups(int socket, unsigned int *groups, int capacity);
 #endif

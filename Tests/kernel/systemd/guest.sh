@@ -107,13 +107,15 @@ $(tail -n 2 "$RUNS/apt-install.out" | tr '\n' ' ')" \
 
     groups_of_plumscale=$(id -nG plumscale 2>&1)
     groups_of_web=$(id -nG plumscale-web 2>&1)
-    check systemd.sysusers "groups: $(getent group gpio i2c plumscale plumscale-admin | cut -d: -f1 | tr '\n' ' ');
-user plumscale home $(getent passwd plumscale | cut -d: -f6), in: $groups_of_plumscale; \
-user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web" \
-        bash -c "getent group gpio i2c plumscale plumscale-admin | wc -l | grep -qx 4 &&
+    setup_members=$(getent group plumscale-setup | cut -d: -f4)
+    check systemd.sysusers "groups: $(getent group gpio i2c plumscale plumscale-admin plumscale-setup | cut -d: -f1 |
+        tr '\n' ' '); user plumscale home $(getent passwd plumscale | cut -d: -f6), in: $groups_of_plumscale; \
+user plumscale-web (plumscale-web's sysusers file) in: $groups_of_web; plumscale-setup's members: $setup_members" \
+        bash -c "getent group gpio i2c plumscale plumscale-admin plumscale-setup | wc -l | grep -qx 5 &&
             [[ ' $groups_of_plumscale ' == *' gpio '* && ' $groups_of_plumscale ' == *' i2c '* ]] &&
             [[ \$(getent passwd plumscale | cut -d: -f6) == /var/lib/plumscale ]] &&
-            [[ ' $groups_of_web ' == *' plumscale '* && ' $groups_of_web ' == *' plumscale-admin '* ]]"
+            [[ ' $groups_of_web ' == *' plumscale '* && ' $groups_of_web ' == *' plumscale-admin '* ]] &&
+            [[ '$setup_members' == plumscale-web ]]"
     gpiochip=$(grep -l hx711-sim /sys/bus/gpio/devices/gpiochip*/of_node/name /sys/bus/gpio/devices/*/label \
         2>/dev/null | head -n1 | sed -n 's#.*/\(gpiochip[0-9]*\)/.*#\1#p')
     [[ -n $gpiochip ]] || gpiochip=$(gpiodetect | awk '/\[hx711-sim\]/ {print $1; exit}')
@@ -188,15 +190,16 @@ web-password a bcrypt hash: $(head -c 4 /etc/plumscale/credentials/web-password)
     # The URL setup printed ("open: http://127.0.0.1:8385/"), as the owner copies it.
     weight_in_browser "$(sed -n "s/^[0-9.]* open: //p" "$RUNS/setup.out")" 123.0 plum-test-password
     first_hour_summary
-    # The page's first run, through the real units: plumscale-web (group plumscale-admin) relays
+    # The page's first run, through the real units: plumscale-web (group plumscale-setup) relays
     # a logged-in admin's requests to plumscale-setup.socket, and systemd starts
     # plumscale-setup@.service, as root in its sandbox, per connection. The probe reads the I2C
     # buses through the unit's DeviceAllow= and leaves the HX711's lines to plumscaled.
     timeout 420 python3 "$PLUM_REPO/Tests/kernel/systemd/setup_socket.py" http://127.0.0.1:8385 plum-test-password --deadline 360 \
         >"$RUNS/setup-socket.out" 2>&1
     rc=$?
-    check systemd.setup.socket "the page's first run through plumscale-setup.socket (state, then a probe without \
-the HX711's watch): rc=$rc, $(head -c 400 "$RUNS/setup-socket.out"); \
+    check systemd.setup.socket "the page's setup through plumscale-setup.socket on a set-up scale (state; a probe \
+refused until root's setup --allow-web; then a probe without the HX711's watch): rc=$rc, \
+$(head -c 600 "$RUNS/setup-socket.out"); \
 $(journalctl -q -u 'plumscale-setup@*' --no-pager -n 3 2>&1 | tr '\n' ' ' | head -c 300)" test $rc = 0
 
     # ---- the doctor, on the file setup wrote ------------------------------------------------------

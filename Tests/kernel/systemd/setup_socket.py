@@ -6,11 +6,15 @@ POST /api/setup, which plumscale-web relays to plumscale-setup.socket, where sys
 
 usage: setup_socket.py URL PASSWORD [--deadline SECONDS]
 
-Prints one JSON line: {"state": the state reply, "probe": the probe's summary, "error": what
-failed}. Exits 0 when the state says set up (setup wrote the file) and the probe found the
-ADS1115 at 0x48 (i2c-stub's).
+The scale is set up already (setup wrote the file), so the service refuses the first probe and
+says how root gives the page its leave; this script, run as root, does so with
+`plumscale setup --allow-web`, and the second probe passes.
+
+Prints one JSON line: {"state": the state reply, "refused": the first probe's error, "probe":
+the second probe's summary, "error": what failed}. Exits 0 when the state says set up, the first
+probe was refused naming --allow-web, and the second found the ADS1115 at 0x48 (i2c-stub's).
 """
-import argparse, http.cookiejar, json, sys, time, urllib.error, urllib.request
+import argparse, http.cookiejar, json, shutil, subprocess, sys, time, urllib.error, urllib.request
 
 
 def main():
@@ -52,13 +56,22 @@ def main():
     token = {"X-CSRF-Token": login["csrf"]}
     status, state = post("/api/setup", {"request": "state"}, token)
     result["state"] = state
+    _, refused = post("/api/setup", {"request": "probe", "hx711": False}, token)
+    result["refused"] = refused.get("error") if isinstance(refused, dict) else refused
+    was_refused = (isinstance(refused, dict) and refused.get("ok") is False
+                   and "set up already" in str(refused.get("error")) and "--allow-web" in str(refused.get("error")))
+    allow = subprocess.run([shutil.which("plumscale") or "plumscale", "setup", "--allow-web"],
+                           capture_output=True, text=True)
+    result["allow"] = (allow.stdout + allow.stderr).strip()[:200]
     status_probe, probe = post("/api/setup", {"request": "probe", "hx711": False}, token)
     result["probe"] = probe.get("summary") if isinstance(probe, dict) else probe
     ok = (status == 200 and isinstance(state, dict) and state.get("ok") is True and state.get("set_up") is True
+          and was_refused and allow.returncode == 0
           and status_probe == 200 and isinstance(probe, dict) and probe.get("ok") is True
           and "ADS1115" in probe.get("summary", "") and "0x48" in probe.get("summary", ""))
     if not ok:
-        result["error"] = f"state HTTP {status}, probe HTTP {status_probe}"
+        result["error"] = (f"state HTTP {status}, first probe refused: {was_refused}, --allow-web rc "
+                           f"{allow.returncode}, probe HTTP {status_probe}")
     print(json.dumps(result))
     return 0 if ok else 1
 
