@@ -44,13 +44,13 @@ public struct ClientAnnouncement: Hashable, Sendable, Decodable {
     /// A few facts of the service's own, such as `"broker":"connected"`.
     public var detail: [String: DetailValue]
 
-    /// The longest name; ``ClientAnnouncement/maximumText`` for the other strings.
+    /// The longest name, in bytes; ``ClientAnnouncement/maximumText`` for the other strings.
     public static let maximumName = 40
-    /// The longest version, start time or detail string.
+    /// The longest version, start time or detail string, in bytes of UTF-8.
     public static let maximumText = 120
     /// The most entries of ``detail``.
     public static let maximumDetails = 8
-    /// The longest key of ``detail``.
+    /// The longest key of ``detail``, in bytes of UTF-8.
     public static let maximumDetailKey = 32
 
     public init(
@@ -85,14 +85,15 @@ public struct ClientAnnouncement: Hashable, Sendable, Decodable {
                 || "._-".unicodeScalars
                     .contains($0)
         }
-        guard (1...Self.maximumName).contains(name.count), allowed else {
+        guard (1...Self.maximumName).contains(name.utf8.count), allowed else {
             throw ProtocolError(
                 "?CLIENT: \"name\" must be 1 to \(Self.maximumName) characters of letters, digits, '.', '_' and '-', "
                     + "such as \"plumscale-mqtt\"")
         }
+        // Printed on others' terminals (plumscale status): no escape sequence, no bidi override.
         for (field, text) in [("version", version), ("started", started)] {
-            if let text, text.count > Self.maximumText {
-                throw ProtocolError("?CLIENT: \"\(field)\" is longer than \(Self.maximumText) characters")
+            if let text, let problem = WireText.problem(in: text, field: field, limit: Self.maximumText) {
+                throw ProtocolError("?CLIENT: \(problem)")
             }
         }
         if let uptime, !(uptime.isFinite && uptime >= 0) {
@@ -106,11 +107,15 @@ public struct ClientAnnouncement: Hashable, Sendable, Decodable {
                 "?CLIENT: \"detail\" has \(detail.count) entries; at most \(Self.maximumDetails) are kept")
         }
         for (key, value) in detail {
-            guard (1...Self.maximumDetailKey).contains(key.count) else {
-                throw ProtocolError("?CLIENT: a \"detail\" key must be 1 to \(Self.maximumDetailKey) characters")
+            guard !key.isEmpty, WireText.problem(in: key, field: "", limit: Self.maximumDetailKey) == nil else {
+                throw ProtocolError(
+                    "?CLIENT: a \"detail\" key must be 1 to \(Self.maximumDetailKey) bytes with no control "
+                        + "character or bidi override, such as \"broker\"")
             }
-            if case .text(let text) = value, text.count > Self.maximumText {
-                throw ProtocolError("?CLIENT: \"detail.\(key)\" is longer than \(Self.maximumText) characters")
+            if case .text(let text) = value,
+                let problem = WireText.problem(in: text, field: "detail.\(key)", limit: Self.maximumText)
+            {
+                throw ProtocolError("?CLIENT: \(problem)")
             }
             if case .number(let number) = value, !number.isFinite {
                 throw ProtocolError("?CLIENT: \"detail.\(key)\" is not a finite number")

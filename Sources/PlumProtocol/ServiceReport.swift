@@ -25,10 +25,15 @@ public struct ServiceReport: Hashable, Sendable, Decodable {
     public var lastSeen: String?
     /// The service's own facts from its last announcement.
     public var detail: [String: DetailValue]
+    /// The user id of the process that announced it, by the kernel's word on the Unix socket
+    /// (`SO_PEERCRED`); nil over TCP. A name is only what a client says; the uid is who it is,
+    /// so `plumscale status` shows it when the two disagree.
+    public var uid: UInt32?
 
     public init(
         name: String, connected: Bool, version: String? = nil, started: String? = nil, uptime: Double? = nil,
-        reconnects: Int? = nil, connections: Int, lastSeen: String? = nil, detail: [String: DetailValue] = [:]
+        reconnects: Int? = nil, connections: Int, lastSeen: String? = nil, detail: [String: DetailValue] = [:],
+        uid: UInt32? = nil
     ) {
         self.name = name
         self.connected = connected
@@ -39,6 +44,7 @@ public struct ServiceReport: Hashable, Sendable, Decodable {
         self.connections = connections
         self.lastSeen = lastSeen
         self.detail = detail
+        self.uid = uid
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,10 +58,11 @@ public struct ServiceReport: Hashable, Sendable, Decodable {
         connections = try container.decode(Int.self, forKey: .connections)
         lastSeen = try container.decodeIfPresent(String.self, forKey: .lastSeen)
         detail = try container.decodeIfPresent([String: DetailValue].self, forKey: .detail) ?? [:]
+        uid = try container.decodeIfPresent(UInt32.self, forKey: .uid)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, connected, version, started, uptime, reconnects, connections, detail
+        case name, connected, version, started, uptime, reconnects, connections, detail, uid
         case lastSeen = "last_seen"
     }
 
@@ -72,6 +79,7 @@ public struct ServiceReport: Hashable, Sendable, Decodable {
         json.add("connections", connections)
         if let lastSeen { json.add("last_seen", lastSeen) }
         if !detail.isEmpty { json.add("detail", object: ClientAnnouncement.object(detail)) }
+        if let uid { json.add("uid", Int(uid)) }
         return json
     }
 }

@@ -36,7 +36,8 @@ public struct SessionRequest: Hashable, Sendable, Decodable {
         sensor = try container.decodeIfPresent(String.self, forKey: .sensor)
     }
 
-    /// The longest session name: it goes into file names of exports and on a terminal line.
+    /// The longest session name, in bytes of UTF-8: it goes into file names of exports and on a
+    /// terminal line.
     public static let maximumNameLength = 64
 
     func validate() throws(ProtocolError) {
@@ -47,9 +48,8 @@ public struct SessionRequest: Hashable, Sendable, Decodable {
                     "?SESSION: action \"start\" needs \"name\", such as "
                         + "?SESSION={\"action\":\"start\",\"name\":\"crate-12\"};")
             }
-            guard name.count <= Self.maximumNameLength, !name.contains(where: \.isNewline) else {
-                throw ProtocolError(
-                    "?SESSION: \"name\" must be one line of at most \(Self.maximumNameLength) characters")
+            if let problem = WireText.problem(in: name, field: "name", limit: Self.maximumNameLength) {
+                throw ProtocolError("?SESSION: \(problem); use one line such as \"crate-12\"")
             }
         case .stop, .list:
             if name != nil || sensor != nil {

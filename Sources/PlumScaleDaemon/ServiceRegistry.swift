@@ -22,6 +22,8 @@ package final class ServiceRegistry: Sendable {
 
     private struct Announced {
         var announcement: ClientAnnouncement
+        /// Who sent it, by the kernel's word (`SO_PEERCRED`); nil over TCP.
+        var uid: UInt32?
         /// When the daemon received it, on its monotonic clock: the service's uptime counts on from it.
         var received: MonotonicInstant
     }
@@ -31,6 +33,7 @@ package final class ServiceRegistry: Sendable {
         var lastSeen: String?
         var lastSeenAt = MonotonicInstant(nanoseconds: 0)
         var last: ClientAnnouncement
+        var lastUID: UInt32?
     }
 
     private struct State {
@@ -51,7 +54,9 @@ package final class ServiceRegistry: Sendable {
     /// under another name is refused. Call it from the task answering the request: a task
     /// cancelled because its connection closed keeps nothing.
     /// - Returns: `CLIENT` with the connections seen under the name, or an `ERROR` saying why not.
-    package func announce(_ announcement: ClientAnnouncement, client: Int, now: MonotonicInstant) -> Report {
+    package func announce(
+        _ announcement: ClientAnnouncement, client: Int, uid: UInt32? = nil, now: MonotonicInstant
+    ) -> Report {
         state.withLock { state in
             // Checked under the lock a closing connection takes too: it was cancelled before.
             if Task.isCancelled { return .error(message: "?CLIENT: the connection closed") }
@@ -61,8 +66,9 @@ package final class ServiceRegistry: Sendable {
                         message: "?CLIENT: this connection announced itself as \"\(known.announcement.name)\"; "
                             + "\"name\" cannot change on a connection: connect again to be \"\(announcement.name)\"")
                 }
-                state.connected[client] = Announced(announcement: announcement, received: now)
+                state.connected[client] = Announced(announcement: announcement, uid: uid, received: now)
                 state.remembered[announcement.name]?.last = announcement
+                state.remembered[announcement.name]?.lastUID = uid
                 let connections = state.remembered[announcement.name]?.connections ?? 1
                 return .client(ClientReply(name: announcement.name, connections: connections))
             }
@@ -72,10 +78,11 @@ package final class ServiceRegistry: Sendable {
                         + "the daemon lists; \"\(announcement.name)\" is not listed (close a service's other "
                         + "connections, or stop one of the services)")
             }
-            state.connected[client] = Announced(announcement: announcement, received: now)
+            state.connected[client] = Announced(announcement: announcement, uid: uid, received: now)
             var memory = state.remembered[announcement.name] ?? Memory(last: announcement)
             memory.connections += 1
             memory.last = announcement
+            memory.lastUID = uid
             memory.lastSeen = nil
             state.remembered[announcement.name] = memory
             Self.forgetOldest(&state, keeping: maximumRemembered)
@@ -109,7 +116,8 @@ package final class ServiceRegistry: Sendable {
                     name: announcement.name, connected: true, version: announcement.version,
                     started: announcement.started, uptime: announcement.uptime.map { $0 + since },
                     reconnects: announcement.reconnects,
-                    connections: state.remembered[announcement.name]?.connections ?? 1, detail: announcement.detail)
+                    connections: state.remembered[announcement.name]?.connections ?? 1, detail: announcement.detail,
+                    uid: announced.uid)
             }
             let names = Set(open.map(\.value.announcement.name))
             for (name, memory) in state.remembered.sorted(by: { $0.key < $1.key }) where !names.contains(name) {
@@ -117,7 +125,7 @@ package final class ServiceRegistry: Sendable {
                     ServiceReport(
                         name: name, connected: false, version: memory.last.version, started: memory.last.started,
                         reconnects: memory.last.reconnects, connections: memory.connections,
-                        lastSeen: memory.lastSeen, detail: memory.last.detail))
+                        lastSeen: memory.lastSeen, detail: memory.last.detail, uid: memory.lastUID))
             }
             return reports
         }

@@ -17,7 +17,10 @@ package struct StationRequestHandler: RequestHandler {
     package func reply(to request: Request, from client: ClientInfo) async -> [Report] {
         switch request {
         case .client(let announcement):
-            return [services.announce(announcement, client: client.id, now: SystemMonotonicClock().now())]
+            return [
+                services.announce(
+                    announcement, client: client.id, uid: client.peer?.uid, now: SystemMonotonicClock().now())
+            ]
         case .devices:
             return await station.reply(to: request).map { reply in
                 guard case .devices(var devices) = reply else { return reply }

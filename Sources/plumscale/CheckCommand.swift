@@ -73,14 +73,15 @@ struct CheckCommand: ParsableCommand {
         }
         if let shown, let verdict = shown.check {
             let colour = Terminal.isTerminal(1) && Terminal.colour() != .none
-            print("\(shown.sensor): \(shown.display)  \(Self.verdict(verdict, colour: colour))")
+            printStyled(
+                WireText.escaped("\(shown.sensor): \(shown.display)  ") + Self.verdict(verdict, colour: colour))
         }
     }
 
     /// The verdict in capitals, in its lamp's colour on a colour terminal: green OK, yellow
     /// UNDER, red OVER.
     static func verdict(_ verdict: String, colour: Bool) -> String {
-        let word = verdict.uppercased()
+        let word = WireText.escaped(verdict.uppercased())
         guard colour else { return word }
         let code =
             switch verdict {

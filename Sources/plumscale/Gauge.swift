@@ -73,7 +73,9 @@ struct Gauge {
     func render(_ segments: [Segment], columns: Int) -> String {
         var text = ""
         var left = columns
-        for (piece, sgr) in segments where left > 0 {
+        for (raw, sgr) in segments where left > 0 {
+            // Our colours around it; what came from the wire in it escaped (WireText).
+            let piece = WireText.escaped(raw)
             let shown = piece.count > left ? String(piece.prefix(left)) : piece
             left -= shown.count
             if let sgr, colour != .none { text += "\u{1B}[\(sgr)m\(shown)\u{1B}[0m" } else { text += shown }

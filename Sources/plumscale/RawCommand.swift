@@ -2,6 +2,7 @@ import ArgumentParser
 import PlumDaemonConfig
 import PlumDrivers
 import PlumHardware
+import PlumProtocol
 import PlumSensors
 import PlumSettings
 import PlumSimulation
@@ -150,6 +151,6 @@ enum InterruptFlag {
 
 /// Writes one line to standard error (unbuffered, straight to file descriptor 2).
 func printError(_ message: String) {
-    let line = "plumscale: \(message)\n"
+    let line = "plumscale: \(WireText.escaped(message))\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }

@@ -107,7 +107,8 @@ enum SessionText {
 
     /// The running session under `watch`'s gauge: its count, total and class histogram.
     static func running(_ session: SessionSummary) -> String {
-        "session \(session.name): \(items(session.count)), \(grams(session.total, session.division))"
+        // Drawn straight onto the watch screen, not through print: the name is escaped here.
+        "session \(WireText.escaped(session.name)): \(items(session.count)), \(grams(session.total, session.division))"
             + (session.classes.isEmpty ? "" : "  " + histogram(session))
     }
 

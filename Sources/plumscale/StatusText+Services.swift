@@ -1,19 +1,37 @@
 import PlumProtocol
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension StatusText {
     /// One line per service the daemon lists (`?CLIENT`, protocol 1.7): "plumscale-mqtt:
     /// connected, up 3 h 12 min, 2 reconnects; broker connected", or "plumscale-web: not
     /// connected since 2026-11-27T10:42:00Z". Nil `clients` (an older daemon) prints nothing.
-    static func services(_ clients: [ServiceReport]?) -> [String] {
+    static func services(
+        _ clients: [ServiceReport]?, userName: (UInt32) -> String? = StatusText.userName
+    ) -> [String] {
         guard let clients else { return [] }
         guard !clients.isEmpty else {
             return ["  services     none has announced itself (plumscale-mqtt and plumscale-web do when they run)"]
         }
-        return clients.map { "  service      \(service($0))" }
+        return clients.map { "  service      \(service($0, userName: userName))" }
     }
 
-    /// The words for one service, without the column.
-    static func service(_ client: ServiceReport) -> String {
+    /// The user name of `uid` on this machine (`getpwuid_r`), or nil.
+    static func userName(_ uid: UInt32) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name
+        else { return nil }
+        return String(cString: name)
+    }
+
+    /// The words for one service, without the column. A name is what the client said; when the
+    /// user it runs as (its uid, by the kernel's word) has another name, that is shown too, so
+    /// a reader who calls itself `plumscale-mqtt` does not pass for the bridge.
+    static func service(_ client: ServiceReport, userName: (UInt32) -> String? = { _ in nil }) -> String {
         var parts: [String] = []
         if client.connected {
             parts.append("connected")
@@ -29,6 +47,10 @@ extension StatusText {
             "\(key.replacingUnderscores) \(Self.text(value))"
         }
         if !facts.isEmpty { text += "; " + facts.joined(separator: "; ") }
+        if let uid = client.uid, uid != 0, userName(uid) != client.name {
+            text +=
+                " [announced by uid \(uid)" + (userName(uid).map { " (\($0))" } ?? "") + ", not by a user of that name]"
+        }
         return text
     }
 

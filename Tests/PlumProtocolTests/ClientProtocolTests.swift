@@ -38,7 +38,26 @@ struct ClientProtocolTests {
         Refusal(argument: #"{"name":"my bridge"}"#, message: "letters, digits, '.', '_' and '-'"),
         Refusal(
             argument: #"{"name":"b","version":"\#(String(repeating: "1", count: 121))"}"#,
-            message: #"?CLIENT: "version" is longer than 120 characters"#),
+            message: #"?CLIENT: "version" is 121 bytes of UTF-8; at most 120 are kept"#),
+        // Bytes, not characters: 41 two-byte letters are 82 bytes.
+        Refusal(
+            argument: #"{"name":"b","version":"\#(String(repeating: "é", count: 61))"}"#,
+            message: #"?CLIENT: "version" is 122 bytes of UTF-8"#),
+        Refusal(
+            argument: #"{"name":"b","version":"1.0\u001b]0;owned\u0007"}"#,
+            message: #"?CLIENT: "version" holds U+001B (escape) at character 4"#),
+        Refusal(
+            argument: #"{"name":"b","version":"1.0\u009b2J"}"#,
+            message: #""version" holds U+009B (a C1 control character)"#),
+        Refusal(
+            argument: #"{"name":"b","started":"2026\u202e"}"#,
+            message: #""started" holds U+202E (a bidi control)"#),
+        Refusal(
+            argument: #"{"name":"b","detail":{"error":"line\nbreak"}}"#,
+            message: #""detail.error" holds U+000A (a line break)"#),
+        Refusal(
+            argument: #"{"name":"b","detail":{"k\u001b":1}}"#,
+            message: #"a "detail" key must be 1 to 32 bytes with no control character"#),
         Refusal(argument: #"{"name":"b","uptime":-1}"#, message: #"?CLIENT: "uptime" must be seconds"#),
         Refusal(argument: #"{"name":"b","reconnects":-2}"#, message: #"?CLIENT: "reconnects" must be 0 or more"#),
         Refusal(argument: #"{"name":"b","reconnects":"two"}"#, message: #"?CLIENT: "reconnects" has the wrong type"#),
@@ -47,10 +66,10 @@ struct ClientProtocolTests {
             message: #"?CLIENT: "detail" has 9 entries; at most 8 are kept"#),
         Refusal(
             argument: #"{"name":"b","detail":{"\#(String(repeating: "k", count: 33))":1}}"#,
-            message: #"?CLIENT: a "detail" key must be 1 to 32 characters"#),
+            message: #"?CLIENT: a "detail" key must be 1 to 32 bytes"#),
         Refusal(
             argument: #"{"name":"b","detail":{"error":"\#(String(repeating: "e", count: 121))"}}"#,
-            message: #"?CLIENT: "detail.error" is longer than 120 characters"#),
+            message: #"?CLIENT: "detail.error" is 121 bytes of UTF-8; at most 120 are kept"#),
         Refusal(argument: #"{"name":"b","detail":{"nested":{"a":1}}}"#, message: "?CLIENT:"),
         Refusal(argument: "", message: "?CLIENT needs a JSON argument")
     ]

@@ -45,12 +45,34 @@ struct SessionProtocolTests {
         }
     }
 
-    @Test("a start's name of 65 characters or of two lines is refused")
-    func longNames() {
-        #expect(throws: ProtocolError.self) {
-            try Request.parse(#"?SESSION={"action":"start","name":"\#(String(repeating: "p", count: 65))"};"#[...])
+    @Test(
+        "a start's name over 64 bytes of UTF-8, of two lines, or with an escape or a bidi override is refused",
+        arguments: [
+            (String(repeating: "p", count: 65), #""name" is 65 bytes of UTF-8; at most 64 are kept"#),
+            // 1,301 combining marks on one letter are one grapheme, and 2,602 bytes.
+            ("a" + String(repeating: "\u{301}", count: 1301), #""name" is 2603 bytes of UTF-8"#),
+            (String(repeating: "é", count: 33), #""name" is 66 bytes"#),
+            ("a\nb", #""name" holds U+000A (a line break) at character 2"#),
+            ("crate\u{1B}]0;pwned\u{07}", #""name" holds U+001B (escape) at character 6"#),
+            ("crate\u{202E}21", #""name" holds U+202E (a bidi control)"#),
+            ("crate\u{9B}2J", #""name" holds U+009B (a C1 control character)"#)
+        ])
+    func badNames(name: String, mentions: String) {
+        var json = JSONWriter()
+        json.add("action", "start")
+        json.add("name", name)
+        #expect {
+            try Request.parse("?SESSION=\(json.finished);"[...])
+        } throws: { error in
+            (error as? ProtocolError)?.message.contains(mentions) == true
         }
-        #expect(throws: ProtocolError.self) { try Request.parse(#"?SESSION={"action":"start","name":"a\nb"};"#[...]) }
+    }
+
+    @Test("a name of 64 bytes, accents and all, is kept")
+    func longestName() throws {
+        let name = String(repeating: "é", count: 32)
+        let request = try Request.parse(#"?SESSION={"action":"start","name":"\#(name)"};"#[...])
+        #expect(request == .session(SessionRequest(action: .start, name: name)))
     }
 
     @Test("a SESSION reply with figures and items encodes to the documented line and decodes to the same values")

@@ -26,3 +26,24 @@ struct ServiceStatusTextTests {
         #expect(StatusText.services(nil) == [], "an older daemon sends no list: no line")
     }
 }
+
+/// A name is only what a client says: the uid behind it, by the kernel's word, is shown when
+/// the user of that uid has another name.
+@Suite("plumscale status: a service's name against the user that announced it")
+struct ServiceIdentityTextTests {
+    static let users: [UInt32: String] = [61_234: "plumscale-mqtt", 1000: "alice"]
+
+    @Test("the service's own user, root, or no uid (TCP) show nothing more; another user shows its uid and name")
+    func impostor() {
+        func line(_ uid: UInt32?) -> String {
+            StatusText.service(
+                ServiceReport(name: "plumscale-mqtt", connected: true, connections: 1, uid: uid),
+                userName: { Self.users[$0] })
+        }
+        #expect(line(61_234) == "plumscale-mqtt: connected")
+        #expect(line(0) == "plumscale-mqtt: connected")
+        #expect(line(nil) == "plumscale-mqtt: connected")
+        #expect(line(1000) == "plumscale-mqtt: connected [announced by uid 1000 (alice), not by a user of that name]")
+        #expect(line(4242) == "plumscale-mqtt: connected [announced by uid 4242, not by a user of that name]")
+    }
+}

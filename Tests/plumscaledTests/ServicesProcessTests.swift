@@ -75,6 +75,7 @@ struct ServicesProcessTests {
         #expect(back.reconnects == 1, "the link counts its reconnect: \(back)")
         #expect(back.connections == 1, "a new daemon counts the connections it saw itself: \(back)")
         #expect(back.detail["broker_error"] == .text("refused"), "the facts survive a reconnect: \(back)")
+        #expect(back.uid == getuid(), "the announcing peer's uid, by SO_PEERCRED: \(back)")
 
         let connected = try #require((await Self.status(second)).first { $0.hasPrefix("  service      ") })
         #expect(connected.hasPrefix("  service      test-bridge 9.8.7: connected, up "), "\(connected)")
