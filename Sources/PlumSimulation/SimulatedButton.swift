@@ -32,12 +32,20 @@ public final class SimulatedButton: GPIOEdgeLine, Sendable {
     /// The contact opens at `time` (now when nil).
     public func release(at time: MonotonicInstant? = nil) { change(to: false, at: time) }
 
-    /// The contact closes at `time`, bouncing open and shut `bounces` times, a millisecond apart.
+    /// The contact closes at `time` and opens at `released`, both edges queued at once: queued
+    /// by two calls, a reader that came between them on a busy machine could see a press with
+    /// no release long after it began, and rightly judge it a long press.
+    public func press(at time: MonotonicInstant, releasedAt released: MonotonicInstant) {
+        change([(true, time), (false, released)])
+    }
+
+    /// The contact closes at `time`, bouncing open and shut `bounces` times, a millisecond apart,
+    /// and opens for good at `released` when given (queued with the rest, as ``press(at:releasedAt:)``).
     ///
     /// The edges are queued at once, as the kernel holds a burst for a reader that comes to it
     /// late: queued one by one, a reader could take the first bounce alone and, its time stamps
     /// being long past, judge it a whole press before the rest of the burst was queued.
-    public func pressBouncing(at time: MonotonicInstant, bounces: Int) {
+    public func pressBouncing(at time: MonotonicInstant, bounces: Int, releasedAt released: MonotonicInstant? = nil) {
         var edges: [(Bool, MonotonicInstant)] = []
         var at = time.nanoseconds
         for _ in 0..<bounces {
@@ -46,6 +54,7 @@ public final class SimulatedButton: GPIOEdgeLine, Sendable {
             at += 1_000_000
         }
         edges.append((true, MonotonicInstant(nanoseconds: at)))
+        if let released { edges.append((false, released)) }
         change(edges)
     }
 

@@ -15,12 +15,18 @@ package actor SessionStore: PersistDriver {
     }
 
     private var items: [String: Item] = [:]
-    private let clock = ContinuousClock()
+    /// What time it is for the sessions' lifetimes: the continuous clock, or a test's, so that a
+    /// test makes a lifetime pass without waiting for it on a machine of unknown speed.
+    private let now: @Sendable () -> ContinuousClock.Instant
     /// How often expired sessions are removed.
     package let tidyInterval: Duration
 
-    package init(tidyInterval: Duration = .seconds(600)) {
+    package init(
+        tidyInterval: Duration = .seconds(600),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.tidyInterval = tidyInterval
+        self.now = now
     }
 
     /// The sessions held, expired ones not yet tidied away included.
@@ -28,17 +34,17 @@ package actor SessionStore: PersistDriver {
 
     package func create(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
         guard items[key] == nil else { throw PersistError.duplicate }
-        items[key] = Item(value: value, expires: expires.map { clock.now.advanced(by: $0) })
+        items[key] = Item(value: value, expires: expires.map { now().advanced(by: $0) })
     }
 
     package func set(key: String, value: some Codable & Sendable, expires: Duration?) async throws {
-        let expiresAt = expires.map { clock.now.advanced(by: $0) } ?? items[key]?.expires
+        let expiresAt = expires.map { now().advanced(by: $0) } ?? items[key]?.expires
         items[key] = Item(value: value, expires: expiresAt)
     }
 
     package func get<Object: Codable & Sendable>(key: String, as: Object.Type) async throws -> Object? {
         guard let item = items[key] else { return nil }
-        if let expires = item.expires, clock.now > expires { return nil }
+        if let expires = item.expires, now() > expires { return nil }
         guard let object = item.value as? Object else { throw PersistError.invalidConversion }
         return object
     }
@@ -49,7 +55,7 @@ package actor SessionStore: PersistDriver {
 
     /// Removes every session whose time is up.
     func tidy() {
-        let now = clock.now
+        let now = self.now()
         items = items.filter { _, item in item.expires.map { $0 >= now } ?? true }
     }
 

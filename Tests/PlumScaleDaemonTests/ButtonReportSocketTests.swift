@@ -129,8 +129,9 @@ struct ButtonReportSocketTests {
         try await feedUntil(1, 3)
         button.release()
         try await served.feed(103)
-        button.press(at: Self.fromNow(100))
-        button.release(at: Self.fromNow(300))
+        // Press and release queued at once: a watcher between two calls would see a long press.
+        let start = Self.fromNow(100)
+        button.press(at: start, releasedAt: MonotonicInstant(nanoseconds: start.nanoseconds + 200_000_000))
         try await feedUntil(2, 103)
         button.press(at: Self.fromNow(400))  // a long press once the watcher's clock is 1 s past it
         try await feedUntil(3, 103)

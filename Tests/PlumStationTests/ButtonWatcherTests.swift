@@ -69,9 +69,10 @@ struct ButtonWatcherTests {
         try await bench.feed(103)
         // Edges come in time order: this press starts 100 ms after the release above (closer
         // than the 20 ms debounce, it would be that release's bounce), and its release is
-        // known once the watcher's clock has passed it.
-        button.press(at: Self.fromNow(100))
-        button.release(at: Self.fromNow(300))
+        // known once the watcher's clock has passed it. Both are queued at once, so a watcher
+        // that runs between two calls on a busy machine never sees the press alone.
+        let start = Self.fromNow(100)
+        button.press(at: start, releasedAt: MonotonicInstant(nanoseconds: start.nanoseconds + 200 * Self.ms))
         let tared = await eventually(within: .seconds(10)) {
             try await bench.feed(103, count: 2)
             return abs((await station.tare(of: "left") ?? 0) - 100) < 0.05
@@ -91,8 +92,9 @@ struct ButtonWatcherTests {
         defer { watcher.stop() }
 
         try await bench.feed(50)
-        button.pressBouncing(at: Self.ago(400), bounces: 3)
-        button.release(at: Self.ago(100))
+        let start = Self.ago(400)
+        button.pressBouncing(
+            at: start, bounces: 3, releasedAt: MonotonicInstant(nanoseconds: start.nanoseconds + 300 * Self.ms))
         let tared = await eventually(within: .seconds(10)) {
             try await bench.feed(50, count: 2)
             return abs((await station.tare(of: "left") ?? 0) - 50) < 0.05

@@ -156,7 +156,7 @@ struct TransportAuthorizationTests {
         let directory = try TemporaryDirectory()
         let unixPath = directory.path + "/plumscale.sock"
         let server = SocketServer(
-            hub: ClientHub(), requestHandler: ScaleRequestHandler(),
+            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: ScaleRequestHandler(),
             endpoints: [.unixSocket(path: unixPath), .loopbackTCP(host: "127.0.0.1", port: 0)],
             authorization: CommandAuthorization(daemonUID: geteuid(), unixSocket: unixPath), logger: quietLogger)
         try await server.start()
@@ -188,7 +188,7 @@ struct TransportAuthorizationTests {
         let path = directory.path + "/plumscale.sock"
         let recorder = PeerRecorder()
         let server = SocketServer(
-            hub: ClientHub(), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
+            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
         try await server.start()
         do {
             let client = try TestClient(path: path)

@@ -45,7 +45,8 @@ struct SocketActivationTests {
         #expect(json == .passedDescriptor(first, name: "json"))
         #expect(activation.endpoint(named: "other") == nil)
         let server = SocketServer(
-            hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: [json], logger: quietLogger)
+            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: ScaleRequestHandler(), endpoints: [json],
+            logger: quietLogger)
         try await server.start()
         adopted = true
         let client = try TestClient(path: directory.path + "/json.sock")

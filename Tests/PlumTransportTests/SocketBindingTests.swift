@@ -10,7 +10,9 @@ import Testing
 @Suite("Binding the client socket")
 struct SocketBindingTests {
     private func server(_ endpoints: [ListenerEndpoint]) -> SocketServer {
-        SocketServer(hub: ClientHub(), requestHandler: ScaleRequestHandler(), endpoints: endpoints, logger: quietLogger)
+        SocketServer(
+            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: ScaleRequestHandler(),
+            endpoints: endpoints, logger: quietLogger)
     }
 
     @Test("a stale socket left by a dead daemon is removed and the new daemon serves")

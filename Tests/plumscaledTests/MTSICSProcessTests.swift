@@ -47,6 +47,8 @@ struct MTSICSProcessTests {
         socket = "\(directory)/plumscale.sock"
         mtsics = "\(mtsics)"
         mtsics_sensor = "right"
+        # A TCP peer may not change the scale, so the idle close applies to it: not mid-test.
+        idle_timeout_seconds = 0
         state_directory = "\(directory)/state"
 
         [[sensor]]
