@@ -188,7 +188,8 @@ struct TransportAuthorizationTests {
         let path = directory.path + "/plumscale.sock"
         let recorder = PeerRecorder()
         let server = SocketServer(
-            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: recorder, endpoints: [.unixSocket(path: path)], logger: quietLogger)
+            hub: ClientHub(configuration: .withoutIdleClose), requestHandler: recorder,
+            endpoints: [.unixSocket(path: path)], logger: quietLogger)
         try await server.start()
         do {
             let client = try TestClient(path: path)

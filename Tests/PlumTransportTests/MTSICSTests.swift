@@ -51,7 +51,8 @@ struct MTSICSTests {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/mtsics.sock"
         let server = SocketServer(
-            hub: ClientHub(configuration: .init(maximumClients: maximumClients, idleTimeout: nil)), requestHandler: ScaleRequestHandler(),
+            hub: ClientHub(configuration: .init(maximumClients: maximumClients, idleTimeout: nil)),
+            requestHandler: ScaleRequestHandler(),
             endpoints: [],
             mtsics: .init(endpoints: [.unixSocket(path: path)], handler: BenchBalance()), logger: quietLogger)
         try await server.start()
