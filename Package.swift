@@ -229,7 +229,7 @@ let package = Package(
         .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
 
         .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport"]),
-        .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport"]),
+        .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport", "PlumSystem"]),
         .testTarget(name: "PlumHardwareTests", dependencies: ["PlumHardware", "PlumTestSupport"]),
         // The probe's parsers on fake sysfs trees, its DOUT watch on the simulated HX711 and the
         // miswired-line models.

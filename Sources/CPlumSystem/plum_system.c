@@ -1,4 +1,6 @@
 #define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -35,4 +37,16 @@ int plum_system_peer_groups(int socket, unsigned int *groups, int capacity) {
     socklen_t length = (socklen_t)(capacity * sizeof *groups);
     if (getsockopt(socket, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) return -1;
     return (int)(length / sizeof *groups);
+}
+
+int plum_system_set_thread_name(const char *name) {
+    int error = pthread_setname_np(pthread_self(), name);
+    if (error != 0) { errno = error; return -1; }
+    return 0;
+}
+
+int plum_system_thread_name(char *buffer, unsigned long size) {
+    int error = pthread_getname_np(pthread_self(), buffer, size);
+    if (error != 0) { errno = error; return -1; }
+    return 0;
 }

@@ -169,16 +169,20 @@ public final class DaemonLink: Sendable {
     }
 
     private func publish(_ state: State) {
-        shared.withLock { shared in
+        let subscribers = shared.withLock { shared in
             shared.state = state
-            for subscriber in shared.subscribers.values { subscriber.yield(.state(state)) }
+            return Array(shared.subscribers.values)
         }
+        for subscriber in subscribers { subscriber.yield(.state(state)) }
     }
 
+    /// Yields outside the lock: a yield may resume a task, which takes that task's status lock,
+    /// while a task being cancelled holds its status lock and runs the stream's `onTermination`,
+    /// which takes this one. Yielding under the lock deadlocked a whole `swift test` run on a
+    /// busy machine. Only ``run()`` publishes and broadcasts, so the order is kept.
     private func broadcast(_ event: Event) {
-        shared.withLock { shared in
-            for subscriber in shared.subscribers.values { subscriber.yield(event) }
-        }
+        let subscribers = shared.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.yield(event) }
     }
 
     // MARK: - The requests' connection

@@ -88,7 +88,13 @@ public struct SpikeFilter: Sendable {
     ) -> Double {
         if abs(x - median) > limit {
             held[slot] = true
-            return median
+            // The window's median stands in for it, unless every earlier sample in the window
+            // was held back: then that median is a knock's, and the last output is the level.
+            // At 10 SPS two knocks in a row (+28 g, +25 g: too far apart to be one step) were
+            // both held, and the sample after them, back at the load, was judged against their
+            // median and replaced by it: 25 g on the display for a conversion.
+            return levelNotHeld(size: size, slot: slot) == nil
+                ? outputs[(slot - 1 + ring.count) % ring.count] : median
         }
         // What counts as one level between samples: the noise when it is measured.
         let same = noise > 0 ? max(threshold * noise, floor) : limit

@@ -4,6 +4,8 @@
     internal import Musl
 #endif
 
+internal import CPlumSystem
+
 /// One thin wrapper per C call: the only place that knows about `-1`/`errno` and `EINTR`.
 ///
 /// Everything above it sees `Result<_, Errno>` (the internal layer) or `throws(SystemError)`
@@ -95,4 +97,16 @@ package enum Syscalls {
         }
     }
 
+
+    /// Names the calling thread for the kernel (`ps -L`, `top -H`, gdb), cut to its 15 bytes.
+    package static func setThreadName(_ name: String) {
+        _ = plum_system_set_thread_name(String(decoding: name.utf8.prefix(15), as: UTF8.self))
+    }
+
+    /// The calling thread's name as the kernel keeps it.
+    package static func threadName() -> String {
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard plum_system_thread_name(&buffer, UInt(buffer.count)) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlumSystem
 
 /// A task executor with threads of its own, that grows a thread whenever every one it has is
 /// busy: for tests that block (a child process awaited with `waitpid`, a `read` on a socket, a
@@ -28,8 +29,11 @@ package final class TestThreadsExecutor: TaskExecutor, @unchecked Sendable {
         if jobs.count > idle {
             threads += 1
             let name = "plum-test-\(threads)"
-            // Named from inside: on Linux a thread starts with its creator's name.
+            // Named from inside: on Linux a thread starts with its creator's name. The kernel's
+            // name is set directly: Foundation's setter once left a thread with its creator's
+            // ("root.default-qos"), and a test of where bodies run failed on it.
             Thread {
+                Syscalls.setThreadName(name)
                 Thread.current.name = name
                 self.work()
             }.start()

@@ -290,7 +290,7 @@ struct SetupServer {
 
     func plan(_ request: [String: SetupWire], for name: String) throws -> (Plan, SetupWizard) {
         var wizard = self.wizard
-        wizard.answers = try Self.answers(request["sensors"], request: name)
+        wizard.answers = try Self.answers(request["sensors"], request: name, iioRoot: wizard.roots.iioDirectory)
         // No HX711 watch here: the sensors come from the probe's choices with their chip and rate,
         // and the daemon keeps its lines. A sensor that leaves them out gets the wizard's error.
         let report = HardwareReport.probe(wizard.roots, pins: nil, window: wizard.window)
@@ -358,7 +358,7 @@ struct SetupServer {
 
     /// The request's `sensors` as setup's answers, read by the answers' own reader: the same
     /// keys, types and checks as `--answers`.
-    static func answers(_ sensors: SetupWire?, request: String) throws -> SetupAnswers {
+    static func answers(_ sensors: SetupWire?, request: String, iioRoot: String) throws -> SetupAnswers {
         guard case .list(let list)? = sensors, !list.isEmpty else {
             throw Refusal(
                 "\(request): sensors must be a list of one or more sensors, such as "
@@ -377,7 +377,7 @@ struct SetupServer {
                         "\(request): sensor \(index + 1) has the key \(SetupWire.string(key).line); keys are "
                             + "letters, digits, '_' and '-'")
                 }
-                if let problem = Self.keyProblem(key, members[key]) {
+                if let problem = Self.keyProblem(key, members[key], iioRoot: iioRoot) {
                     throw Refusal("\(request): sensor \(index + 1)'s \(problem)")
                 }
                 guard let value = members[key]?.answer else {
@@ -417,10 +417,13 @@ struct SetupServer {
     }
 
     /// What is wrong with a sensor key a request gives, or nil. Files are the terminal's to
-    /// name: a simulated sensor's `load_file` and a probe tree's `root` are refused, and a chip
-    /// must be one (``chipProblem(_:)``), a bus a number or `/dev/i2c-N`.
-    static func keyProblem(_ key: String, _ value: SetupWire?) -> String? {
+    /// name: a simulated sensor's `load_file` is refused, an IIO `root` may only be the tree
+    /// this server probes itself (`iioRoot`, which its probe's choices carry), a chip must be
+    /// one (``chipProblem(_:)``), and a bus a number or `/dev/i2c-N`.
+    static func keyProblem(_ key: String, _ value: SetupWire?, iioRoot: String) -> String? {
         switch (key, value) {
+        case ("root", .string(let root)?) where root == iioRoot:
+            return nil
         case ("load_file", _), ("root", _):
             return "\(key) names a file, which the web page may not choose; leave it out (run sudo plumscale "
                 + "setup on the scale for a sensor that needs one)"

@@ -184,4 +184,12 @@ struct RestingLoadTests {
     func knockBeforeTheNoiseIsKnown(seed: UInt64) async throws {
         try await Self.check(Trace(rate: 10, sigma: 1, seed: seed))
     }
+
+    /// A case a busy machine's run drew (the property test above, input (3, 510090)): 10 SPS,
+    /// 0.25 d of noise, trace seed 510090. The display strayed 247 d from a resting load and
+    /// came back only 22.7 s after the placement.
+    @Test("at rest, 10 SPS with 0.25 d of noise, trace seed 510090: steady and within 1 d")
+    func drawnOnABusyMachine() async throws {
+        try await Self.check(Trace(rate: 10, sigma: 0.25, seed: 510_090))
+    }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import PlumSystem
 import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-/// The name of the thread running the caller (a synchronous function, so it may ask).
-private func threadName() -> String { Thread.current.name ?? "" }
+/// The kernel's name of the thread running the caller (a synchronous function, so it may ask).
+private func threadName() -> String { Syscalls.threadName() }
 
 @Suite("Tests under .ownThreads run on threads of their own, off the concurrency pool", .ownThreads)
 struct OwnThreadsTests {

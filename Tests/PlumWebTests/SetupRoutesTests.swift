@@ -38,7 +38,8 @@ struct SetupRoutesTests {
         let socket = try Self.setupSocket(files, daemon: scale.socket)
         defer { socket.stop() }
         let fixture = try WebTestFixture(setupSocket: socket.path)
-        let pan = #"{"name":"pan","kind":"simulated-hx711","seed":3,"load_file":"\#(scale.directory)/pan.grams"}"#
+        // No load_file: a request may not name files (the daemon's own pan has one).
+        let pan = #"{"name":"pan","kind":"simulated-hx711","seed":3}"#
         try await fixture.application().test(.live) { client in
             let headers = try await WebTestFixture.logIn(client)
             let (status, state) = try await Self.post(client, #"{"request":"state"}"#, headers: headers)

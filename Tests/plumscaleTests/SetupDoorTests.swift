@@ -52,15 +52,17 @@ struct SetupDoorTests {
         #expect((problem == nil) == `case`.allowed, "\(problem ?? "allowed")")
     }
 
-    @Test("a request names no file: load_file and root are refused; a bus is a number or /dev/i2c-N")
+    @Test("a request names no file: load_file and another root are refused; a bus is a number or /dev/i2c-N")
     func keys() {
-        #expect(SetupServer.keyProblem("load_file", .string("/etc/shadow"))?.contains("names a file") == true)
-        #expect(SetupServer.keyProblem("root", .string("/"))?.contains("names a file") == true)
-        #expect(SetupServer.keyProblem("bus", .string("/dev/i2c-1")) == nil)
-        #expect(SetupServer.keyProblem("bus", .string("1")) == nil)
-        #expect(SetupServer.keyProblem("bus", .int(1)) == nil)
-        #expect(SetupServer.keyProblem("bus", .string("/dev/sda"))?.contains("neither a bus number") == true)
-        #expect(SetupServer.keyProblem("device", .string("iio:device0")) == nil)
+        let iio = "/sys/bus/iio/devices"
+        #expect(SetupServer.keyProblem("load_file", .string("/etc/shadow"), iioRoot: iio)?.contains("names a file") == true)
+        #expect(SetupServer.keyProblem("root", .string("/"), iioRoot: iio)?.contains("names a file") == true)
+        #expect(SetupServer.keyProblem("root", .string(iio), iioRoot: iio) == nil, "the server's own tree")
+        #expect(SetupServer.keyProblem("bus", .string("/dev/i2c-1"), iioRoot: iio) == nil)
+        #expect(SetupServer.keyProblem("bus", .string("1"), iioRoot: iio) == nil)
+        #expect(SetupServer.keyProblem("bus", .int(1), iioRoot: iio) == nil)
+        #expect(SetupServer.keyProblem("bus", .string("/dev/sda"), iioRoot: iio)?.contains("neither a bus number") == true)
+        #expect(SetupServer.keyProblem("device", .string("iio:device0"), iioRoot: iio) == nil)
     }
 
     @Test("setup's temporary file is made anew: a link planted at its name is not followed, and the mode is exact")

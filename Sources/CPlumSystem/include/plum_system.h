@@ -24,4 +24,8 @@ int plum_system_peer_credentials(int socket, int *pid, unsigned int *uid, unsign
 /* The peer's supplementary groups (SO_PEERGROUPS, Linux 4.13): at most `capacity` of them
  * into `groups`; returns how many, or -1 with errno (ERANGE: more than `capacity`). */
 int plum_system_peer_groups(int socket, unsigned int *groups, int capacity);
+/* The calling thread's name as the kernel keeps it (at most 15 bytes), for ps, top and gdb:
+ * pthread_setname_np and pthread_getname_np, which Glibc's module map leaves out. */
+int plum_system_set_thread_name(const char *name);
+int plum_system_thread_name(char *buffer, unsigned long size);
 #endif
