@@ -89,12 +89,16 @@ public struct SpikeFilter: Sendable {
         if abs(x - median) > limit {
             held[slot] = true
             // The window's median stands in for it, unless every earlier sample in the window
-            // was held back: then that median is a knock's, and the last output is the level.
+            // was held back and this one is back at the last output: then the held ones were
+            // knocks, their median is theirs, and the level is where the signal came back to.
             // At 10 SPS two knocks in a row (+28 g, +25 g: too far apart to be one step) were
-            // both held, and the sample after them, back at the load, was judged against their
-            // median and replaced by it: 25 g on the display for a conversion.
-            return levelNotHeld(size: size, slot: slot) == nil
-                ? outputs[(slot - 1 + ring.count) % ring.count] : median
+            // both held, and the sample after them, back at the load, was replaced by their
+            // median: 25 g on the display for a conversion. (A step's ringing samples, also all
+            // held, are far from the last output, and their median still stands in.)
+            let last = outputs[(slot - 1 + ring.count) % ring.count]
+            let same = noise > 0 ? max(threshold * noise, floor) : limit
+            if levelNotHeld(size: size, slot: slot) == nil, abs(x - last) <= same { return last }
+            return median
         }
         // What counts as one level between samples: the noise when it is measured.
         let same = noise > 0 ? max(threshold * noise, floor) : limit
