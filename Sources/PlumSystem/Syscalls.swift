@@ -1,10 +1,10 @@
+internal import CPlumSystem
+
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Musl)
     internal import Musl
 #endif
-
-internal import CPlumSystem
 
 /// One thin wrapper per C call: the only place that knows about `-1`/`errno` and `EINTR`.
 ///
@@ -96,7 +96,6 @@ package enum Syscalls {
             if name != "." && name != ".." { names.append(name) }
         }
     }
-
 
     /// Names the calling thread for the kernel (`ps -L`, `top -H`, gdb), cut to its 15 bytes.
     package static func setThreadName(_ name: String) {

@@ -55,13 +55,15 @@ struct SetupDoorTests {
     @Test("a request names no file: load_file and another root are refused; a bus is a number or /dev/i2c-N")
     func keys() {
         let iio = "/sys/bus/iio/devices"
-        #expect(SetupServer.keyProblem("load_file", .string("/etc/shadow"), iioRoot: iio)?.contains("names a file") == true)
+        #expect(
+            SetupServer.keyProblem("load_file", .string("/etc/shadow"), iioRoot: iio)?.contains("names a file") == true)
         #expect(SetupServer.keyProblem("root", .string("/"), iioRoot: iio)?.contains("names a file") == true)
         #expect(SetupServer.keyProblem("root", .string(iio), iioRoot: iio) == nil, "the server's own tree")
         #expect(SetupServer.keyProblem("bus", .string("/dev/i2c-1"), iioRoot: iio) == nil)
         #expect(SetupServer.keyProblem("bus", .string("1"), iioRoot: iio) == nil)
         #expect(SetupServer.keyProblem("bus", .int(1), iioRoot: iio) == nil)
-        #expect(SetupServer.keyProblem("bus", .string("/dev/sda"), iioRoot: iio)?.contains("neither a bus number") == true)
+        #expect(
+            SetupServer.keyProblem("bus", .string("/dev/sda"), iioRoot: iio)?.contains("neither a bus number") == true)
         #expect(SetupServer.keyProblem("device", .string("iio:device0"), iioRoot: iio) == nil)
     }
 
