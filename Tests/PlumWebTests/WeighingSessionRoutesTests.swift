@@ -44,7 +44,9 @@ struct WeighingSessionRoutesTests {
             }
             let long = String(repeating: "n", count: SessionRequest.maximumNameLength + 1)
             try await Self.post(client, #"{"action":"start","name":"\#(long)"}"#, login) {
-                #expect($0 == .badRequest && $1.contains("is 65 bytes of UTF-8; at most 64 are kept"), "the daemon's ERROR: \($1)")
+                #expect(
+                    $0 == .badRequest && $1.contains("is 65 bytes of UTF-8; at most 64 are kept"),
+                    "the daemon's ERROR: \($1)")
             }
             try await Self.post(client, #"{"action":"pause"}"#, login) {
                 #expect($0 == .badRequest && $1.contains("POST takes"), "\($1)")
