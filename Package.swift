@@ -291,7 +291,8 @@ let package = Package(
             name: "PlumStationTests",
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
-                "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", .product(name: "Logging", package: "swift-log"),
+                "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", "PlumSystem",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based")
             ]
         ),

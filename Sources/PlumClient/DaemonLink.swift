@@ -1,4 +1,5 @@
 import PlumProtocol
+public import PlumSystem
 import Synchronization
 
 /// The one reconnecting link to plumscaled that long-running clients (plumscale-web, the MQTT

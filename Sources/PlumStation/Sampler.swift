@@ -1,5 +1,6 @@
 package import PlumDrivers
-package import PlumHardware
+internal import PlumHardware
+package import PlumSystem
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ package final class Sampler: Sendable {
     package let events: AsyncStream<Event>
 
     private let open: @Sendable () throws(SensorError) -> any SampleSource
-    private let backoff: Backoff
+    private let backoff: BackOff
     private let setup: @Sendable () -> [String]
     private let continuation: AsyncStream<Event>.Continuation
     private let shared: Mutex<Shared>
@@ -46,7 +47,7 @@ package final class Sampler: Sendable {
     ///     locking); returns notes to report (such as "real-time priority not permitted").
     ///   - open: opens the sensor; called on the sampler thread, again after each fault.
     package init(
-        name: String, bufferCapacity: Int = 1024, backoff: Backoff = Backoff(),
+        name: String, bufferCapacity: Int = 1024, backoff: BackOff = .sensorReopen,
         setup: @escaping @Sendable () -> [String] = { [] },
         open: @escaping @Sendable () throws(SensorError) -> any SampleSource
     ) {
@@ -190,7 +191,7 @@ package final class Sampler: Sendable {
             $0.recentTimes.removeAll()
         }
         update(.fault(reason: error.description))
-        wait(backoff.delay(attempt: attempt))
+        wait(backoff.delay(afterFailures: attempt))
         attempt += 1
     }
 

@@ -4,6 +4,7 @@ import PlumDrivers
 import PlumHardware
 import PlumSensors
 import PlumSimulation
+import PlumSystem
 import PlumTestSupport
 import PlumTransport
 import Testing
@@ -30,7 +31,7 @@ struct SensorStatusTests {
         // A simulated chip in real time: it stays ok for as long as the test runs.
         let good = Sampler(name: "good") { () throws(SensorError) -> any SampleSource in try SensorFactory.open(sensor)
         }
-        let broken = Sampler(name: "broken", backoff: Backoff(initial: .seconds(5), maximum: .seconds(5))) {
+        let broken = Sampler(name: "broken", backoff: BackOff(first: .seconds(5), limit: .seconds(5), jitter: 0)) {
             () throws(SensorError) -> any SampleSource in
             throw .hardware(sensor: "broken", HardwareError(.notFound, operation: "opening", subject: "/dev/gpiochip9"))
         }

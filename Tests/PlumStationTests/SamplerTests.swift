@@ -1,6 +1,7 @@
 import PlumDrivers
 import PlumHardware
 import PlumSimulation
+import PlumSystem
 import PlumTestSupport
 import Synchronization
 import Testing
@@ -59,7 +60,9 @@ struct SamplerTests {
         let directory = try TemporaryDirectory(prefix: "plum-sampler")
         let path = directory.file("late.csv")
         let opens = Atomic<Int>(0)
-        let sampler = Sampler(name: "late", backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(40))) {
+        let sampler = Sampler(
+            name: "late", backoff: BackOff(first: .milliseconds(20), limit: .milliseconds(40), jitter: 0)
+        ) {
             () throws(SensorError) -> any SampleSource in
             if opens.add(1, ordering: .relaxed).newValue == 3 {
                 // The "cable" is plugged in while the sampler is retrying.
@@ -122,11 +125,11 @@ struct SamplerTests {
         #expect(sampler.status.state == .stopped)
     }
 
-    @Test("back-off doubles from its start up to its cap")
+    @Test("a faulted sensor's back-off doubles from 500 ms up to its 30 s cap, without jitter")
     func backoffDoubles() {
-        let backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
+        let backoff = BackOff.sensorReopen
         #expect(
-            (0..<9).map { backoff.delay(attempt: $0) } == [
+            (0..<9).map { backoff.delay(afterFailures: $0) } == [
                 .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16),
                 .seconds(30), .seconds(30), .seconds(30)
             ])

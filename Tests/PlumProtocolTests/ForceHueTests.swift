@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlumCore
+@testable import PlumProtocol
 
 @Suite("ForceSketch hue")
 struct ForceHueTests {
