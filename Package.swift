@@ -162,6 +162,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
+        // `plumscale setup` as a library: the probe's use, the wizard's logic, the answers, the
+        // configuration's rendering and durable write, and the root-run `--serve` protocol. The
+        // CLI keeps a thin SetupCommand; its tests are PlumSetupTests.
+        .target(
+            name: "PlumSetup",
+            dependencies: [
+                "PlumDaemonConfig", "PlumSettings", "PlumHardware", "PlumProtocol", "PlumClient", "PlumSystem",
+                "PlumProbe",
+                // `plumscale setup --answers` reads its answers with the configuration's own reader.
+                .product(name: "TOMLKit", package: "TOMLKit")
+            ]
+        ),
         .executableTarget(
             name: "plumscale",
             dependencies: [
@@ -170,10 +182,9 @@ let package = Package(
                 "PlumCore", "PlumClient", "PlumSystem",
                 "PlumScaleDaemon",
                 "PlumProbe",  // `plumscale setup --probe` and `--check`
+                "PlumSetup",
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `plumscale setup --answers` reads its answers with the configuration's own reader.
-                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -347,6 +358,11 @@ let package = Package(
             dependencies: ["PlumHistory", "PlumTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "PlumBenchTests", dependencies: ["PlumBench", "PlumHardware", "PlumCore", "PlumDrivers"]),
+        // Setup's logic: the answers, the rendered file and its durable write, the root door.
+        .testTarget(
+            name: "PlumSetupTests",
+            dependencies: ["PlumSetup", "PlumDaemonConfig", "PlumSettings", "PlumSystem", "PlumTestSupport"]
+        ),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(
             name: "plumscaleTests",
@@ -356,8 +372,8 @@ let package = Package(
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant",
                 "PlumHistory",  // a history file for `plumscale status` to read
-                // `plumscale setup`'s files, loaded as the services load them, and its failing writes
-                "PlumDaemonConfig", "PlumSettings", "PlumSystem"
+                // `plumscale setup`'s files, loaded as the services load them
+                "PlumDaemonConfig", "PlumSettings"
             ]
         ),
         // plumscaled as a child process on real sockets: lifecycle, authorization, MT-SICS,

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import PlumClient
 import PlumDaemonConfig
 import PlumProbe
+import PlumSetup
 
 /// `plumscale setup`: the first hour's wizard (``SetupWizard``), interactive or from
 /// `--answers`; `--probe` lists the hardware and `--check` is the doctor of a configured system.
@@ -119,7 +121,8 @@ struct SetupCommand: ParsableCommand {
         if serve {
             let wizard = SetupWizard(
                 configPath: config, credentialsDirectory: credentialsDir, socket: socket, daemonWait: daemonWait,
-                probePins: nil, window: window, roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: nil)
+                probePins: nil, window: window, roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: nil,
+                calibration: Self.calibration)
             let status = SetupServer(wizard: wizard, adminGroup: adminGroup).serve()
             if status != 0 { throw ExitCode(status) }
             return
@@ -147,6 +150,14 @@ struct SetupCommand: ParsableCommand {
         }
         if !checks.allSatisfy(\.isOK) { throw ExitStatus.hardware }
     }
+
+    /// `plumscale calibrate`'s steps, for the wizard's calibration of each sensor it wrote.
+    static let calibration = SetupCalibration(
+        scripted: { connection, sensor, points, wait, label in
+            try Wizard(connection: connection, sensor: sensor).scripted(points, save: true, wait: wait, label: label)
+        },
+        interactive: { connection, sensor in try Wizard(connection: connection, sensor: sensor).interactive() },
+        describe: { error in CommandError(error).message })
 
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
@@ -192,7 +203,7 @@ struct SetupCommand: ParsableCommand {
         let wizard = SetupWizard(
             configPath: config, credentialsDirectory: credentialsDir, socket: socket, daemonWait: daemonWait,
             probePins: noHX711 ? nil : HX711Pins(chip: chip, dout: dout, sck: sck), window: window,
-            roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: loaded)
+            roots: roots, system: SetupSystem(noSystemd: noSystemd), answers: loaded, calibration: Self.calibration)
         do { try wizard.run() } catch let failure as SetupFailure {
             printError(failure.message)
             switch failure.kind {

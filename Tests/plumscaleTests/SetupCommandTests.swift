@@ -12,6 +12,16 @@ struct SetupCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "output: \(text)")
     }
 
+    @Test("--serve lets in root and group plumscale-setup by default, the socket's group, not plumscale-admin")
+    func serveGroup() async throws {
+        let run = await ChildProcess.plumscale(["setup", "--help"])
+        // The option's help, which may wrap onto the next lines, up to the next option.
+        let start = try #require(run.stdout.range(of: "--admin-group <group>"), "\(run.stdout)")
+        let rest = run.stdout[start.upperBound...]
+        let help = rest[..<(rest.range(of: "\n  --")?.lowerBound ?? rest.endIndex)]
+        #expect(help.contains("(default: plumscale-setup)"), "\(help)")
+    }
+
     @Test("--probe --json needs no configuration and has a section for each kind of hardware")
     func probeJSON() async throws {
         let run = await ChildProcess.plumscale(["setup", "--probe", "--json", "--no-hx711"])

@@ -7,14 +7,14 @@ import Foundation
 /// What setup asks of the system around it: which services are installed, whether a broker
 /// listens, systemd's units, and child processes. Each has an override (an option or an
 /// environment variable) so that the tests run setup as a whole without touching the machine.
-struct SetupSystem {
+package struct SetupSystem {
     /// Run systemctl (false: print the commands for the user instead).
     var useSystemd: Bool
     /// The systemctl to run: `$PLUMSCALE_SYSTEMCTL`, else `systemctl` on PATH.
     var systemctl: String
     var environment: [String: String]
 
-    init(noSystemd: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(noSystemd: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         systemctl = environment["PLUMSCALE_SYSTEMCTL"] ?? "systemctl"
         // /run/systemd/system exists only when systemd is PID 1 (sd_booted(3)); a systemctl named
@@ -133,8 +133,8 @@ struct SetupSystem {
 }
 
 /// A setup step that failed: what was wrong and what to do, with its exit code.
-struct SetupFailure: Error, CustomStringConvertible {
-    enum Kind {
+package struct SetupFailure: Error, CustomStringConvertible {
+    package enum Kind {
         /// The answers or the configuration are wrong (exit 1).
         case configuration
         /// Not replaced, not calibrated: something the user must decide (exit 2).
@@ -147,13 +147,13 @@ struct SetupFailure: Error, CustomStringConvertible {
         case usage
     }
 
-    var kind: Kind
-    var message: String
+    package var kind: Kind
+    package var message: String
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

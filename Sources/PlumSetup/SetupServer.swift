@@ -25,11 +25,16 @@ import PlumSystem
 ///   the token of the diff the person was shown), restarts plumscaled and waits for it.
 ///
 /// Every reply has `"ok"`; a refusal has `"error"`, saying what was wrong and what to do.
-struct SetupServer {
+package struct SetupServer {
     /// The wizard whose steps are run: its answers are made from each request.
     var wizard: SetupWizard
-    /// Besides root, the group whose members may ask (plumscaled's admin_group).
+    /// Besides root, the group whose members may ask: plumscale-setup, plumscale-web's alone.
     var adminGroup: String
+
+    package init(wizard: SetupWizard, adminGroup: String) {
+        self.wizard = wizard
+        self.adminGroup = adminGroup
+    }
 
     /// The longest request line read.
     static let requestLimit = 65_536
@@ -44,7 +49,7 @@ struct SetupServer {
 
     /// Serves the one request on standard input. The wizard's progress lines go to standard
     /// error (the journal), so that standard output carries the reply alone.
-    func serve() -> Int32 {
+    package func serve() -> Int32 {
         fflush(nil)
         let output = dup(1)
         guard output >= 0, dup2(2, 1) >= 0 else { return 1 }
@@ -123,13 +128,13 @@ struct SetupServer {
     func readRequest() throws(Refusal) -> [String: SetupWire] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let deadline = Monotonic.seconds() + Double(Self.requestTimeout) / 1000
+        let deadline = Self.monotonicSeconds() + Double(Self.requestTimeout) / 1000
         while !bytes.contains(UInt8(ascii: "\n")) {
             guard bytes.count <= Self.requestLimit else {
                 throw Refusal("the request is longer than \(Self.requestLimit) bytes; send one line of JSON")
             }
             var poll = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, (deadline - Monotonic.seconds()) * 1000))
+            let left = Int32(max(0, (deadline - Self.monotonicSeconds()) * 1000))
             let ready = Glibc.poll(&poll, 1, left)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {

@@ -1,15 +1,40 @@
+import Foundation
 import PlumClient
 import PlumDaemonConfig
 import PlumProbe
+import PlumProtocol
 import PlumSettings
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
+/// `plumscale calibrate`'s steps, handed to the wizard by the CLI that owns them: setup
+/// calibrates each sensor it wrote the same way a person does later.
+package struct SetupCalibration: Sendable {
+    /// Calibrates `sensor` with the answers' points (grams), waiting up to `wait` s for each;
+    /// the last argument labels its lines. Returns whether the fit was saved.
+    package var scripted: @Sendable (DaemonClient, String, [Double], Double, String) throws -> Bool
+    /// Asks a person on the terminal. Returns whether the fit was saved.
+    package var interactive: @Sendable (DaemonClient, String) throws -> Bool
+    /// A failure of either in the CLI's words.
+    package var describe: @Sendable (any Error) -> String
+
+    package init(
+        scripted: @escaping @Sendable (DaemonClient, String, [Double], Double, String) throws -> Bool,
+        interactive: @escaping @Sendable (DaemonClient, String) throws -> Bool,
+        describe: @escaping @Sendable (any Error) -> String
+    ) {
+        self.scripted = scripted
+        self.interactive = interactive
+        self.describe = describe
+    }
+}
+
 /// `plumscale setup`: from a probe of the hardware to a calibrated scale with its services, each
 /// step printing one line of what it did. Interactive, or every answer from `--answers`.
-struct SetupWizard {
+package struct SetupWizard {
     var configPath: String
     var credentialsDirectory: String
     /// `--socket`, else `$PLUMSCALE_SOCKET`, else the configuration's, else the default.
@@ -24,9 +49,30 @@ struct SetupWizard {
     /// Nil: ask on the terminal.
     var answers: SetupAnswers?
 
+    /// The calibration of one sensor through the daemon: `plumscale calibrate`'s own steps,
+    /// which the CLI hands in. Nil: each sensor is left to `plumscale calibrate` later.
+    var calibration: SetupCalibration?
+
     var interactive: Bool { answers == nil }
 
-    func run() throws {
+    package init(
+        configPath: String, credentialsDirectory: String, socket: String?, daemonWait: Double,
+        probePins: HX711Pins?, window: Duration, roots: ProbeRoots, system: SetupSystem, answers: SetupAnswers?,
+        calibration: SetupCalibration? = nil
+    ) {
+        self.configPath = configPath
+        self.credentialsDirectory = credentialsDirectory
+        self.socket = socket
+        self.daemonWait = daemonWait
+        self.probePins = probePins
+        self.window = window
+        self.roots = roots
+        self.system = system
+        self.answers = answers
+        self.calibration = calibration
+    }
+
+    package func run() throws {
         let report = probe()
         var plan = try chooseSensors(report)
         let written = try writeConfiguration(plan, ownPrevious: nil)
@@ -160,7 +206,7 @@ struct SetupWizard {
             )
         }
         let wanted = Set(configuration.sensors.map(\.name))
-        let deadline = Monotonic.seconds() + daemonWait
+        let deadline = Self.monotonicSeconds() + daemonWait
         var last = "no answer yet."
         while true {
             do {
@@ -176,7 +222,7 @@ struct SetupWizard {
             } catch {
                 last = "\(error)".hasSuffix(".") ? "\(error)" : "\(error)."
             }
-            guard Monotonic.seconds() < deadline else {
+            guard Self.monotonicSeconds() < deadline else {
                 throw SetupFailure(
                     .daemon,
                     "plumscaled did not answer within \(Self.seconds(daemonWait)) s: \(last) "
@@ -202,7 +248,10 @@ struct SetupWizard {
             do { connection = try DaemonClient(socketPath: socketPath(configuration)) } catch {
                 throw SetupFailure(.daemon, "calibrate \(sensor): \(error)")
             }
-            let wizard = Wizard(connection: connection, sensor: sensor)
+            guard let calibration else {
+                say("calibrate \(sensor): later, with plumscale calibrate --sensor \(sensor)")
+                continue
+            }
             if let answers {
                 guard let script = answers.calibrations.first(where: { $0.sensor == sensor }) else {
                     say(
@@ -212,10 +261,10 @@ struct SetupWizard {
                 }
                 let saved: Bool
                 do {
-                    saved = try wizard.scripted(
-                        script.points, save: true, wait: script.wait, label: "calibrate \(sensor)")
+                    saved = try calibration.scripted(
+                        connection, sensor, script.points, script.wait, "calibrate \(sensor)")
                 } catch {
-                    throw SetupFailure(.refused, "calibrate \(sensor): \(CommandError(error).message)")
+                    throw SetupFailure(.refused, "calibrate \(sensor): \(calibration.describe(error))")
                 }
                 guard saved else { throw SetupFailure(.refused, "calibrate \(sensor): not saved") }
                 say("calibrate \(sensor): saved")
@@ -226,8 +275,8 @@ struct SetupWizard {
                     continue
                 }
                 var saved = false
-                do { saved = try wizard.interactive() } catch {
-                    say("calibrate \(sensor): \(CommandError(error).message)")
+                do { saved = try calibration.interactive(connection, sensor) } catch {
+                    say("calibrate \(sensor): \(calibration.describe(error))")
                 }
                 say(
                     "calibrate \(sensor): "
@@ -240,7 +289,8 @@ struct SetupWizard {
 
     /// One line of what a step did, on standard output.
     func say(_ line: String) {
-        print(line)
+        // Escaped as everything the CLI prints: the probe's names come from sysfs and the chips.
+        print(WireText.escaped(line))
         fflush(nil)
     }
 
@@ -249,7 +299,7 @@ struct SetupWizard {
         fflush(nil)
         let line = question + " "
         _ = line.withCString { write(2, $0, strlen($0)) }
-        return readLine(strippingNewline: true).map { String($0.trimmingSpaces) }
+        return readLine(strippingNewline: true).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }
 
@@ -262,4 +312,13 @@ extension AnswerValue {
         default: nil
         }
     }
+}
+
+extension SetupWizard {
+    /// Seconds on the monotonic clock, for deadlines a clock step cannot move.
+    static func monotonicSeconds() -> Double { Double(SystemMonotonicClock().now().nanoseconds) / 1e9 }
+}
+
+extension SetupServer {
+    static func monotonicSeconds() -> Double { SetupWizard.monotonicSeconds() }
 }

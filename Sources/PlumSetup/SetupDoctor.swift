@@ -4,13 +4,18 @@ import PlumProbe
 
 /// `plumscale setup --check`: each configured sensor checked on its own hardware, as ok or a
 /// problem with what to do.
-struct SetupDoctor {
+package struct SetupDoctor {
     /// How long an HX711's DOUT is watched.
     var window: Duration
     var roots = ProbeRoots()
 
+    package init(window: Duration, roots: ProbeRoots = ProbeRoots()) {
+        self.window = window
+        self.roots = roots
+    }
+
     /// One sensor's result.
-    struct SensorCheck: Encodable, CustomStringConvertible {
+    package struct SensorCheck: Encodable, CustomStringConvertible {
         var sensor: String
         var kind: String
         var status: String
@@ -19,9 +24,9 @@ struct SetupDoctor {
         var hint: String?
         var hx711: HX711Finding?
 
-        var isOK: Bool { status == "ok" }
+        package var isOK: Bool { status == "ok" }
 
-        var description: String {
+        package var description: String {
             if let hx711, !hx711.isOK {
                 return "\(sensor) (\(kind)): problem: " + hx711.description
                     + (hint.map { "\n  what to do: \($0)" } ?? "")
@@ -30,20 +35,22 @@ struct SetupDoctor {
         }
     }
 
-    struct Report: Encodable {
+    package struct Report: Encodable {
         var sensors: [SensorCheck]
+
+        package init(sensors: [SensorCheck]) { self.sensors = sensors }
         var ok: Bool { sensors.allSatisfy(\.isOK) }
 
         enum CodingKeys: String, CodingKey { case sensors, ok }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(sensors, forKey: .sensors)
             try container.encode(ok, forKey: .ok)
         }
     }
 
-    func check(_ sensors: [SensorConfiguration]) -> [SensorCheck] {
+    package func check(_ sensors: [SensorConfiguration]) -> [SensorCheck] {
         sensors.map { check($0) }
     }
 

@@ -14,16 +14,16 @@ import PlumSystem
 /// counts for ``lifetime`` from when it was written, only as a regular file (not a link) owned
 /// by root (or by the user the server runs as, for tests and files of one's own), and one apply
 /// uses it up.
-struct WebSetupPermit {
+package struct WebSetupPermit {
     /// The file's name, in the configuration's directory.
     static let name = "web-setup-allowed"
     /// How long after it is written the leave counts, in seconds.
-    static let lifetime: Double = 3600
+    package static let lifetime: Double = 3600
 
     /// The file: `web-setup-allowed` beside `configPath`.
-    var path: String
+    package var path: String
 
-    init(configPath: String) {
+    package init(configPath: String) {
         let directory = SetupFile(path: configPath).directory
         path = (directory == "/" ? "" : directory) + "/" + Self.name
     }
@@ -61,7 +61,7 @@ struct WebSetupPermit {
     }
 
     /// Writes the file (mode 0600, atomically); the leave counts from now.
-    func grant() throws(SetupFile.WriteError) {
+    package func grant() throws(SetupFile.WriteError) {
         try SetupFile(path: path).write(
             "# Left by `plumscale setup --allow-web`: the web page may set this scale up again, once,\n"
                 + "# within \(Int(Self.lifetime / 60)) minutes of this file's time. Delete it to take the leave back.\n",

@@ -9,7 +9,7 @@ import TOMLKit
 /// Read as strictly as the configuration: an unknown key or a wrong type is an error naming the
 /// file, the line, the key and what is allowed, since a typo in an unattended setup must stop
 /// it rather than leave a scale half set up.
-struct SetupAnswers: Equatable {
+package struct SetupAnswers: Equatable {
     /// Replace an existing configuration that differs (the interactive wizard asks instead).
     var overwrite = false
     var sensors: [Sensor] = []
@@ -82,7 +82,7 @@ struct SetupAnswers: Equatable {
     ]
 
     /// Reads and checks an answers file.
-    static func load(path: String) throws(ConfigurationError) -> SetupAnswers {
+    package static func load(path: String) throws(ConfigurationError) -> SetupAnswers {
         try parse(ConfigurationFile.text(at: path), file: path)
     }
 

@@ -5,7 +5,7 @@ import PlumSystem
 import PlumTestSupport
 import Testing
 
-@testable import plumscale
+@testable import PlumSetup
 
 /// The file `plumscale setup` writes: what it renders loads with the services' own loaders, it
 /// keeps what setup does not own, and it is written atomically.

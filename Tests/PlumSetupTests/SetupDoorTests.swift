@@ -4,7 +4,7 @@ import PlumSystem
 import PlumTestSupport
 import Testing
 
-@testable import plumscale
+@testable import PlumSetup
 
 /// The door to root that `plumscale setup --serve` is: who may knock (the group), what a
 /// request may name (chips, buses, no files), and how its files are written.
@@ -13,7 +13,7 @@ struct SetupDoorTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    @Test("the setup socket's group is plumscale-setup, plumscale-web alone is in it, and --serve asks for it")
+    @Test("the setup socket's group is plumscale-setup, and plumscale-web alone is in it")
     func group() throws {
         let socket = readFile(Self.repository + "/systemd/plumscale-setup.socket")
         #expect(socket.split(separator: "\n").contains("SocketGroup=plumscale-setup"), "\(socket)")
@@ -27,7 +27,6 @@ struct SetupDoorTests {
         #expect(web.contains("\nSupplementaryGroups=plumscale plumscale-admin plumscale-setup\n"))
         let mqtt = readFile(Self.repository + "/systemd/plumscale-mqtt.service")
         #expect(!mqtt.contains("plumscale-setup"), "the bridge, which parses network input, is not let in")
-        #expect(try SetupCommand.parse(["--serve"]).adminGroup == "plumscale-setup")
     }
 
     struct Chip: Sendable, CustomTestStringConvertible {

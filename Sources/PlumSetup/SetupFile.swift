@@ -7,7 +7,7 @@ import PlumSystem
 /// A file setup writes (the configuration, a credential), written so that a crash or a full disk
 /// leaves either the old file or the new one, never half of one: a temporary file in the same
 /// directory, fsync, rename over the old one, fsync of the directory.
-struct SetupFile {
+package struct SetupFile {
     /// The steps, one wrapper each; the tests replace one with a failure to prove that the old
     /// file survives and no temporary file is left.
     struct Steps {
@@ -22,12 +22,12 @@ struct SetupFile {
     }
 
     /// Why a file could not be written: the file, the step, the errno and what to do.
-    struct WriteError: Error, CustomStringConvertible {
+    package struct WriteError: Error, CustomStringConvertible {
         var path: String
         var step: String
         var errno: Errno
 
-        var description: String {
+        package var description: String {
             let hint =
                 switch errno {
                 case .permissionDenied, .operationNotPermitted:

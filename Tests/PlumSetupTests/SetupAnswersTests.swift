@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import plumscale
+@testable import PlumSetup
 
 /// `plumscale setup --answers FILE`: what a good file gives, and that each kind of mistake is
 /// refused with the line, the key and what is allowed.
