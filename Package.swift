@@ -151,16 +151,19 @@ let package = Package(
             ]
         ),
         // epoll for the benchmark's client swarm (Glibc's module map leaves it out).
-        .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CEpoll", path: "Benchmarks/CEpoll"),
         // Benchmarks: the peers' filters, workloads and metrics.
-        .target(name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"]),
+        .target(
+            name: "PlumBench", dependencies: ["PlumCore", "PlumSimulation", "PlumDrivers", "PlumHardware"],
+            path: "Benchmarks/PlumBench"),
         .executableTarget(
             name: "plumscale-bench",
             dependencies: [
                 "PlumBench", "PlumDrivers", "PlumSimulation", "PlumCore", "PlumStation", "PlumProtocol", "CEpoll",
                 "PlumClient", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
-            ]
+            ],
+            path: "Benchmarks/plumscale-bench"
         ),
         // `plumscale setup` as a library: the probe's use, the wizard's logic, the answers, the
         // configuration's rendering and durable write, and the root-run `--serve` protocol. The
@@ -214,7 +217,8 @@ let package = Package(
             name: "plumscale-mqtt-bench",
             dependencies: [
                 "PlumMQTT", "PlumTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")
-            ]
+            ],
+            path: "Benchmarks/plumscale-mqtt-bench"
         ),
         // What tests share (as NIOTestUtils is for swift-nio): temporary directories, waits with
         // deadlines, child processes, a real plumscaled on a private socket.
@@ -448,7 +452,8 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log")
-            ]
+            ],
+            path: "Benchmarks/plumscale-web-bench"
         ),
         // plumscale-web as a child process: the password tool, credentials, a LAN peer in its own
         // network namespace.
