@@ -433,6 +433,11 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
                 // Its own threads for bcrypt and SQLite (BlockingWork), off Swift's shared pool.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio")
+            ],
+            // The page as files, compiled into the binary (PageAssets): no bundle to install.
+            resources: [
+                .embedInCode("Assets/index.html"), .embedInCode("Assets/app.css"), .embedInCode("Assets/app.js"),
+                .embedInCode("Assets/session.js"), .embedInCode("Assets/setup.js")
             ]
         ),
         .executableTarget(

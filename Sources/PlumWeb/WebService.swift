@@ -65,9 +65,9 @@ package struct WebService: Sendable {
         let cookie = SessionCookieParameters(name: "plumscale_session", secure: access.cookieSecure, sameSite: .strict)
         router.middlewares.add(
             SessionMiddleware(storage: sessionStore, configuration: .init(sessionCookieParameters: cookie)))
-        router.get("/") { _, _ in Self.asset(PageHTML.text, type: "text/html; charset=utf-8") }
-        router.get("/app.js") { _, _ in Self.asset(PageScript.served, type: "text/javascript; charset=utf-8") }
-        router.get("/app.css") { _, _ in Self.asset(PageStyle.text, type: "text/css; charset=utf-8") }
+        router.get("/") { _, _ in Self.asset(PageAssets.html, type: "text/html; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.asset(PageAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in Self.asset(PageAssets.style, type: "text/css; charset=utf-8") }
         router.get("/api/poll") { _, _ in Self.json(await board.pollJSON(now: now())) }
         router.get("/api/devices") { _, _ in Self.json(await board.devicesJSON()) }
         router.get("/api/status") { [serviceStart] _, _ in

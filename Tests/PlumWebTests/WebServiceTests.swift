@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PlumHistory
@@ -20,6 +20,31 @@ struct WebServiceTests {
                     #expect(
                         !body.contains("http://") && !body.contains("https://") && !body.contains("//cdn"),
                         "\(path) must not load anything from another site")
+                }
+            }
+        }
+    }
+
+    /// The files in Sources/PlumWeb/Assets, as written.
+    static func asset(_ name: String) throws -> String {
+        let path = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Sources/PlumWeb/Assets/\(name)")
+        return String(decoding: try Data(contentsOf: path), as: UTF8.self)
+    }
+
+    @Test(
+        "what is served is the page's files byte for byte: index.html, app.css, and app.js with session.js and setup.js"
+    )
+    func pageIsTheAssetFiles() async throws {
+        let fixture = try WebTestFixture()
+        let expected = [
+            ("/", try Self.asset("index.html")), ("/app.css", try Self.asset("app.css")),
+            ("/app.js", try ["app.js", "session.js", "setup.js"].map(Self.asset).joined(separator: "\n"))
+        ]
+        try await fixture.application().test(.live) { client in
+            for (path, file) in expected {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(String(buffer: response.body) == file, "\(path) is not the file in Sources/PlumWeb/Assets")
                 }
             }
         }
