@@ -86,6 +86,8 @@ public struct SpikeFilter: Sendable {
     private mutating func judge(
         _ x: Double, slot: Int, size: Int, median: Double, limit: Double, noise: Double, floor: Double
     ) -> Double {
+        // What counts as one level between samples: the noise when it is measured.
+        let same = noise > 0 ? max(threshold * noise, floor) : limit
         if abs(x - median) > limit {
             held[slot] = true
             // The window's median stands in for it, unless every earlier sample in the window
@@ -96,12 +98,9 @@ public struct SpikeFilter: Sendable {
             // median: 25 g on the display for a conversion. (A step's ringing samples, also all
             // held, are far from the last output, and their median still stands in.)
             let last = outputs[(slot - 1 + ring.count) % ring.count]
-            let same = noise > 0 ? max(threshold * noise, floor) : limit
             if levelNotHeld(size: size, slot: slot) == nil, abs(x - last) <= same { return last }
             return median
         }
-        // What counts as one level between samples: the noise when it is measured.
-        let same = noise > 0 ? max(threshold * noise, floor) : limit
         // Knocks are told from steps only on a signal that was at rest: on a swinging pan every
         // sample is far from the last, and holding them would show a still load.
         var low = Double.infinity

@@ -47,9 +47,8 @@ extension StatusText {
             "\(key.replacingUnderscores) \(Self.text(value))"
         }
         if !facts.isEmpty { text += "; " + facts.joined(separator: "; ") }
-        if let uid = client.uid, uid != 0, userName(uid) != client.name {
-            text +=
-                " [announced by uid \(uid)" + (userName(uid).map { " (\($0))" } ?? "") + ", not by a user of that name]"
+        if let uid = client.uid, uid != 0, case let user = userName(uid), user != client.name {
+            text += " [announced by uid \(uid)" + (user.map { " (\($0))" } ?? "") + ", not by a user of that name]"
         }
         return text
     }
