@@ -8,7 +8,8 @@ import PackageDescription
 //   PlumSystem alone → PlumTransport, PlumClient: no GPIO or I2C library
 //   PlumSettings (TOML, [scale], [mqtt], [web]) alone → plumscale-mqtt, plumscale-web: no hardware
 //   PlumDrivers → PlumSimulation; PlumDaemonConfig + PlumSimulation → PlumSensors → plumscaled, plumscale
-//   PlumCore (the weighing engine) depends on PlumSystem for its stores' file calls only;
+//   PlumCore (the weighing engine) depends on nothing: pure; PlumStore (its state on disk) on
+//   PlumCore and PlumSystem's file calls;
 //   PlumProtocol (wire formats) depends on nothing.
 let package = Package(
     name: "PlumScale",
@@ -16,7 +17,7 @@ let package = Package(
         .executable(name: "plumscale", targets: ["plumscale"]),
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
-        .library(name: "PlumCore", targets: ["PlumCore"]),
+        .library(name: "PlumCore", targets: ["PlumCore", "PlumStore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
         .library(name: "PlumClient", targets: ["PlumClient"])
     ],
@@ -72,8 +73,11 @@ let package = Package(
         // `plumscale setup`'s hardware probe: the board, GPIO chips, I2C buses, ADS1115s by their
         // reset value, IIO devices, and a DOUT watch that tells an HX711's rate or its miswiring.
         .target(name: "PlumProbe", dependencies: ["PlumHardware", "PlumDrivers", "PlumSystem"]),
-        // The weighing engine: pure, but for its stores' file steps, which are PlumSystem's calls.
-        .target(name: "PlumCore", dependencies: ["PlumSystem"]),
+        // The weighing engine: pure, no I/O.
+        .target(name: "PlumCore"),
+        // The engine's state on disk: calibrations, zero and tare, runtime settings, sessions, each
+        // a checksummed file written by PlumSystem's one durable write.
+        .target(name: "PlumStore", dependencies: ["PlumCore", "PlumSystem"]),
         // Wire formats: JSON-lines requests and reports, MT-SICS, binary frames. No I/O.
         .target(name: "PlumProtocol"),
         // The one way a program talks to plumscaled (as gpsd's libgps): socket discovery, typed
@@ -100,7 +104,8 @@ let package = Package(
         .target(
             name: "PlumSensors",
             dependencies: [
-                "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumHardware", "PlumSimulation",
+                "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumStore", "PlumDrivers", "PlumHardware",
+                "PlumSimulation",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -109,7 +114,7 @@ let package = Package(
         .target(
             name: "PlumStation",
             dependencies: [
-                "PlumProtocol", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumDrivers",
+                "PlumProtocol", "PlumCore", "PlumStore", "PlumDaemonConfig", "PlumSensors", "PlumDrivers",
                 "PlumHardware", "PlumSystem",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -134,7 +139,7 @@ let package = Package(
             name: "PlumScaleDaemon",
             dependencies: [
                 "PlumStation", "PlumTransport", "PlumSensors", "PlumDaemonConfig", "PlumSettings", "PlumProtocol",
-                "PlumCore",
+                "PlumCore", "PlumStore",
                 "PlumDrivers", "PlumHardware",
                 "PlumSystem",  // DaemonSocketPath: the daemon binds where clients look
                 .product(name: "Logging", package: "swift-log"),
@@ -241,7 +246,7 @@ let package = Package(
         .executableTarget(name: "fuzz-mtsics", dependencies: ["FuzzSupport", "PlumProtocol"]),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "PlumDaemonConfig", "PlumHardware"]),
         .executableTarget(name: "fuzz-trace", dependencies: ["FuzzSupport", "PlumSimulation", "PlumDrivers"]),
-        .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore"]),
+        .executableTarget(name: "fuzz-calibration", dependencies: ["FuzzSupport", "PlumCore", "PlumStore"]),
 
         .testTarget(name: "PlumTestSupportTests", dependencies: ["PlumTestSupport"]),
         .testTarget(name: "PlumTestThreadsTests", dependencies: ["PlumTestThreads", "PlumTestSupport", "PlumSystem"]),
@@ -268,14 +273,19 @@ let package = Package(
             name: "PlumSimulationTests",
             dependencies: ["PlumSimulation", "PlumDrivers", "PlumHardware", "PlumTestSupport", "PlumTestThreads"]
         ),
-        // A child process for PlumCoreTests' kill -9 test: saves zero and tare without end.
-        .executableTarget(name: "plumcore-state-writer", dependencies: ["PlumCore"], path: "Tests/PlumCoreStateWriter"),
         .testTarget(
             name: "PlumCoreTests",
             dependencies: [
-                "PlumCore", "plumcore-state-writer", "PlumTestSupport", "PlumTestThreads",
+                "PlumCore", "PlumTestSupport", "PlumTestThreads",
                 .product(name: "PropertyBased", package: "swift-property-based")
             ]
+        ),
+        // A child process for PlumStoreTests' kill -9 test: saves zero and tare without end.
+        .executableTarget(
+            name: "plumstore-state-writer", dependencies: ["PlumCore", "PlumStore"], path: "Tests/PlumStoreStateWriter"),
+        .testTarget(
+            name: "PlumStoreTests",
+            dependencies: ["PlumStore", "PlumCore", "plumstore-state-writer", "PlumTestSupport", "PlumSystem"]
         ),
         .testTarget(
             name: "PlumProtocolTests",
@@ -305,7 +315,7 @@ let package = Package(
         .testTarget(
             name: "PlumStationTests",
             dependencies: [
-                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore",
+                "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumStore",
                 "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", "PlumSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based")
@@ -329,7 +339,7 @@ let package = Package(
             dependencies: [
                 "PlumScaleDaemon", "PlumStation", "PlumTransport", "PlumProtocol", "PlumClient", "PlumDrivers",
                 "PlumSimulation",
-                "PlumHardware", "PlumCore", "PlumDaemonConfig", "PlumSensors", "PlumSystem",
+                "PlumHardware", "PlumCore", "PlumStore", "PlumDaemonConfig", "PlumSensors", "PlumSystem",
                 "PlumTestSupport", "PlumTestThreads",
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -385,7 +395,7 @@ let package = Package(
         .testTarget(
             name: "plumscaledTests",
             dependencies: [
-                "plumscaled", "plumscale", "PlumClient", "PlumCore", "PlumProtocol", "PlumTestSupport",
+                "plumscaled", "plumscale", "PlumClient", "PlumCore", "PlumStore", "PlumProtocol", "PlumTestSupport",
                 "PlumTestThreads", "PlumSystem"
             ]
         )

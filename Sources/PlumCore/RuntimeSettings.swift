@@ -1,7 +1,7 @@
 /// What a user set while the daemon runs, rather than in `plumscale.toml`: `[[alert]]`
 /// thresholds and hysteresis, the library of named tares ("bowl" 212 g), and each sensor's
 /// piece-count reference and check-weighing limits (``CountReference``, ``CheckLimits``). The daemon keeps
-/// it in its state directory (``RuntimeSettingsStore``), so a restart or a reload keeps it.
+/// it in its state directory (`RuntimeSettingsStore` in PlumStore), so a restart or a reload keeps it.
 ///
 /// An alert's runtime value wins over the file until the file's own value for it changes (an
 /// edit is the newer decision) or until it is cleared; so each runtime value records the file's

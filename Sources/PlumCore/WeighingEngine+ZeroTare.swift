@@ -81,7 +81,7 @@ extension WeighingEngine {
         return gross
     }
 
-    /// The zero and tare to save after a command changed them (``ZeroTareStore``), or `nil`
+    /// The zero and tare to save after a command changed them (PlumStore's `ZeroTareStore`), or `nil`
     /// when there is no calibration for them to belong to.
     public var zeroTareState: ZeroTareState? {
         guard let calibration else { return nil }

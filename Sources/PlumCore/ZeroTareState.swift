@@ -1,5 +1,5 @@
 /// A sensor's zero offset and tare as they were last set, and the calibration they belong to:
-/// what ``ZeroTareStore`` keeps so that a power cut does not lose them.
+/// what PlumStore's `ZeroTareStore` keeps so that a power cut does not lose them.
 public struct ZeroTareState: Hashable, Sendable, Codable {
     /// The sensor's file stem, checked against the file name on load.
     public var sensor: String

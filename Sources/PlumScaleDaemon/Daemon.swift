@@ -6,6 +6,7 @@ internal import PlumHardware
 internal import PlumProtocol
 internal import PlumSensors
 internal import PlumStation
+internal import PlumStore
 internal import PlumSystem
 internal import PlumTransport
 internal import ServiceLifecycle

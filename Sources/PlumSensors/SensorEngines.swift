@@ -1,5 +1,6 @@
 package import PlumCore
 package import PlumDaemonConfig
+package import PlumStore
 
 /// How each configured sensor's weighing engine is made: its settings (`[scale]`, its profile,
 /// its own keys) and its stored calibration; and the log lines that say which settings run.

@@ -4,28 +4,17 @@ import PlumSystem
     import Glibc
 #endif
 
-/// A file setup writes (the configuration, a credential), written so that a crash or a full disk
-/// leaves either the old file or the new one, never half of one: a temporary file in the same
-/// directory, fsync, rename over the old one, fsync of the directory.
+/// A file setup writes (the configuration, a credential), written by PlumSystem's
+/// ``DurableFile`` so that a crash or a full disk leaves either the old file or the new one,
+/// never half of one.
 package struct SetupFile {
-    /// The steps, one wrapper each; the tests replace one with a failure to prove that the old
-    /// file survives and no temporary file is left.
-    struct Steps {
-        /// A new file with exactly the mode asked for (`O_EXCL | O_NOFOLLOW`, then `fchmod(2)`):
-        /// a link planted at the temporary file's name is never followed.
-        var write: (String, [UInt8], mode_t) -> Result<Void, Errno> = { path, bytes, mode in
-            Syscalls.createNewFile(path, bytes, mode: UInt32(mode))
-        }
-        var syncFile: (String) -> Result<Void, Errno> = { Syscalls.syncFile($0) }
-        var rename: (String, String) -> Result<Void, Errno> = { Syscalls.rename($0, $1) }
-        var syncDirectory: (String) -> Result<Void, Errno> = { Syscalls.syncDirectory($0) }
-    }
-
     /// Why a file could not be written: the file, the step, the errno and what to do.
     package struct WriteError: Error, CustomStringConvertible {
         var path: String
         var step: String
         var errno: Errno
+        /// Only the directory's fsync failed: the new file is in place.
+        var replaced = false
 
         package var description: String {
             let hint =
@@ -43,18 +32,19 @@ package struct SetupFile {
                 default:
                     "check the directory and run setup again"
                 }
-            return "cannot write \(path): \(step): \(errno); the old file is unchanged. What to do: \(hint)"
+            let left =
+                replaced ? "the new file is in place but may not survive a power cut" : "the old file is unchanged"
+            return "cannot write \(path): \(step): \(errno); \(left). What to do: \(hint)"
         }
     }
 
     var path: String
-    var steps = Steps()
+    /// The write's steps; the tests fail one to prove that the old file survives and no
+    /// temporary file is left.
+    var steps: any FileSteps = SystemFileSteps()
 
     /// The directory that holds `path`, whose fsync makes the rename durable.
-    var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    var directory: String { DurableFile.directory(of: path) }
 
     /// The temporary file, in the same directory so that the rename is atomic.
     var temporary: String {
@@ -62,24 +52,12 @@ package struct SetupFile {
         return (directory == "." && !path.hasPrefix("./") ? "" : directory + "/") + ".\(name).setup-\(getpid())"
     }
 
-    /// Writes `text` with `mode`; on failure the old file is unchanged and the temporary removed.
+    /// Writes `text` with `mode` through PlumSystem's durable write; on failure the old file is
+    /// unchanged and the temporary file removed.
     func write(_ text: String, mode: mode_t) throws(WriteError) {
-        let temporary = self.temporary
-        let bytes = Array(text.utf8)
-        func fail(_ step: String, _ error: Errno) -> WriteError {
-            _ = Syscalls.removeFile(temporary)
-            return WriteError(path: path, step: step, errno: error)
-        }
-        if case .failure(let error) = steps.write(temporary, bytes, mode) {
-            throw fail("writing \(temporary)", error)
-        }
-        if case .failure(let error) = steps.syncFile(temporary) { throw fail("fsync of \(temporary)", error) }
-        if case .failure(let error) = steps.rename(temporary, path) {
-            throw fail("renaming \(temporary) over it", error)
-        }
-        // The new file is in place; only its durability across a power cut is left to make sure of.
-        if case .failure(let error) = steps.syncDirectory(directory) {
-            throw WriteError(path: path, step: "fsync of \(directory)", errno: error)
+        let file = DurableFile(path: path, temporary: temporary, mode: UInt32(mode), steps: steps)
+        if case .failure(let failure) = file.replace(with: Array(text.utf8)) {
+            throw WriteError(path: path, step: failure.step, errno: failure.errno, replaced: failure.replaced)
         }
     }
 

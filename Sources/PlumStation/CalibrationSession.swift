@@ -1,6 +1,7 @@
 internal import PlumCore
 internal import PlumDrivers
 internal import PlumProtocol
+internal import PlumStore
 
 /// One sensor's `?CALIBRATE` workflow: the steps on the sensor's engine, the zero or point
 /// capture waiting for a stable load, and the replies that say what happened and what to do

@@ -1,6 +1,7 @@
 internal import PlumCore
 internal import PlumDrivers
 internal import PlumProtocol
+internal import PlumStore
 
 /// A channel's `?CALIBRATE` steps (its ``CalibrationSession`` on its engine) and its
 /// calibration's reloads: a new calibration in use means zero and tare afresh, saved.

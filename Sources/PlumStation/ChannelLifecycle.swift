@@ -4,6 +4,7 @@ internal import PlumDaemonConfig
 internal import PlumDrivers
 internal import PlumHardware
 internal import PlumProtocol
+internal import PlumStore
 
 /// A sensor that stops delivering samples stops being weighed, at once and in every output:
 /// its last weight is history, not a reading.

@@ -4,6 +4,7 @@ internal import PlumDaemonConfig
 internal import PlumHardware
 internal import PlumProtocol
 internal import PlumSensors
+internal import PlumStore
 
 /// The station's sensors as one value: each one's ``SensorChannel`` in the configuration's
 /// order, which pan is the heaviest, and the `[[alert]]` rules on sensors that do not run.

@@ -1,5 +1,5 @@
 internal import FoundationEssentials
-package import PlumCore
+package import PlumStore
 internal import PlumSystem
 
 /// How often the daemon has started on this state directory, and how its runs ended, kept in

@@ -2,6 +2,7 @@ internal import Logging
 internal import PlumCore
 internal import PlumDaemonConfig
 internal import PlumProtocol
+internal import PlumStore
 
 /// Which wins between `plumscale.toml`'s `[[alert]]` values and those set at runtime
 /// (`?ALERT`, Home Assistant's number entities).

@@ -1,6 +1,7 @@
 internal import Logging
 internal import PlumCore
 internal import PlumProtocol
+internal import PlumStore
 
 /// The weighing sessions (docs/items.md): `?SESSION` starts, stops, shows and lists them, and
 /// the running one records the `placed` items of its sensor.

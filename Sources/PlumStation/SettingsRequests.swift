@@ -1,6 +1,7 @@
 internal import PlumCore
 internal import PlumDaemonConfig
 internal import PlumProtocol
+internal import PlumStore
 
 /// The settings a client changes while the daemon runs, carried out on the station: a preset
 /// tare (`?TARE` with `grams`), a named tare put into use (`?TARE` with `name`), the library of

@@ -1,4 +1,5 @@
 internal import PlumCore
+internal import PlumStore
 
 /// Whether the daemon's saves to its state directory work now, so that a full disk is logged
 /// once when saves begin to fail and once when they work again, and `?DEVICES` says so

@@ -1,6 +1,7 @@
 internal import Logging
 internal import PlumCore
 internal import PlumProtocol
+internal import PlumStore
 
 /// The piece-count reference (`?COUNT`) and the check-weighing limits (`?CHECK`) of each
 /// sensor, kept over a restart in ``RuntimeSettings`` (``RuntimeSettingsStore``).

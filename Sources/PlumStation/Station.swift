@@ -4,6 +4,7 @@ package import PlumDaemonConfig
 internal import PlumHardware
 package import PlumProtocol
 package import PlumSensors
+package import PlumStore
 
 /// The daemon's heart, which only keeps order: one ``SensorChannel`` per sensor, fed by the
 /// samplers, and the requests of clients, each carried out in turn.

@@ -7,7 +7,7 @@
 /// The calls a durable file write is made of, one wrapper each, so that a store can run them
 /// step by step (and its tests can stop after any step): write a temporary file, `fsync(2)` it,
 /// `rename(2)` it over the old one, `fsync(2)` the directory so the rename survives a power cut.
-/// PlumCore's calibration and zero/tare stores run them in that order (`POSIXFileSteps`).
+/// ``DurableFile`` runs them in that order, through ``SystemFileSteps``.
 extension Syscalls {
     /// The whole file, or nil when it does not exist; `EFBIG` past `limit` bytes, so that a
     /// small state file never swallows something enormous.
@@ -51,16 +51,6 @@ extension Syscalls {
         if case .failure(let error) = once({ fchmod(fd, mode_t(mode)) }) {
             closeFile(fd)
             return .failure(error)
-        }
-        return writeAll(fd, bytes)
-    }
-
-    /// Creates or truncates `path` and writes `bytes` whole (no fsync: see ``syncFile(_:)``).
-    package static func writeWholeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) -> Result<Void, Errno> {
-        let fd: Int32
-        switch retrying({ open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }) {
-        case .success(let value): fd = value
-        case .failure(let error): return .failure(error)
         }
         return writeAll(fd, bytes)
     }

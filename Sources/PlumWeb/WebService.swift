@@ -27,7 +27,7 @@ package struct WebService: Sendable {
     /// WebSocket watchers at most: each holds a socket, a task and a queue of frames.
     package let maxWatchers: Int
     /// The sessions; a service of the application, so its tidying runs and expired sessions go.
-    package let sessionStore: SessionStore
+    package let sessionStore: LoginSessionStore
     /// How long a login lasts.
     package let sessionLifetime: Duration
     /// The setup socket, for an administrator's first run from the page (``SetupRoutes``).
@@ -38,7 +38,7 @@ package struct WebService: Sendable {
     package init(
         daemon: DaemonLink, board: PanBoard, metrics: WebMetrics, history: HistoryStore?, access: AccessPolicy,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }, maxWatchers: Int = 100,
-        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: LoginSessionStore = LoginSessionStore(),
         keeper: HistoryKeeper? = nil, setup: SetupSocketClient = SetupSocketClient()
     ) {
         self.keeper = keeper

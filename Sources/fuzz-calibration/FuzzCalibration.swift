@@ -1,6 +1,7 @@
 import FoundationEssentials
 import FuzzSupport
 import PlumCore
+import PlumStore
 
 #if canImport(Glibc)
     import Glibc

@@ -52,11 +52,3 @@ extension Result where Failure == Refusal {
         return nil
     }
 }
-
-extension Result where Failure == CalibrationStoreError {
-    /// The store error's code, or `nil` on success.
-    var storeErrorCode: CalibrationStoreError.Code? {
-        if case .failure(let error) = self { return error.code }
-        return nil
-    }
-}

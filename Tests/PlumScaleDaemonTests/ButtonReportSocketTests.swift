@@ -6,6 +6,7 @@ import PlumDrivers
 import PlumHardware
 import PlumProtocol
 import PlumSimulation
+import PlumStore
 import PlumTestSupport
 import PlumTransport
 import Synchronization

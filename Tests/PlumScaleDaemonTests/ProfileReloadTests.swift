@@ -1,6 +1,7 @@
 import PlumCore
 import PlumDaemonConfig
 import PlumProtocol
+import PlumStore
 import PlumTestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import PlumDrivers
 import PlumHardware
 import PlumSensors
 import PlumSimulation
+import PlumStore
 import PlumSystem
 import PlumTestSupport
 import PlumTransport

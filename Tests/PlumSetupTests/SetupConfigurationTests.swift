@@ -169,18 +169,9 @@ struct SetupConfigurationTests {
         let directory = try TemporaryDirectory(prefix: "plumsetupfile")
         let path = try directory.write("plumscale.toml", "old\n")
         var file = SetupFile(path: path)
-        let fails: (String) -> Result<Void, Errno> = { _ in .failure(.noSpace) }
-        switch step {
-        case "write":
-            // The real write first, so that a temporary file exists to be cleaned away.
-            let real = file.steps.write
-            file.steps.write = { path, bytes, mode in
-                _ = real(path, bytes, mode)
-                return .failure(.noSpace)
-            }
-        case "fsync": file.steps.syncFile = fails
-        default: file.steps.rename = { _, _ in .failure(.noSpace) }
-        }
+        // A failing create leaves a temporary file cut short, to be cleaned away.
+        let failing: FailingFileSteps.Step = step == "write" ? .create : step == "fsync" ? .syncFile : .rename
+        file.steps = FailingFileSteps(failing: failing, errno: .noSpace)
         let error = #expect(throws: SetupFile.WriteError.self) { try file.write("new\n", mode: 0o644) }
         #expect(directory.read("plumscale.toml") == "old\n", "the old file is intact")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["plumscale.toml"])

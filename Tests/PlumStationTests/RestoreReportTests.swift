@@ -4,6 +4,7 @@ import PlumDrivers
 import PlumHardware
 import PlumProtocol
 import PlumSensors
+import PlumStore
 import PlumTestSupport
 import Testing
 

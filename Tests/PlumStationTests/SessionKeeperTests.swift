@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import PlumCore
 import PlumProtocol
+import PlumStore
 import PlumTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import PlumCore
+import PlumStore
 import Testing
 
 @testable import PlumStation

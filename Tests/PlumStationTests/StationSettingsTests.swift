@@ -6,6 +6,7 @@ import PlumHardware
 import PlumProtocol
 import PlumSensors
 import PlumSimulation
+import PlumStore
 import PlumTestSupport
 import Testing
 

@@ -15,17 +15,17 @@ struct FileSyscallsTests {
         let path = directory.file("state.json")
         #expect(try Syscalls.readWholeFile(path).get() == nil)
         let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // more than one read
-        try Syscalls.writeWholeFile(path, bytes).get()
+        try Syscalls.createNewFile(path, bytes, mode: 0o644).get()
         #expect(try Syscalls.readWholeFile(path).get() == bytes)
-        try Syscalls.writeWholeFile(path, [1, 2, 3]).get()
-        #expect(try Syscalls.readWholeFile(path).get() == [1, 2, 3], "a second write truncates")
+        try Syscalls.createNewFile(path, [1, 2, 3], mode: 0o644).get()
+        #expect(try Syscalls.readWholeFile(path).get() == [1, 2, 3], "a second create replaces the file")
     }
 
     @Test("a file larger than the limit is EFBIG rather than read into memory")
     func limit() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("big")
-        try Syscalls.writeWholeFile(path, [UInt8](repeating: 0, count: 5000)).get()
+        try Syscalls.createNewFile(path, [UInt8](repeating: 0, count: 5000), mode: 0o644).get()
         #expect(throws: Errno.fileTooLarge) { try Syscalls.readWholeFile(path, limit: 4096).get() }
     }
 
@@ -33,8 +33,8 @@ struct FileSyscallsTests {
     func replaceInPlace() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("calibration.json")
-        try Syscalls.writeWholeFile(path, Array("old".utf8)).get()
-        try Syscalls.writeWholeFile(path + ".tmp", Array("new".utf8)).get()
+        try Syscalls.createNewFile(path, Array("old".utf8), mode: 0o644).get()
+        try Syscalls.createNewFile(path + ".tmp", Array("new".utf8), mode: 0o644).get()
         try Syscalls.syncFile(path + ".tmp").get()
         try Syscalls.link(path, path + ".prev").get()
         try Syscalls.rename(path + ".tmp", path).get()
@@ -49,7 +49,7 @@ struct FileSyscallsTests {
     func errors() throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("plain")
-        try Syscalls.writeWholeFile(file, [0]).get()
+        try Syscalls.createNewFile(file, [0], mode: 0o644).get()
         #expect(throws: Errno(rawValue: ENOTDIR)) { try Syscalls.syncDirectory(file).get() }
         #expect(throws: Errno.noSuchFileOrDirectory) { try Syscalls.rename(directory.file("absent"), file).get() }
         #expect(throws: Errno.fileExists) { try Syscalls.link(file, file).get() }

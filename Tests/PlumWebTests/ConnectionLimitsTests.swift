@@ -17,7 +17,7 @@ struct ConnectionLimitsTests {
         // machine once took longer than a real 3 s lifetime, and the sessions were gone before
         // they were counted.
         let skip = Mutex(Duration.zero)
-        let store = SessionStore(tidyInterval: .milliseconds(50)) { ContinuousClock.now + skip.withLock { $0 } }
+        let store = LoginSessionStore(tidyInterval: .milliseconds(50)) { ContinuousClock.now + skip.withLock { $0 } }
         let fixture = try WebTestFixture(sessionLifetime: .seconds(60), sessionStore: store)
         try await fixture.application().test(.live) { client in
             for _ in 0..<3 { _ = try await WebTestFixture.logIn(client) }

@@ -31,7 +31,7 @@ struct WebTestFixture {
         lanReadOnly: Bool = false, now: Double = 1_795_388_400, passwordFile: Bool = true,
         passwordHash: String = WebTestFixture.passwordHash, throttle: LoginThrottle = LoginThrottle(),
         allowedHosts: [String] = [], maxWatchers: Int = 100, trustedProxy: String? = nil, cookieSecure: Bool = false,
-        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: SessionStore = SessionStore(),
+        sessionLifetime: Duration = .seconds(12 * 3600), sessionStore: LoginSessionStore = LoginSessionStore(),
         setupSocket: String? = nil, batching: HistoryBatch.Policy? = nil
     ) throws {
         // A fresh directory that goes away with the fixture.

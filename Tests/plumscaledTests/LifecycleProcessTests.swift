@@ -1,6 +1,7 @@
 import PlumClient
 import PlumCore
 import PlumProtocol
+import PlumStore
 import PlumTestSupport
 import PlumTestThreads
 import Testing

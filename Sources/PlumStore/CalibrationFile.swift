@@ -1,5 +1,7 @@
 internal import FoundationEssentials
 
+import PlumCore
+
 /// The on-disk form of one sensor's calibrations: the one in use and the ones before it.
 ///
 /// ```json

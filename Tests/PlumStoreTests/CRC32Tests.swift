@@ -1,6 +1,7 @@
+import PlumCore
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 @Suite("CRC-32")
 struct CRC32Tests {

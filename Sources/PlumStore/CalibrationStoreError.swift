@@ -1,3 +1,7 @@
+import PlumCore
+
+internal import PlumSystem
+
 /// Why the calibration store could not load or save, naming the file and how to recover.
 ///
 /// The engine runs the sensor uncalibrated with this error's ``description`` as the reason,
@@ -42,5 +46,5 @@ public struct CalibrationStoreError: Error, Hashable, Sendable, CustomStringConv
 
     /// The step failed because the disk (or the quota) is full, ENOSPC or EDQUOT: the file is
     /// sound, and freeing space is the cure.
-    public var isNoSpace: Bool { errno.map { FileErrno($0).isNoSpace } ?? false }
+    public var isNoSpace: Bool { errno.map { Errno(rawValue: $0).isNoSpace } ?? false }
 }

@@ -1,43 +1,10 @@
 import Foundation
+import PlumCore
+import PlumSystem
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
-
-/// Real file steps with one kind of step failing, as a full card or a failing fsync does.
-struct FailingFileSteps: FileSteps {
-    enum Step: String, Sendable, CaseIterable { case write, syncFile, rename, syncDirectory }
-
-    let failing: Step
-    let errno: Int32
-    private let real = POSIXFileSteps()
-
-    init(failing: Step, errno: Int32) {
-        self.failing = failing
-        self.errno = errno
-    }
-
-    func read(_ path: String) -> Result<[UInt8]?, FileErrno> { real.read(path) }
-    func list(_ directory: String) -> Result<[String], FileErrno> { real.list(directory) }
-    func link(_ existing: String, _ new: String) -> Result<Void, FileErrno> { real.link(existing, new) }
-    func remove(_ path: String) -> Result<Void, FileErrno> { real.remove(path) }
-
-    /// A failing write leaves what a full disk leaves: the file created, cut short.
-    func write(_ path: String, _ bytes: [UInt8]) -> Result<Void, FileErrno> {
-        guard failing == .write else { return real.write(path, bytes) }
-        _ = real.write(path, Array(bytes.prefix(bytes.count / 2)))
-        return .failure(FileErrno(errno))
-    }
-    func syncFile(_ path: String) -> Result<Void, FileErrno> {
-        failing == .syncFile ? .failure(FileErrno(errno)) : real.syncFile(path)
-    }
-    func rename(_ from: String, _ to: String) -> Result<Void, FileErrno> {
-        failing == .rename ? .failure(FileErrno(errno)) : real.rename(from, to)
-    }
-    func syncDirectory(_ path: String) -> Result<Void, FileErrno> {
-        failing == .syncDirectory ? .failure(FileErrno(errno)) : real.syncDirectory(path)
-    }
-}
+@testable import PlumStore
 
 /// The one sealed-file store every small state file is: what it refuses and why, and that a
 /// failed step never costs the file already there.
@@ -51,7 +18,7 @@ struct SealedFileTests {
     static let hint = "the notes start empty"
 
     static func file(
-        _ directory: TemporaryDirectory, sensor: String? = nil, files: any FileSteps = POSIXFileSteps()
+        _ directory: TemporaryDirectory, sensor: String? = nil, files: any FileSteps = SystemFileSteps()
     ) -> SealedFile<Note> {
         SealedFile(
             format: "plumscale-notes", schemaVersion: 2, contents: "notes", directory: directory.path,
@@ -136,14 +103,14 @@ struct SealedFileTests {
         let directory = try TemporaryDirectory(prefix: "plumsealed")
         let old = Note(text: "old", grams: 20)
         try Self.file(directory).save(old, unchanged: "unchanged").get()
-        let failing = Self.file(directory, files: FailingFileSteps(failing: step, errno: 28))
+        let failing = Self.file(directory, files: FailingFileSteps(failing: step, errno: .noSpace))
         guard case .failure(let error) = failing.save(Note(text: "new", grams: 30), unchanged: "the notes are kept")
         else {
             Issue.record("a save whose \(step) failed succeeded")
             return
         }
         let named = [
-            "write": "writing", "syncFile": "syncing", "rename": "renaming", "syncDirectory": "syncing directory"
+            "create": "writing", "syncFile": "syncing", "rename": "renaming", "syncDirectory": "syncing directory"
         ]
         #expect(error.code == .io && error.errno == 28 && error.message.hasPrefix(named[step.rawValue] ?? "?"))
         #expect(error.message.contains("No space left on device"), "\(error)")
@@ -165,7 +132,7 @@ struct SealedFileTests {
     @Test("an error other than a full disk asks to check space and permissions", arguments: [Int32(13), 5])
     func otherErrno(errno: Int32) throws {
         let directory = try TemporaryDirectory(prefix: "plumsealed")
-        let failing = Self.file(directory, files: FailingFileSteps(failing: .write, errno: errno))
+        let failing = Self.file(directory, files: FailingFileSteps(failing: .create, errno: Errno(rawValue: errno)))
         guard case .failure(let error) = failing.save(Note(text: "n", grams: 1), unchanged: "kept") else {
             Issue.record("a failed write succeeded")
             return

@@ -1,4 +1,5 @@
 import PlumCore
+import PlumStore
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ func emit(_ line: String, to descriptor: Int32) {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
-    emit("usage: plumcore-state-writer DIRECTORY", to: 2)
+    emit("usage: plumstore-state-writer DIRECTORY", to: 2)
     exit(64)
 }
 let store = ZeroTareStore(directory: arguments[1])

@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// The daemon's runtime settings file: written whole and checksummed, read back the same; a
 /// damaged file is never used and says why; the library's names and weights are checked.

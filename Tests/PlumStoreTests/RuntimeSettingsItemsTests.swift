@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// Piece-count references and check limits in the runtime settings file: kept and read back,
 /// written only when there are some, so a file without them is the file it always was.

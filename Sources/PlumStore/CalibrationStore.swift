@@ -1,3 +1,7 @@
+import PlumCore
+
+internal import PlumSystem
+
 /// One versioned, checksummed JSON file per sensor and gain, written so that a crash or a
 /// power cut at any moment leaves the old calibration or the new one, never a broken one.
 ///
@@ -21,7 +25,7 @@ public struct CalibrationStore: Sendable {
     let files: any FileSteps
 
     public init(directory: String = CalibrationStore.defaultDirectory, historyLimit: Int = 5) {
-        self.init(directory: directory, historyLimit: historyLimit, files: POSIXFileSteps())
+        self.init(directory: directory, historyLimit: historyLimit, files: SystemFileSteps())
     }
 
     init(directory: String, historyLimit: Int, files: any FileSteps) {
@@ -40,7 +44,7 @@ public struct CalibrationStore: Sendable {
         case .failure(let error):
             return .failure(
                 CalibrationStoreError(
-                    code: .io, path: directory, message: "cannot list: \(error.text)", errno: error.code,
+                    code: .io, path: directory, message: "cannot list: \(error)", errno: error.rawValue,
                     hint: "check that the daemon may read \(directory)"))
         case .success(let names):
             var removed: [String] = []
@@ -49,8 +53,8 @@ public struct CalibrationStore: Sendable {
                     return .failure(
                         CalibrationStoreError(
                             code: .io, path: "\(directory)/\(name)",
-                            message: "cannot remove a stale temporary file: \(error.text)",
-                            errno: error.code, hint: "check permissions on \(directory)"))
+                            message: "cannot remove a stale temporary file: \(error)",
+                            errno: error.rawValue, hint: "check permissions on \(directory)"))
                 }
                 removed.append(name)
             }
@@ -141,11 +145,11 @@ public struct CalibrationStore: Sendable {
             return .failure(
                 CalibrationStoreError(code: .invalidSensor, path: path, message: refusal.reason, hint: refusal.hint))
         }
-        switch files.read(path) {
+        switch files.read(path, limit: SealedFile<CalibrationFile.Payload>.sizeLimit) {
         case .failure(let error):
             return .failure(
                 CalibrationStoreError(
-                    code: .io, path: path, message: "cannot read: \(error.text)", errno: error.code,
+                    code: .io, path: path, message: "cannot read: \(error)", errno: error.rawValue,
                     hint: "check that the daemon may read \(directory)"))
         case .success(nil):
             return .success(nil)

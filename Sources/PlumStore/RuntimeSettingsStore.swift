@@ -1,3 +1,7 @@
+import PlumCore
+
+internal import PlumSystem
+
 /// The daemon's one file of settings made at runtime (``RuntimeSettings``), beside the
 /// calibrations: `runtime-settings.json`, a ``SealedFile`` like the zero and tare, so a power
 /// cut leaves the old settings or the new ones.
@@ -13,7 +17,7 @@ package struct RuntimeSettingsStore: Sendable {
     package let directory: String
     let file: SealedFile<RuntimeSettings>
 
-    package init(directory: String) { self.init(directory: directory, files: POSIXFileSteps()) }
+    package init(directory: String) { self.init(directory: directory, files: SystemFileSteps()) }
 
     init(directory: String, files: any FileSteps) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory

@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// A real process saving zero and tare without pause, killed with SIGKILL at arbitrary moments:
 /// what it leaves is always one complete state it wrote, never half of one or a mix of two.
@@ -14,7 +15,7 @@ struct KillDuringSaveTests {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let exe = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            + "/plumcore-state-writer"
+            + "/plumstore-state-writer"
     }()
 
     /// Starts the writer, waits (deadline 10 s) until it has printed `saved N` for some N of at

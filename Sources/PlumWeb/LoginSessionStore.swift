@@ -8,7 +8,7 @@ internal import ServiceLifecycle
 ///
 /// Hummingbird's `MemoryPersistDriver` tidies the same way, but cannot say how many entries it
 /// holds; this one can (``count``), so a test proves that the tidying runs.
-package actor SessionStore: PersistDriver {
+package actor LoginSessionStore: PersistDriver {
     private struct Item {
         let value: any Codable & Sendable
         let expires: ContinuousClock.Instant?

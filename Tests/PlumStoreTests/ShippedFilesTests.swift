@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// The data files in the repository's `Calibration/` folder load as the engine expects.
 @Suite("Shipped profiles and example calibrations")

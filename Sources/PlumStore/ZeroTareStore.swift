@@ -1,3 +1,7 @@
+import PlumCore
+
+internal import PlumSystem
+
 /// One small checksummed JSON file per sensor holding its zero offset and tare, a
 /// ``SealedFile`` like the other state files, so that a power cut at any moment leaves the old
 /// values or the new ones.
@@ -22,7 +26,7 @@ public struct ZeroTareStore: Sendable {
     let files: any FileSteps
 
     public init(directory: String = CalibrationStore.defaultDirectory) {
-        self.init(directory: directory, files: POSIXFileSteps())
+        self.init(directory: directory, files: SystemFileSteps())
     }
 
     init(directory: String, files: any FileSteps) {

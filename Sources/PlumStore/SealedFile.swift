@@ -1,4 +1,7 @@
 internal import FoundationEssentials
+import PlumCore
+
+internal import PlumSystem
 
 /// One checksummed JSON file in the state directory, read and written the one way every store
 /// of small state does it (``ZeroTareStore``, ``SessionStore``, ``RuntimeSettingsStore``, and
@@ -38,6 +41,9 @@ package struct SealedFile<Content: Codable>: Sendable {
 
     package var path: String { "\(directory)/\(name)" }
 
+    /// A state file is a few kilobytes; a store refuses to swallow something enormous.
+    static var sizeLimit: Int { 16 * 1024 * 1024 }
+
     /// The whole file as encoded; keys are sorted by the encoder, so declaration order is free.
     struct Envelope: Codable {
         var checksum: String
@@ -61,11 +67,11 @@ package struct SealedFile<Content: Codable>: Sendable {
                 CalibrationStoreError(code: code, path: path, message: message, hint: hint))
         }
         let bytes: [UInt8]
-        switch files.read(path) {
+        switch files.read(path, limit: Self.sizeLimit) {
         case .failure(let error):
             return .failure(
                 CalibrationStoreError(
-                    code: .io, path: path, message: "cannot read: \(error.text)", errno: error.code, hint: hint))
+                    code: .io, path: path, message: "cannot read: \(error)", errno: error.rawValue, hint: hint))
         case .success(nil): return .success(nil)
         case .success(let read?): bytes = read
         }
@@ -131,47 +137,21 @@ package struct SealedFile<Content: Codable>: Sendable {
         return commit(bytes, keepPrevious: keepPrevious, unchanged: unchanged)
     }
 
-    /// The durable replacement of ``path`` by `bytes`, one ``FileSteps`` call per step. With
-    /// `keepPrevious`, the current file is first kept as `PATH.prev` (link, then rename, so a
-    /// whole copy is always there): the calibration keeps one to recover from.
+    /// The durable replacement of ``path`` by `bytes` (PlumSystem's ``DurableFile``). With
+    /// `keepPrevious`, the current file is first kept as `PATH.prev`: the calibration keeps one
+    /// to recover from.
     func commit(_ bytes: [UInt8], keepPrevious: Bool, unchanged: String) -> Result<Void, StoreError> {
-        let temporary = path + ".tmp"
-        let previous = path + ".prev"
-        var steps: [(String, () -> Result<Void, FileErrno>)] = [
-            ("writing \(temporary)", { files.write(temporary, bytes) }),
-            ("syncing \(temporary)", { files.syncFile(temporary) })
-        ]
-        if keepPrevious {
-            steps += [
-                ("removing \(previous).tmp", { files.remove(previous + ".tmp") }),
-                ("linking \(path) to \(previous).tmp", { files.link(path, previous + ".tmp") }),
-                ("renaming \(previous).tmp to \(previous)", { files.rename(previous + ".tmp", previous) })
-            ]
+        DurableFile(path: path, steps: files).replace(with: bytes, keepPrevious: keepPrevious).mapError { failure in
+            let left = failure.replaced ? "the new file is in place but may not survive a power cut" : unchanged
+            return CalibrationStoreError(
+                code: .io, path: path, message: "\(failure.step) failed: \(failure.errno)",
+                errno: failure.errno.rawValue, hint: Self.hint(for: failure.errno, directory: directory) + "; \(left)")
         }
-        steps += [
-            ("renaming \(temporary) to \(path)", { files.rename(temporary, path) }),
-            ("syncing directory \(directory)", { files.syncDirectory(directory) })
-        ]
-        for (index, (what, step)) in steps.enumerated() {
-            if case .failure(let error) = step() {
-                // Only the directory's fsync comes after the rename: the new file is then in place.
-                let renamed = index == steps.count - 1
-                // A temporary file a full disk cut short holds blocks the next save needs, and
-                // would wait for the next start to be removed.
-                if !renamed { _ = files.remove(temporary) }
-                let left = renamed ? "the new file is in place but may not survive a power cut" : unchanged
-                return .failure(
-                    CalibrationStoreError(
-                        code: .io, path: path, message: "\(what) failed: \(error.text)", errno: error.code,
-                        hint: Self.hint(for: error, directory: directory) + "; \(left)"))
-            }
-        }
-        return .success(())
     }
 
     /// What to do about a failed step: a full disk says so, naming where to free space;
     /// anything else may be space or permissions.
-    static func hint(for error: FileErrno, directory: String) -> String {
+    static func hint(for error: Errno, directory: String) -> String {
         error.isNoSpace
             ? "the file system holding \(directory) is full: free some space there"
             : "check free space and permissions on \(directory)"
@@ -184,6 +164,6 @@ extension SealedFile {
     package init(format: String, schemaVersion: Int, contents: String, directory: String, name: String, pretty: Bool) {
         self.init(
             format: format, schemaVersion: schemaVersion, contents: contents, directory: directory, name: name,
-            sensor: nil, pretty: pretty, files: POSIXFileSteps())
+            sensor: nil, pretty: pretty, files: SystemFileSteps())
     }
 }

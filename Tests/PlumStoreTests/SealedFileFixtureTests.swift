@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// Files the stores wrote before they shared ``SealedFile``, byte for byte as they are on users'
 /// cards: each still loads as what was saved, and saving that again writes the same bytes, so

@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 @Suite("Zero and tare store")
 struct ZeroTareStoreTests {

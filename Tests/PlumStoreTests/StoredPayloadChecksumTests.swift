@@ -1,8 +1,9 @@
 import Foundation
+import PlumCore
 import PlumTestSupport
 import Testing
 
-@testable import PlumCore
+@testable import PlumStore
 
 /// The checksum covers the payload's bytes as stored, so a toolchain that prints numbers
 /// differently neither invalidates the files already written nor writes ones others reject.
