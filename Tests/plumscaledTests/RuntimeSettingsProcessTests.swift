@@ -13,7 +13,7 @@ import Testing
     .timeLimit(.minutes(3)), .ownThreads)
 struct RuntimeSettingsProcessTests {
     static func configuration(_ directory: TemporaryDirectory, alerts: [String]) -> String {
-        AlertReloadTests.configuration(directory, alerts: alerts)
+        AlertReloadProcessTests.configuration(directory, alerts: alerts)
     }
 
     /// Sends SIGHUP and waits for the reload's log line that contains `note`.
@@ -35,12 +35,12 @@ struct RuntimeSettingsProcessTests {
         try await offPool {
             let client = try daemon.client()
             _ = try client.watch()
-            _ = try AlertReloadTests.alert(client, "fruit-low") { $0.active && $0.grams != nil }
+            _ = try AlertReloadProcessTests.alert(client, "fruit-low") { $0.active && $0.grams != nil }
 
             let setter = try daemon.client()
             let set = try setter.setAlert(AlertChange(name: "fruit-low", threshold: 50))
             #expect(set.threshold == 50 && set.hysteresis == 20 && !set.active, "100 g is not below 50 g: \(set)")
-            let told = try AlertReloadTests.alert(client, "fruit-low") { $0.threshold == 50 }
+            let told = try AlertReloadProcessTests.alert(client, "fruit-low") { $0.threshold == 50 }
             #expect(!told.active, "watchers see the new threshold: \(told)")
             #expect(throws: ClientError.self) { try setter.setAlert(AlertChange(name: "fruit-high", threshold: 5)) }
 
@@ -48,14 +48,14 @@ struct RuntimeSettingsProcessTests {
             try directory.write(
                 "plumscale.toml", Self.configuration(directory, alerts: [fruitLow, "name = \"heavy\"\nabove = 500"]))
             try Self.reload(daemon, until: "[[alert]] rules: 1 kept, 1 new or changed (heavy)")
-            #expect(try AlertReloadTests.currentAlerts(daemon)["fruit-low"]?.threshold == 50)
+            #expect(try AlertReloadProcessTests.currentAlerts(daemon)["fruit-low"]?.threshold == 50)
 
             // The file's own threshold edited: the newer decision wins, and the state forgets 50 g.
             try directory.write(
                 "plumscale.toml",
                 Self.configuration(directory, alerts: ["name = \"fruit-low\"\nbelow = 120\nhysteresis = 20"]))
             try Self.reload(daemon, until: "threshold 50.0 g set at runtime dropped")
-            let edited = try AlertReloadTests.alert(client, "fruit-low") { $0.threshold == 120 }
+            let edited = try AlertReloadProcessTests.alert(client, "fruit-low") { $0.threshold == 120 }
             #expect(edited.hysteresis == 20, "\(edited)")
             let file = try String(contentsOfFile: directory.file("state/runtime-settings.json"), encoding: .utf8)
             #expect(!file.contains("fruit-low"), "the overruled value is dropped from the state: \(file)")

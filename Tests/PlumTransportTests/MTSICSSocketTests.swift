@@ -41,7 +41,7 @@ struct BenchBalance: MTSICSHandler {
 }
 
 @Suite("MT-SICS over a real Unix socket", .serialized)
-struct MTSICSTests {
+struct MTSICSSocketTests {
     private func withBalance(maximumClients: Int = 256, _ body: (TestClient) async throws -> Void) async throws {
         try await withBalanceServer(maximumClients: maximumClients) { path in try await body(try TestClient(path: path))
         }

@@ -8,7 +8,7 @@ import Testing
 
 /// The web service's link through the client library to a real `plumscaled --simulate`.
 @Suite("Link to the real daemon", .timeLimit(.minutes(3)))
-struct DaemonLinkTests {
+struct WebDaemonLinkTests {
     @Test("readings flow from plumscaled to the board, tare is carried out, and a restarted daemon is found again")
     func realDaemon() async throws {
         let first = try await offPool { try DaemonFixture() }

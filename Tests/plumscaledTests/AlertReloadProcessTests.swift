@@ -9,7 +9,7 @@ import Testing
 /// once, an unchanged rule keeps its state, and a removed rule is reported `removed`, so no client
 /// keeps showing an alert nothing evaluates any more.
 @Suite("Alert rules follow a reload of a real plumscaled", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
-struct AlertReloadTests {
+struct AlertReloadProcessTests {
     /// One simulated pan whose load is whatever `pan.grams` in `directory` holds, and `alerts`.
     static func configuration(_ directory: TemporaryDirectory, alerts: [String]) -> String {
         """
