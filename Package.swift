@@ -170,6 +170,9 @@ let package = Package(
             ],
             path: "Benchmarks/plumscale-bench"
         ),
+        // What the CLI prints: readings, the watch gauge, status, sessions, counts and verdicts,
+        // as text (escaped where it came from the wire); the program only prints it.
+        .target(name: "PlumConsole", dependencies: ["PlumCore", "PlumProtocol", "PlumHistory"]),
         // `plumscale setup` as a library: the probe's use, the wizard's logic, the answers, the
         // configuration's rendering and durable write, and the root-run `--serve` protocol. The
         // CLI keeps a thin SetupCommand; its tests are PlumSetupTests.
@@ -191,6 +194,7 @@ let package = Package(
                 "PlumScaleDaemon",
                 "PlumProbe",  // `plumscale setup --probe` and `--check`
                 "PlumSetup",
+                "PlumConsole",  // what it prints
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
@@ -208,10 +212,19 @@ let package = Package(
             name: "PlumHomeAssistant",
             dependencies: ["PlumMQTT", "PlumProtocol", .product(name: "Logging", package: "swift-log")]
         ),
+        // plumscale-mqtt's service: its settings from the file and the flags (`BridgeSetup`), and
+        // the bridge's link to the daemon through PlumClient (`PlumClientLink`).
+        .target(
+            name: "PlumMQTTService",
+            dependencies: [
+                "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumProtocol", "PlumClient",
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
         .executableTarget(
             name: "plumscale-mqtt",
             dependencies: [
-                "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumProtocol", "PlumClient", "PlumSystem",
+                "PlumMQTTService", "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
@@ -358,11 +371,17 @@ let package = Package(
         // plumscale-mqtt as a child process between a real plumscaled and a real broker, and its
         // setup from the configuration and the credentials.
         .testTarget(
+            name: "PlumMQTTServiceTests",
+            dependencies: [
+                "PlumMQTTService", "PlumHomeAssistant", "PlumMQTT", "PlumSettings", "PlumDaemonConfig", "PlumClient",
+                "PlumProtocol", "PlumTestSupport", .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        .testTarget(
             name: "plumscale-mqttTests",
             dependencies: [
-                "plumscale-mqtt", "plumscaled", "PlumHomeAssistant", "PlumMQTT", "PlumDaemonConfig", "PlumSettings",
-                "PlumClient", "PlumProtocol", "PlumTestSupport",
-                .product(name: "Logging", package: "swift-log")
+                "plumscale-mqtt", "plumscaled", "PlumMQTT", "PlumSettings", "PlumClient", "PlumProtocol",
+                "PlumTestSupport"
             ]
         ),
         // The history store on its own: the recorder's rules on a real SQLite file.
@@ -379,12 +398,18 @@ let package = Package(
         ),
         // The CLI: its texts, its commands against a real plumscaled, in a terminal.
         .testTarget(
-            name: "plumscaleTests",
+            name: "PlumConsoleTests",
             dependencies: [
-                "plumscale", "plumscaled", "PlumCore", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
+                "PlumConsole", "PlumCore", "PlumProtocol", "PlumHistory",
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
-                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant",
+                "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+            ]
+        ),
+        .testTarget(
+            name: "plumscaleTests",
+            dependencies: [
+                "plumscale", "plumscaled", "PlumProtocol", "PlumTestSupport", "PlumTestThreads",
                 "PlumHistory",  // a history file for `plumscale status` to read
                 // `plumscale setup`'s files, loaded as the services load them
                 "PlumDaemonConfig", "PlumSettings"

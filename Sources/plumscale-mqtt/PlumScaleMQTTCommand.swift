@@ -3,6 +3,7 @@ import Dispatch
 import Logging
 import PlumHomeAssistant
 import PlumMQTT
+import PlumMQTTService
 import PlumSettings
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumClient
+import PlumConsole
 import PlumCore
 import PlumProtocol
 
@@ -93,7 +94,7 @@ struct Wizard {
     /// Asks on the terminal. Returns whether the calibration was saved.
     func interactive() throws -> Bool {
         _ = try step(.begin)
-        let span = Self.span(try connection.sensors([sensor]).first?.capacity)
+        let span = CalibrationText.span(try connection.sensors([sensor]).first?.capacity)
         say("Calibrating \(sensor) with known weights. You need one or more weights whose mass you know,")
         say("together spanning at least a fifth of full scale (\(span)).")
         say("")
@@ -134,7 +135,7 @@ struct Wizard {
             let fit = try step(.fit)
             say("")
             say("3. The fit:")
-            say(Self.table(fit))
+            say(CalibrationText.table(fit))
             guard fit.ok else {
                 // The points so far are kept: an FSR needs more of them, or the span was too small.
                 say("   Add another known weight (the points so far are kept); Ctrl-D cancels.")
@@ -144,7 +145,7 @@ struct Wizard {
                 say("   The signal per gram is far from what the sensor's profile expects: was the weight you")
                 say("   typed the one on the pan? Answer n to cancel and calibrate again.")
             }
-            guard let advice = Self.unchecked(fit) else { break }
+            guard let advice = CalibrationText.unchecked(fit) else { break }
             say("   \(advice)")
             say("Save and use this calibration? [y/N], or place a third known weight and type its grams:")
             guard let answer = ask() else { return try cancel() }
@@ -195,8 +196,8 @@ struct Wizard {
             }
         }
         let fit = try step(.fit)
-        print(Self.table(fit))
-        if fit.ok, let advice = Self.unchecked(fit) { say("\(sensor): \(advice)") }
+        print(CalibrationText.table(fit))
+        if fit.ok, let advice = CalibrationText.unchecked(fit) { say("\(sensor): \(advice)") }
         guard fit.ok else {
             _ = try? step(.cancel)
             throw CommandError(
@@ -245,39 +246,6 @@ struct Wizard {
     /// Sends one step and returns the daemon's CALIBRATE answer (a capture waits for stable).
     private func step(_ step: CalibrationRequest.Step, grams: Double? = nil) throws(ClientError) -> CalibrationReply {
         try connection.calibrate(CalibrationRequest(sensor: sensor, step: step, grams: grams))
-    }
-
-    /// The least span of the known weights, a fifth of `capacity` (the sensor's full scale):
-    /// "77 g of its 385 g". An older daemon does not say its capacity.
-    static func span(_ capacity: Double?) -> String {
-        guard let capacity, capacity > 0 else { return "a fifth of the sensor's capacity" }
-        let fifth = FixedPoint.text(capacity / 5, decimals: capacity / 5 < 10 ? 1 : 0)
-        return "\(fifth) g of its \(FixedPoint.text(capacity, decimals: capacity < 10 ? 1 : 0)) g"
-    }
-
-    /// The fit as a table of known weights and residuals, then its quality.
-    static func table(_ fit: CalibrationReply) -> String {
-        guard fit.ok, let grams = fit.grams, let residuals = fit.residuals else {
-            return "   refused: \(fit.message ?? "no fit")"
-        }
-        var lines = ["   known weight    residual"]
-        for (known, residual) in zip(grams, residuals) {
-            let text = FixedPoint.text(residual, decimals: 2)
-            let weight = (FixedPoint.text(known, decimals: 1) + " g").leftPadding(to: 12)
-            lines.append("   \(weight)    \(text.hasPrefix("-") ? text : "+" + text) g")
-        }
-        lines.append("   quality: \(fit.quality ?? "?")")
-        if let notice = fit.notice { lines.append("   note: \(notice)") }
-        return lines.joined(separator: "\n")
-    }
-
-    /// Advice when nothing checks `fit`: zero and a single known weight fit exactly whatever
-    /// was on the pan (graded "not checked"), so a third point, another known weight, is the
-    /// only way to catch a weight typed wrong.
-    static func unchecked(_ fit: CalibrationReply) -> String? {
-        guard let grams = fit.grams, Set(grams).count <= 2 else { return nil }
-        return "Only zero and one known weight: nothing checks this fit (a weight typed wrong would still fit "
-            + "exactly). Place a different known weight as a third point to check it."
     }
 
     /// Grams as a script types them: "100", "250.5".

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumClient
+import PlumConsole
 import PlumCore
 import PlumProtocol
 
@@ -74,21 +75,7 @@ struct CheckCommand: ParsableCommand {
         if let shown, let verdict = shown.check {
             let colour = Terminal.isTerminal(1) && Terminal.colour() != .none
             printStyled(
-                WireText.escaped("\(shown.sensor): \(shown.display)  ") + Self.verdict(verdict, colour: colour))
+                WireText.escaped("\(shown.sensor): \(shown.display)  ") + CheckText.verdict(verdict, colour: colour))
         }
-    }
-
-    /// The verdict in capitals, in its lamp's colour on a colour terminal: green OK, yellow
-    /// UNDER, red OVER.
-    static func verdict(_ verdict: String, colour: Bool) -> String {
-        let word = WireText.escaped(verdict.uppercased())
-        guard colour else { return word }
-        let code =
-            switch verdict {
-            case "ok": "32"
-            case "under": "33"
-            default: "31"
-            }
-        return "\u{1B}[1;\(code)m\(word)\u{1B}[0m"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumClient
+import PlumConsole
 import PlumCore
 import PlumProtocol
 
@@ -75,14 +76,7 @@ struct CountCommand: ParsableCommand {
             }
             return nil
         }
-        if let shown { print(Self.text(shown)) }
-    }
-
-    /// The count of a `WEIGHT` in words: "left: 20 pieces", or the ratio when it is ambiguous.
-    static func text(_ report: WeightReport) -> String {
-        if let count = report.count { return "\(report.sensor): \(count) \(count == 1 ? "piece" : "pieces")" }
-        let ratio = report.countRatio.map { FixedPoint.text($0, decimals: 2) } ?? "?"
-        return "\(report.sensor): ambiguous, \(ratio) pieces — a piece of another size, or something else on the pan"
+        if let shown { print(CountText.text(shown)) }
     }
 
     /// Asks until the load is stable or the timeout passes, as `tare` does.

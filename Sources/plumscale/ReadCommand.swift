@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlumClient
+import PlumConsole
 import PlumCore
 import PlumProtocol
 

@@ -3,9 +3,7 @@ import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-@testable import plumscale
-
-@Suite("plumscale check against a real daemon, and its lamps", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
+@Suite("plumscale check against a real daemon", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct CheckCommandTests {
     @Test("a target at the load is OK, one 10 g above it UNDER, and read shows the verdict; --stop ends it")
     func checks() async throws {
@@ -28,13 +26,5 @@ struct CheckCommandTests {
         #expect(stop.status == 0 && stop.stdout.contains("check-weighing stopped"), "\(stop.stdout)")
         let bad = await scale.plumscale(["check", "--target", "0"])
         #expect(bad.status != 0 && bad.stderr.contains("--target must be a weight above 0 g"), "\(bad.stderr)")
-    }
-
-    @Test("the lamps: green OK, yellow UNDER, red OVER on a colour terminal, plain words otherwise")
-    func lamps() {
-        #expect(CheckCommand.verdict("ok", colour: true) == "\u{1B}[1;32mOK\u{1B}[0m")
-        #expect(CheckCommand.verdict("under", colour: true) == "\u{1B}[1;33mUNDER\u{1B}[0m")
-        #expect(CheckCommand.verdict("over", colour: true) == "\u{1B}[1;31mOVER\u{1B}[0m")
-        #expect(CheckCommand.verdict("over", colour: false) == "OVER")
     }
 }

@@ -3,8 +3,6 @@ import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-@testable import plumscale
-
 @Suite("plumscale count against a real daemon", .tags(.process), .timeLimit(.minutes(3)), .ownThreads)
 struct CountCommandTests {
     @Test("--pieces 10 on 25.3 g takes about 2.53 g a piece and prints the count; 50.6 g counts 20; --stop ends it")
@@ -33,16 +31,5 @@ struct CountCommandTests {
         #expect(stop.status == 0 && stop.stdout.contains("pan: counting stopped"), "\(stop.stdout) \(stop.stderr)")
         let neither = await scale.plumscale(["count"])
         #expect(neither.status != 0 && neither.stderr.contains("give --pieces N, or --stop"), "\(neither.stderr)")
-    }
-
-    @Test("an ambiguous count says so with its ratio, never a guess")
-    func ambiguous() {
-        var report = WeightReport(
-            sensor: "pan", time: 1, grams: 51.5, display: "51.5 g", unit: "g", stable: true, overload: false,
-            underload: false, zero: false, tare: 0, heaviest: false, hue: 0, rgb: "#ff0000", calibrated: true)
-        report.counted(nil, ratio: 20.6)
-        #expect(CountCommand.text(report).hasPrefix("pan: ambiguous, 20.60 pieces"))
-        report.counted(1, ratio: nil)
-        #expect(CountCommand.text(report) == "pan: 1 piece")
     }
 }

@@ -3,10 +3,8 @@ import PlumTestSupport
 import PlumTestThreads
 import Testing
 
-@testable import plumscale
-
 @Suite(
-    "plumscale session against a real daemon, and the session's words", .tags(.process), .timeLimit(.minutes(3)),
+    "plumscale session against a real daemon", .tags(.process), .timeLimit(.minutes(3)),
     .ownThreads)
 struct SessionCommandTests {
     @Test("start, a refused second start, a plum recorded, stop with the figures, list, and export as CSV")
@@ -41,24 +39,5 @@ struct SessionCommandTests {
         #expect(csv.stdoutLines.dropFirst().map { $0.hasPrefix("1,72.4,,,") } == [true], "\(csv.stdout)")
         let none = await scale.plumscale(["session", "stop"])
         #expect(none.status == 2 && none.stderr.contains("no session runs"), "\(none.stderr)")
-    }
-
-    @Test("the histogram scales bars to the largest class and lists empty classes with no bar")
-    func histogram() {
-        let session = SessionSummary(
-            name: "c", sensor: "pan", started: "t", division: 0.1, count: 25, total: 1_234.5,
-            classes: [.init(name: "small", count: 0), .init(name: "medium", count: 20), .init(name: "large", count: 5)],
-            unclassified: 0)
-        #expect(SessionText.histogram(session) == "small 0  medium 20 ██████████  large 5 ███")
-        #expect(SessionText.running(session).hasPrefix("session c: 25 items, 1234.5 g  small 0"))
-    }
-
-    @Test("CSV quotes a class with a comma, and prints grams with the division's decimals")
-    func csv() {
-        let session = SessionSummary(
-            name: "c", sensor: "pan", started: "t", division: 0.5, count: 1, total: 60,
-            items: [.init(item: 4, grams: 60, weightClass: "big, round", flags: ["merged", "stacked"], at: "t1")])
-        #expect(
-            SessionText.csv(session) == "item,grams,class,flags,recorded_at\n4,60.0,\"big, round\",merged;stacked,t1\n")
     }
 }

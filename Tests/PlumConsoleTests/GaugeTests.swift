@@ -1,7 +1,6 @@
+import PlumConsole
 import PlumProtocol
 import Testing
-
-@testable import plumscale
 
 @Suite("The watch gauge, drawn as text")
 struct GaugeTests {

@@ -6,7 +6,7 @@ import PlumTestSupport
 import Synchronization
 import Testing
 
-@testable import plumscale_mqtt
+@testable import PlumMQTTService
 
 /// plumscale-mqtt's daemon side (``PlumClientLink`` over PlumClient's `DaemonLink`) against the
 /// fake daemon on a real socket, stopped and started again on the same path.

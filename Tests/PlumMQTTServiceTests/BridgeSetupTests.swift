@@ -4,7 +4,7 @@ import PlumMQTT
 import PlumSettings
 import Testing
 
-@testable import plumscale_mqtt
+@testable import PlumMQTTService
 
 @Suite("plumscale-mqtt setup: [mqtt] and the command line")
 struct BridgeSetupTests {

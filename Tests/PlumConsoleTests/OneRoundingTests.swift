@@ -1,3 +1,4 @@
+import PlumConsole
 import PlumHomeAssistant
 import PlumProtocol
 import PlumScaleDaemon
@@ -5,7 +6,6 @@ import PlumStation
 import Testing
 
 @testable import PlumCore
-@testable import plumscale
 
 /// One weight, one set of digits: the engine rounds the net load to the division once, the
 /// report carries that count of divisions, and every client renders from it. Before, Home

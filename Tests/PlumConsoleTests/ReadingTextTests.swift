@@ -1,9 +1,8 @@
 import Foundation
+import PlumConsole
 import PlumCore
 import PlumProtocol
 import Testing
-
-@testable import plumscale
 
 @Suite("plumscale read --unit: the engine's rounding, the daemon's division")
 struct ReadingTextTests {
@@ -67,10 +66,11 @@ struct ReadingTextTests {
             (385.0, "77 g of its 385 g"), (5000, "1000 g of its 5000 g"), (20, "4.0 g of its 20 g")
         ])
     func wizardSpan(capacity: Double, expected: String) {
-        let span = Wizard.span(capacity)
+        let span = CalibrationText.span(capacity)
         #expect(span == expected, "capacity \(capacity) g: \(span)")
         #expect(
-            Wizard.span(nil) == "a fifth of the sensor's capacity", "with no capacity reported: \(Wizard.span(nil))")
+            CalibrationText.span(nil) == "a fifth of the sensor's capacity",
+            "with no capacity reported: \(CalibrationText.span(nil))")
     }
 
     @Test("a borderline verdict and a withheld count are printed as the daemon sends them")

@@ -4,22 +4,28 @@ import PlumSettings
 
 /// From the configuration file and the command line to the MQTT client's and the bridge's
 /// settings: the flags override `[mqtt]`.
-struct BridgeSetup {
-    var mqtt: MQTTConfiguration
-    var bridge: BridgeSettings
+package struct BridgeSetup {
+    package var mqtt: MQTTConfiguration
+    package var bridge: BridgeSettings
     /// What is allowed but unwise, for the log at start: a password sent in clear.
-    var warnings: [String] = []
+    package var warnings: [String] = []
 
-    struct Overrides {
-        var broker: String?
-        var scaleID: String?
+    /// What the command line says over `[mqtt]`.
+    package struct Overrides {
+        package var broker: String?
+        package var scaleID: String?
+
+        package init(broker: String? = nil, scaleID: String? = nil) {
+            self.broker = broker
+            self.scaleID = scaleID
+        }
     }
 
     /// - Parameters:
     ///   - credential: the path of the `mqtt-password` credential systemd passed, when it is set
     ///     (``ServiceCredential/path(_:in:)``); it wins over `[mqtt] password_file`.
     ///   - readFile: reads the password file and /etc/machine-id (a parameter, so tests need no files).
-    static func make(
+    package static func make(
         _ file: MQTTBridgeConfiguration, overrides: Overrides, version: String, credential: String? = nil,
         readFile: (String) throws -> String
     ) throws(BridgeError) -> BridgeSetup {
@@ -95,7 +101,7 @@ struct BridgeSetup {
     }
 
     /// `host`, `host:port`, `[v6]` or `[v6]:port`.
-    static func parseBroker(_ text: String, defaultPort: Int) throws(BridgeError) -> (String, Int) {
+    package static func parseBroker(_ text: String, defaultPort: Int) throws(BridgeError) -> (String, Int) {
         var host = Substring(text)
         var port = defaultPort
         if text.hasPrefix("[") {

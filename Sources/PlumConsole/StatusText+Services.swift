@@ -8,7 +8,7 @@ extension StatusText {
     /// One line per service the daemon lists (`?CLIENT`, protocol 1.7): "plumscale-mqtt:
     /// connected, up 3 h 12 min, 2 reconnects; broker connected", or "plumscale-web: not
     /// connected since 2026-11-27T10:42:00Z". Nil `clients` (an older daemon) prints nothing.
-    static func services(
+    package static func services(
         _ clients: [ServiceReport]?, userName: (UInt32) -> String? = StatusText.userName
     ) -> [String] {
         guard let clients else { return [] }
@@ -19,7 +19,7 @@ extension StatusText {
     }
 
     /// The user name of `uid` on this machine (`getpwuid_r`), or nil.
-    static func userName(_ uid: UInt32) -> String? {
+    package static func userName(_ uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -31,7 +31,7 @@ extension StatusText {
     /// The words for one service, without the column. A name is what the client said; when the
     /// user it runs as (its uid, by the kernel's word) has another name, that is shown too, so
     /// a reader who calls itself `plumscale-mqtt` does not pass for the bridge.
-    static func service(_ client: ServiceReport, userName: (UInt32) -> String? = { _ in nil }) -> String {
+    package static func service(_ client: ServiceReport, userName: (UInt32) -> String? = { _ in nil }) -> String {
         var parts: [String] = []
         if client.connected {
             parts.append("connected")

@@ -6,9 +6,9 @@ import PlumProtocol
 #endif
 
 /// The words `plumscale status` uses for the daemon's own health and the history's size.
-enum StatusText {
+package enum StatusText {
     /// "3 d 4 h", "2 h 5 min", "4 min 12 s", "12 s": the two largest units are enough to read.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let total = Int(max(0, seconds).rounded(.down))
         let (days, hours, minutes, rest) = (total / 86_400, total / 3600 % 24, total / 60 % 60, total % 60)
         if days > 0 { return "\(days) d \(hours) h" }
@@ -18,7 +18,7 @@ enum StatusText {
     }
 
     /// Decimal units, as `df -H` and card makers count: "812 kB", "1.2 GB".
-    static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB"]
         var value = Double(max(0, count))
         var unit = 0
@@ -32,7 +32,7 @@ enum StatusText {
     }
 
     /// Seconds since the epoch as ISO 8601 UTC, as the daemon writes its times.
-    static func utc(_ epochSeconds: Double) -> String {
+    package static func utc(_ epochSeconds: Double) -> String {
         var seconds = time_t(epochSeconds.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -43,7 +43,7 @@ enum StatusText {
 
     /// The daemon's lines: uptime, restarts, the state directory's space; nil fields are left
     /// out (an older daemon sends none of them).
-    static func daemon(_ status: DaemonStatus?, uptime: Double?) -> [String] {
+    package static func daemon(_ status: DaemonStatus?, uptime: Double?) -> [String] {
         var lines: [String] = []
         if let uptime {
             lines.append("  up           \(duration(uptime))\(status?.started.map { ", since \($0)" } ?? "")")
@@ -69,7 +69,7 @@ enum StatusText {
     }
 
     /// The warning line for a state directory low on space, or nil.
-    static func spaceWarning(_ status: DaemonStatus?) -> String? {
+    package static func spaceWarning(_ status: DaemonStatus?) -> String? {
         guard let status, status.isStateSpaceLow, let free = status.stateFreeBytes,
             let total = status.stateTotalBytes
         else { return nil }
@@ -80,12 +80,12 @@ enum StatusText {
 
     /// The warning line while the daemon's saves fail (a full disk), or nil: unlike low space,
     /// nothing changed now would survive a restart.
-    static func saveWarning(_ status: DaemonStatus?) -> String? {
+    package static func saveWarning(_ status: DaemonStatus?) -> String? {
         status?.stateSaveError.map { "warning: the daemon cannot save its state: \($0)" }
     }
 
     /// The history's line: its file, size, rows and oldest row.
-    static func history(path: String, _ summary: HistorySummary) -> String {
+    package static func history(path: String, _ summary: HistorySummary) -> String {
         let oldest = summary.oldest.map { "oldest row \(utc($0))" } ?? "no rows yet"
         return "  history      \(path): \(bytes(summary.bytes)), \(summary.stableRows) stable readings, "
             + "\(summary.minuteRows) minutes, \(oldest)"

@@ -6,9 +6,9 @@ import PlumProtocol
 /// the heaviest pan in yellow (the Plum-O-Meter) and the max-force cue.
 ///
 /// Pure: it turns what is known into lines of text, so it is tested without a terminal.
-struct Gauge {
+package struct Gauge {
     /// How much colour the terminal shows.
-    enum Colour: Equatable {
+    package enum Colour: Equatable {
         /// No escape sequences at all: not a terminal, TERM=dumb, or NO_COLOR.
         case none
         /// Yellow and bold (SGR 33, 1), but no hue: a basic ANSI terminal.
@@ -20,23 +20,35 @@ struct Gauge {
     }
 
     /// What the gauge knows about one sensor.
-    struct Row {
-        var sensor: String
-        var report: WeightReport?
+    package struct Row {
+        package var sensor: String
+        package var report: WeightReport?
         /// A sensor state other than ok (fault, not-ready …) with its reason.
-        var trouble: String?
+        package var trouble: String?
         /// The max-force cue fired this recently, in seconds; nil when not recently.
-        var cueAge: Double?
+        package var cueAge: Double?
+
+        package init(sensor: String, report: WeightReport? = nil, trouble: String? = nil, cueAge: Double? = nil) {
+            self.sensor = sensor
+            self.report = report
+            self.trouble = trouble
+            self.cueAge = cueAge
+        }
     }
 
-    var colour: Colour
-    var unit: MassUnit = .gram
+    package var colour: Colour
+    package var unit: MassUnit = .gram
+
+    package init(colour: Colour, unit: MassUnit = .gram) {
+        self.colour = colour
+        self.unit = unit
+    }
     /// How long the cue marker stays after a max-force cue, in seconds.
-    static let cueShown = 1.5
+    package static let cueShown = 1.5
 
     /// The lines for `rows`, none wider than `columns` visible characters: a wrapped line would
     /// break redrawing in place.
-    func lines(_ rows: [Row], columns: Int) -> [String] {
+    package func lines(_ rows: [Row], columns: Int) -> [String] {
         let nameWidth = min(16, rows.map(\.sensor.count).max() ?? 4)
         // name, two spaces, bar, two spaces, weight (12), two spaces, percent (7), two spaces, flags (≤ 24)
         let fixed = nameWidth + 2 + 2 + 12 + 2 + 7 + 2 + 24
@@ -50,7 +62,7 @@ struct Gauge {
     }
 
     /// A piece of a line: its text and the SGR parameters that colour it (nil: plain).
-    typealias Segment = (text: String, sgr: String?)
+    package typealias Segment = (text: String, sgr: String?)
 
     private func segments(_ row: Row, nameWidth: Int, barWidth: Int) -> [Segment] {
         let name = String(row.sensor.prefix(nameWidth)).padding(to: nameWidth)
@@ -70,7 +82,7 @@ struct Gauge {
     }
 
     /// Joins segments with their colours, cutting at `columns` visible characters.
-    func render(_ segments: [Segment], columns: Int) -> String {
+    package func render(_ segments: [Segment], columns: Int) -> String {
         var text = ""
         var left = columns
         for (raw, sgr) in segments where left > 0 {
@@ -84,7 +96,7 @@ struct Gauge {
     }
 
     /// A bar of `width` cells, in eighths of a cell, coloured with the report's hue.
-    func bar(_ report: WeightReport, width: Int) -> [Segment] {
+    package func bar(_ report: WeightReport, width: Int) -> [Segment] {
         let fraction = report.overload ? 1 : min(1, max(0, (report.percent ?? 0) / 100))
         let eighths = Int((fraction * Double(width * 8)).rounded())
         var filled = String(repeating: "█", count: eighths / 8)
@@ -101,7 +113,7 @@ struct Gauge {
     }
 
     /// The SGR parameters of the foreground for `#rrggbb` in this terminal's colours.
-    func hueParameters(_ rgb: String) -> String? {
+    package func hueParameters(_ rgb: String) -> String? {
         let hex = rgb.hasPrefix("#") ? rgb.dropFirst() : Substring(rgb)
         guard hex.count == 6, let value = Int(hex, radix: 16) else { return nil }
         let (r, g, b) = ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)

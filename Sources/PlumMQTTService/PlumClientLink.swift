@@ -9,11 +9,11 @@ import PlumProtocol
 /// and a loss is reported once per distinct reason, so a daemon that stays down is not logged
 /// at every retry. Presses and `?DEVICES` go over the link's one requests' connection (a
 /// connection per press let a flood of presses open as many sockets).
-struct PlumClientLink: ScaleDaemonLink {
+package struct PlumClientLink: ScaleDaemonLink {
     let link: DaemonLink
     let logger: Logger
 
-    init(socketPath: String?, logger: Logger, version: String? = nil) {
+    package init(socketPath: String?, logger: Logger, version: String? = nil) {
         // Announced to the daemon on every connect, so `plumscale status` lists the bridge.
         let announcer = ServiceAnnouncer(
             name: "plumscale-mqtt", version: version, detail: ["broker": .text("starting")])
@@ -23,7 +23,7 @@ struct PlumClientLink: ScaleDaemonLink {
 
     /// The broker's state as the daemon lists it: `"broker":"connected"`, or `"disconnected"`
     /// with the problem (cut to the announcement's bound).
-    func brokerChanged(problem: String?) {
+    package func brokerChanged(problem: String?) {
         var detail: [String: ServiceAnnouncer.DetailValue] = [
             "broker": .text(problem == nil ? "connected" : "disconnected")
         ]
@@ -31,7 +31,7 @@ struct PlumClientLink: ScaleDaemonLink {
         link.announce(detail: detail)
     }
 
-    func events() -> AsyncStream<DaemonEvent> {
+    package func events() -> AsyncStream<DaemonEvent> {
         let link = self.link
         return AsyncStream { continuation in
             // Subscribed before the link runs, so its first connect is seen.
@@ -74,7 +74,7 @@ struct PlumClientLink: ScaleDaemonLink {
     /// Sends the press over the link's requests' connection; one the daemon closed (it
     /// restarted since the last press) is opened again and the press sent once more: tare and
     /// zero set the same offset twice, so a press that did reach the daemon comes to no harm.
-    func perform(_ action: ScaleAction, pan: String) async throws -> CommandReply {
+    package func perform(_ action: ScaleAction, pan: String) async throws -> CommandReply {
         switch action {
         case .tare: try await link.tare(sensor: pan)
         case .zero: try await link.zero(sensor: pan)
@@ -82,7 +82,7 @@ struct PlumClientLink: ScaleDaemonLink {
     }
 
     /// A settings request over the same connection; the daemon's answer, its `ERROR` included.
-    func settings(_ request: Request) async throws -> Report {
+    package func settings(_ request: Request) async throws -> Report {
         let answer: Result<Report, ClientError>
         do {
             answer = .success(try await link.request(request) { $0 })
@@ -98,7 +98,7 @@ struct PlumClientLink: ScaleDaemonLink {
     }
 
     /// `?DEVICES` over the same connection.
-    func devices() async throws -> DevicesReport {
+    package func devices() async throws -> DevicesReport {
         try await link.devicesReport()
     }
 }

@@ -3,9 +3,9 @@ import PlumProtocol
 
 /// How a WEIGHT report reads to a person: the weight in the chosen unit, "100%+" past full
 /// scale (never a wrong number), the percentage of full scale and the flags.
-enum ReadingText {
+package enum ReadingText {
     /// The weight, or what stands in for it.
-    static func weight(_ report: WeightReport, unit: MassUnit) -> String {
+    package static func weight(_ report: WeightReport, unit: MassUnit) -> String {
         if report.overload { return "100%+" }
         if report.underload { return "underload" }
         guard let grams = report.grams else { return "no signal" }
@@ -25,19 +25,19 @@ enum ReadingText {
     /// coarser than the division. Converting the unrounded grams would show a value the scale
     /// never displays, and a division guessed from the display text would be wrong for 0.2 g,
     /// 0.5 g, 2 g or 5 g.
-    static func text(grams: Double, division: Division, unit: MassUnit) -> String {
+    package static func text(grams: Double, division: Division, unit: MassUnit) -> String {
         unit.text(grams: division.round(grams).grams, step: division.grams)
     }
 
     /// The division the daemon rounds `report` to: the report's own, or (from an older daemon)
     /// the step its display text shows.
-    static func division(of report: WeightReport) -> Division {
+    package static func division(of report: WeightReport) -> Division {
         if let grams = report.division, let division = try? Division(grams: grams) { return division }
         return (try? Division(grams: step(of: report.display))) ?? .standard
     }
 
     /// The step a display text shows: "152.3 g" is 0.1 g.
-    static func step(of display: String) -> Double {
+    package static func step(of display: String) -> Double {
         let number = display.prefix { $0 != " " }
         guard let dot = number.firstIndex(of: ".") else { return 1 }
         var step = 1.0
@@ -46,7 +46,7 @@ enum ReadingText {
     }
 
     /// "39.6 %", or "100%+" past full scale.
-    static func percent(_ report: WeightReport) -> String {
+    package static func percent(_ report: WeightReport) -> String {
         if report.overload { return "100%+" }
         guard let percent = report.percent else { return "–" }
         return FixedPoint.text(percent, decimals: 1) + " %"
@@ -56,7 +56,7 @@ enum ReadingText {
     /// piece count and the check-weighing verdict, whether it is borderline, and why a count or
     /// verdict is withheld.
     /// `several`: more than one pan is shown, so naming the heaviest means something.
-    static func flags(_ report: WeightReport, several: Bool = true) -> [String] {
+    package static func flags(_ report: WeightReport, several: Bool = true) -> [String] {
         var words: [String] = [report.stable ? "stable" : "moving"]
         if report.heaviest && several { words.append("heaviest") }
         if report.zero { words.append("zero") }
@@ -73,7 +73,7 @@ enum ReadingText {
     }
 
     /// One line for a report: `left  152.3 g  39.6 %  stable heaviest`.
-    static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int, several: Bool = true) -> String {
+    package static func line(_ report: WeightReport, unit: MassUnit, nameWidth: Int, several: Bool = true) -> String {
         let name = report.sensor.padding(to: nameWidth)
         let weight = weight(report, unit: unit).leftPadding(to: 12)
         let percent = percent(report).leftPadding(to: 7)
@@ -83,12 +83,12 @@ enum ReadingText {
 
 extension String {
     /// Padded with spaces on the right to `width` characters.
-    func padding(to width: Int) -> String {
+    package func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 
     /// Padded with spaces on the left to `width` characters.
-    func leftPadding(to width: Int) -> String {
+    package func leftPadding(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -1,7 +1,6 @@
+import PlumConsole
 import PlumProtocol
 import Testing
-
-@testable import plumscale
 
 /// `plumscale status`'s line per service the daemon lists (protocol 1.7).
 @Suite("plumscale status: one line per service")
