@@ -8,17 +8,18 @@ import Synchronization
     import Musl
 #endif
 
-/// A connection to plumscaled for async code: the requests of ``DaemonClient``, awaited.
+/// A connection to plumscaled for async code: the requests of ``DaemonClient``, awaited
+/// (``AsyncDaemonRequests``).
 ///
 /// The blocking calls run one after another on a thread of the client's own (``ClientThread``),
 /// never on the concurrency pool. Cancelling a task that awaits a request shuts the connection down (the
 /// request throws `.connectionLost`, as does every later one): a half-answered request would
 /// leave its reply in the way of the next. To follow a WATCH, use ``ReportStream``.
-public final class AsyncDaemonClient: Sendable {
+package final class AsyncDaemonClient: AsyncDaemonRequests {
     /// The socket this client is connected to.
-    public let socketPath: String
+    package let socketPath: String
     /// The greeting the daemon sent on connect.
-    public let version: VersionReport
+    package let version: VersionReport
     private let queue: ClientThread
     private let box: Box
     /// The connection's descriptor, open until deinit: cancellation shuts it down by number.
@@ -30,7 +31,7 @@ public final class AsyncDaemonClient: Sendable {
     }
 
     /// Connects and reads the daemon's greeting, as ``DaemonClient/init(socketPath:timeout:)``.
-    public init(socketPath: String? = nil, timeout: Duration = .seconds(5)) async throws(ClientError) {
+    package init(socketPath: String? = nil, timeout: Duration = .seconds(5)) async throws(ClientError) {
         let queue = ClientThread()
         let (box, path, version, descriptor) = try await Self.run(on: queue) { () throws(ClientError) in
             let client = try DaemonClient(socketPath: socketPath, timeout: timeout)
@@ -44,52 +45,23 @@ public final class AsyncDaemonClient: Sendable {
         self.descriptor = descriptor
     }
 
-    /// The configured sensors, their states and statistics (`?DEVICES`).
-    public func devices(timeout: Duration = .seconds(5)) async throws(ClientError) -> [DevicesReport.Device] {
-        try await perform { client throws(ClientError) in try client.devices(timeout: timeout) }
-    }
+    /// Sends `call` on this connection; see ``DaemonClient/request(_:timeout:)``.
+    package func request<Answer: Sendable>(_ call: DaemonCall<Answer>, timeout: Duration? = nil)
+        async throws(ClientError)
+        -> Answer
+    { try await perform { client throws(ClientError) in try client.request(call, timeout: timeout) } }
 
     /// The sensors named, checked against the daemon's; every sensor when `names` is empty.
-    public func sensors(
-        _ names: [String], timeout: Duration = .seconds(5)
-    ) async throws(ClientError) -> [DevicesReport.Device] {
-        try await perform { client throws(ClientError) in try client.sensors(names, timeout: timeout) }
-    }
-
-    /// The latest reading of every sensor (`?POLL`).
-    public func poll(timeout: Duration = .seconds(5)) async throws(ClientError) -> PollReport {
-        try await perform { client throws(ClientError) in try client.poll(timeout: timeout) }
-    }
-
-    /// Tares `sensor`; see ``DaemonClient/tare(sensor:timeout:)``.
-    public func tare(sensor: String, timeout: Duration = .seconds(10)) async throws(ClientError) -> CommandReply {
-        try await perform { client throws(ClientError) in try client.tare(sensor: sensor, timeout: timeout) }
-    }
-
-    /// Sets zero on `sensor`; see ``DaemonClient/zero(sensor:timeout:)``.
-    public func zero(sensor: String, timeout: Duration = .seconds(10)) async throws(ClientError) -> CommandReply {
-        try await perform { client throws(ClientError) in try client.zero(sensor: sensor, timeout: timeout) }
-    }
-
-    /// One step of the known-weight calibration; see ``DaemonClient/calibrate(_:timeout:)``.
-    public func calibrate(
-        _ step: CalibrationRequest, timeout: Duration = .seconds(60)
-    ) async throws(ClientError) -> CalibrationReply {
-        try await perform { client throws(ClientError) in try client.calibrate(step, timeout: timeout) }
-    }
-
-    /// Sends `request` and returns the first report `answer` accepts; see
-    /// ``DaemonClient/request(_:timeout:answer:)``.
-    public func request<Answer: Sendable>(
-        _ request: Request, timeout: Duration = .seconds(5), answer: @escaping @Sendable (Report) -> Answer?
-    ) async throws(ClientError) -> Answer {
-        try await perform { client throws(ClientError) in
-            try client.request(request, timeout: timeout, answer: answer)
-        }
+    /// - Throws: ``ClientError`` `.unknownSensor` naming the sensors there are.
+    package func sensors(_ names: [String], timeout: Duration? = nil) async throws(ClientError)
+        -> [DevicesReport.Device]
+    {
+        let path = socketPath
+        return try await devicesReport(timeout: timeout).sensors(names, socketPath: path)
     }
 
     /// Shuts the connection down; requests after it throw `.connectionLost`.
-    public func shutDown() {
+    package func shutDown() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 

@@ -1,75 +1,88 @@
 import PlumProtocol
 
+/// The requests by name, each one ``DaemonCall`` sent through ``DaemonClient/request(_:timeout:)``;
+/// what each asks and answers is documented on its call. A nil timeout is the call's own.
 extension DaemonClient {
+    /// `?DEVICES`: the sensors, their states and statistics, and the daemon's uptime.
+    public func devicesReport(timeout: Duration? = nil) throws(ClientError) -> DevicesReport {
+        try request(.devices, timeout: timeout)
+    }
+
     /// The configured sensors, their states and statistics (`?DEVICES`).
-    public func devices(timeout: Duration = .seconds(5)) throws(ClientError) -> [DevicesReport.Device] {
-        try request(.devices, timeout: timeout) { report in
-            if case .devices(let devices) = report { devices.devices } else { nil }
-        }
+    public func devices(timeout: Duration? = nil) throws(ClientError) -> [DevicesReport.Device] {
+        try devicesReport(timeout: timeout).devices
     }
 
     /// The sensors named, checked against the daemon's, in the order given; every sensor when
     /// `names` is empty.
     /// - Throws: ``ClientError`` `.unknownSensor` naming the sensors there are.
-    public func sensors(
-        _ names: [String], timeout: Duration = .seconds(5)
-    ) throws(ClientError) -> [DevicesReport.Device] {
-        let all = try devices(timeout: timeout)
-        guard !names.isEmpty else { return all }
-        return try names.map { name throws(ClientError) in
-            guard let device = all.first(where: { $0.sensor == name }) else {
-                throw ClientError(
-                    .unknownSensor, socketPath: socketPath,
-                    "no sensor named \"\(name)\"; this daemon has: \(all.map(\.sensor).joined(separator: ", "))")
-            }
-            return device
-        }
+    public func sensors(_ names: [String], timeout: Duration? = nil) throws(ClientError) -> [DevicesReport.Device] {
+        try devicesReport(timeout: timeout).sensors(names, socketPath: socketPath)
     }
 
-    /// The latest reading of every sensor (`?POLL`).
-    public func poll(timeout: Duration = .seconds(5)) throws(ClientError) -> PollReport {
-        try request(.poll, timeout: timeout) { report in
-            if case .poll(let poll) = report { poll } else { nil }
-        }
+    /// ``DaemonCall/poll``.
+    public func poll(timeout: Duration? = nil) throws(ClientError) -> PollReport {
+        try request(.poll, timeout: timeout)
     }
 
-    /// Starts (or with `enable: false` stops) the stream of reports, and returns the daemon's
-    /// WATCH answer; the reports follow through ``nextReport(timeout:)``.
+    /// ``DaemonCall/watch(_:)``; the reports follow through ``nextReport(timeout:)``.
     @discardableResult
-    public func watch(
-        _ options: WatchOptions = WatchOptions(), timeout: Duration = .seconds(5)
-    ) throws(ClientError) -> WatchOptions {
-        try request(.watch(options), timeout: timeout) { report in
-            if case .watch(let answer) = report { answer } else { nil }
-        }
+    public func watch(_ options: WatchOptions = WatchOptions(), timeout: Duration? = nil) throws(ClientError)
+        -> WatchOptions
+    { try request(.watch(options), timeout: timeout) }
+
+    /// ``DaemonCall/tare(sensor:)``.
+    public func tare(sensor: String, timeout: Duration? = nil) throws(ClientError) -> CommandReply {
+        try request(.tare(sensor: sensor), timeout: timeout)
     }
 
-    /// Asks the daemon to tare `sensor`; the reply says whether it did, and if not, why
-    /// (``CommandReply/reason``, such as `notStable`).
-    public func tare(sensor: String, timeout: Duration = .seconds(10)) throws(ClientError) -> CommandReply {
-        try request(.tare(sensor: sensor), timeout: timeout) { report in
-            if case .command(let reply) = report, reply.command == "TARE", reply.sensor == sensor { reply } else { nil }
-        }
+    /// ``DaemonCall/zero(sensor:)``.
+    public func zero(sensor: String, timeout: Duration? = nil) throws(ClientError) -> CommandReply {
+        try request(.zero(sensor: sensor), timeout: timeout)
     }
 
-    /// Asks the daemon to set zero on `sensor` (only near zero; otherwise it refuses).
-    public func zero(sensor: String, timeout: Duration = .seconds(10)) throws(ClientError) -> CommandReply {
-        try request(.zero(sensor: sensor), timeout: timeout) { report in
-            if case .command(let reply) = report, reply.command == "ZERO", reply.sensor == sensor { reply } else { nil }
-        }
+    /// ``DaemonCall/calibrate(_:)``.
+    public func calibrate(_ step: CalibrationRequest, timeout: Duration? = nil) throws(ClientError) -> CalibrationReply
+    {
+        try request(.calibrate(step), timeout: timeout)
     }
 
-    /// One step of the known-weight calibration; a capture (`zero`, `point`) waits in the
-    /// daemon for a stable load, hence the longer default timeout.
-    public func calibrate(
-        _ step: CalibrationRequest, timeout: Duration = .seconds(60)
-    ) throws(ClientError) -> CalibrationReply {
-        try request(.calibrate(step), timeout: timeout) { report in
-            if case .calibrate(let reply) = report, reply.sensor == step.sensor, reply.step == step.step.rawValue {
-                reply
-            } else {
-                nil
-            }
-        }
+    /// ``DaemonCall/presetTare(sensor:grams:)``.
+    public func presetTare(sensor: String, grams: Double, timeout: Duration? = nil) throws(ClientError) -> CommandReply
+    {
+        try request(.presetTare(sensor: sensor, grams: grams), timeout: timeout)
+    }
+
+    /// ``DaemonCall/useTare(_:sensor:)``.
+    public func useTare(_ name: String, sensor: String, timeout: Duration? = nil) throws(ClientError) -> CommandReply {
+        try request(.useTare(name, sensor: sensor), timeout: timeout)
+    }
+
+    /// ``DaemonCall/tares(_:)``.
+    public func tares(_ library: TareLibraryRequest = .list, timeout: Duration? = nil) throws(ClientError)
+        -> TareLibraryReport
+    { try request(.tares(library), timeout: timeout) }
+
+    /// ``DaemonCall/setAlert(_:)``.
+    public func setAlert(_ change: AlertChange, timeout: Duration? = nil) throws(ClientError) -> AlertReport {
+        try request(.setAlert(change), timeout: timeout)
+    }
+
+    /// ``DaemonCall/session(_:)``.
+    public func session(_ session: SessionRequest, timeout: Duration? = nil) throws(ClientError) -> SessionReport {
+        try request(.session(session), timeout: timeout)
+    }
+
+    /// ``DaemonCall/count(sensor:pieces:optimize:)``.
+    public func count(sensor: String, pieces: Int?, optimize: Bool? = nil, timeout: Duration? = nil) throws(ClientError)
+        -> CountReply
+    { try request(.count(sensor: sensor, pieces: pieces, optimize: optimize), timeout: timeout) }
+
+    /// ``DaemonCall/check(sensor:target:minus:plus:cue:)``.
+    public func check(
+        sensor: String, target: Double?, minus: Double? = nil, plus: Double? = nil, cue: Bool? = nil,
+        timeout: Duration? = nil
+    ) throws(ClientError) -> CheckReply {
+        try request(.check(sensor: sensor, target: target, minus: minus, plus: plus, cue: cue), timeout: timeout)
     }
 }

@@ -8,7 +8,7 @@ import PlumProtocol
 ///
 /// ```swift
 /// let client = try DaemonClient()                    // finds the socket, reads the greeting
-/// let reply = try client.tare(sensor: "left")
+/// let reply = try client.tare(sensor: "left")       // or client.request(.tare(sensor: "left"))
 /// try client.watch(WatchOptions(sensors: ["left"]))
 /// while let report = try client.nextReport(timeout: .seconds(2)) { … }
 /// ```
@@ -67,22 +67,22 @@ public final class DaemonClient {
         try receive(timeout: timeout)?.report
     }
 
-    /// Sends `request` and returns the first report `answer` accepts, skipping streamed
-    /// reports meanwhile.
+    /// Sends `call`'s request and returns the first report its matcher accepts, skipping
+    /// streamed reports meanwhile: the one generic request every named one is (``DaemonCall``).
+    /// - Parameter timeout: overrides the call's own.
     /// - Throws: ``ClientError``: `.daemonError` (or `.unknownSensor`) when the daemon answers
-    ///   with an ERROR report, `.timedOut` when no answer comes within `timeout`.
-    public func request<Answer>(
-        _ request: Request, timeout: Duration = .seconds(5), answer: (Report) -> Answer?
-    ) throws(ClientError) -> Answer {
-        try send(request)
-        let deadline = Monotonic.seconds() + timeout.seconds
+    ///   with an ERROR report, `.timedOut` when no answer comes in time.
+    public func request<Answer>(_ call: DaemonCall<Answer>, timeout: Duration? = nil) throws(ClientError) -> Answer {
+        let call = call.timeout(timeout)
+        try send(call.request)
+        let deadline = Monotonic.seconds() + call.timeout.seconds
         while let received = try Self.receive(channel, deadline: deadline) {
-            if let value = answer(received.report) { return value }
+            if let value = call.answer(received.report) { return value }
             if case .error(let message) = received.report { throw ClientError.fromDaemon(socketPath, message) }
         }
         throw ClientError(
             .timedOut, socketPath: socketPath,
-            "plumscaled at \(socketPath) did not answer \(request.name) within \(Self.text(timeout))")
+            "plumscaled at \(socketPath) did not answer \(call.request.name) within \(Self.text(call.timeout))")
     }
 
     /// Whether a report is already buffered or bytes wait on the socket, so a caller can read

@@ -5,15 +5,15 @@ internal import PlumSystem
 ///
 /// The lines are relayed as they are: the setup program owns their format (docs/web.md, "The
 /// first run"), so this client checks only that a request is one line and a reply arrives.
-public struct SetupSocketClient: Sendable {
+package struct SetupSocketClient: Sendable {
     /// The unit's `ListenStream=`.
-    public static let defaultPath = "/run/plumscale-setup.sock"
+    package static let defaultPath = "/run/plumscale-setup.sock"
 
-    public let path: String
+    package let path: String
     /// How long to wait for the reply: an apply restarts plumscaled and waits for it.
-    public let timeout: Duration
+    package let timeout: Duration
 
-    public init(path: String = SetupSocketClient.defaultPath, timeout: Duration = .seconds(100)) {
+    package init(path: String = SetupSocketClient.defaultPath, timeout: Duration = .seconds(100)) {
         self.path = path
         self.timeout = timeout
     }
@@ -21,7 +21,7 @@ public struct SetupSocketClient: Sendable {
     /// Sends `request` (one line of JSON) and returns the reply line, blocking.
     /// - Throws: ``ClientError``: `.noDaemon` when nothing listens (saying to enable the
     ///   socket), `.permissionDenied`, `.timedOut`, `.connectionLost`.
-    public func exchange(_ request: String) throws(ClientError) -> String {
+    package func exchange(_ request: String) throws(ClientError) -> String {
         guard !request.contains("\n") else {
             throw ClientError(
                 .malformedReport, socketPath: path, "a setup request is one line of JSON, with no newline")

@@ -85,7 +85,7 @@ package struct PlumClientLink: ScaleDaemonLink {
     package func settings(_ request: Request) async throws -> Report {
         let answer: Result<Report, ClientError>
         do {
-            answer = .success(try await link.request(request) { $0 })
+            answer = .success(try await link.request(DaemonCall(request) { $0 }))
         } catch {
             answer = .failure(error)
         }

@@ -43,7 +43,7 @@ struct StatusCommand: ParsableCommand {
             return
         }
         let report = try CommandError.exitOnFailure {
-            try connection.request(.devices) { if case .devices(let report) = $0 { report } else { nil } }
+            try connection.devicesReport()
         }
         let version = connection.version
         print(

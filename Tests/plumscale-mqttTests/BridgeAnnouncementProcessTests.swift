@@ -19,10 +19,7 @@ struct BridgeAnnouncementProcessTests {
         try await offPool {
             var seen: [ServiceReport] = []
             try waitUntil("plumscaled to list plumscale-mqtt \(what)", timeout: .seconds(30), describe: { "\(seen)" }) {
-                seen =
-                    try daemon.client().request(.devices) {
-                        if case .devices(let report) = $0 { report } else { nil }
-                    }.clients ?? []
+                seen = try daemon.client().devicesReport().clients ?? []
                 return seen.contains { $0.name == "plumscale-mqtt" && condition($0) }
             }
             return try #require(seen.first { $0.name == "plumscale-mqtt" && condition($0) })

@@ -52,7 +52,7 @@ struct ClockStepProcessTests {
     }
 
     static func daemonStatus(_ daemon: DaemonFixture) throws -> DevicesReport {
-        try daemon.client().request(.devices) { if case .devices(let report) = $0 { report } else { nil } }
+        try daemon.client().devicesReport()
     }
 
     static func seconds(_ iso: String?) -> Double? {

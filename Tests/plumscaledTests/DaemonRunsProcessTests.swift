@@ -19,7 +19,7 @@ struct DaemonRunsProcessTests {
         """
 
     static func daemonStatus(_ daemon: DaemonFixture) throws -> DevicesReport {
-        try daemon.client().request(.devices) { if case .devices(let report) = $0 { report } else { nil } }
+        try daemon.client().devicesReport()
     }
 
     @Test("first start: none; after SIGKILL: one unclean; after SIGTERM: clean, the unclean count kept")

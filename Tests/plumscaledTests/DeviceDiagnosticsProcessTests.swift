@@ -34,7 +34,7 @@ struct DeviceDiagnosticsProcessTests {
             try daemon.waitForReadings()
             let client = try daemon.client()
             func devices() throws -> DevicesReport {
-                try client.request(.devices) { if case .devices(let report) = $0 { report } else { nil } }
+                try client.devicesReport()
             }
             let first = try devices()
             let left = try #require(first.devices.first, "DEVICES names the pan")

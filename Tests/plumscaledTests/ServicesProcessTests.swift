@@ -11,7 +11,7 @@ import Testing
 @Suite("?CLIENT: the daemon lists the services connected to it", .tags(.process), .timeLimit(.minutes(4)), .ownThreads)
 struct ServicesProcessTests {
     static func services(_ daemon: DaemonFixture) throws -> [ServiceReport] {
-        try daemon.client().request(.devices) { if case .devices(let report) = $0 { report } else { nil } }.clients
+        try daemon.client().devicesReport().clients
             ?? []
     }
 
