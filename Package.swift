@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "PlumSensors",
             dependencies: [
-                "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumStore", "PlumDrivers", "PlumHardware",
+                "PlumDaemonConfig", "PlumSettings", "PlumCore", "PlumDrivers", "PlumHardware",
                 "PlumSimulation",
                 .product(name: "Logging", package: "swift-log")
             ]

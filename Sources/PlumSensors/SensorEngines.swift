@@ -1,6 +1,5 @@
 package import PlumCore
 package import PlumDaemonConfig
-package import PlumStore
 
 /// How each configured sensor's weighing engine is made: its settings (`[scale]`, its profile,
 /// its own keys) and its stored calibration; and the log lines that say which settings run.
@@ -22,17 +21,11 @@ package enum SensorEngines {
     /// unusable calibration leaves it uncalibrated (raw only, flagged), with the store's reason.
     /// - Throws: ``Refusal`` when `scale` cannot make an engine.
     package static func engine(
-        for sensor: SensorConfiguration, scale: ScaleConfiguration, store: CalibrationStore
+        for sensor: SensorConfiguration, scale: ScaleConfiguration, calibration: Calibration?,
+        uncalibratedReason reason: String?
     ) throws(Refusal) -> WeighingEngine {
         let identity = sensor.identity
         let kind = sensor.sensorKind
-        var calibration: Calibration?
-        var reason: String?
-        switch store.load(identity) {
-        case .success(let stored?): calibration = stored
-        case .success(nil): reason = "not calibrated yet: plumscale calibrate --sensor \(sensor.name)"
-        case .failure(let error): reason = error.description
-        }
         do {
             return try WeighingEngine(
                 sensor: identity, kind: kind, configuration: scale, calibration: calibration,

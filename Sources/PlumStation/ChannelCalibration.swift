@@ -33,10 +33,10 @@ extension SensorChannel {
         calibration.expire(token, timeout: timeout, engine: &engine)
     }
 
-    /// Puts the calibration `store` has for this sensor into use, if it differs from the one in
-    /// use (which then keeps zero and tare): why not, or nil.
-    mutating func reloadCalibration(from store: CalibrationStore) -> String? {
-        switch store.load(engine.sensor) {
+    /// Puts the calibration the station read again for this sensor (`stored`) into use, if it
+    /// differs from the one in use (which then keeps zero and tare): why not, or nil.
+    mutating func reloadCalibration(_ stored: Result<Calibration?, CalibrationStoreError>) -> String? {
+        switch stored {
         case .success(let stored?) where stored == engine.calibration:
             return nil  // unchanged: keep zero and tare
         case .success(let stored?):

@@ -19,15 +19,15 @@ struct ChannelSet {
     /// Which pan is the heaviest, on the stable displays (``HeaviestJudge``).
     var heaviest = HeaviestJudge(order: [])
 
-    /// A channel per configured sensor, its engine with its stored calibration
+    /// A channel per configured sensor, its engine with its saved calibration
     /// (``SensorEngines``) and the zero and tare saved before the last stop, judged on its
-    /// first stable reading.
+    /// first stable reading: `saved`, as the station read them (none for a sensor not in it).
     /// - Parameter log: collects what to log: the settings of sensors with their own, and
     ///   what became of saved zeros and tares.
     /// - Throws: ``Refusal`` when the scale settings cannot make an engine.
     init(
-        _ configuration: PlumConfiguration, calibrations: CalibrationStore, zeroTares: ZeroTareStore,
-        raw: RawBatcher, log: inout [(level: Logger.Level, message: String)]
+        _ configuration: PlumConfiguration, saved: [String: SavedSensorState], raw: RawBatcher,
+        log: inout [(level: Logger.Level, message: String)]
     ) throws(Refusal) {
         let classes = try WeightClasses(configuration.classes)
         for (index, sensor) in configuration.sensors.enumerated() {
@@ -35,14 +35,15 @@ struct ChannelSet {
             if sensor.profile != nil || !sensor.scale.isEmpty {
                 log.append((.info, SensorEngines.describe(sensor, scale)))
             }
+            let stored = saved[sensor.name] ?? SavedSensorState()
             var channel = SensorChannel(
                 name: sensor.name, index: index, configuration: sensor,
-                engine: try SensorEngines.engine(for: sensor, scale: scale, store: calibrations), raw: raw)
-            switch zeroTares.load(sensor.identity) {
-            case .success(let saved?): if let line = channel.restore(saved) { log.append((.notice, line)) }
-            case .success(nil): break
-            case .failure(let error): log.append((.warning, "\(sensor.name): saved zero and tare not used: \(error)"))
-            }
+                engine: try SensorEngines.engine(
+                    for: sensor, scale: scale, calibration: stored.calibration,
+                    uncalibratedReason: stored.uncalibratedReason),
+                raw: raw)
+            if let state = stored.zeroTare, let line = channel.restore(state) { log.append((.notice, line)) }
+            if let problem = stored.zeroTareProblem { log.append((.warning, problem)) }
             channel.items = try ChannelItems(
                 sensor: sensor.name, settings: sensor.items, classes: classes, engine: channel.engine)
             channels[sensor.name] = channel
@@ -74,9 +75,12 @@ struct ChannelSet {
         .poll(ReportBuilder.poll(inOrder, heaviest: heaviest.names, now: now, wallClock: WallClock.seconds(at:)))
     }
 
-    /// `?DEVICES`, `uptime` nanoseconds after the daemon started.
-    func devices(uptime: UInt64) -> Report {
-        .devices(DevicesReport(devices: inOrder.map(ReportBuilder.device), uptime: Double(uptime / 100_000_000) / 10))
+    /// `?DEVICES`, `uptime` nanoseconds after the daemon started, with each sampler's `status`.
+    func devices(uptime: UInt64, status: (String) -> SamplerStatus?) -> Report {
+        .devices(
+            DevicesReport(
+                devices: inOrder.map { ReportBuilder.device($0, status: status($0.name)) },
+                uptime: Double(uptime / 100_000_000) / 10))
     }
 
     // MARK: - Reload of the settings

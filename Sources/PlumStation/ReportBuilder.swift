@@ -103,11 +103,10 @@ package enum ReportBuilder {
         return report
     }
 
-    /// One sensor in `?DEVICES`: its sampler's state and statistics, its calibration, and the
-    /// restore of zero and tare and the warm-up.
-    static func device(_ channel: SensorChannel) -> DevicesReport.Device {
+    /// One sensor in `?DEVICES`: its sampler's state and statistics (`status`, nil before its
+    /// sampler is attached), its calibration, and the restore of zero and tare and the warm-up.
+    static func device(_ channel: SensorChannel, status: SamplerStatus?) -> DevicesReport.Device {
         let engine = channel.engine
-        let status = channel.sampler?.status
         let statistics = status?.statistics ?? DriverStatistics()
         var device = DevicesReport.Device(
             sensor: channel.name, index: channel.index, kind: channel.configuration.kind.rawValue,

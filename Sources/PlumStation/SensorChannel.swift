@@ -21,7 +21,6 @@ struct SensorChannel {
     var engine: WeighingEngine
     var latest: Reading?
     var raw: RawBatcher
-    var sampler: Sampler?
     var calibration: CalibrationSession
     /// A zero or tare has changed the engine since `latest` was computed: its net is old.
     var latestIsStale = false

@@ -25,6 +25,9 @@ package actor Station {
     var waits = WaitRegistry()
     /// Every sensor's channel, in order, and which pan is the heaviest.
     var channels: ChannelSet
+    /// Each sensor's sampler thread, for its state and statistics in `?DEVICES`: the channels
+    /// are values and hold no thread.
+    var samplers: [String: Sampler] = [:]
     let publisher: any ReportPublisher
     /// The buzzer or haptic output, if one is configured.
     var cueSink: (any CueSink)?
@@ -65,9 +68,12 @@ package actor Station {
         var configuration = configuration
         configuredAlerts = configuration.alerts
         (runtime, configuration.alerts) = RuntimeAlerts.start(configuration.alerts, store: settingsStore, log: &log)
+        var saved: [String: SavedSensorState] = [:]
+        for sensor in configuration.sensors where saved[sensor.name] == nil {
+            saved[sensor.name] = SavedSensorState.load(sensor, calibrations: store, zeroTares: zeroTareStore)
+        }
         channels = try ChannelSet(
-            configuration, calibrations: store, zeroTares: zeroTareStore,
-            raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow), log: &log)
+            configuration, saved: saved, raw: RawBatcher(limit: rawBatchLimit, window: rawBatchWindow), log: &log)
         sessions = SessionKeeper(
             store: SessionStore(directory: store.directory), classes: try WeightClasses(configuration.classes),
             log: &log)
@@ -164,7 +170,10 @@ package actor Station {
     /// one-line summary for systemd's status.
     package func reloadCalibrations() -> String {
         let store = calibrationStore
-        let notes = sensorNames.compactMap { name in update(name) { $0.reloadCalibration(from: store) } ?? nil }
+        let notes = sensorNames.compactMap { name in
+            let stored = channels[name].map { store.load($0.engine.sensor) }
+            return stored.flatMap { stored in update(name) { $0.reloadCalibration(stored) } ?? nil }
+        }
         let calibrated = channels.inOrder.filter { $0.engine.calibration != nil }.count
         return (["\(sensorNames.count) sensors, \(calibrated) calibrated"] + notes).joined(separator: "; ")
     }
@@ -173,7 +182,10 @@ package actor Station {
     package func attachCueOutput(_ sink: any CueSink) { cueSink = sink }
 
     /// Lets `?DEVICES` report the sampler's state and statistics.
-    package func attach(_ sampler: Sampler) { channels[sampler.name]?.sampler = sampler }
+    package func attach(_ sampler: Sampler) {
+        guard channels[sampler.name] != nil else { return }
+        samplers[sampler.name] = sampler
+    }
 
     // MARK: - Samples in
 
@@ -325,7 +337,8 @@ package actor Station {
     func poll() -> Report { channels.poll(now: SystemMonotonicClock().now()) }
     func devices() -> Report {
         let uptime = SystemMonotonicClock().now().nanoseconds &- started.nanoseconds
-        let report = channels.devices(uptime: uptime)
+        let samplers = self.samplers
+        let report = channels.devices(uptime: uptime) { samplers[$0]?.status }
         guard case .devices(var devices) = report else { return report }
         devices.daemon = daemonStatus(uptime: Double(uptime) / 1e9)
         return .devices(devices)
