@@ -49,7 +49,9 @@ package struct RestingNoiseBenchmark: Sendable {
 
     package func run() throws -> [Row] {
         let d = 0.1
-        let base = try WorkloadTrace(workload: Self.resting, rate: rate, seed: seed)
+        // The first placement after the power-up zero, as in the settling benchmark (``PowerUpZero``).
+        let workload = Self.resting.starting(at: try PowerUpZero(rate: rate, seed: seed).firstLoad)
+        let base = try WorkloadTrace(workload: workload, rate: rate, seed: seed)
         let zero = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
         let countsPerGram = (Double(try WorkloadTrace.calibrationCode(grams: 385, rate: rate)) - zero) / 385
         return try Self.noiseLevels.enumerated().map { index, noise in
@@ -67,7 +69,7 @@ package struct RestingNoiseBenchmark: Sendable {
             var worstOff = 0.0
             let starts = trace.changes.sorted()
             for (position, start) in starts.enumerated() {
-                let end = position + 1 < starts.count ? starts[position + 1] : Self.resting.duration
+                let end = position + 1 < starts.count ? starts[position + 1] : workload.duration
                 let rest = shown.points.filter { $0.time >= start + Self.restAfter && $0.time < end }
                 var previous: Double?
                 for point in rest {

@@ -24,6 +24,17 @@ package struct ScriptedLoad: LoadProfile, Sendable {
             case .step(let at, _), .ringingStep(let at, _, _, _, _), .ramp(let at, _, _), .knock(let at, _, _): at
             }
         }
+
+        /// The same event `seconds` later.
+        func delayed(by seconds: Double) -> Event {
+            switch self {
+            case .step(let at, let to): .step(at: at + seconds, to: to)
+            case .ringingStep(let at, let to, let frequency, let decay, let depth):
+                .ringingStep(at: at + seconds, to: to, frequency: frequency, decay: decay, depth: depth)
+            case .ramp(let at, let to, let duration): .ramp(at: at + seconds, to: to, duration: duration)
+            case .knock(let at, let grams, let duration): .knock(at: at + seconds, grams: grams, duration: duration)
+            }
+        }
     }
 
     package let events: [Event]

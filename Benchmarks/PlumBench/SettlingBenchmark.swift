@@ -47,16 +47,24 @@ package struct SettlingBenchmark: Sendable {
     package let zero: Double
     package let countsPerGram: Double
 
-    /// Generates every workload at `rate` from `seed` and the shared calibration.
+    /// PlumScale's power-up zero at this rate; every workload places its first load at its
+    /// ``PowerUpZero/firstLoad``.
+    package let powerUp: PowerUpZero
+
+    /// Generates every workload at `rate` from `seed` and the shared calibration, each placing
+    /// its first load after PlumScale's power-up zero (``PowerUpZero``).
     package init(rate: HX711Rate, seed: UInt64, workloads: [Workload] = Workload.all) throws {
         self.rate = rate
-        traces = try workloads.enumerated().map { index, workload in
-            try WorkloadTrace(workload: workload, rate: rate, seed: seed &+ UInt64(index))
-        }
         let empty = Double(try WorkloadTrace.calibrationCode(grams: 0, rate: rate))
         let full = Double(try WorkloadTrace.calibrationCode(grams: 385, rate: rate))
         zero = empty
         countsPerGram = (full - empty) / 385
+        let powerUp = try PowerUpZero(rate: rate, seed: seed)
+        self.powerUp = powerUp
+        traces = try workloads.enumerated().map { index, workload in
+            try WorkloadTrace(
+                workload: workload.starting(at: powerUp.firstLoad), rate: rate, seed: seed &+ UInt64(index))
+        }
     }
 
     /// Runs every filter over every trace.
@@ -121,6 +129,9 @@ package struct SettlingBenchmark: Sendable {
         }
         header[0] = "filter (\(Int(rate.samplesPerSecond)) SPS, worst settle to ±1 d and stable)"
         var text = TextTable.render(header: header, rows: lines)
+        text +=
+            "\nFirst load at \(fixed(powerUp.firstLoad, 0)) s in every workload, for every filter: PlumScale's "
+            + "power-up zero is set at \(fixed(powerUp.seconds, 2)) s on an empty pan at this rate.\n"
         if let ours = rows.first, let ourWorst = ours.overallWorst {
             // The target compares PlumScale with peers whose settled noise is no lower than its own.
             let allPeers = rows.dropFirst().filter { $0.floor == nil }

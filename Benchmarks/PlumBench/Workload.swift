@@ -11,6 +11,17 @@ package struct Workload: Hashable, Sendable {
         self.duration = duration
     }
 
+    /// The same script, its first event `lead` seconds after the start: the pan is left empty
+    /// until then, as an operator waits for the display to show 0 before weighing.
+    package func starting(at lead: Double) -> Workload {
+        let first = events.map(\.start).min() ?? lead
+        let delay = max(0, lead - first)
+        return Workload(name: name, events: events.map { $0.delayed(by: delay) }, duration: duration + delay)
+    }
+
+    /// The empty pan, for `duration` seconds.
+    package static func empty(duration: Double) -> Workload { Workload(name: "empty", events: [], duration: duration) }
+
     /// The workloads of the settling benchmark.
     package static let all: [Workload] = [steps, plum, ramp, knocks, smallSteps]
 
