@@ -10,9 +10,9 @@ internal import PlumStore
 /// then saved, and a save that fails is said in the reply (it holds until the daemon stops).
 /// At start each saved one is put back on its sensor. A reload (SIGHUP) keeps the channels and
 /// what they count and check, so it needs nothing from the file.
-extension Station {
+extension StationState {
     /// The reply to `?COUNT`, the reference saved.
-    func countReply(_ request: CountRequest) -> Report {
+    mutating func countReply(_ request: CountRequest) -> Report {
         guard case .count(var reply)? = update(request.sensor, { $0.count(request) }) else {
             return channels.unknownSensor(request.sensor)
         }
@@ -26,16 +26,16 @@ extension Station {
     /// Saves `sensor`'s count reference after optimisation updated it, so a restart counts on
     /// from the latest reference, not from the first. A save that fails is logged; the updated
     /// reference holds until the daemon stops.
-    func keepUpdatedCountReference(of sensor: String) {
+    mutating func keepUpdatedCountReference(of sensor: String) {
         guard let counter = channels[sensor]?.counter else { return }
         var runtime = runtime
         runtime.counts[sensor] = RuntimeSettings.CountReference(counter)
         let note = keep(runtime)
-        if !note.isEmpty { logger.warning("\(sensor): count reference updated\(note)") }
+        if !note.isEmpty { log(.warning, "\(sensor): count reference updated\(note)") }
     }
 
     /// The reply to `?CHECK`, the limits saved.
-    func checkReply(_ request: CheckRequest) -> Report {
+    mutating func checkReply(_ request: CheckRequest) -> Report {
         guard case .check(var reply)? = update(request.sensor, { $0.check(request) }) else {
             return channels.unknownSensor(request.sensor)
         }
@@ -51,9 +51,9 @@ extension Station {
 
     /// Saves `runtime` when it changed: "" when saved, else a note for the reply (the failure
     /// is logged too), as a session's save says it.
-    private func keep(_ runtime: RuntimeSettings) -> String {
+    private mutating func keep(_ runtime: RuntimeSettings) -> String {
         guard runtime != self.runtime else { return "" }
-        if let error = noteSave("runtime settings", settingsStore.save(runtime)) {
+        if let error = noteSave("runtime settings", files.settings.save(runtime)) {
             return "; not saved to disk (\(error.message); \(error.hint)): it holds until the daemon stops"
         }
         self.runtime = runtime

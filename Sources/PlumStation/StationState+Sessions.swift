@@ -1,33 +1,33 @@
 internal import Logging
-package import PlumCore
+internal import PlumCore
 internal import PlumProtocol
 
 /// Items and sessions on the station: an item goes to the watchers, then to the running
 /// session, whose news goes to the watchers too.
-extension Station {
+extension StationState {
     /// Records `event` in the running session and publishes `report`, classed by the session's
     /// bands when it recorded the item (the bands it started with, which a reload may have
     /// changed since), so the report and the session agree.
-    func publishItem(_ event: ItemEvent, _ report: ItemReport) {
+    mutating func recordItem(_ event: ItemEvent, _ report: ItemReport) {
         var log: [(level: Logger.Level, message: String)] = []
         let (item, news) = sessions.record(event, at: UTCTimestamp.now(), log: &log)
-        for line in log { logger.log(level: line.level, "\(line.message)") }
+        for line in log { self.log(line.level, line.message) }
         var report = report
         if let item, event.kind == .placed {
             report.weightClass = item.weightClass
             report.flags = item.flags.names
         }
-        publisher.publishEvent(.item(report), sensor: event.sensor)
-        if let news { publisher.publishEvent(news, sensor: event.sensor) }
+        publish(.item(report), sensor: event.sensor)
+        if let news { publish(news, sensor: event.sensor) }
     }
 
     /// The reply to `?SESSION`; a start or stop is also told to the watchers of its sensor.
-    func sessionReply(to request: SessionRequest) -> Report {
+    mutating func sessionReply(to request: SessionRequest) -> Report {
         var log: [(level: Logger.Level, message: String)] = []
         let reply = sessions.reply(
             to: request, sensors: channels.order, division: { channels[$0]?.engine.configuration.division },
             now: UTCTimestamp.now(), log: &log)
-        for line in log { logger.log(level: line.level, "\(line.message)") }
+        for line in log { self.log(line.level, line.message) }
         if case .session(let report) = reply, report.ok, request.action == .start,
             let sensor = report.sessions.first?.sensor
         {
@@ -37,11 +37,8 @@ extension Station {
         if case .session(let report) = reply, report.ok, request.action == .start || request.action == .stop,
             let sensor = report.sessions.first?.sensor
         {
-            publisher.publishEvent(reply, sensor: sensor)
+            publish(reply, sensor: sensor)
         }
         return reply
     }
-
-    /// The running session, for tests and `?DEVICES`-like views.
-    package var runningSession: SessionBook.Entry? { sessions.book.running }
 }
