@@ -109,7 +109,7 @@ struct DiagnosticsTests {
         let long = String(repeating: "x", count: 400)
         let figures = PanDiagnostics(
             state: "ok", lastFault: long, lateReadoutsPerHour: 0, discardsPerHour: 2)
-        let json = try #require(JSONValue.parse(Bridge<ScriptedDaemonLink>.json(figures)))
+        let json = try #require(JSONValue.parse(BridgeState.json(figures)))
         #expect(json["calibration_date"] == .null && json["calibration_grade"] == .null && json["reason"] == .null)
         #expect(json["last_fault"]?.string?.count == 255 && json["discards_per_hour"]?.number == 2)
     }

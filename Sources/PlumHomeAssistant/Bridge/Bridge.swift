@@ -1,4 +1,3 @@
-import FoundationEssentials
 package import Logging
 package import PlumMQTT
 internal import PlumProtocol
@@ -6,73 +5,25 @@ internal import PlumProtocol
 /// plumscaled to MQTT and Home Assistant: reports from the daemon become discovery configs,
 /// states and live readings on the broker; Home Assistant's buttons become tare and zero.
 ///
-/// An actor that only keeps order: what to publish is decided by ``PublishingPolicy`` and
-/// ``HomeAssistantDiscovery``, pure values. Both sides come and go on their own: the broker
-/// (libmosquitto reconnects with back-off) and the daemon (the link reconnects); each change is
-/// logged once, and everything retained is published again after a reconnect.
+/// An actor that only keeps order: each event of the broker or the daemon, each second's tick
+/// and each answer of the daemon goes, one at a time, to the bridge's state (``BridgeState``, a
+/// value that decides), and what it decided is carried out here, in order (``BridgeEffects``):
+/// messages and subscriptions on the broker, log lines, and questions for the daemon, asked
+/// while the bridge goes on. Both sides come and go on their own: the broker (libmosquitto
+/// reconnects with back-off) and the daemon (the link reconnects); each change is logged once,
+/// and everything retained is published again after a reconnect.
 package actor Bridge<Link: ScaleDaemonLink> {
     let mqtt: MQTTClient
     let link: Link
-    let settings: BridgeSettings
-    let discovery: HomeAssistantDiscovery
     let logger: Logger
+    var state: BridgeState
     private let started = ContinuousClock.now
-
-    var brokerUp = false
-    /// The last broker problem logged, so a retry that fails the same way is not logged again.
-    private var brokerProblem: String?
-    var daemonUp = false
-    private var daemonProblem: String?
-    var pans: [String] = []
-    private var policies: [String: PublishingPolicy] = [:]
-    private var heaviestFlags: [String: Bool] = [:]
-    /// Whether each pan's sensor delivers, as last published on its availability topic.
-    private var panAvailable: [String: Bool] = [:]
-    private var publishedHeaviest: String?
-    var cleanup = DiscoveryCleanup()
-    /// The components Home Assistant may have from this scale, platform by object id: those the
-    /// bridge published and those of a retained device config it found; one that is no longer
-    /// there is removed by the next device config.
-    var knownComponents: [String: String] = [:]
-    /// Components of alerts the daemon said it no longer has, removed even before its other
-    /// alerts are all known.
-    var alertsGone: Set<String> = []
-    /// The device config last published, so an unchanged one is not sent again unasked.
-    var publishedDeviceConfig: DeviceDiscoveryPayload?
-    /// The daemon's alerts, by name, as last reported (each watcher gets them all at once).
-    var alerts: [String: AlertReport] = [:]
-    /// The alerts the daemon has reported since the link (re)connected; complete at the first
-    /// WEIGHT, since the daemon sends every rule's state right after the WATCH acknowledgement.
-    var alertsSinceConnect: Set<String>?
-    /// What the bridge has yet to read since the link connected before it sends the device config
-    /// (``publishDeviceConfig(force:)``): "devices" (the pans' capacities), "tares" and "sessions".
-    var settingsSinceConnect: Set<String> = []
-    /// Pans with a button being carried out, and the presses that arrived meanwhile, each action
-    /// once: a flood of presses costs one daemon request per pan at a time, not a task each.
-    private var commandsInFlight: Set<String> = []
-    private var queuedCommands: [String: [ScaleAction]] = [:]
-    /// The pans' diagnostics, and when `?DEVICES` was last asked for them (one at a time).
-    var diagnostics = DiagnosticsKeeper()
-    var loggedStates: [String: String] = [:]  // each pan's state as last logged (``logState(_:)``)
-    var devicesAskedAt: Double?
-    var devicesInFlight = false
-    /// The daemon's named tares (`TARES`), each pan's capacity (`?DEVICES`) and each pan's tare
-    /// as last published: the settings entities (``settingCommand(_:)``).
-    var tareLibrary: [NamedTare] = []
-    var capacities: [String: Double] = [:]
-    var publishedTares: [String: Double] = [:]
-    /// Whether the daemon answers `?SESSION` (protocol 1.5), and its session's state (``Bridge+Sessions``).
-    var sessionsSupported = false
-    var session: SessionStatePayload?
 
     package init(mqtt: MQTTClient, link: Link, settings: BridgeSettings, logger: Logger) {
         self.mqtt = mqtt
         self.link = link
-        self.settings = settings
         self.logger = logger
-        discovery = HomeAssistantDiscovery(
-            topics: settings.topics, division: settings.policy.division, qos: settings.qos.rawValue,
-            version: settings.version, device: settings.device, supportURL: settings.supportURL)
+        state = BridgeState(settings: settings, broker: mqtt.configuration.endpoint)
     }
 
     /// Runs until the task is cancelled; then publishes `offline` and disconnects cleanly.
@@ -80,321 +31,76 @@ package actor Bridge<Link: ScaleDaemonLink> {
     package func run() async throws {
         try mqtt.start()
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await event in self.mqtt.events { await self.handle(event) } }
-            group.addTask { for await event in self.link.events() { await self.handle(event) } }
+            group.addTask { for await event in self.mqtt.events { await self.decide { $0.handle(event) } } }
+            group.addTask { for await event in self.link.events() { await self.decide { $0.handle(event) } } }
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
-                    await self.tick()
+                    await self.decide { $0.tick() }
                 }
             }
             await group.next()
             group.cancelAll()
         }
-        send(settings.topics.availability, text: "offline", retain: true)
+        publish(state.settings.topics.availability, Array("offline".utf8), retain: true)
         mqtt.stop()
         logger.info("stopped; published offline")
     }
 
-    // MARK: broker side
-
-    func handle(_ event: MQTTEvent) {
-        let topics = settings.topics
-        switch event {
-        case .connected:
-            brokerUp = true
-            brokerProblem = nil
-            link.brokerChanged(problem: nil)
-            logger.info("connected to MQTT broker \(mqtt.configuration.endpoint)")
-            let filters = [
-                topics.commandFilter, topics.homeAssistantStatus, topics.discoveryFilter, topics.deviceDiscovery,
-                topics.sync, topics.alertSettingFilter
-            ]
-            for filter in filters {
+    /// Runs `body` on the state at this moment and carries out what it decided.
+    func decide(_ body: (inout BridgeState) -> Void) {
+        let elapsed = ContinuousClock.now - started
+        state.at(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        body(&state)
+        for effect in state.takeEffects().list {
+            switch effect {
+            case .log(let level, let message): logger.log(level: level, "\(message)")
+            case .publish(let topic, let payload, let retain): publish(topic, payload, retain: retain)
+            case .subscribe(let filter):
                 do { try mqtt.subscribe(filter, qos: .atLeastOnce) } catch { logger.warning("\(error)") }
-            }
-            let marker = "sync \(UInt64.random(in: 1...UInt64.max))"
-            cleanup.begin(marker: marker)
-            send(topics.sync, text: marker, retain: false)
-            if daemonUp { publishAll() }
-        case .connectionRefused(let reason), .unreachable(let reason):
-            let broker = mqtt.configuration.endpoint
-            brokerDown("MQTT broker \(broker) refused or unreachable: \(reason); retrying with back-off")
-        case .disconnected(let reason):
-            let broker = mqtt.configuration.endpoint
-            brokerDown("lost the MQTT broker \(broker): \(reason ?? "disconnected"); reconnecting with back-off")
-        case .message(let message):
-            received(message)
-        case .subscribed, .published:
-            break
-        }
-    }
-
-    private func brokerDown(_ problem: String) {
-        brokerUp = false
-        guard brokerProblem != problem else { return }
-        brokerProblem = problem
-        link.brokerChanged(problem: problem)
-        logger.warning("\(problem)")
-    }
-
-    private func received(_ message: MQTTMessage) {
-        let topics = settings.topics
-        if settingCommand(message) || sessionCommand(message) { return }
-        if let (level, action) = topics.parseCommand(message.topic) {
-            // A button press is an event, never state. A retained one (someone published with
-            // the retain flag) would come back at every reconnect and tare or zero again, and the
-            // empty message that clears it is no press either: only a live "PRESS" counts.
-            guard !message.retain else {
-                logger.warning(
-                    """
-                    \(message.topic): ignoring a retained command; clear it with an empty retained message, \
-                    and publish presses without the retain flag
-                    """)
-                return
-            }
-            guard message.payload == Array("PRESS".utf8) else {
-                let shown =
-                    message.payload.isEmpty ? "an empty payload" : "payload \(message.text.prefix(40).debugDescription)"
-                logger.warning("\(message.topic): ignoring \(shown); a button press is PRESS")
-                return
-            }
-            guard let pan = pans.first(where: { ScaleIdentity.level($0) == level }) else {
-                logger.warning("\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
-                return
-            }
-            command(action, pan: pan)
-        } else if message.topic == topics.sync {
-            if cleanup.marker(message.text) {
-                try? mqtt.unsubscribe(topics.discoveryFilter)
-                try? mqtt.unsubscribe(topics.deviceDiscovery)
-                try? mqtt.unsubscribe(topics.sync)
-                publishDeviceConfig(force: true)
-            }
-        } else if message.topic == topics.deviceDiscovery {
-            if message.retain {
-                cleanup.found(components: HomeAssistantDiscovery.componentPlatforms(ofDeviceConfig: message.payload))
-            }
-        } else if message.topic == topics.homeAssistantStatus {
-            if message.text == "online" && daemonUp {
-                logger.info("Home Assistant came online; publishing discovery again")
-                publishAll()
-            }
-        } else if message.retain {
-            cleanup.found(legacy: message.topic, payloadEmpty: message.payload.isEmpty)
-        }
-    }
-
-    private func command(_ action: ScaleAction, pan: String) {
-        guard !commandsInFlight.contains(pan) else {
-            if !queuedCommands[pan, default: []].contains(action) {
-                queuedCommands[pan, default: []].append(action)
-                logger.info("Home Assistant pressed \(action.rawValue) on \(pan); after the command in progress")
-            }
-            return
-        }
-        commandsInFlight.insert(pan)
-        Task { await self.carryOut(action, pan: pan) }
-    }
-
-    /// Sends `first` for `pan`, then whatever was pressed for it meanwhile, one at a time.
-    private func carryOut(_ first: ScaleAction, pan: String) async {
-        let resultTopic = settings.topics.result(pan)
-        var next: ScaleAction? = first
-        while let action = next {
-            logger.info("Home Assistant pressed \(action.rawValue) on \(pan)")
-            let text: String
-            do {
-                let reply = try await link.perform(action, pan: pan)
-                text = Self.json(CommandResult(reply))
-                let event = PanEvent(reply, action: action)
-                if !reply.ok { logger.warning("\(pan): \(event.message)") }
-                announce(event, pan: pan)
-            } catch {
-                text = Self.json(CommandResult(action: action, pan: pan, error: "\(error)"))
-                logger.warning("\(action.rawValue) \(pan) failed: \(error)")
-                announce(PanEvent(action: action, error: "\(error)"), pan: pan)
-            }
-            send(resultTopic, text: text, retain: false)
-            next = queuedCommands[pan]?.isEmpty == false ? queuedCommands[pan]?.removeFirst() : nil
-        }
-        queuedCommands[pan] = nil
-        commandsInFlight.remove(pan)
-    }
-
-    /// The answer to a press where Home Assistant's entities read it: an event on the pan's
-    /// event entity (not retained: an event happens once) and the text of its last action sensor.
-    func announce(_ event: PanEvent, pan: String) {
-        send(settings.topics.event(pan), text: Self.json(event), retain: false)
-        send(settings.topics.lastAction(pan), text: event.lastAction, retain: settings.retain)
-    }
-
-    // MARK: daemon side
-
-    func handle(_ event: DaemonEvent) {
-        switch event {
-        case .connected(let newPans):
-            daemonUp = true
-            daemonProblem = nil
-            logger.info("watching plumscaled: \(newPans.count) pans (\(newPans.joined(separator: ", ")))")
-            // Pans that left are removed from Home Assistant by the next device config.
-            pans = newPans
-            alertsSinceConnect = []
-            settingsSinceConnect = ["devices", "tares", "sessions"]
-            for pan in newPans where policies[pan] == nil { policies[pan] = PublishingPolicy(settings.policy) }
-            if brokerUp { publishAll() }
-            askDevices()
-            askTares()
-            askSession()
-        case .disconnected(let reason):
-            daemonUp = false
-            if daemonProblem != reason {
-                daemonProblem = reason
-                logger.warning("lost plumscaled: \(reason); reconnecting")
-            }
-            send(settings.topics.daemon, text: "offline", retain: true)
-        case .report(let report):
-            handle(report)
-        }
-    }
-
-    private func handle(_ report: Report) {
-        switch report {
-        case .weight(let weight):
-            if let seen = alertsSinceConnect {
-                alertsSinceConnect = nil
-                alertsKnown(seen)
-            }
-            guard policies[weight.sensor] != nil else { return }
-            // A sensor that delivers no samples: its entities go unavailable, and its last
-            // stable state stays as it was, neither replaced by nothing nor shown as current.
-            setAvailable(weight.sensor, weight.state == nil)
-            if weight.state != nil {
-                heaviestFlags[weight.sensor] = false
-                publishHeaviest()
-                return
-            }
-            publishTare(weight)
-            let decision = policies[weight.sensor]!.decide(weight, now: now)
-            if let state = decision.state {
-                send(settings.topics.state(weight.sensor), text: Self.json(state), retain: settings.retain)
-            }
-            if let live = decision.live {
-                send(settings.topics.live(weight.sensor), text: Self.json(live), retain: false)
-            }
-            heaviestFlags[weight.sensor] = weight.heaviest
-            publishHeaviest()
-        case .cue(let cue):
-            let payload = CuePayload(cue: cue.cue, grams: cue.grams)
-            send(settings.topics.cue(cue.sensor), text: Self.json(payload), retain: false)
-        case .alert(let alert) where alert.removed:
-            alertsSinceConnect?.remove(alert.name)
-            removeAlert(alert.name)
-        case .alert(let alert):
-            alertsSinceConnect?.insert(alert.name)
-            alertsGone.remove(HomeAssistantDiscovery.alertObjectID(alert.name))
-            let isNew = alerts[alert.name] == nil
-            publishAlertState(alert)
-            alerts[alert.name] = alert
-            if isNew { publishDeviceConfig() }
-        case .button(let press) where pans.contains(press.sensor):
-            // The scale's own push button: the same answer on the pan's entities as a press in
-            // Home Assistant gets, so an automation can follow the physical button too.
-            guard let event = PanEvent(press) else {
-                logger.info("\(press.sensor): a button press of a gesture this bridge does not know: \(press.gesture)")
-                return
-            }
-            logger.info("\(press.sensor): \(event.message)")
-            announce(event, pan: press.sensor)
-        case .tares(let library):
-            tareLibraryChanged(library.tares)
-        case .item(let item):
-            itemReported(item)
-        case .session(let news):
-            sessionNews(news)
-        case .state(let state):
-            logState(state)
-            // A sensor that delivers no samples; back to ok is proved by the next WEIGHT (a
-            // warming-up sensor delivers, and stays available).
-            if Self.outageStates.contains(state.state) { setAvailable(state.sensor, false) }
-            if diagnostics.state(state) { publishDiagnostics(state.sensor) }
-            // A fault or recovery moves the daemon's counters too: read them now.
-            askDevices()
-        default:
-            break
-        }
-    }
-
-    // MARK: publishing
-
-    func tick() {
-        if let asked = devicesAskedAt, now - asked >= Self.diagnosticsInterval { askDevices() }
-        for pan in pans {
-            if let state = policies[pan]?.heartbeat(now: now) {
-                send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
+            case .unsubscribe(let filter): try? mqtt.unsubscribe(filter)
+            case .brokerChanged(let problem): link.brokerChanged(problem: problem)
+            case .ask(let question): Task { await self.answer(question) }
             }
         }
     }
 
-    /// Everything retained, as after a (re)connect: availability, the device config, states, heaviest.
-    private func publishAll() {
-        publishDeviceConfig(force: true)
-        for pan in pans {
-            let available = panAvailable[pan] == false ? "offline" : "online"
-            send(settings.topics.panAvailability(pan), text: available, retain: true)
-            if let state = policies[pan]?.lastState {
-                send(settings.topics.state(pan), text: Self.json(state), retain: settings.retain)
-            }
+    /// Asks the daemon `question` while the bridge goes on; its answer is taken in a turn of its
+    /// own, in order with the reports.
+    private func answer(_ question: DaemonQuestion) async {
+        switch question {
+        case .press(let action, let pan):
+            let answer = await result { try await self.link.perform(action, pan: pan) }
+            decide { $0.pressed(action, pan: pan, answer) }
+        case .devices:
+            let answer = await result { try await self.link.devices() }
+            decide { $0.devicesAnswered(answer) }
+        case .tares:
+            let answer = await result { try await self.link.settings(.tares(.list)) }
+            decide { $0.taresAnswered(answer) }
+        case .session:
+            let answer = await result { try await self.link.settings(.session(SessionRequest(action: .show))) }
+            decide { $0.sessionAnswered(answer) }
+        case .sessionCommand(let request):
+            let answer = await result { try await self.link.settings(.session(request)) }
+            decide { $0.sessionCommandAnswered(request, answer) }
+        case .setting(let request, let pan):
+            let answer = await result { try await self.link.settings(request) }
+            decide { $0.settingAnswered(request, pan: pan, answer) }
         }
-        publishedHeaviest = nil
-        publishHeaviest()
-        for name in alerts.keys.sorted() { publishAlertState(alerts[name]!) }
-        publishAllDiagnostics()
-        publishAllSettings()
-        publishSession()
-        send(settings.topics.daemon, text: "online", retain: true)
-        send(settings.topics.availability, text: "online", retain: true)
     }
 
-    /// The sensor states in which a sensor delivers no samples.
-    static var outageStates: Set<String> { ["not-ready", "fault", "ended", "stopped"] }
-
-    /// Publishes `pan`'s availability when it changes.
-    private func setAvailable(_ pan: String, _ available: Bool) {
-        guard panAvailable[pan] != available else { return }
-        panAvailable[pan] = available
-        send(settings.topics.panAvailability(pan), text: available ? "online" : "offline", retain: true)
+    private func result<T: Sendable>(_ body: () async throws -> T) async -> Result<T, BridgeError> {
+        do { return .success(try await body()) } catch { return .failure(BridgeError("\(error)")) }
     }
 
-    private func publishHeaviest() {
-        let heaviest = pans.first { heaviestFlags[$0] == true } ?? "none"
-        guard heaviest != publishedHeaviest, !heaviestFlags.isEmpty else { return }
-        publishedHeaviest = heaviest
-        send(settings.topics.heaviest, text: heaviest, retain: settings.retain)
-    }
-
-    func send(_ topic: String, text: String, retain: Bool) {
-        send(topic, bytes: Array(text.utf8), retain: retain)
-    }
-
-    func send(_ topic: String, bytes: [UInt8], retain: Bool) {
+    private func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
         do {
-            try mqtt.publish(MQTTMessage(topic: topic, payload: bytes, qos: settings.qos, retain: retain))
+            try mqtt.publish(MQTTMessage(topic: topic, payload: payload, qos: state.settings.qos, retain: retain))
         } catch  where error.isNotConnected {
             // Published again, retained state first, after the next connect.
         } catch {
             logger.warning("\(error)")
         }
-    }
-
-    var now: Double {
-        let elapsed = ContinuousClock.now - started
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 }

@@ -2,7 +2,7 @@ internal import PlumProtocol
 
 /// The bridge's Home Assistant discovery: one device config for the scale, the migration from the
 /// per-entity configs of earlier releases, and entities that left (pans, alerts) removed.
-extension Bridge {
+extension BridgeState {
     /// Publishes the device config once the broker's retained discovery of this connection is
     /// known (``DiscoveryCleanup``) and the daemon's pans are: unchanged ones only when `force`d,
     /// as after a (re)connect or Home Assistant's birth message.
@@ -20,7 +20,7 @@ extension Bridge {
     /// (``settingsSinceConnect``): the settings entities are built from them, and Home Assistant
     /// removes a component a device config leaves out, so a config sent before them would remove
     /// the numbers and selects at every start of the bridge and add them back a moment later.
-    func publishDeviceConfig(force: Bool = false) {
+    mutating func publishDeviceConfig(force: Bool = false) {
         guard brokerUp, daemonUp, cleanup.isSynced, settingsSinceConnect.isEmpty else { return }
         let alertsKnown = alertsSinceConnect == nil
         for (key, platform) in cleanup.takeComponents() where knownComponents[key] == nil {
@@ -54,43 +54,44 @@ extension Bridge {
         }
         for (key, component) in components { knownComponents[key] = component.platform }
         if !plan.migrated.isEmpty {
-            logger.info("moved \(plan.migrated.count) Home Assistant entities from per-entity discovery to \(topic)")
+            log(.info, "moved \(plan.migrated.count) Home Assistant entities from per-entity discovery to \(topic)")
         }
         if !plan.cleared.isEmpty || !plan.removed.isEmpty {
             let names = plan.cleared + plan.removed.keys.sorted()
-            logger.info(
+            log(
+                .info,
                 "removed \(names.count) Home Assistant entities no longer configured: \(names.joined(separator: ", "))")
         }
     }
 
     /// The daemon has reported every alert it has since the link connected: one the bridge knew
     /// that is not among them left the configuration while the bridge was away from the daemon.
-    func alertsKnown(_ seen: Set<String>) {
+    mutating func alertsKnown(_ seen: Set<String>) {
         for name in alerts.keys.sorted() where !seen.contains(name) { forgetAlert(name) }
         publishDeviceConfig()
     }
 
     /// An alert taken out of the daemon's configuration: its entity leaves Home Assistant with the
     /// next device config and its retained state is cleared, so nothing shows it.
-    func removeAlert(_ name: String) {
+    mutating func removeAlert(_ name: String) {
         forgetAlert(name)
         publishDeviceConfig()
     }
 
-    private func forgetAlert(_ name: String) {
+    private mutating func forgetAlert(_ name: String) {
         alerts.removeValue(forKey: name)
         alertsGone.insert(HomeAssistantDiscovery.alertObjectID(name))
         send(settings.topics.alert(name), bytes: [], retain: true)
-        logger.info("alert \(name) is no longer configured; removing its Home Assistant entity")
+        log(.info, "alert \(name) is no longer configured; removing its Home Assistant entity")
     }
 
     /// An alert's state, retained.
-    func publishAlertState(_ alert: AlertReport) {
+    mutating func publishAlertState(_ alert: AlertReport) {
         let state = HomeAssistantDiscovery.alertState(alert)
         send(settings.topics.alert(alert.name), text: state, retain: settings.retain)
         publishAlertSettings(alert)
         if alerts[alert.name]?.active != alert.active {
-            logger.info("alert \(alert.name) on \(alert.sensor): \(state)")
+            log(.info, "alert \(alert.name) on \(alert.sensor): \(state)")
         }
     }
 }

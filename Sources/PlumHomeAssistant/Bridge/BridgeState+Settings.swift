@@ -6,13 +6,13 @@ internal import PlumProtocol
 /// daemon's values: the tare of each `WEIGHT`, the rule of each `ALERT`, the library of each
 /// `TARES`. A refused change leaves the state as it was and is told on the pan's event entity
 /// and last-action sensor, as a refused tare is.
-extension Bridge {
+extension BridgeState {
     /// Carries out a settings command, or returns false for another topic.
-    func settingCommand(_ message: MQTTMessage) -> Bool {
+    mutating func settingCommand(_ message: MQTTMessage) -> Bool {
         guard let command = settings.topics.parseSetting(message.topic) else { return false }
         // A setting is a command, like a press: a retained one would be applied at every reconnect.
         guard !message.retain else {
-            logger.warning("\(message.topic): ignoring a retained setting; publish settings without the retain flag")
+            log(.warning, "\(message.topic): ignoring a retained setting; publish settings without the retain flag")
             return true
         }
         var text = Substring(message.text)
@@ -21,7 +21,7 @@ extension Bridge {
         switch command {
         case .presetTare(let level), .namedTare(let level):
             guard let pan = pans.first(where: { ScaleIdentity.level($0) == level }) else {
-                logger.warning("\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
+                log(.warning, "\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
                 return true
             }
             if case .namedTare = command {
@@ -30,15 +30,15 @@ extension Bridge {
             } else if let grams = Double(text), grams.isFinite {
                 apply(.presetTare(sensor: pan, grams: grams), pan: pan)
             } else {
-                logger.warning("\(message.topic): ignoring \(text.prefix(40).debugDescription); a tare is grams")
+                log(.warning, "\(message.topic): ignoring \(text.prefix(40).debugDescription); a tare is grams")
             }
         case .alert(let level, let setting):
             guard let alert = alerts.values.first(where: { ScaleIdentity.level($0.name) == level }) else {
-                logger.warning("\(message.topic): no alert \(level) on this scale")
+                log(.warning, "\(message.topic): no alert \(level) on this scale")
                 return true
             }
             guard let grams = Double(text), grams.isFinite else {
-                logger.warning("\(message.topic): ignoring \(text.prefix(40).debugDescription); a \(setting) is grams")
+                log(.warning, "\(message.topic): ignoring \(text.prefix(40).debugDescription); a \(setting) is grams")
                 return true
             }
             let change =
@@ -49,19 +49,19 @@ extension Bridge {
         return true
     }
 
-    private func apply(_ request: Request, pan: String) {
-        logger.info("Home Assistant sets \(request.line)")
-        Task { await self.carryOut(request, pan: pan) }
+    private mutating func apply(_ request: Request, pan: String) {
+        log(.info, "Home Assistant sets \(request.line)")
+        ask(.setting(request, pan: pan))
     }
 
-    private func carryOut(_ request: Request, pan: String) async {
+    /// The daemon's answer to a setting, told on `pan`; the daemon's values shown again.
+    mutating func settingAnswered(_ request: Request, pan: String, _ answer: Result<Report, BridgeError>) {
         let event: PanEvent
-        do {
-            event = PanEvent(setting: request, reply: try await link.settings(request))
-        } catch {
-            event = PanEvent(setting: request, reply: .error(message: "\(error)"))
+        switch answer {
+        case .success(let reply): event = PanEvent(setting: request, reply: reply)
+        case .failure(let error): event = PanEvent(setting: request, reply: .error(message: "\(error)"))
         }
-        if event.reason != nil { logger.warning("\(pan): \(event.message)") }
+        if event.reason != nil { log(.warning, "\(pan): \(event.message)") }
         announce(event, pan: pan)
         // The daemon's values again: a number Home Assistant moved shows the value in use.
         if let tare = publishedTares[pan] { send(settings.topics.presetTare(pan), text: "\(tare)", retain: true) }
@@ -70,28 +70,27 @@ extension Bridge {
     }
 
     /// Asks the daemon for its named tares, as the link connects.
-    func askTares() {
-        Task {
-            do {
-                if case .tares(let library) = try await link.settings(.tares(.list)) {
-                    tareLibraryChanged(library.tares)
-                }
-            } catch {
-                logger.info("named tares not read from plumscaled: \(error)")
-            }
-            settingsRead("tares")
+    mutating func askTares() { ask(.tares) }
+
+    /// The daemon's named tares, or why they could not be read.
+    mutating func taresAnswered(_ answer: Result<Report, BridgeError>) {
+        switch answer {
+        case .success(.tares(let library)): tareLibraryChanged(library.tares)
+        case .success: break
+        case .failure(let error): log(.info, "named tares not read from plumscaled: \(error)")
         }
+        settingsRead("tares")
     }
 
     /// One of the reads the device config waits for came in, or failed (a daemon that cannot
     /// answer must not keep the scale out of Home Assistant); with the last one it is sent.
-    func settingsRead(_ what: String) {
+    mutating func settingsRead(_ what: String) {
         guard settingsSinceConnect.remove(what) != nil, settingsSinceConnect.isEmpty else { return }
         publishDeviceConfig(force: true)
     }
 
     /// The daemon's library changed (a `TARES` report): the selects' options and states follow.
-    func tareLibraryChanged(_ tares: [NamedTare]) {
+    mutating func tareLibraryChanged(_ tares: [NamedTare]) {
         guard tares != tareLibrary else { return }
         tareLibrary = tares
         publishDeviceConfig()
@@ -99,7 +98,7 @@ extension Bridge {
     }
 
     /// The pans' capacities from `?DEVICES`, the range of their numbers.
-    func capacitiesChanged(_ report: DevicesReport) {
+    mutating func capacitiesChanged(_ report: DevicesReport) {
         var known = capacities
         for device in report.devices { known[device.sensor] = device.capacity }
         guard known != capacities else { return }
@@ -108,7 +107,7 @@ extension Bridge {
     }
 
     /// The tare of a reading, on the pan's preset-tare number and named-tare select, when it changed.
-    func publishTare(_ weight: WeightReport) {
+    mutating func publishTare(_ weight: WeightReport) {
         let tare = discovery.division.round(weight.tare)
         guard publishedTares[weight.sensor] != tare else { return }
         publishedTares[weight.sensor] = tare
@@ -117,7 +116,7 @@ extension Bridge {
     }
 
     /// The named tare whose weight is the pan's tare (to half a division), else `none`.
-    func publishNamedTare(_ pan: String) {
+    mutating func publishNamedTare(_ pan: String) {
         guard let tare = publishedTares[pan] else { return }
         let half = discovery.division.grams / 2
         let name = tareLibrary.first { abs($0.grams - tare) < half && tare > 0 }?.name
@@ -125,13 +124,13 @@ extension Bridge {
     }
 
     /// An alert's threshold and hysteresis in use, on its numbers.
-    func publishAlertSettings(_ alert: AlertReport) {
+    mutating func publishAlertSettings(_ alert: AlertReport) {
         send(settings.topics.alertSetting(alert.name, .threshold), text: "\(alert.threshold)", retain: true)
         send(settings.topics.alertSetting(alert.name, .hysteresis), text: "\(alert.hysteresis)", retain: true)
     }
 
     /// The settings' retained states again, as after a reconnect to the broker.
-    func publishAllSettings() {
+    mutating func publishAllSettings() {
         for pan in pans {
             if let tare = publishedTares[pan] { send(settings.topics.presetTare(pan), text: "\(tare)", retain: true) }
             publishNamedTare(pan)

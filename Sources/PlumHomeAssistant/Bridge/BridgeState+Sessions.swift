@@ -6,42 +6,41 @@ internal import PlumProtocol
 /// its pan's "item" entity, the daemon's `SESSION` news the retained state of the session
 /// sensors, and the session buttons `?SESSION` start and stop. A refusal is told on the pan's
 /// event entity and last-action sensor, as a refused tare is.
-extension Bridge {
+extension BridgeState {
     /// Asks `?SESSION` show as the link connects: whether the daemon has sessions at all (one
     /// before protocol 1.5 answers with an error) and the running or last one. The device config
     /// waits for the answer, so the session entities are in the first one and are never removed
     /// and added back at a start of the bridge.
-    func askSession() {
-        Task {
-            do {
-                switch try await link.settings(.session(SessionRequest(action: .show))) {
-                case .session(let reply):
-                    sessionsSupported = true
-                    // Not ok: the daemon has had no session yet.
-                    session = SessionStatePayload(reply.ok ? reply.sessions.first : nil)
-                    publishSession()
-                case .error(let message):
-                    if sessionsSupported { logger.info("plumscaled has no sessions: \(message)") }
-                    sessionsSupported = false
-                default:
-                    break
-                }
-            } catch {
-                // Unknown, not absent: the entities stay as they were rather than leave and come back.
-                logger.info("sessions not read from plumscaled: \(error)")
-            }
-            settingsRead("sessions")
+    mutating func askSession() { ask(.session) }
+
+    /// The daemon's answer to `?SESSION` show, or why there is none.
+    mutating func sessionAnswered(_ answer: Result<Report, BridgeError>) {
+        switch answer {
+        case .success(.session(let reply)):
+            sessionsSupported = true
+            // Not ok: the daemon has had no session yet.
+            session = SessionStatePayload(reply.ok ? reply.sessions.first : nil)
+            publishSession()
+        case .success(.error(let message)):
+            if sessionsSupported { log(.info, "plumscaled has no sessions: \(message)") }
+            sessionsSupported = false
+        case .success:
+            break
+        case .failure(let error):
+            // Unknown, not absent: the entities stay as they were rather than leave and come back.
+            log(.info, "sessions not read from plumscaled: \(error)")
         }
+        settingsRead("sessions")
     }
 
     /// One `ITEM` report: one event on the pan's item entity, in the order the daemon sent them.
-    func itemReported(_ report: ItemReport) {
+    mutating func itemReported(_ report: ItemReport) {
         guard pans.contains(report.sensor), let event = ItemEventPayload(report) else { return }
         send(settings.topics.item(report.sensor), text: Self.json(event), retain: false)
     }
 
     /// The daemon's news of the session: started, stopped or an item recorded.
-    func sessionNews(_ report: SessionReport) {
+    mutating func sessionNews(_ report: SessionReport) {
         guard report.ok, ["start", "stop", "item"].contains(report.action), let summary = report.sessions.first else {
             return
         }
@@ -50,17 +49,18 @@ extension Bridge {
     }
 
     /// The session's state, retained, once the daemon is known to have sessions.
-    func publishSession() {
+    mutating func publishSession() {
         guard sessionsSupported, let session else { return }
         send(settings.topics.session, text: Self.json(session), retain: settings.retain)
     }
 
     /// Carries out a press of a session button, or returns false for another topic.
-    func sessionCommand(_ message: MQTTMessage) -> Bool {
+    mutating func sessionCommand(_ message: MQTTMessage) -> Bool {
         guard let button = settings.topics.parseSessionCommand(message.topic) else { return false }
         // A press is an event, never state: see the pans' buttons.
         guard !message.retain, message.payload == Array("PRESS".utf8) else {
-            logger.warning(
+            log(
+                .warning,
                 "\(message.topic): ignoring a retained or other message; a press is PRESS, without the retain flag")
             return true
         }
@@ -68,7 +68,7 @@ extension Bridge {
         switch button {
         case .start(let level):
             guard let pan = pans.first(where: { ScaleIdentity.level($0) == level }) else {
-                logger.warning("\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
+                log(.warning, "\(message.topic): no pan \(level) on this scale; pans: \(pans.joined(separator: ", "))")
                 return true
             }
             request = SessionRequest(action: .start, name: Self.sessionName(at: Date.now), sensor: pan)
@@ -76,8 +76,8 @@ extension Bridge {
             request = SessionRequest(action: .stop)
         }
         let on = request.sensor.map { " on \($0)" } ?? ""
-        logger.info("Home Assistant pressed session \(request.action.rawValue)\(on)")
-        Task { await self.carryOut(request) }
+        log(.info, "Home Assistant pressed session \(request.action.rawValue)\(on)")
+        ask(.sessionCommand(request))
         return true
     }
 
@@ -87,15 +87,15 @@ extension Bridge {
         date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
 
-    private func carryOut(_ request: SessionRequest) async {
+    /// The daemon's answer to a session button, told on the pan the session is on.
+    mutating func sessionCommandAnswered(_ request: SessionRequest, _ answer: Result<Report, BridgeError>) {
         let reply: Report
-        do {
-            reply = try await link.settings(.session(request))
-        } catch {
-            reply = .error(message: "\(error)")
+        switch answer {
+        case .success(let report): reply = report
+        case .failure(let error): reply = .error(message: "\(error)")
         }
         let event = PanEvent(session: request, reply: reply)
-        if event.reason != nil { logger.warning("\(event.message)") }
+        if event.reason != nil { log(.warning, "\(event.message)") }
         // Told on the pan the session is on: the reply's, else the pan pressed, else the running
         // session's, else the first.
         var sensor: String?

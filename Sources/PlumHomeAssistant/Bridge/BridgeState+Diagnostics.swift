@@ -4,40 +4,42 @@ internal import PlumProtocol
 /// The diagnostic entities' data: the daemon's `?DEVICES`, asked when the link connects, after
 /// each `STATE` report and once a minute, and turned into each pan's diagnostics
 /// (``DiagnosticsKeeper``) and the daemon's start time.
-extension Bridge {
+extension BridgeState {
     /// Seconds between two `?DEVICES` for the diagnostics: the hourly counts move by the minute.
     static var diagnosticsInterval: Double { 60 }
 
     /// Logs a pan's `STATE` once per change of its state or reason: the daemon sends it again at
     /// each retry of a fault, and the journal on the SD card would keep every one. An outage's
     /// line is a warning and says what Home Assistant shows.
-    func logState(_ state: StateReport) {
+    mutating func logState(_ state: StateReport) {
         let text = state.state + (state.reason.map { ": \($0)" } ?? "")
         guard loggedStates[state.sensor] != text else { return }
         loggedStates[state.sensor] = text
         if Self.outageStates.contains(state.state) {
-            logger.warning("\(state.sensor): \(text); the sensor delivers no samples, its entities are unavailable")
+            log(.warning, "\(state.sensor): \(text); the sensor delivers no samples, its entities are unavailable")
         } else {
-            logger.info("\(state.sensor): \(text)")
+            log(.info, "\(state.sensor): \(text)")
         }
     }
 
     /// Asks the daemon for `?DEVICES` unless an answer is awaited.
-    func askDevices() {
+    mutating func askDevices() {
         guard daemonUp, !devicesInFlight else { return }
         devicesInFlight = true
         devicesAskedAt = now
-        // On the bridge's actor: the answer is taken in order with the reports.
-        Task {
-            do {
-                received(try await link.devices())
-            } catch {
-                devicesFailed(error)
-            }
+        // The answer comes back in the actor's turn, in order with the reports.
+        ask(.devices)
+    }
+
+    /// The daemon's `?DEVICES`, or why there is none.
+    mutating func devicesAnswered(_ answer: Result<DevicesReport, BridgeError>) {
+        switch answer {
+        case .success(let report): received(report)
+        case .failure(let error): devicesFailed(error)
         }
     }
 
-    private func received(_ report: DevicesReport) {
+    private mutating func received(_ report: DevicesReport) {
         devicesInFlight = false
         capacitiesChanged(report)
         settingsRead("devices")
@@ -47,27 +49,27 @@ extension Bridge {
         }
     }
 
-    private func devicesFailed(_ error: any Error) {
+    private mutating func devicesFailed(_ error: BridgeError) {
         devicesInFlight = false
         // The link reports a daemon that went away; a minute later the bridge asks again.
-        logger.info("diagnostics not read from plumscaled: \(error)")
+        log(.info, "diagnostics not read from plumscaled: \(error)")
         settingsRead("devices")
     }
 
     /// Publishes `pan`'s diagnostics, retained.
-    func publishDiagnostics(_ pan: String) {
+    mutating func publishDiagnostics(_ pan: String) {
         guard let figures = diagnostics.pans[pan] else { return }
         send(settings.topics.diagnostics(pan), text: Self.json(figures), retain: settings.retain)
     }
 
     /// Everything the diagnostic entities show, as after a reconnect to the broker.
-    func publishAllDiagnostics() {
+    mutating func publishAllDiagnostics() {
         for pan in pans { publishDiagnostics(pan) }
         publishStarted()
     }
 
     /// When the daemon started, on the wall clock, as Home Assistant's timestamp sensors read it.
-    private func publishStarted() {
+    private mutating func publishStarted() {
         guard let started = diagnostics.started else { return }
         let text = Date(timeIntervalSince1970: started.rounded()).formatted(.iso8601)
         send(settings.topics.scaleDiagnostics, text: Self.json(["started": text]), retain: settings.retain)
