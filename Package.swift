@@ -68,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "PlumSimulation",
-            dependencies: ["PlumHardware", "PlumDrivers"]
+            dependencies: ["PlumHardware", "PlumDrivers", "PlumSystem"]
         ),
         // `plumscale setup`'s hardware probe: the board, GPIO chips, I2C buses, ADS1115s by their
         // reset value, IIO devices, and a DOUT watch that tells an HX711's rate or its miswiring.
@@ -478,7 +478,7 @@ if Context.environment["PLUMSCALE_WITHOUT_WEB"] != "1" {
         .executableTarget(
             name: "plumscale-web",
             dependencies: [
-                "PlumWeb", "PlumSettings", "PlumClient", "PlumHistory",
+                "PlumWeb", "PlumSettings", "PlumClient", "PlumHistory", "PlumSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]

@@ -40,35 +40,24 @@ private struct ReadFailure: Error {
 }
 
 private func readTextFile(_ path: String) throws(ReadFailure) -> String {
-    guard let file = fopen(path, "r") else {
-        let code = errno
-        let reason = Errno(rawValue: code).description
-        switch code {
-        case ENOENT:
-            throw ReadFailure(
-                message:
-                    "cannot open: \(reason); create it from an example in Calibration/examples, or pass --config PATH",
-                code: code)
-        case EACCES:
-            throw ReadFailure(
-                message:
-                    "cannot open: \(reason); check the file's permissions (the service's user must be able to read it)",
-                code: code)
-        default:
-            throw ReadFailure(message: "cannot open: \(reason)", code: code)
-        }
-    }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-        if count < buffer.count {
-            if ferror(file) != 0 { throw ReadFailure(message: "cannot read: \(Errno.current)") }
-            break
-        }
-        if bytes.count > 1 << 20 { throw ReadFailure(message: "larger than 1 MiB: this is not a configuration file") }
+    let bytes: [UInt8]
+    switch Syscalls.readWholeFile(path, limit: 1 << 20) {
+    case .success(let read?):
+        bytes = read
+    case .success(nil):
+        throw ReadFailure(
+            message: "cannot open: \(Errno.noSuchFileOrDirectory); create it from an example in Calibration/examples, "
+                + "or pass --config PATH",
+            code: ENOENT)
+    case .failure(.permissionDenied):
+        throw ReadFailure(
+            message: "cannot open: \(Errno.permissionDenied); check the file's permissions (the service's user must "
+                + "be able to read it)",
+            code: EACCES)
+    case .failure(.fileTooLarge):
+        throw ReadFailure(message: "larger than 1 MiB: this is not a configuration file")
+    case .failure(let error):
+        throw ReadFailure(message: "cannot read: \(error)", code: error.rawValue)
     }
     guard let text = String(validating: bytes, as: UTF8.self) else {
         throw ReadFailure(message: "not UTF-8 text")

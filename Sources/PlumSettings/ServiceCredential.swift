@@ -1,3 +1,5 @@
+internal import PlumSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,12 +33,13 @@ package enum ServiceCredential {
     package static func path(_ name: String, in directory: String? = ServiceCredential.directory) -> String? {
         guard let directory else { return nil }
         let path = directory + "/" + name
-        guard let file = fopen(path, "r") else { return errno == ENOENT ? nil : path }
-        defer { fclose(file) }
-        // A bcrypt hash or a password: the first few hundred bytes decide whether it is set.
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = fread(&buffer, 1, buffer.count, file)
-        let isSet = buffer[0..<count].contains { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
-        return isSet ? path : nil
+        // A bcrypt hash or a password: a credential is a few hundred bytes at most.
+        switch Syscalls.readWholeFile(path, limit: 64 << 10) {
+        case .success(nil): return nil
+        case .success(let bytes?):
+            let isSet = bytes.contains { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
+            return isSet ? path : nil
+        case .failure: return path
+        }
     }
 }

@@ -298,7 +298,7 @@ package struct SetupWizard {
     func ask(_ question: String) -> String? {
         fflush(nil)
         let line = question + " "
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        Syscalls.writeStandardError(line)
         return readLine(strippingNewline: true).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }

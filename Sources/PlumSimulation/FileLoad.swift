@@ -1,4 +1,5 @@
 public import PlumHardware
+internal import PlumSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,13 +35,9 @@ public final class FileLoad: LoadProfile, Sendable {
 
     /// The number in the file, or nil when there is none to read.
     static func read(_ path: String) -> Double? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).filter { !$0.isWhitespace }
+        // A number and a newline; a larger file is no load.
+        guard case .success(let bytes?) = Syscalls.readWholeFile(path, limit: 64) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         guard let grams = Double(text), grams.isFinite, grams >= 0, grams <= 100_000 else { return nil }
         return grams
     }

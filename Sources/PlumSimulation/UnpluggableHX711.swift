@@ -1,5 +1,6 @@
 public import PlumDrivers
 public import PlumHardware
+internal import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +26,7 @@ public final class UnpluggableHX711: SampleSource {
     public var statistics: DriverStatistics { simulated.sensor.statistics }
 
     public func next() throws(SensorError) -> Sample {
-        let now = access(switchFile, F_OK) == 0
+        let now = Syscalls.exists(switchFile)
         if now != unplugged {
             unplugged = now
             if now {

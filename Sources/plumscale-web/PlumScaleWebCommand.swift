@@ -4,6 +4,7 @@ import Logging
 import PlumClient
 import PlumHistory
 import PlumSettings
+import PlumSystem
 import PlumWeb
 
 #if canImport(Glibc)
@@ -107,7 +108,7 @@ struct Serve: AsyncParsableCommand {
         let path = config ?? "/etc/plumscale/plumscale.toml"
         do {
             // The default file may be absent on a machine that runs only the web service.
-            if config == nil, access(path, F_OK) != 0 { return WebSettings() }
+            if config == nil, !Syscalls.exists(path) { return WebSettings() }
             return try WebSettings.load(path: path)
         } catch {
             complain("\(error)")
@@ -209,5 +210,5 @@ func complain(_ message: String) {
 
 /// Text on standard error as it is (a prompt).
 func complainRaw(_ text: String) {
-    _ = text.withCString { write(2, $0, strlen($0)) }
+    Syscalls.writeStandardError(text)
 }

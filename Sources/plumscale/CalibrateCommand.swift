@@ -3,6 +3,7 @@ import PlumClient
 import PlumConsole
 import PlumCore
 import PlumProtocol
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -265,7 +266,7 @@ struct Wizard {
     /// the fit and the result for a script.
     private func say(_ text: String) {
         let line = text + "\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        Syscalls.writeStandardError(line)
     }
 
     /// A line from standard input, trimmed; nil at end of input.

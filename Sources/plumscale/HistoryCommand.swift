@@ -3,6 +3,7 @@ import FoundationEssentials
 import PlumDaemonConfig
 import PlumHistory
 import PlumSettings
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -99,7 +100,7 @@ struct HistoryCommand: ParsableCommand {
     /// One line on standard error.
     private static func complain(_ message: String) {
         let line = "plumscale history: \(message)\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        Syscalls.writeStandardError(line)
     }
 
     private func storePath() throws -> String { try Self.storePath(config: config) }
@@ -107,7 +108,7 @@ struct HistoryCommand: ParsableCommand {
     /// The store named by `[web] history` in `config`, else the default; `plumscale status`
     /// reads the same file.
     static func storePath(config: String) throws -> String {
-        guard access(config, F_OK) == 0 else { return HistoryStore.defaultPath }
+        guard Syscalls.exists(config) else { return HistoryStore.defaultPath }
         return try WebSettings.load(path: config).historyPath ?? HistoryStore.defaultPath
     }
 }

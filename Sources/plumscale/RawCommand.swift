@@ -6,6 +6,7 @@ import PlumProtocol
 import PlumSensors
 import PlumSettings
 import PlumSimulation
+import PlumSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -152,5 +153,5 @@ enum InterruptFlag {
 /// Writes one line to standard error (unbuffered, straight to file descriptor 2).
 func printError(_ message: String) {
     let line = "plumscale: \(WireText.escaped(message))\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
+    Syscalls.writeStandardError(line)
 }

@@ -4,6 +4,7 @@ import PlumConsole
 import PlumCore
 import PlumHistory
 import PlumProtocol
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -67,7 +68,7 @@ struct StatusCommand: ParsableCommand {
         } catch {
             return "  history      unknown: \(error)"
         }
-        guard access(path, F_OK) == 0 else {
+        guard Syscalls.exists(path) else {
             return "  history      none at \(path) (plumscale-web records it; --database names another file)"
         }
         do throws(HistoryError) {

@@ -3,6 +3,7 @@ import PlumClient
 import PlumConsole
 import PlumCore
 import PlumProtocol
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -201,18 +202,7 @@ enum Terminal {
             write("\u{1B}[0m\u{1B}[?25h")
         }
 
-        private func write(_ text: String) {
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeMutableBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-            bytes.removeAll()
-        }
+        /// A frame written whole to stdout, never through stdio's buffer.
+        private func write(_ text: String) { Syscalls.writeWhole(Array(text.utf8), to: 1) }
     }
 }

@@ -29,7 +29,7 @@ enum PlumScaledMain {
             }
         } catch {
             let message = "\(error)\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
+            Syscalls.writeStandardError(message)
             exit(64)  // EX_USAGE
         }
         let outcome = Outcome()
@@ -114,7 +114,7 @@ struct PlumScaledCommand: Sendable {
                 return Errno.current.description
             }
         }
-        return access(path, W_OK) == 0 ? nil : Errno.current.description
+        return Syscalls.writability(of: path)?.description
     }
 }
 

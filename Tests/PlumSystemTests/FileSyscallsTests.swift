@@ -59,3 +59,40 @@ struct FileSyscallsTests {
         #expect(try Syscalls.readWholeFile(file).get() == nil)
     }
 }
+
+/// The programs' own output and path checks, on a real pipe and real files.
+@Suite("A program's output and path checks")
+struct OutputSyscallsTests {
+    @Test("bytes written to a pipe arrive whole, in order, more than the pipe holds at once included")
+    func writesWholeToAPipe() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { Syscalls.closeFile(ends[0]) }
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }  // past a 64 KiB pipe
+        var received: [UInt8] = []
+        // The writer blocks while the pipe is full: it runs apart, and this test reads.
+        let writeEnd = ends[1]
+        let writer = Task.detached {
+            let result = Syscalls.writeWhole(bytes, to: writeEnd)
+            Syscalls.closeFile(writeEnd)
+            return result
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try Syscalls.readFile(ends[0], into: $0).get() }
+            if count == 0 { break }
+            received += chunk[0..<count]
+        }
+        #expect(try await writer.value.get() == ())
+        #expect(received == bytes)
+    }
+
+    @Test("a path that is there exists, one that is not does not; a file in a directory one may write is writable")
+    func existsAndWritability() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("plumscale.toml", "[scale]\n")
+        #expect(Syscalls.exists(path) && !Syscalls.exists(directory.file("absent")))
+        #expect(Syscalls.writability(of: directory.path) == nil)
+        #expect(Syscalls.writability(of: directory.file("absent/dir")) == .noSuchFileOrDirectory)
+    }
+}
