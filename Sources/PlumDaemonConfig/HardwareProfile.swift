@@ -27,14 +27,14 @@ package struct HardwareProfile: Hashable, Sendable {
     /// Keys of the `[[sensor]]` table the profile fills in when the table leaves them out.
     package var wiring: [String: WiringValue]
     /// The scale settings the profile sets; keys it leaves out come from `[scale]`.
-    package var scale: ScaleOverrides
+    package var scale: ScaleSettings
     /// The signal per gram its cell and gain give (`nominalSignalPerGram` of its file), which a
     /// calibration far from is flagged for confirmation; nil when not a fixed figure.
     package var nominalSignalPerGram: Double?
 
     package init(
         name: String, summary: String, kinds: [SourceKind], gain: Int? = nil, wiring: [String: WiringValue] = [:],
-        scale: ScaleOverrides, nominalSignalPerGram: Double? = nil
+        scale: ScaleSettings, nominalSignalPerGram: Double? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -76,7 +76,7 @@ package struct HardwareProfile: Hashable, Sendable {
             wiring: ["divider_ohms": .double(10_000), "supply_volts": .double(3.3), "fsr_side": .string("supply")],
             // FSR creep and drift under a standing load are not a drift of zero: tracking would
             // take them away. Its noise (about 0.5 g) needs a 1 g division and a 2 d band.
-            scale: ScaleOverrides(
+            scale: ScaleSettings(
                 divisionGrams: 1, zeroTracking: false, averagingMilliseconds: 125, stabilityWindowMilliseconds: 300,
                 stabilityBandDivisions: 2, stepThresholdDivisions: 10)),
         kernelCell("iio-hx711-1kg", division: 0.1, "1 kg bar cell on the kernel's hx711 driver (channel A, gain 128)"),
@@ -85,7 +85,7 @@ package struct HardwareProfile: Hashable, Sendable {
 
     /// The tuning every bar cell shares: τ 200 ms, a 300 ms window, a 1 d band, steps of 4 d.
     /// Zero-tracking is left to `[scale]` (on by default): the cell's zero does drift.
-    private static let cellTuning = ScaleOverrides(
+    private static let cellTuning = ScaleSettings(
         averagingMilliseconds: 200, stabilityWindowMilliseconds: 300, stabilityBandDivisions: 1,
         stepThresholdDivisions: 4)
 

@@ -11,13 +11,13 @@ package struct SensorConfiguration: Hashable, Sendable {
     /// The hardware profile it names (`profile = "…"`), if any.
     package var profile: HardwareProfile?
     /// The scale settings the table itself sets, over `[scale]` and the profile.
-    package var scale: ScaleOverrides
+    package var scale: ScaleSettings
     /// How it tells fruit apart (`item_mode`, `min_step_divisions`); docs/items.md.
     package var items = ItemSettings()
 
     package init(
         name: String, wiring: SensorWiring, line: Int? = nil, profile: HardwareProfile? = nil,
-        scale: ScaleOverrides = ScaleOverrides()
+        scale: ScaleSettings = ScaleSettings()
     ) {
         self.name = name
         self.wiring = wiring
@@ -32,7 +32,7 @@ package struct SensorConfiguration: Hashable, Sendable {
     package var hardware: SensorConfiguration {
         var hardware = self
         hardware.profile = nil
-        hardware.scale = ScaleOverrides()
+        hardware.scale = ScaleSettings()
         return hardware
     }
 

@@ -32,7 +32,7 @@ extension SensorConfiguration {
         case .replay: wiring = .replay(try ReplayWiring(&reader, sensorName: name))
         }
         try Self.checkGain(of: wiring, fits: profile, reader)
-        let own = try ScaleOverrides(&reader)
+        let own = try ScaleSettings(layer: &reader)
         let items = try ItemSettings(&reader)
         try reader.rejectUnknownKeys()
         var sensor = SensorConfiguration(

@@ -59,7 +59,7 @@ extension SensorConfiguration {
     /// limits are in d and assume e = d. The message says which layer set each.
     func checkDivisions(over base: ScaleSettings, _ reader: TOMLReader) throws(ConfigurationError) {
         let settings = sensorSettings(over: base)
-        let divisions = settings.capacityGrams / settings.divisionGrams
+        let divisions = settings.capacity / settings.division
         let limit = settings.maxDivisions ?? 10_000
         guard divisions < 10 || divisions > limit * (1 + 1e-9) else { return }
         if divisions > 10 {
@@ -67,18 +67,18 @@ extension SensorConfiguration {
                 scale.divisionGrams != nil ? "division_grams" : (scale.capacityGrams != nil ? "capacity_grams" : nil)
             throw reader.error(
                 key ?? (profile?.scale.divisionGrams != nil ? "profile" : nil),
-                "division_grams = \(settings.divisionGrams) (\(origin(of: \.divisionGrams, base: base))) at "
-                    + "capacity_grams = \(settings.capacityGrams) (\(origin(of: \.capacityGrams, base: base))) gives "
+                "division_grams = \(settings.division) (\(origin(of: \.divisionGrams, base: base))) at "
+                    + "capacity_grams = \(settings.capacity) (\(origin(of: \.capacityGrams, base: base))) gives "
                     + "\(Int(divisions.rounded())) divisions, over max_divisions = \(Int(limit)) (OIML class III "
                     + "allows 10000; the engine's limits are in d); use division_grams = "
-                    + "\(Self.coarserDivision(settings.capacityGrams / limit)) or more, or raise max_divisions in "
+                    + "\(Self.coarserDivision(settings.capacity / limit)) or more, or raise max_divisions in "
                     + "[scale] if the cell truly resolves that many")
         }
         let key = scale.divisionGrams != nil ? "division_grams" : (scale.capacityGrams != nil ? "capacity_grams" : nil)
         throw reader.error(
             key ?? (profile?.scale.divisionGrams != nil ? "profile" : nil),
-            "capacity \(settings.capacityGrams) g (\(origin(of: \.capacityGrams, base: base))) at a division of "
-                + "\(settings.divisionGrams) g (\(origin(of: \.divisionGrams, base: base))) gives \(divisions) "
+            "capacity \(settings.capacity) g (\(origin(of: \.capacityGrams, base: base))) at a division of "
+                + "\(settings.division) g (\(origin(of: \.divisionGrams, base: base))) gives \(divisions) "
                 + "divisions; set capacity_grams or division_grams in this [[sensor]] for at least 10 divisions")
     }
 
@@ -95,11 +95,11 @@ extension SensorConfiguration {
 
     /// The layers applied as ``PlumConfiguration/scaleSettings(for:)`` does, over `base`.
     func sensorSettings(over base: ScaleSettings) -> ScaleSettings {
-        scale.applied(to: profile.map { $0.scale.applied(to: base) } ?? base)
+        (profile.map { base.overridden(by: $0.scale) } ?? base).overridden(by: scale)
     }
 
     /// Which layer set a setting: this table, its profile, or `[scale]` and the defaults.
-    func origin(of key: KeyPath<ScaleOverrides, Double?>, base: ScaleSettings) -> String {
+    func origin(of key: KeyPath<ScaleSettings, Double?>, base: ScaleSettings) -> String {
         if scale[keyPath: key] != nil { return "set in this [[sensor]]" }
         if let profile, profile.scale[keyPath: key] != nil { return "from profile \"\(profile.name)\"" }
         return "from [scale]"

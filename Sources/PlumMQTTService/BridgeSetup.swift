@@ -78,7 +78,7 @@ package struct BridgeSetup {
         let bridge = BridgeSettings(
             topics: topics,
             policy: .init(
-                division: DivisionRounding(grams: file.scale.divisionGrams), delta: settings.deltaGrams,
+                division: DivisionRounding(grams: file.scale.division), delta: settings.deltaGrams,
                 heartbeatSeconds: settings.heartbeatSeconds, liveRate: settings.liveRate),
             qos: qos, retain: settings.retain, version: version,
             device: DeviceDetails(

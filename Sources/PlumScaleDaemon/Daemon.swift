@@ -284,8 +284,8 @@ package enum Daemon {
         // The balance shows that sensor's own division and capacity (its profile may set them).
         let settings = configuration.scaleSettings(for: try configuration.sensor(named: name))
         let balance = StationBalance(
-            station: station, sensor: name, division: try Division(grams: settings.divisionGrams),
-            capacityGrams: settings.capacityGrams)
+            station: station, sensor: name, division: try Division(grams: settings.division),
+            capacityGrams: settings.capacity)
         return SocketServer.MTSICS(endpoints: [endpoint], handler: balance)
     }
 

@@ -10,12 +10,12 @@ extension ScaleConfiguration {
     /// - Throws: ``Refusal`` when the engine cannot work with them.
     package init(_ settings: ScaleSettings, stableWeightCue: Bool = false) throws(Refusal) {
         self.init()
-        capacity = settings.capacityGrams
-        division = try Division(grams: settings.divisionGrams)
-        zeroTracking = settings.zeroTracking
-        initialZeroSetting = settings.initialZero
-        restoreTare = settings.restoreTare
-        recognizeContainers = settings.recognizeContainers
+        capacity = settings.capacity
+        division = try Division(grams: settings.division)
+        zeroTracking = settings.tracksZero
+        initialZeroSetting = settings.setsInitialZero
+        restoreTare = settings.restoresTare
+        recognizeContainers = settings.recognizesContainers
         if let milliseconds = settings.averagingMilliseconds { filter.averagingTime = Self.nanoseconds(milliseconds) }
         if let milliseconds = settings.stabilityWindowMilliseconds { stabilityWindow = Self.nanoseconds(milliseconds) }
         if let band = settings.stabilityBandDivisions { stabilityBand = band }

@@ -49,11 +49,11 @@ package enum SensorEngines {
     /// settings, then each sensor with a profile or keys of its own.
     package static func summary(of configuration: PlumConfiguration, settings: [String: ScaleConfiguration]) -> String {
         let base = configuration.scale
-        let tracking = base.zeroTracking ? "on" : "off"
-        let zeroTare = base.restoreTare ? "zero and tare carried over" : "zero and tare start afresh"
-        let division = (try? Division(grams: base.divisionGrams)).map { "\($0)" } ?? "\(base.divisionGrams) g"
+        let tracking = base.tracksZero ? "on" : "off"
+        let zeroTare = base.restoresTare ? "zero and tare carried over" : "zero and tare start afresh"
+        let division = (try? Division(grams: base.division)).map { "\($0)" } ?? "\(base.division) g"
         var summary =
-            "[scale] applied: capacity \(grams(base.capacityGrams)), division \(division), "
+            "[scale] applied: capacity \(grams(base.capacity)), division \(division), "
             + "zero tracking \(tracking); \(zeroTare)"
         for sensor in configuration.sensors where sensor.profile != nil || !sensor.scale.isEmpty {
             guard let scale = settings[sensor.name] else { continue }

@@ -48,7 +48,8 @@ struct PlumConfigurationTests {
         #expect(wiring.driver == HX711Configuration(gain: .channelA128, rate: .sps10))
         #expect(wiring.driver.clockHighLimit == .microseconds(50))
         #expect(wiring.driver.verifyBits)
-        #expect(config.scale == ScaleSettings(capacityGrams: 385, divisionGrams: 0.1))
+        #expect(config.scale == ScaleSettings(), "a file without [scale] says nothing of it")
+        #expect(config.scale.capacity == 385 && config.scale.division == 0.1 && config.scale.tracksZero)
     }
 
     @Test("an ADS1115 table with a divider and alert line is read whole")

@@ -58,8 +58,8 @@ struct SensorProfileTests {
         ])
     func layering(_ layering: Layering) throws {
         let settings = try Self.settings(scale: layering.scale, sensor: layering.sensor)
-        #expect(settings.divisionGrams == layering.division, "the division came from the wrong layer")
-        #expect(settings.zeroTracking == layering.zeroTracking, "zero-tracking came from the wrong layer")
+        #expect(settings.division == layering.division, "the division came from the wrong layer")
+        #expect(settings.tracksZero == layering.zeroTracking, "zero-tracking came from the wrong layer")
         #expect(
             settings.averagingMilliseconds == layering.averagingMilliseconds,
             "the averaging time came from the wrong layer")
@@ -216,5 +216,46 @@ struct SensorProfileTests {
                 configuration.scaleSettings(for: sensor).zeroTracking == false,
                 "\(sensor.name) would track FSR creep away as zero drift")
         }
+    }
+}
+
+/// A key added to the scale settings but not to their layering would be read and then lost.
+@Suite("Every [scale] key is read and carried up the layers")
+struct ScaleKeysLayerTests {
+    @Test("a [scale] naming every key leaves none unset, and over an empty layer it comes through whole")
+    func everyKeyLayers() throws {
+        let configuration = try PlumConfiguration.parse(
+            """
+            [scale]
+            capacity_grams = 500
+            division_grams = 0.5
+            zero_tracking = false
+            initial_zero = false
+            restore_tare = false
+            recognize_containers = true
+            averaging_ms = 100
+            stability_window_ms = 300
+            stability_band_divisions = 1
+            step_threshold_divisions = 4
+            flow_window_ms = 1000
+            warm_up_s = 5
+            max_divisions = 10000
+            stability_slope_divisions = 0.5
+            display_hysteresis_divisions = 0.25
+            min_weight_divisions = 20
+            zero_tracking_rate_divisions = 0.5
+            zero_tracking_band_divisions = 0.5
+            [[sensor]]
+            name = "pan"
+            kind = "simulated-hx711"
+            """, file: "all-keys.toml")
+        let scale = configuration.scale
+        let unset = Mirror(reflecting: scale).children.filter { child in
+            if case Optional<Any>.none = child.value as Any? { return false }
+            return "\(child.value)" == "nil"
+        }.compactMap(\.label)
+        #expect(unset.isEmpty, "read but left unset: \(unset)")
+        #expect(ScaleSettings().overridden(by: scale) == scale, "a key the layering does not carry up")
+        #expect(configuration.scaleSettings(for: configuration.sensors[0]) == scale)
     }
 }

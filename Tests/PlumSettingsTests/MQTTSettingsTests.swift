@@ -115,3 +115,22 @@ struct MQTTSettingsTests {
         #expect(configuration.sensors.map(\.name) == ["left"], "the daemon reads its sensors and ignores [mqtt]")
     }
 }
+
+/// One type for every layer of scale settings: what a layer names wins, what it does not name
+/// is the layer's below, and what no layer names is the default.
+@Suite("Scale settings in layers")
+struct ScaleSettingsLayerTests {
+    @Test("a layer over another replaces only what it names; the defaults fill what none names")
+    func layersReplaceWhatTheyName() {
+        let scale = ScaleSettings(capacityGrams: 5000, divisionGrams: 1, zeroTracking: false, restoreTare: false)
+        var profile = ScaleSettings(divisionGrams: 2, averagingMilliseconds: 250)
+        profile.minimumWeightDivisions = 0
+        let sensor = ScaleSettings(zeroTracking: true)
+        let settings = scale.overridden(by: profile).overridden(by: sensor)
+        #expect(settings.capacity == 5000 && settings.division == 2 && settings.tracksZero)
+        #expect(settings.averagingMilliseconds == 250 && settings.minimumWeightDivisions == 0)
+        #expect(!settings.restoresTare && settings.setsInitialZero && !settings.recognizesContainers)
+        #expect(ScaleSettings().overridden(by: ScaleSettings()) == ScaleSettings() && ScaleSettings().isEmpty)
+        #expect(ScaleSettings().capacity == 385 && ScaleSettings().division == 0.1)
+    }
+}
