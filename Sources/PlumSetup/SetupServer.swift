@@ -51,8 +51,9 @@ package struct SetupServer {
     /// error (the journal), so that standard output carries the reply alone.
     package func serve() -> Int32 {
         fflush(nil)
-        let output = dup(1)
-        guard output >= 0, dup2(2, 1) >= 0 else { return 1 }
+        guard case .success(let output) = Syscalls.duplicate(1), case .success = Syscalls.redirect(2, onto: 1) else {
+            return 1
+        }
         let reply: SetupWire
         do {
             try checkPeer()
@@ -66,15 +67,8 @@ package struct SetupServer {
             reply = .object(["ok": .bool(false), "error": .string("\(error)")])
         }
         fflush(nil)
-        let bytes = Array((reply.line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return 1 }
-            offset += written
-        }
-        close(output)
+        defer { Syscalls.closeFile(output) }
+        guard case .success = Syscalls.writeWhole(Array((reply.line + "\n").utf8), to: output) else { return 1 }
         return 0
     }
 
@@ -92,12 +86,11 @@ package struct SetupServer {
         case .failure(let error): throw Refusal("cannot tell who connected (SO_PEERCRED: \(error)); refused")
         }
         if peer.uid == 0 { return }
-        guard let group = getgrnam(adminGroup) else {
+        guard let wanted = Syscalls.groupID(named: adminGroup) else {
             throw Refusal(
                 "uid \(peer.uid) is not root, and the group '\(adminGroup)' does not exist; refused. Run "
                     + "sudo plumscale setup, or create the group (the plumscale package does)")
         }
-        let wanted = group.pointee.gr_gid
         if peer.gid == wanted { return }
         if case .success(let groups) = Syscalls.peerGroups(0), groups.contains(wanted) { return }
         throw Refusal(
@@ -133,16 +126,12 @@ package struct SetupServer {
             guard bytes.count <= Self.requestLimit else {
                 throw Refusal("the request is longer than \(Self.requestLimit) bytes; send one line of JSON")
             }
-            var poll = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, (deadline - Self.monotonicSeconds()) * 1000))
-            let ready = Glibc.poll(&poll, 1, left)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else {
+            let left = Int(max(0, (deadline - Self.monotonicSeconds()) * 1000))
+            guard case .success(true) = Syscalls.waitReadable(0, milliseconds: left) else {
                 throw Refusal("no request within \(Self.requestTimeout / 1000) s; send one line of JSON and a newline")
             }
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            let read = chunk.withUnsafeMutableBytes { Syscalls.readFile(0, into: $0) }
+            guard case .success(let count) = read, count > 0 else { break }
             bytes += chunk[..<count]
         }
         let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
