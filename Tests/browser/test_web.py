@@ -7,17 +7,23 @@ usage: test_web.py [--bin DIR] [--screenshot FILE] [--session-screenshot FILE]
 Checks, each waiting for its signal with a deadline (never a fixed sleep):
   1. the page shows two pans whose grams change live;
   2. the heaviest pan is marked: its card has the heaviest class and says "heaviest";
-  3. the screenshot's pixels inside the heaviest card are the page's yellow;
-  4. after logging in, Tare on a stable pan makes it read 0.0 g;
-  5. /metrics and /api/poll answer for scripts;
-  6. a weighing session of 30 plums on a pan whose load the test writes: every item in the page
+  3. each pan's hour chart has axes with values: gram labels at a round step (1, 2 or 5 × 10^k g) that
+     increase upward, HH:MM labels of the browser's local clock at a round step of minutes, in order, none
+     overlapping, on a desktop and a phone width; it draws the minutes the service recorded itself beside
+     an hour seeded before the stack started; no data, one minute and a flat line each draw honestly;
+  4. the screenshot's pixels inside the heaviest card are the page's yellow (taken once the charts
+     have history);
+  5. after logging in, Tare on a stable pan makes it read 0.0 g;
+  6. /metrics and /api/poll answer for scripts;
+  7. a weighing session of 30 plums on a pan whose load the test writes: every item in the page
      within 1 d of its truth, the class histogram and the figures right, 30 rows in the CSV;
-  7. the first run: an admin who logs in on a scale that is not set up sees setup's steps (the
+  8. the first run: an admin who logs in on a scale that is not set up sees setup's steps (the
      real `plumscale setup --serve` behind a socket that starts it per connection, as systemd's
      plumscale-setup.socket does), chooses the sensor found, applies, and the calibration wizard opens.
 Prints 'browser: N passed, N failed' and exits non-zero on any failure.
 """
-import argparse, json, os, shutil, socket, subprocess, sys, tempfile, threading, time, traceback, urllib.request
+import argparse, json, math, os, random, re, shutil, socket, sqlite3, subprocess, sys, tempfile, threading, time, traceback
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -55,9 +61,13 @@ def free_port():
 class Stack:
     """plumscaled --simulate and plumscale-web on a free port, in a temporary directory."""
 
-    def __init__(self, bin_dir, sensors=None, web_settings=""):
+    def __init__(self, bin_dir, sensors=None, web_settings="", history=None):
         """`sensors`: the daemon's [[sensor]] tables, in place of --simulate's two pans; `web_settings`: more
-        keys of [web] ({dir} is the stack's directory)."""
+        keys of [web] ({dir} is the stack's directory); `history`: a function of the minute the stack starts
+        in (seconds since the epoch) giving minute_summary rows (sensor, minute, min, mean, max, samples) to
+        put in the history before then: the service makes its file, stops, and starts again on it with them,
+        as Tests/web-load/history-memory.sh seeds a year."""
+        self.started_minute = int(time.time()) // 60 * 60
         self.dir = tempfile.mkdtemp(prefix="plumweb-browser-")
         self.processes = []
         self.socket = os.path.join(self.dir, "plumscale.sock")
@@ -80,10 +90,21 @@ class Stack:
             f.write(f'[web]\nlisten = "127.0.0.1:{self.port}"\nauth_file = "{self.dir}/web-password"\n'
                     f'history = "{self.dir}/history.sqlite"\nretention_days = 1\n'
                     + web_settings.replace("{dir}", self.dir))
-        self.web = self.start([os.path.join(bin_dir, "plumscale-web"), "--config", os.path.join(self.dir, "plumscale.toml"),
-                               "--socket", self.socket], "web.log")
         self.url = f"http://127.0.0.1:{self.port}"
+        web = [os.path.join(bin_dir, "plumscale-web"), "--config", os.path.join(self.dir, "plumscale.toml"),
+               "--socket", self.socket]
+        self.web = self.start(web, "web.log")
         wait_until("plumscale-web to answer", lambda: self.get("/api/poll"))
+        if history:
+            self.web.terminate()  # a stop writes what waits: the file has its schema and this minute's rows
+            self.web.wait(10)
+            self.processes.remove(self.web)
+            with sqlite3.connect(os.path.join(self.dir, "history.sqlite")) as db:
+                db.executemany("INSERT OR IGNORE INTO minute_summary (sensor, minute, min, mean, max, samples) "
+                               "VALUES (?, ?, ?, ?, ?, ?)", history(self.started_minute))
+            db.close()
+            self.web = self.start(web, "web.log")
+            wait_until("plumscale-web to answer again", lambda: self.get("/api/poll"))
 
     def start(self, command, log):
         process = subprocess.Popen(command, stdout=open(os.path.join(self.dir, log), "w"), stderr=subprocess.STDOUT)
@@ -107,11 +128,21 @@ class Stack:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def simulated_hour(started_minute):
+    """The hour before `started_minute` of --simulate's two pans as the service summarises them: plums of
+    60 to 120 g coming and going every few seconds, so each minute runs from the ringing's undershoot
+    below 0 g to its overshoot near 150 g, its mean about 50 g (seeded, the same hour every run)."""
+    generator = random.Random(7)
+    return [(sensor, started_minute - 60 * back, round(generator.uniform(-8, -4), 1),
+             round(generator.uniform(40, 60), 3), round(generator.uniform(140, 158), 1), 4800)
+            for back in range(59, 0, -1) for sensor in ("left", "right")]
+
+
 def browser():
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=900,760", "--force-device-scale-factor=1"):
+                     "--window-size=900,760", "--force-device-scale-factor=1", "--hide-scrollbars"):
         options.add_argument(argument)
     return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
@@ -158,6 +189,118 @@ def check_heaviest(driver, stack):
     wait_until("the page and the daemon to agree on the heaviest pan", agrees, seconds=60)
 
 
+CHART_LABELS = """
+const chart = arguments[0];
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+return { svg: box(chart), minutes: chart.dataset.minutes, newest: chart.dataset.newest,
+         empty: [...chart.querySelectorAll("text.empty")].map((e) => e.textContent),
+         dots: chart.querySelectorAll("circle.dot").length, lines: chart.querySelectorAll("polyline.mean").length,
+         y: [...chart.querySelectorAll("text.y-label")].map((e) => [e.textContent, box(e)]),
+         x: [...chart.querySelectorAll("text.x-label")].map((e) => [e.textContent, box(e)]),
+         now: (() => { const d = new Date(); return d.getHours() * 60 + d.getMinutes(); })() };
+"""
+
+
+def round_step(step):
+    """Whether `step` is 1, 2 or 5 × 10^k."""
+    power = 10 ** math.floor(math.log10(step) + 1e-9)
+    return any(abs(step - m * power) <= 1e-6 * power for m in (1, 2, 5))
+
+
+def check_axes(chart, where):
+    """The labels of one drawn chart (CHART_LABELS): grams at a round step increasing upward, local HH:MM at a
+    round step of minutes in order and within the last hour, every label inside the chart and none on another.
+    Returns (lowest, highest) gram label."""
+    grams = []
+    for text, box in chart["y"]:
+        assert re.fullmatch(r"-?\d+(\.\d+)? g", text), f"{where}: gram label {text!r}"
+        grams.append((-(box[1] + box[3]) / 2, float(text[:-2])))  # upward first: minus the label's middle
+    grams = [g for _, g in sorted(grams)]
+    assert len(grams) >= 2, f"{where}: gram labels {chart['y']}"
+    steps = [round(b - a, 6) for a, b in zip(grams, grams[1:])]
+    assert all(step > 0 for step in steps), f"{where}: the gram labels do not increase upward: {grams}"
+    assert len(set(steps)) == 1 and round_step(steps[0]), f"{where}: gram steps {steps} are not one round step"
+    times = []
+    for text, box in sorted(chart["x"], key=lambda label: label[1][0]):
+        assert re.fullmatch(r"\d\d:\d\d", text), f"{where}: time label {text!r}"
+        times.append(int(text[:2]) * 60 + int(text[3:]))
+    assert len(times) >= 3, f"{where}: time labels {chart['x']}"
+    gaps = [(b - a) % 1440 for a, b in zip(times, times[1:])]
+    assert len(set(gaps)) == 1 and gaps[0] in (5, 10, 15, 20, 30), f"{where}: minutes between the times {times}"
+    assert all(t % gaps[0] == 0 for t in times), f"{where}: the times {times} are not whole multiples of {gaps[0]}"
+    assert all((chart["now"] - t) % 1440 <= 60 for t in times), f"{where}: times {times} outside the last hour"
+    boxes = [box for _, box in chart["y"] + chart["x"]]
+    svg = chart["svg"]
+    for box in boxes:
+        assert svg[0] <= box[0] and box[2] <= svg[2] and svg[1] <= box[1] and box[3] <= svg[3], \
+            f"{where}: a label at {box} is outside the chart {svg}"
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], f"{where}: labels at {a} and {b} overlap"
+    return grams[0], grams[-1], steps[0]
+
+
+def check_history_chart(driver, stack):
+    """Each pan's chart, once the service has closed a minute of its own after the seeded hour: a band and a
+    mean line, on axes with values that cover the minutes /api/history gives; the same at a phone's width;
+    then drawChart on no data, one minute and a flat line."""
+    def drawn(card):
+        chart = driver.execute_script(CHART_LABELS, card.find_element(By.CLASS_NAME, "chart"))
+        # A minute after the one the stack started in: the running service closed it (the seeded hour ends
+        # before, and the first start's stop may have written its few seconds of the starting minute).
+        return chart if chart["newest"] and int(chart["newest"]) > stack.started_minute else None
+    for width, height in ((900, 760), (390, 844)):
+        driver.set_window_size(width, height)
+        for card in cards(driver):
+            sensor = card.find_element(By.CLASS_NAME, "name").text
+            where = f"{sensor}'s chart at {width} px"
+            chart = wait_until(f"{where} to draw a minute the service recorded itself", lambda: drawn(card),
+                               seconds=150, interval=0.5)
+            assert chart["lines"] >= 1 and not chart["empty"], f"{where}: {chart}"
+
+            def covered():
+                chart = drawn(card)
+                low, high, step = check_axes(chart, where)
+                rows = json.loads(stack.get(f"/api/history?format=json&since=1h&sensor={sensor}"))
+                if len(rows) != int(chart["minutes"]):
+                    return None  # a minute closed or left the hour between the two looks
+                data = (min(r["min"] for r in rows), max(r["max"] for r in rows))
+                assert low - step < data[0] and data[1] < high + step, \
+                    f"{where}: gram labels {low}..{high} (step {step}) do not span the minutes' {data}"
+                return True
+            wait_until(f"{where}'s axes to match /api/history", covered)
+    driver.set_window_size(900, 760)
+
+    # The cases the simulated pans never show, drawn by the page's own drawChart in a chart of a card's size.
+    cases = driver.execute_script("""
+        const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        svg.setAttribute("class", "chart");
+        svg.style.width = "330px";
+        document.body.appendChild(svg);
+        const now = Date.now() / 1000, minute = Math.floor(now / 60) * 60 - 120;
+        const flat = [...Array(10).keys()].map((i) => ({ epoch: minute - 60 * i, min: 100, mean: 100, max: 100 }));
+        const cases = {};
+        for (const [name, rows] of [["none", []], ["unread", null], ["one", [{ epoch: minute, min: 87.1, mean: 87.3, max: 87.4 }]],
+                                    ["flat", flat.reverse()]]) {
+          drawChart(svg, rows, now);
+          cases[name] = (() => { %s })();
+        }
+        svg.remove();
+        return cases;
+    """ % CHART_LABELS.replace("arguments[0]", "svg"))
+    for name in ("none", "unread"):
+        case = cases[name]
+        expected = "no readings in the last hour" if name == "none" else "the history could not be read"
+        assert case["empty"] == [expected] and not case["y"] and not case["lines"] and not case["dots"], f"{name}: {case}"
+        assert len(case["x"]) >= 3, f"{name}: the time axis stays: {case}"
+    one = cases["one"]
+    low, high, _ = check_axes(one, "one minute")
+    assert one["dots"] == 1 and not one["lines"] and low < 87.3 < high, f"one minute: {one}"
+    flat = cases["flat"]
+    low, high, _ = check_axes(flat, "a flat line")
+    assert flat["lines"] == 1 and low < 100 < high and high - low <= 2, f"a flat line at 100 g: {flat}"
+
+
 def check_screenshot(driver, stack, path):
     def yellow_points(rect, png):
         """Inside the card's padding, clear of text: the top-left and right edges of the card."""
@@ -181,8 +324,9 @@ def check_screenshot(driver, stack, path):
         # The other cards are those of the same moment too: read after the picture, the mark
         # may have passed to another pan, which was then taken for "the other card".
         card = heaviest_card(driver)
-        if card is None:
-            return None
+        if card is None or not all(c.find_element(By.CLASS_NAME, "chart").get_attribute("data-newest")
+                                   for c in cards(driver)):
+            return None  # the charts too: the README's picture shows them with history
         rect = card.rect
         others = [c.rect for c in cards(driver) if c != card]
         png = driver.get_screenshot_as_png()
@@ -529,12 +673,13 @@ def main():
     parser.add_argument("--screenshot", default=os.path.join(tempfile.gettempdir(), "plumscale-web.png"))
     parser.add_argument("--session-screenshot", help="where to save the finished session's section (a PNG)")
     args = parser.parse_args()
-    stack = Stack(os.path.abspath(args.bin))
+    stack = Stack(os.path.abspath(args.bin), history=simulated_hour)
     driver = None
     passed, failed = 0, 0
     try:
         driver = browser()
         checks = [("check_live_pans", check_live_pans), ("check_heaviest", check_heaviest),
+                  ("check_history_chart", check_history_chart),
                   ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
                   ("check_tare", check_tare), ("check_named_tare", check_named_tare), ("check_api", check_api),
                   ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin))),

@@ -234,26 +234,145 @@ $("wizard-cancel").onclick = async () => {
   $("wizard").close();
 };
 
+// The hour chart: per minute the min–max band and the mean, on axes in grams and local clock
+// times. Drawn in the chart's own pixels (its viewBox is its size), so the labels keep their
+// size on a phone; drawn again when the card changes width.
+const chartFont = 10;             // px, as app.css sets it: the label sizes below assume it
+const chartCharWidth = 6;         // px, a generous width of one label character at that size
+const chartMinuteSteps = [1, 2, 5, 10, 15, 20, 30, 60];
+const chartResized = new ResizeObserver((entries) => {
+  for (const entry of entries) if (entry.target.history) drawChart(entry.target, entry.target.history.rows);
+});
+
+// The smallest of 1, 2, 5 × 10^k that is at least `span`.
+function roundStep(span) {
+  const power = Math.pow(10, Math.floor(Math.log10(span)));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= span * (1 - 1e-9));
+}
+
+// The gram axis: the data's range and 5 % more on each side (a range under 1 g, a flat line or
+// one point, becomes 1 g around its middle), with ticks at the multiples inside it of the
+// smallest round step that keeps ticks `spacing` pixels apart over `pixels`.
+function gramAxis(low, high, pixels, spacing) {
+  if (high - low < 1) { const middle = (low + high) / 2; low = middle - 0.5; high = middle + 0.5; }
+  const pad = (high - low) * 0.05;
+  low -= pad; high += pad;
+  const step = roundStep((high - low) * spacing / pixels);
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const ticks = [];
+  for (let i = Math.ceil(low / step); i <= Math.floor(high / step); i++) ticks.push(Math.round(i * step * 1e6) / 1e6 || 0);
+  return { low, high, ticks, label: (g) => g.toFixed(decimals) + " g" };
+}
+
+function hhmm(epoch) {
+  const d = new Date(epoch * 1000);
+  return String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
+}
+
+// The time axis: local clock times at whole multiples of a round number of minutes, the
+// fewest minutes that leave each label room.
+function timeTicks(start, end, pixels) {
+  const room = 5 * chartCharWidth + 30;
+  const minutes = chartMinuteSteps.find((m) => m * 60 / (end - start) * pixels >= room) || 60;
+  const d = new Date(start * 1000);
+  d.setSeconds(0, 0);
+  while (d.getTime() / 1000 < start || d.getMinutes() % minutes !== 0) d.setMinutes(d.getMinutes() + 1);
+  const ticks = [];
+  for (; d.getTime() / 1000 <= end; d.setMinutes(d.getMinutes() + minutes)) ticks.push(d.getTime() / 1000);
+  return ticks;
+}
+
+// Draws `rows` (the minutes of /api/history, oldest first; null when it could not be read)
+// into `svg` for the hour up to `now` (seconds since the epoch).
+function drawChart(svg, rows, now = Date.now() / 1000) {
+  const box = svg.getBoundingClientRect();
+  const width = Math.round(box.width), height = Math.round(box.height);
+  if (width < 40 || height < 40) return;  // not laid out (yet): drawn when it is
+  const ns = svg.namespaceURI;
+  const parts = [];
+  const add = (name, attributes, text) => {
+    const node = document.createElementNS(ns, name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text != null) node.textContent = text;
+    parts.push(node);
+  };
+  const start = now - 3600;
+  const data = (rows || []).filter((r) => r.epoch + 30 >= start && r.epoch + 30 <= now);
+  const plotTop = chartFont, plotBottom = height - chartFont - 10;
+  let axis = null;
+  if (data.length) {
+    axis = gramAxis(Math.min(...data.map((r) => r.min)), Math.max(...data.map((r) => r.max)),
+                    plotBottom - plotTop, chartFont * 2);
+  }
+  const widest = axis ? Math.max(...axis.ticks.map((g) => axis.label(g).length)) : 0;
+  const left = axis ? widest * chartCharWidth + 8 : 6, right = width - 2.5 * chartCharWidth - 2;
+  const x = (t) => left + (t - start) / 3600 * (right - left);
+  const y = (g) => axis ? Math.min(plotBottom, Math.max(plotTop,
+    plotBottom - (g - axis.low) / (axis.high - axis.low) * (plotBottom - plotTop))) : plotBottom;
+  const f = (v) => v.toFixed(1);
+
+  // A time label may reach left of the plot, under the gram labels, unless the lowest of those
+  // sits at the plot's foot, where they would meet.
+  const labelsFrom = axis && axis.ticks.length && plotBottom - y(axis.ticks[0]) < chartFont ? left - 4 : 0;
+  for (const t of timeTicks(start, now, right - left)) {
+    add("line", { class: "grid", x1: f(x(t)), y1: plotTop, x2: f(x(t)), y2: plotBottom });
+    add("line", { class: "tick", x1: f(x(t)), y1: plotBottom, x2: f(x(t)), y2: plotBottom + 4 });
+    const half = 2.5 * chartCharWidth;
+    if (x(t) - half >= labelsFrom && x(t) + half <= width)
+      add("text", { class: "x-label", x: f(x(t)), y: plotBottom + 4 + chartFont }, hhmm(t));
+  }
+  if (axis) {
+    for (const g of axis.ticks) {
+      add("line", { class: "grid", x1: left, y1: f(y(g)), x2: f(right), y2: f(y(g)) });
+      add("line", { class: "tick", x1: left - 4, y1: f(y(g)), x2: left, y2: f(y(g)) });
+      add("text", { class: "y-label", x: left - 6, y: f(y(g) + chartFont * 0.35) }, axis.label(g));
+    }
+    add("line", { class: "axis", x1: left, y1: plotTop, x2: left, y2: plotBottom });
+  }
+  add("line", { class: "axis", x1: left, y1: plotBottom, x2: f(right), y2: plotBottom });
+
+  // Runs of consecutive minutes: a missing minute (no readings, the service stopped) is a gap.
+  const runs = [];
+  for (const r of data) {
+    const run = runs[runs.length - 1];
+    if (run && r.epoch - run[run.length - 1].epoch <= 90) run.push(r);
+    else runs.push([r]);
+  }
+  for (const run of runs) {
+    const point = (r, g) => f(x(r.epoch + 30)) + "," + f(y(g));
+    if (run.length === 1) {
+      const r = run[0];
+      add("line", { class: "whisker", x1: f(x(r.epoch + 30)), y1: f(y(r.min)), x2: f(x(r.epoch + 30)), y2: f(y(r.max)) });
+      add("circle", { class: "dot", cx: f(x(r.epoch + 30)), cy: f(y(r.mean)), r: 2.5 });
+      continue;
+    }
+    const band = run.map((r) => point(r, r.max)).concat(run.slice().reverse().map((r) => point(r, r.min)));
+    add("polygon", { class: "band", points: band.join(" ") });
+    add("polyline", { class: "mean", points: run.map((r) => point(r, r.mean)).join(" ") });
+  }
+  const empty = rows == null ? "the history could not be read" : data.length ? "" : "no readings in the last hour";
+  if (empty) add("text", { class: "empty", x: f((left + right) / 2), y: f((plotTop + plotBottom) / 2 + 4) }, empty);
+
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  svg.setAttribute("aria-label", "the last hour: " + (empty || data.length + " minutes, " +
+    axis.label(Math.min(...data.map((r) => r.min))) + " to " + axis.label(Math.max(...data.map((r) => r.max)))));
+  svg.dataset.minutes = String(data.length);
+  svg.dataset.newest = data.length ? String(data[data.length - 1].epoch) : "";
+  svg.replaceChildren(...parts);
+}
+
 async function drawHistory(sensor) {
   const node = pans.get(sensor);
   if (!node) return;
-  let rows = [];
+  let rows = null;
   try {
     const response = await fetch("/api/history?format=json&since=1h&sensor=" + encodeURIComponent(sensor));
     if (response.ok) rows = await response.json();
-  } catch (e) { rows = []; }
+  } catch (e) { rows = null; }
   const svg = node.querySelector(".chart");
-  if (rows.length === 0) { svg.innerHTML = ""; return; }
-  const now = Date.now() / 1000, start = now - 3600;
-  const low = Math.min(...rows.map((r) => r.min)), high = Math.max(...rows.map((r) => r.max));
-  const span = Math.max(high - low, 1);
-  const x = (t) => ((t + 30 - start) / 3600 * 300).toFixed(1);
-  const y = (g) => (76 - (g - low) / span * 72).toFixed(1);
-  const top = rows.map((r) => x(r.epoch) + "," + y(r.max));
-  const bottom = rows.slice().reverse().map((r) => x(r.epoch) + "," + y(r.min));
-  const mean = rows.map((r) => x(r.epoch) + "," + y(r.mean)).join(" ");
-  svg.innerHTML = '<polygon class="band" points="' + top.concat(bottom).join(" ") + '"/>' +
-    '<polyline class="mean" points="' + mean + '"/>';
+  if (!svg.history) chartResized.observe(svg);
+  svg.history = { rows };
+  drawChart(svg, rows);
 }
 
 // The status line (/api/status): uptimes, restarts, faults, space, the history; text only.
@@ -288,4 +407,10 @@ setInterval(showStatus, 60000);
 fetch("/api/session").then((r) => r.json()).then((s) => setLoggedIn(s.csrf || null, s.may_log_in))
   .catch(() => setLoggedIn(null));
 connect();
-setInterval(() => { for (const sensor of pans.keys()) drawHistory(sensor); }, 60000);
+// A minute's summary is closed when the first reading of the next minute arrives: the charts
+// are fetched again just after each minute begins, so the newest minute shows within seconds.
+function everyMinute() {
+  for (const sensor of pans.keys()) drawHistory(sensor);
+  setTimeout(everyMinute, 62000 - Date.now() % 60000);
+}
+setTimeout(everyMinute, 62000 - Date.now() % 60000);
