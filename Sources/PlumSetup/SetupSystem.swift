@@ -1,4 +1,5 @@
 import Foundation
+import PlumSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ package struct SetupSystem {
         // /run/systemd/system exists only when systemd is PID 1 (sd_booted(3)); a systemctl named
         // in the environment is run whatever the init, as the tests do.
         useSystemd =
-            !noSystemd && (environment["PLUMSCALE_SYSTEMCTL"] != nil || access("/run/systemd/system", F_OK) == 0)
+            !noSystemd && (environment["PLUMSCALE_SYSTEMCTL"] != nil || Syscalls.exists("/run/systemd/system"))
     }
 
     /// A program's path when it is installed: `$VARIABLE` when set (empty: not installed), else
@@ -28,7 +29,7 @@ package struct SetupSystem {
     func installed(_ name: String, variable: String) -> String? {
         if let forced = environment[variable] { return forced.isEmpty ? nil : forced }
         let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"]
-        return path.map { $0 + "/" + name }.first { access($0, X_OK) == 0 }
+        return path.map { $0 + "/" + name }.first { Syscalls.isExecutable($0) }
     }
 
     /// Whether `unit` is known to systemd (its file is installed).
@@ -91,44 +92,23 @@ package struct SetupSystem {
 
     /// Whether something accepts a TCP connection at `host`:`port` within `timeout` seconds.
     static func accepts(host: String, port: Int, timeout: Double = 2) -> Bool {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return false }
-        defer { freeaddrinfo(list) }
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            defer { entry = address.pointee.ai_next }
-            let fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            if connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return true }
-            guard errno == EINPROGRESS else { continue }
-            var poll = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            guard Glibc.poll(&poll, 1, Int32(timeout * 1000)) == 1 else { continue }
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            if getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0, failure == 0 { return true }
-        }
-        return false
+        Syscalls.acceptsConnections(host: host, port: port, timeout: timeout)
     }
 
     /// One line from the terminal with echo off (termios), the prompt on standard error; nil at
     /// the end of input. Standard input that is not a terminal is read as it is.
     static func readSecret(prompt: String) -> String? {
-        guard isatty(0) == 1 else { return readLine(strippingNewline: true) }
-        var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return readLine(strippingNewline: true) }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSAFLUSH, &quiet)
-        // The prompt once echo is off: what was typed before would be on the screen.
-        FileHandle.standardError.write(Data(prompt.utf8))
-        defer {
-            tcsetattr(0, TCSAFLUSH, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
+        guard Syscalls.isTerminal(0) else { return readLine(strippingNewline: true) }
+        do {
+            return try Syscalls.withoutEcho {
+                // The prompt once echo is off: what was typed before would be on the screen.
+                FileHandle.standardError.write(Data(prompt.utf8))
+                defer { FileHandle.standardError.write(Data("\n".utf8)) }
+                return readLine(strippingNewline: true)
+            }
+        } catch {
+            return readLine(strippingNewline: true)
         }
-        return readLine(strippingNewline: true)
     }
 }
 

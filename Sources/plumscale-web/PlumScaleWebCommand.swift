@@ -171,7 +171,7 @@ struct HashPassword: ParsableCommand {
 
     /// The password: from a terminal without echo and confirmed, else the first line of input.
     private func readPassword() throws -> String {
-        guard isatty(0) == 1 else {
+        guard Syscalls.isTerminal(0) else {
             guard let line = readLine(strippingNewline: true) else {
                 throw ValidationError("type the password on standard input.")
             }
@@ -187,19 +187,15 @@ struct HashPassword: ParsableCommand {
     /// The prompt comes once echo is off: a person types when it shows, and what they typed
     /// before echo went off would be on the screen.
     private static func readWithoutEcho(prompt: String) throws -> String {
-        var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { throw ValidationError("cannot read the terminal's settings.") }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        guard tcsetattr(0, TCSAFLUSH, &quiet) == 0 else {
-            throw ValidationError("cannot turn the terminal's echo off; pipe the password in instead.")
+        do {
+            return try Syscalls.withoutEcho {
+                complainRaw(prompt)
+                defer { complainRaw("\n") }
+                return readLine(strippingNewline: true) ?? ""
+            }
+        } catch let error as Errno {
+            throw ValidationError("cannot turn the terminal's echo off (\(error)); pipe the password in instead.")
         }
-        complainRaw(prompt)
-        defer {
-            tcsetattr(0, TCSAFLUSH, &saved)
-            complainRaw("\n")
-        }
-        return readLine(strippingNewline: true) ?? ""
     }
 }
 

@@ -96,3 +96,30 @@ struct OutputSyscallsTests {
         #expect(Syscalls.writability(of: directory.file("absent/dir")) == .noSuchFileOrDirectory)
     }
 }
+
+/// What a command-line program asks of the system besides files, on a real socket.
+@Suite("A TCP port probed with a deadline")
+struct TerminalAndProbeSyscallsTests {
+    @Test("a listening loopback port accepts within the deadline; a port nothing listens on does not, at once")
+    func probesATCPPort() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { Syscalls.closeFile(listener) }
+        let port = try LoopbackPort.free()
+        let bound = InternetSocketAddress.loopback(port: UInt16(port)).withSockaddr { bind(listener, $0, $1) == 0 }
+        #expect(bound && listen(listener, 4) == 0)
+        #expect(Syscalls.acceptsConnections(host: "127.0.0.1", port: port, timeout: 5))
+        let closed = try LoopbackPort.free()
+        #expect(!Syscalls.acceptsConnections(host: "127.0.0.1", port: closed, timeout: 5))
+        #expect(!Syscalls.acceptsConnections(host: "no-such-host.invalid", port: port, timeout: 1))
+    }
+
+    @Test("echo cannot be turned off on what is no terminal, and then nothing runs")
+    func noEchoNeedsATerminal() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach(Syscalls.closeFile) }
+        var ran = false
+        #expect(throws: Errno.notATypewriter) { try Syscalls.withoutEcho(ends[0]) { ran = true } }
+        #expect(!ran && !Syscalls.isTerminal(ends[0]))
+    }
+}
