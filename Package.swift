@@ -247,7 +247,8 @@ let package = Package(
         .target(
             name: "PlumTestSupport",
             dependencies: [
-                "PlumClient", "PlumMQTT", "PlumProtocol", "PlumSystem", .product(name: "Logging", package: "swift-log")
+                "PlumClient", "PlumMQTT", "PlumProtocol", "PlumSystem", "PlumCore",
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
 

@@ -1,25 +1,19 @@
+import PlumTestSupport
+
 @testable import PlumCore
 
 /// Shared set-ups: an HX711 at gain 128 with a 5 kg, 1 mV/V cell (≈ 430 counts per gram) and a
 /// linear calibration.
 enum Fixtures {
-    static let countsPerGram = 420.0
-    static let emptyCounts = 8_000.0
+    static let countsPerGram = CalibrationFixture.countsPerGram
+    static let emptyCounts = CalibrationFixture.emptyCounts
     static let nanosecondsPerSample: UInt64 = 12_500_000  // 80 SPS
 
-    static let sensor = SensorIdentity(id: "left", model: "HX711 + 5 kg cell", channel: "A", gain: 128)
+    static let sensor = CalibrationFixture.sensor
 
     static func linearCalibration(sensor: SensorIdentity = sensor, createdAt: String = "2026-05-01T09:30:00Z")
         -> Calibration
-    {
-        let points = [0.0, 100, 200, 300].map {
-            CalibrationPoint(grams: $0, signal: emptyCounts + countsPerGram * $0, noise: 10, samples: 24)
-        }
-        let result = CalibrationFit.fit(
-            points: points, sensor: sensor, kind: .loadCell, configuration: ScaleConfiguration(), createdAt: createdAt)
-        guard case .success(let calibration) = result else { preconditionFailure("fixture fit failed: \(result)") }
-        return calibration
-    }
+    { CalibrationFixture.linear(sensor: sensor, createdAt: createdAt) }
 
     static func signal(grams: Double) -> Double { emptyCounts + countsPerGram * grams }
 
