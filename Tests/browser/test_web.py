@@ -301,6 +301,25 @@ def check_history_chart(driver, stack):
     assert flat["lines"] == 1 and low < 100 < high and high - low <= 2, f"a flat line at 100 g: {flat}"
 
 
+def check_item_table_on_a_phone(driver, stack):
+    """The live list of fruit placed and removed at a phone's width: no cell's text runs into the next
+    (each cell's text fits its cell), the table scrolls sideways instead."""
+    driver.set_window_size(390, 844)
+    try:
+        def overflowing():
+            cells = driver.execute_script("""
+                const rows = [...document.querySelectorAll('#item-events thead tr, #item-events tbody tr')];
+                if (rows.length < 2) return null;
+                return rows.flatMap(row => [...row.children].map(cell =>
+                    ({text: cell.textContent, fits: cell.scrollWidth <= cell.clientWidth + 1})));""")
+            return cells
+        cells = wait_until("the live list to show a fruit at a phone's width", overflowing, seconds=60, interval=0.5)
+        bad = [cell["text"] for cell in cells if not cell["fits"]]
+        assert not bad, f"at 390 px these cells' text runs out of its cell: {bad[:8]}"
+    finally:
+        driver.set_window_size(900, 760)
+
+
 def check_screenshot(driver, stack, path):
     def yellow_points(rect, png):
         """Inside the card's padding, clear of text: the top-left and right edges of the card."""
@@ -680,6 +699,7 @@ def main():
         driver = browser()
         checks = [("check_live_pans", check_live_pans), ("check_heaviest", check_heaviest),
                   ("check_history_chart", check_history_chart),
+                  ("check_item_table_on_a_phone", check_item_table_on_a_phone),
                   ("check_screenshot", lambda d, s: check_screenshot(d, s, args.screenshot)),
                   ("check_tare", check_tare), ("check_named_tare", check_named_tare), ("check_api", check_api),
                   ("check_pulled_wire", lambda d, s: check_pulled_wire(d, os.path.abspath(args.bin))),
