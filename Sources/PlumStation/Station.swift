@@ -19,6 +19,8 @@ package actor Station {
     package let rawBatchWindow: UInt64 = 100_000_000
 
     var state: StationState
+    /// The effects being carried out; empty between turns (``carryOut()``).
+    private var carrying = StationEffects()
     var waits = WaitRegistry()
     /// Each sensor's sampler thread, for its state and statistics in `?DEVICES`.
     var samplers: [String: Sampler] = [:]
@@ -44,9 +46,12 @@ package actor Station {
         for case .log(let level, let message) in state.takeEffects().list { logger.log(level: level, "\(message)") }
     }
 
-    /// Carries out, in order, what the state decided since the last time.
+    /// Carries out, in order, what the state decided since the last time. The two lists of
+    /// effects are swapped each turn, not made anew, so a sample allocates none.
     private func carryOut() {
-        for effect in state.takeEffects().list {
+        state.takeEffects(into: &carrying)
+        defer { carrying.removeAll() }
+        for effect in carrying.list {
             switch effect {
             case .log(let level, let message): logger.log(level: level, "\(message)")
             case .event(let report, let sensor): publisher.publishEvent(report, sensor: sensor)

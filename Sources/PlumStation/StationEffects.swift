@@ -27,4 +27,6 @@ struct StationEffects {
     }
     mutating func publish(_ report: Report, sensor: String) { list.append(.event(report, sensor: sensor)) }
     mutating func append(_ effect: Effect) { list.append(effect) }
+    /// Empties the list and keeps its storage, for the next turn's effects.
+    mutating func removeAll() { list.removeAll(keepingCapacity: true) }
 }

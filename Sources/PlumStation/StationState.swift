@@ -65,6 +65,10 @@ struct StationState {
         return effects
     }
 
+    /// Hands what was decided over in `emptied`, an empty list the caller carried out before,
+    /// and keeps that list's storage for the next turn: a sample costs no new array of effects.
+    mutating func takeEffects(into emptied: inout StationEffects) { swap(&effects, &emptied) }
+
     mutating func log(_ level: Logger.Level, _ message: String) { effects.log(level, message) }
     mutating func publish(_ report: Report, sensor: String) { effects.publish(report, sensor: sensor) }
 

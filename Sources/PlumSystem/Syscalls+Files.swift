@@ -55,19 +55,12 @@ extension Syscalls {
         return writeAll(fd, bytes)
     }
 
-    /// Writes `bytes` whole to `fd` and closes it, reporting `close(2)`'s deferred error too.
+    /// Writes `bytes` whole to `fd` (``writeWhole(_:to:)``) and closes it, reporting `close(2)`'s
+    /// deferred error too.
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Errno> {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                retrying { write(fd, buffer.baseAddress! + written, buffer.count - written) }
-            }
-            switch result {
-            case .success(let count): written += count
-            case .failure(let error):
-                closeFile(fd)
-                return .failure(error)
-            }
+        if case .failure(let error) = writeWhole(bytes, to: fd) {
+            closeFile(fd)
+            return .failure(error)
         }
         // close(2) reports a deferred write error (NFS, a full quota): it is not ignored here.
         return once { close(fd) }.map { _ in () }
