@@ -330,7 +330,7 @@ let package = Package(
             name: "PlumStationTests",
             dependencies: [
                 "PlumStation", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumCore", "PlumStore",
-                "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", "PlumSystem",
+                "PlumDaemonConfig", "PlumSensors", "PlumTestSupport", "PlumTestThreads", "PlumSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based")
             ]

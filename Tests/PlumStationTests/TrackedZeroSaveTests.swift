@@ -1,4 +1,5 @@
 import PlumCore
+import PlumTestThreads
 import Testing
 
 @testable import PlumStation
@@ -7,7 +8,7 @@ import Testing
 /// ``SensorChannel/trackedZeroSaveInterval``: an SD card's writes are counted, and a drifting
 /// cell had the daemon saving every few seconds. A zero or tare someone makes is still saved at
 /// once.
-@Suite("Zero tracking's saves: at most one per interval, a person's tare at once")
+@Suite("Zero tracking's saves: at most one per interval, a person's tare at once", .ownThreads)
 struct TrackedZeroSaveTests {
     /// Feeds an empty pan whose zero drifts by `gramsPerSecond` for `seconds`, saving as the
     /// station does whenever the channel asks; the seconds (from the start) of each save.

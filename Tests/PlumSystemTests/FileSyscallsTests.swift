@@ -69,21 +69,25 @@ struct OutputSyscallsTests {
         #expect(pipe(&ends) == 0)
         defer { Syscalls.closeFile(ends[0]) }
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }  // past a 64 KiB pipe
-        var received: [UInt8] = []
-        // The writer blocks while the pipe is full: it runs apart, and this test reads.
+        // The writer blocks while the pipe is full, and the reader until bytes come: each on a
+        // thread of its own, so neither holds one of the concurrency pool's few threads.
         let writeEnd = ends[1]
-        let writer = Task.detached {
+        let readEnd = ends[0]
+        async let written = offPool {
             let result = Syscalls.writeWhole(bytes, to: writeEnd)
             Syscalls.closeFile(writeEnd)
             return result
         }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try Syscalls.readFile(ends[0], into: $0).get() }
-            if count == 0 { break }
-            received += chunk[0..<count]
+        let received = try await offPool {
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try Syscalls.readFile(readEnd, into: $0).get() }
+                if count == 0 { return received }
+                received += chunk[0..<count]
+            }
         }
-        #expect(try await writer.value.get() == ())
+        #expect(try await written.get() == ())
         #expect(received == bytes)
     }
 
