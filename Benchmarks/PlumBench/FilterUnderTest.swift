@@ -4,6 +4,9 @@ internal import PlumCore
 package enum FilterUnderTest: Sendable {
     /// PlumScale's weighing engine, calibrated with the known weights.
     case plumScale
+    /// The same engine with the level-and-rate estimator on trial (``LevelRateFilter``) in
+    /// place of today's chain.
+    case plumScaleLevelRate
     /// A peer library's filter, with the same calibration, rounding and stability rule.
     case peer(@Sendable () -> any ReadingFilter)
     /// No filter at all: the display shows the true load of each conversion, rounded, under the
@@ -29,13 +32,14 @@ package enum FilterUnderTest: Sendable {
         switch self {
         case .truth: .trueLoad
         case .pan: .pan
-        case .plumScale, .peer: nil
+        case .plumScale, .plumScaleLevelRate, .peer: nil
         }
     }
 
     package var name: String {
         switch self {
         case .plumScale: "PlumScale (spike + adaptive)"
+        case .plumScaleLevelRate: "PlumScale (level-and-rate, on trial)"
         case .peer(let make): make().name
         case .truth: "the true load itself (the floor)"
         case .pan: "the pan at rest, without noise"
@@ -56,7 +60,8 @@ package enum FilterUnderTest: Sendable {
         var points: [DisplayedTrace.Point] = []
         points.reserveCapacity(trace.points.count)
         switch self {
-        case .plumScale:
+        case .plumScale, .plumScaleLevelRate:
+            if case .plumScaleLevelRate = self { configuration.filter.estimator = .levelRate(.init()) }
             let sensor = SensorIdentity(id: trace.workload.name, model: "hx711", gain: 128)
             let calibration = try CalibrationFit.fit(
                 points: [

@@ -41,10 +41,13 @@ package struct RestingNoiseBenchmark: Sendable {
 
     package let rate: HX711Rate
     package let seed: UInt64
+    /// PlumScale's engine, with today's chain or the estimator on trial.
+    package let filter: FilterUnderTest
 
-    package init(rate: HX711Rate, seed: UInt64) {
+    package init(rate: HX711Rate, seed: UInt64, filter: FilterUnderTest = .plumScale) {
         self.rate = rate
         self.seed = seed
+        self.filter = filter
     }
 
     package func run() throws -> [Row] {
@@ -60,7 +63,7 @@ package struct RestingNoiseBenchmark: Sendable {
                 ? base
                 : base.addingNoise(
                     sigma: noise * d, spikeEvery: 400, countsPerGram: countsPerGram, seed: seed &+ UInt64(index))
-            let shown = try FilterUnderTest.plumScale.run(trace, zero: zero, countsPerGram: countsPerGram)
+            let shown = try filter.run(trace, zero: zero, countsPerGram: countsPerGram)
             let truth = try FilterUnderTest.truth.run(trace, zero: zero, countsPerGram: countsPerGram)
             var changes = 0
             var readings = 0
@@ -92,7 +95,7 @@ package struct RestingNoiseBenchmark: Sendable {
 
     package func table(_ rows: [Row]) -> String {
         let header = [
-            "PlumScale at rest (\(Int(rate.samplesPerSecond)) SPS), added noise", "to ±1 d s", "floor s",
+            "\(filter.name) at rest (\(Int(rate.samplesPerSecond)) SPS), added noise", "to ±1 d s", "floor s",
             "display changes/min at rest", "stable at rest", "worst off d"
         ]
         let lines = rows.map { row in

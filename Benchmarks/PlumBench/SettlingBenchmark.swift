@@ -71,7 +71,7 @@ package struct SettlingBenchmark: Sendable {
     ///
     /// - Parameter stabilityWindow: the motion rule's window in nanoseconds, the same for all.
     package func run(
-        filters: [FilterUnderTest] = [.plumScale] + FilterUnderTest.peers + [.pan, .truth],
+        filters: [FilterUnderTest] = [.plumScale, .plumScaleLevelRate] + FilterUnderTest.peers + [.pan, .truth],
         stabilityWindow: UInt64 = ScaleConfiguration().stabilityWindow
     ) throws -> [Row] {
         let d = 0.1
@@ -134,7 +134,7 @@ package struct SettlingBenchmark: Sendable {
             + "power-up zero is set at \(fixed(powerUp.seconds, 2)) s on an empty pan at this rate.\n"
         if let ours = rows.first, let ourWorst = ours.overallWorst {
             // The target compares PlumScale with peers whose settled noise is no lower than its own.
-            let allPeers = rows.dropFirst().filter { $0.floor == nil }
+            let allPeers = rows.dropFirst().filter { $0.floor == nil && !$0.filter.hasPrefix("PlumScale") }
             let trueLoad = rows.first { $0.floor == .trueLoad }
             let peers = allPeers.filter { !$0.noiseRMS.isNaN && ours.noiseRMS <= $0.noiseRMS + 1e-9 }
             text +=

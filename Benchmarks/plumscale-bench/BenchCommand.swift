@@ -69,8 +69,10 @@ struct SettlingCommand: ParsableCommand {
                 for trace in benchmark.traces { try trace.write(directory: traceDirectory) }
             }
             print(benchmark.table(try benchmark.run(stabilityWindow: UInt64(stabilityWindow) * 1_000_000)))
-            let resting = RestingNoiseBenchmark(rate: rate, seed: seed)
-            print(resting.table(try resting.run()))
+            for filter in [FilterUnderTest.plumScale, .plumScaleLevelRate] {
+                let resting = RestingNoiseBenchmark(rate: rate, seed: seed, filter: filter)
+                print(resting.table(try resting.run()))
+            }
         }
     }
 }

@@ -27,8 +27,10 @@ struct CreepingLoadTests {
     static let start = 3.0
 
     /// (seconds, stable) for every reading.
-    static func run(_ ramp: Ramp) throws -> [(seconds: Double, stable: Bool)] {
-        var engine = try Fixtures.engine()
+    static func run(_ ramp: Ramp, configuration: ScaleConfiguration = ScaleConfiguration()) throws -> [(
+        seconds: Double, stable: Bool
+    )] {
+        var engine = try Fixtures.engine(configuration: configuration)
         var noise = SeededNoise(seed: ramp.seed)
         let period = 1_000_000_000 / UInt64(ramp.rate)
         let total = Int((start + ramp.duration + 5) * Double(ramp.rate))

@@ -28,6 +28,8 @@ public struct WeighingEngine: Sendable {
     public internal(set) var procedure: CalibrationProcedure?
 
     private var spikes: SpikeFilter
+    /// The estimator on trial, when ``FilterTuning/estimator`` chooses it.
+    private(set) var levelRate: LevelRateFilter?
     private var filter: AdaptiveFilter
     private var stability: StabilityDetector
     var tracker: ZeroTracker
@@ -77,6 +79,7 @@ public struct WeighingEngine: Sendable {
         filter = AdaptiveFilter(
             timeConstant: configuration.filter.averagingTime,
             longestAveragingTime: configuration.filter.longestAveragingTime)
+        if case .levelRate(let tuning) = configuration.filter.estimator { levelRate = LevelRateFilter(tuning: tuning) }
         stability = StabilityDetector(
             window: configuration.effectiveStabilityWindow, band: configuration.stabilityBand * d,
             slopeWindow: configuration.flowWindow, slopeLimit: configuration.stabilitySlope * d)
@@ -162,35 +165,51 @@ public struct WeighingEngine: Sendable {
             let blocks = sampleNoise.blocksSeen
             let sigma =
                 (sampleNoise.sigma ?? 0) * (blocks >= 4 ? 1 : max(0, 1 - SignalNoise.relativeError(blocks: blocks)))
-            let despiked = spikes.process(
-                value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma), noise: sigma)
-            let band = configuration.stabilityBand * unit
-            filter.restNoise = filterTuning.restNoise * unit
-            let restarts = filter.stepCount
-            let smooth = filter.process(
-                despiked, time: input.time, stepThreshold: max(filterTuning.stepThreshold * unit, 6 * sigma),
-                shift: band, noise: sigma)
-            // A restart that moved the average by more than the band is a new load, and the
-            // slope is fitted to it alone; a smaller one (a correction after ringing) keeps it.
-            if filter.stepCount != restarts, !(abs(smooth - (filtered ?? smooth)) <= band) { stability.restart() }
-            filtered = smooth
-            // A sample the spike stage held back is either a knock or the first of a step, and
-            // a settling filter has seen the load move where its average has not yet followed:
-            // either way the display is about to move, even though it has not moved yet.
-            let held = despiked != value
-            stability.band = band
-            stability.slopeLimit = configuration.stabilitySlope * unit
-            stable =
-                stability.update(smooth, sample: despiked, noise: sigma, time: input.time) && !held
-                && !filter.isSettling
-            // The plain mean of n samples is good to σ/√n (past it the exponential average is
-            // good to the rest noise, which is smaller). Here a doubtful σ is taken one standard
-            // error high, erring the other way would set a zero from too few samples; and not
-            // before two blocks, since the CUSUM judged the first block's samples on a σ taken
-            // low, and a restart it made on noise carries the samples it gathered, all one way.
-            if let measured = sampleNoise.sigma, blocks >= 2 {
-                let high = measured * (1 + SignalNoise.relativeError(blocks: blocks))
-                precise = high <= 0.25 * unit * Double(filter.depth).squareRoot()
+            if var estimator = levelRate {
+                let restarts = estimator.restarts
+                let smooth = estimator.process(value, time: input.time, noise: sigma, division: unit)
+                if estimator.restarts != restarts, !(abs(smooth - (filtered ?? smooth)) <= band(unit)) {
+                    stability.restart()
+                }
+                filtered = smooth
+                stability.band = band(unit)
+                stability.slopeLimit = .infinity
+                stable =
+                    stability.update(smooth, time: input.time)
+                    && estimator.isSettled(division: unit, slopeLimit: configuration.stabilitySlope * unit)
+                precise = estimator.levelDeviation <= 0.25 * unit && blocks >= 2
+                levelRate = estimator
+            } else {
+                let despiked = spikes.process(
+                    value, time: input.time, floor: max(filterTuning.spikeFloor * unit, 5 * sigma), noise: sigma)
+                let band = configuration.stabilityBand * unit
+                filter.restNoise = filterTuning.restNoise * unit
+                let restarts = filter.stepCount
+                let smooth = filter.process(
+                    despiked, time: input.time, stepThreshold: max(filterTuning.stepThreshold * unit, 6 * sigma),
+                    shift: band, noise: sigma)
+                // A restart that moved the average by more than the band is a new load, and the
+                // slope is fitted to it alone; a smaller one (a correction after ringing) keeps it.
+                if filter.stepCount != restarts, !(abs(smooth - (filtered ?? smooth)) <= band) { stability.restart() }
+                filtered = smooth
+                // A sample the spike stage held back is either a knock or the first of a step, and
+                // a settling filter has seen the load move where its average has not yet followed:
+                // either way the display is about to move, even though it has not moved yet.
+                let held = despiked != value
+                stability.band = band
+                stability.slopeLimit = configuration.stabilitySlope * unit
+                stable =
+                    stability.update(smooth, sample: despiked, noise: sigma, time: input.time) && !held
+                    && !filter.isSettling
+                // The plain mean of n samples is good to σ/√n (past it the exponential average is
+                // good to the rest noise, which is smaller). Here a doubtful σ is taken one standard
+                // error high, erring the other way would set a zero from too few samples; and not
+                // before two blocks, since the CUSUM judged the first block's samples on a σ taken
+                // low, and a restart it made on noise carries the samples it gathered, all one way.
+                if let measured = sampleNoise.sigma, blocks >= 2 {
+                    let high = measured * (1 + SignalNoise.relativeError(blocks: blocks))
+                    precise = high <= 0.25 * unit * Double(filter.depth).squareRoot()
+                }
             }
         } else if let value = working, !pinnedHigh, !pinnedLow {
             // Uncalibrated and the noise not measured yet: show the signal, claim nothing.
@@ -271,6 +290,7 @@ public struct WeighingEngine: Sendable {
         shownDivisions = nil
         spikes.reset()
         filter.reset()
+        levelRate?.reset()
         stability.reset()
         flow.reset()
     }
@@ -319,9 +339,12 @@ public struct WeighingEngine: Sendable {
 
     func grams(_ value: Double) -> String { configuration.division.format(value) + " g" }
 
+    private func band(_ unit: Double) -> Double { configuration.stabilityBand * unit }
+
     private mutating func restartPipeline() {
         spikes.reset()
         filter.reset()
+        levelRate?.reset()
         stability.reset()
         flow.reset()
         filtered = nil

@@ -28,6 +28,18 @@ public struct FilterTuning: Hashable, Sendable {
     /// of noise per conversion).
     public var longestAveragingTime: UInt64 = 4_000_000_000
 
+    /// Which estimator turns the samples into the level: today's chain, or the level-and-rate
+    /// filter on trial beside it (``LevelRateFilter``). An engine setting for the benchmarks and
+    /// tests; no configuration file reaches it.
+    public var estimator = Estimator.detectors
+
+    public enum Estimator: Hashable, Sendable {
+        /// The spike stage, the adaptive filter and the slope test.
+        case detectors
+        /// ``LevelRateFilter``, its tuning given.
+        case levelRate(LevelRateFilter.Tuning)
+    }
+
     public init() {}
 
     public func validate() -> Result<Void, Refusal> {
