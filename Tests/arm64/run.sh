@@ -135,6 +135,11 @@ run_suite() {
     mount -t tmpfs tmpfs "$root/run"
     mount -t tmpfs tmpfs "$root/tmp"
     in_tree() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root "$@"; }
+    # For a program run in the background: `in_tree_exec prog … &` makes $! the program itself
+    # (chroot and env exec in turn), so `kill $!` stops it. Through in_tree, $! was the
+    # function's subshell: the kill stopped the shell and left the daemon running, and a
+    # "restarted" daemon found the socket taken and exited while the old one answered.
+    in_tree_exec() { exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root "$@"; }
     local logs=$cache/logs-$suite
     rm -rf "$logs"; mkdir -p "$logs"
 
@@ -203,12 +208,18 @@ listen = "127.0.0.1:$web_port"
 EOF
     local sock=/run/plumscale-test.sock
     start_daemon() {
-        in_tree plumscaled --config /etc/plumscale-test/plumscale.toml --socket "$sock" \
+        in_tree_exec plumscaled --config /etc/plumscale-test/plumscale.toml --socket "$sock" \
             --state-directory /var/lib/plumscale-test >>"$logs/plumscaled.out" 2>&1 &
         daemon_pid=$!
         until_true 120 test -S "$root$sock"
     }
-    stop_daemon() { kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null || true; daemon_pid=""; }
+    # A daemon stopped by SIGTERM removes its socket: the next start must bind its own.
+    stop_daemon() {
+        kill "$daemon_pid" 2>/dev/null
+        wait "$daemon_pid" 2>/dev/null || true
+        daemon_pid=""
+        until_true 60 bash -c '! test -e "$1"' _ "$root$sock" || true
+    }
     t0=$SECONDS
     start_daemon
     check "$suite.daemon.start" "plumscaled --config (two simulated pans) listening on $sock after $((SECONDS - t0))s" \
@@ -252,19 +263,24 @@ $(tr '\n' ' ' <"$logs/calibrate.out" | head -c 300)" \
     net_before=$(pc read --stable --timeout 60 --sensor left 2>&1 | tr '\n' ' ')
     stop_daemon
     start_daemon
-    local net_after
+    local net_after listening
     net_after=$(pc read --stable --timeout 60 --sensor left 2>&1 | tr '\n' ' ')
-    check "$suite.tare-restart" "tare: $tare_out; net before the restart: $net_before; after: $net_after (want near 0 g both, and the tare of 100.0 g kept)" \
+    # The restart is real only if a second daemon bound the socket: two "listening" lines (a
+    # daemon that found the socket taken exits saying so, and the first one would answer).
+    listening=$(grep -c '\[PlumTransport\] listening' "$logs/plumscaled.out" || true)
+    check "$suite.tare-restart" "tare: $tare_out; net before the restart: $net_before; after: $net_after; \
+daemons that bound the socket: $listening (want near 0 g both, the tare of 100.0 g kept, and 2 daemons)" \
         python3 -c '
 import re, sys
-values = [re.search(r"(-?[0-9.]+) g", text) for text in sys.argv[1:]]
+values = [re.search(r"(-?[0-9.]+) g", text) for text in sys.argv[1:3]]
 kept = "tare 100.0 g" in sys.argv[2]
-sys.exit(0 if kept and all(v and abs(float(v.group(1))) <= 0.3 for v in values) else 1)' "$net_before" "$net_after"
+sys.exit(0 if kept and sys.argv[3] == "2" and all(v and abs(float(v.group(1))) <= 0.3 for v in values) else 1)' \
+        "$net_before" "$net_after" "$listening"
 
     # ---- plumscale-web --------------------------------------------------------------------------------------
     mkdir -p "$root/var/lib/plumscale-web-test"
     t0=$SECONDS
-    in_tree plumscale-web --config /etc/plumscale-test/plumscale.toml --socket "$sock" \
+    in_tree_exec plumscale-web --config /etc/plumscale-test/plumscale.toml --socket "$sock" \
         --state-directory /var/lib/plumscale-web-test >"$logs/web.out" 2>&1 &
     web_pid=$!
     until_true 120 curl -sf "http://127.0.0.1:$web_port/api/status" -o "$logs/web-status.json"
@@ -280,7 +296,7 @@ up after $((SECONDS - t0))s" bash -c "[[ $page_status == 200 ]] && grep -qi '<ht
     timeout 150 mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t 'homeassistant/#' -C 1 -W 140 -v \
         >"$logs/mqtt-discovery.out" 2>&1 &
     local sub_pid=$!
-    in_tree plumscale-mqtt --config /etc/plumscale-test/plumscale.toml --socket "$sock" >"$logs/mqtt.out" 2>&1 &
+    in_tree_exec plumscale-mqtt --config /etc/plumscale-test/plumscale.toml --socket "$sock" >"$logs/mqtt.out" 2>&1 &
     mqtt_pid=$!
     wait "$sub_pid" || true
     check "$suite.mqtt.discovery" "plumscale-mqtt published Home Assistant discovery after $((SECONDS - t0))s: \
