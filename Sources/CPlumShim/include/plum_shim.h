@@ -111,4 +111,37 @@ int plum_i2c_write_word_data(int fd, uint8_t reg, uint16_t value);
 /* I2C block transfers (no length byte on the wire), at most 32 bytes. Reads return the count. */
 int plum_i2c_read_block_data(int fd, uint8_t reg, uint8_t length, uint8_t *values);
 int plum_i2c_write_block_data(int fd, uint8_t reg, uint8_t length, const uint8_t *values);
+
+/* ---- Framebuffer ----------------------------------------------------------------------- */
+
+/* One colour channel of a pixel (struct fb_bitfield): `length` bits starting at bit `offset`
+ * of the pixel value; `msb_right` != 0 means the channel's most significant bit is on the right. */
+typedef struct plum_fb_bitfield {
+    uint32_t offset;
+    uint32_t length;
+    uint32_t msb_right;
+} plum_fb_bitfield;
+
+/* What FBIOGET_VSCREENINFO (struct fb_var_screeninfo) and FBIOGET_FSCREENINFO
+ * (struct fb_fix_screeninfo) say of a framebuffer, in a plain struct of fixed-width fields. */
+typedef struct plum_fb_info {
+    uint32_t xres, yres;                  /* visible resolution, pixels */
+    uint32_t xres_virtual, yres_virtual;  /* the whole buffer, pixels */
+    uint32_t bits_per_pixel;
+    uint32_t grayscale;                   /* 0 colour, 1 grayscale, else a FOURCC */
+    plum_fb_bitfield red, green, blue, transp;
+    uint32_t line_length;                 /* bytes from one row to the next */
+    uint32_t smem_len;                    /* bytes of framebuffer memory */
+    uint32_t type;                        /* FB_TYPE_* */
+    uint32_t visual;                      /* FB_VISUAL_* */
+    char id[16];                          /* the driver's name, "Virtual FB"; NUL-terminated */
+} plum_fb_info;
+
+/* Both FBIOGET_*SCREENINFO ioctls on an open /dev/fbN (Swift cannot call the variadic ioctl).
+ * -1 with errno on failure: ENOTTY for a file that is not a framebuffer. When the second
+ * ioctl fails, errno is its own; plum_fb_failed_request says which one it was. */
+int plum_fb_get_info(int fd, plum_fb_info *out);
+/* "FBIOGET_VSCREENINFO" or "FBIOGET_FSCREENINFO": the ioctl that last failed in
+ * plum_fb_get_info on this thread ("" when none did). */
+const char *plum_fb_failed_request(void);
 #endif
