@@ -52,3 +52,8 @@ int plum_i2c_write_block_data(int fd, uint8_t reg, uint8_t length, const uint8_t
     errno = 0;
     return plum_i2c_result(i2c_smbus_write_i2c_block_data(fd, reg, length, values));
 }
+
+int plum_i2c_receive_byte(int fd) {
+    errno = 0;
+    return plum_i2c_result(i2c_smbus_read_byte(fd));
+}

@@ -1,3 +1,5 @@
+internal import CPlumShim
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -44,6 +46,17 @@ public final class I2CDevice: SMBusDevice, @unchecked Sendable {
 
     public func readByte(register: UInt8) throws(HardwareError) -> UInt8 {
         try check(Syscalls.i2cReadByte(fd, register: register), "reading byte", register)
+    }
+
+    /// SMBus receive byte (`i2c_smbus_read_byte`): one byte read with no register pointer written
+    /// first, so the device is only read. A PCF8574 returns its port, an SSD1306 its status byte.
+    public func receiveByte() throws(HardwareError) -> UInt8 {
+        switch Syscalls.i2cReceiveByte(fd) {
+        case .success(let value): return value
+        case .failure(let errno):
+            throw HardwareError.i2cTransfer(
+                operation: "receiving a byte at", subject: subject, busNumber: bus.number, errno: errno)
+        }
     }
 
     public func writeByte(register: UInt8, _ value: UInt8) throws(HardwareError) {
@@ -99,5 +112,12 @@ public final class I2CDevice: SMBusDevice, @unchecked Sendable {
                 operation: "\(operation) \(I2CAddress.hex(Int(register))) at", subject: subject,
                 busNumber: bus.number, errno: errno)
         }
+    }
+}
+
+extension Syscalls {
+    /// `plum_i2c_receive_byte` (libi2c's `i2c_smbus_read_byte`).
+    fileprivate static func i2cReceiveByte(_ fd: Int32) -> Result<UInt8, Errno> {
+        retrying { plum_i2c_receive_byte(fd) }.map { UInt8(truncatingIfNeeded: $0) }
     }
 }

@@ -1,9 +1,10 @@
-/// Everything the probe found: the board, its GPIO chips, I2C buses, ADS1115s, IIO devices and,
-/// when it could watch one, an HX711.
+/// Everything the probe found: the board, its GPIO chips, I2C buses, ADS1115s, IIO devices,
+/// displays (on I2C, and framebuffers) and, when it could watch one, an HX711.
 ///
 /// The probe reads only: device-tree and sysfs files, chip and bus listings, the ADS1115's
-/// Config register. The one line it drives is the HX711's PD_SCK, held low except for the
-/// 25 pulses that read each conversion out (see ``HX711Watch``).
+/// Config register, one received byte at each display address (``I2CDisplayFinding``). The one
+/// line it drives is the HX711's PD_SCK, held low except for the 25 pulses that read each
+/// conversion out (see ``HX711Watch``).
 package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConvertible {
     package var board: BoardModel
     package var gpioChips: [GPIOChipFinding]
@@ -11,6 +12,9 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
     /// The addresses where something answered (absent addresses are left out).
     package var ads1115: [ADS1115Finding]
     package var iio: [IIOFinding]
+    /// The display addresses where something answered (absent addresses are left out).
+    package var displays: [I2CDisplayFinding]
+    package var framebuffers: [FramebufferFinding]
     /// The HX711 watch, or `nil` when no chip was named and no Pi header chip was found.
     package var hx711: HX711Finding?
     /// Why the HX711 was not watched, when it was not.
@@ -20,7 +24,7 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
         case board
         case gpioChips = "gpio_chips"
         case i2cBuses = "i2c_buses"
-        case ads1115, iio, hx711
+        case ads1115, iio, hx711, displays, framebuffers
         case hx711Skipped = "hx711_skipped"
     }
 
@@ -36,7 +40,9 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
         var report = HardwareReport(
             board: BoardModel.read(roots), gpioChips: chips, i2cBuses: buses,
             ads1115: buses.flatMap { ADS1115Finding.scan($0) }.filter { $0.state != .absent },
-            iio: IIOFinding.all(roots))
+            iio: IIOFinding.all(roots),
+            displays: buses.flatMap { I2CDisplayFinding.scan($0) }.filter { $0.state != .absent },
+            framebuffers: FramebufferFinding.all(roots))
         guard let pins else {
             report.hx711Skipped = "no HX711 pins named"
             return report
@@ -54,13 +60,16 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
 
     package init(
         board: BoardModel, gpioChips: [GPIOChipFinding], i2cBuses: [I2CBusFinding], ads1115: [ADS1115Finding],
-        iio: [IIOFinding], hx711: HX711Finding? = nil, hx711Skipped: String? = nil
+        iio: [IIOFinding], displays: [I2CDisplayFinding] = [], framebuffers: [FramebufferFinding] = [],
+        hx711: HX711Finding? = nil, hx711Skipped: String? = nil
     ) {
         self.board = board
         self.gpioChips = gpioChips
         self.i2cBuses = i2cBuses
         self.ads1115 = ads1115
         self.iio = iio
+        self.displays = displays
+        self.framebuffers = framebuffers
         self.hx711 = hx711
         self.hx711Skipped = hx711Skipped
     }
@@ -79,6 +88,10 @@ package struct HardwareReport: Hashable, Sendable, Encodable, CustomStringConver
             "ADS1115 (0x48-0x4B, Config register read only)", ads1115.map(\.description),
             none: i2cBuses.isEmpty ? "no bus to look on" : "nothing answers at 0x48-0x4B")
         lines += section("IIO devices", iio.map(\.description), none: "none")
+        lines += section(
+            "Displays on I2C (0x20-0x27, 0x38-0x3F, a received byte only)", displays.map(\.description),
+            none: i2cBuses.isEmpty ? "no bus to look on" : "nothing answers at 0x20-0x27 or 0x38-0x3F")
+        lines += section("Framebuffers", framebuffers.map(\.description), none: "none")
         lines.append("HX711:")
         if let hx711 {
             lines += hx711.description.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }

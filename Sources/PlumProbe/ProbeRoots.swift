@@ -13,26 +13,32 @@ package struct ProbeRoots: Hashable, Sendable {
     package var i2cClassDirectory: String
     /// The IIO bus's devices (`iio:deviceN/name`).
     package var iioDirectory: String
+    /// The graphics class directory, whose `fbN` entries are the framebuffers (`name`,
+    /// `virtual_size`, `bits_per_pixel`); their device files are `fbN` in ``deviceDirectory``.
+    package var graphicsClassDirectory: String
 
     package init(
         modelFiles: [String] = ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"],
         deviceDirectory: String = "/dev",
         i2cClassDirectory: String = "/sys/class/i2c-dev",
-        iioDirectory: String = "/sys/bus/iio/devices"
+        iioDirectory: String = "/sys/bus/iio/devices",
+        graphicsClassDirectory: String = "/sys/class/graphics"
     ) {
         self.modelFiles = modelFiles
         self.deviceDirectory = deviceDirectory
         self.i2cClassDirectory = i2cClassDirectory
         self.iioDirectory = iioDirectory
+        self.graphicsClassDirectory = graphicsClassDirectory
     }
 
     /// The same layout under `base`, as a fake tree for tests: `base/proc/device-tree/model`,
-    /// `base/dev`, `base/sys/class/i2c-dev`, `base/sys/bus/iio/devices`.
+    /// `base/dev`, `base/sys/class/i2c-dev`, `base/sys/bus/iio/devices`, `base/sys/class/graphics`.
     package init(under base: String) {
         self.init(
             modelFiles: [base + "/proc/device-tree/model", base + "/sys/firmware/devicetree/base/model"],
             deviceDirectory: base + "/dev",
             i2cClassDirectory: base + "/sys/class/i2c-dev",
-            iioDirectory: base + "/sys/bus/iio/devices")
+            iioDirectory: base + "/sys/bus/iio/devices",
+            graphicsClassDirectory: base + "/sys/class/graphics")
     }
 }

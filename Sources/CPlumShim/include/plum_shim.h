@@ -105,6 +105,9 @@ int plum_i2c_set_address(int fd, uint16_t address);
 /* The libi2c i2c_smbus_* calls, normalised: the value (>= 0) or -1 with errno. libi2c 4.x
  * returns a negative errno instead; older versions returned -1 with errno. */
 int plum_i2c_read_byte_data(int fd, uint8_t reg);
+/* SMBus receive byte (i2c_smbus_read_byte): a read with no command byte before it, so nothing
+ * is written to the device (a PCF8574 returns its port, an SSD1306 its status). */
+int plum_i2c_receive_byte(int fd);
 int plum_i2c_write_byte_data(int fd, uint8_t reg, uint8_t value);
 int plum_i2c_read_word_data(int fd, uint8_t reg);
 int plum_i2c_write_word_data(int fd, uint8_t reg, uint16_t value);
