@@ -18,6 +18,8 @@ package struct SetupAnswers: Equatable {
     var adminGroup: String?
     var mqtt: MQTT?
     var web: Web?
+    /// `[display]`: the panel plumscale-display draws on.
+    var display: Display?
     /// `[cue]`, copied into the configuration as written (its keys are the configuration's).
     var cue: [Entry]?
     /// `[[button]]`s, copied likewise.
@@ -58,6 +60,34 @@ package struct SetupAnswers: Equatable {
         var passwordFile: String?
         /// `[web] lan_read_only`; nil: true when `listen` reaches beyond this machine.
         var lanReadOnly: Bool? = nil
+    }
+
+    /// `[display]`: the keys of the configuration's `[display]` that setup writes. What is left
+    /// out comes from the probe (an I2C panel's bus and address, a framebuffer's device) or is
+    /// the kind's usual value (``SetupWizard/completeDisplay(_:_:)``).
+    struct Display: Equatable {
+        var enable = true
+        /// One of ``kinds``; nil only when `enable` is false.
+        var kind: String?
+        var bus: Int?
+        var address: Int?
+        var size: String?
+        var device: String?
+        var rotate: Int?
+        var frameFile: String?
+    }
+
+    /// The configuration's display kinds (docs/display.md).
+    static let displayKinds = ["ssd1306", "hd44780", "framebuffer", "simulated-ssd1306", "simulated-hd44780"]
+
+    /// The sizes a display kind takes: pixels for an OLED, characters for an LCD; none for a
+    /// framebuffer, whose size the kernel knows.
+    static func displaySizes(_ kind: String) -> [String] {
+        switch kind {
+        case "ssd1306", "simulated-ssd1306": ["128x64", "128x32"]
+        case "hd44780", "simulated-hd44780": ["16x2", "20x4"]
+        default: []
+        }
     }
 
     /// One key and its value, to be written into the configuration.
@@ -129,6 +159,9 @@ package struct SetupAnswers: Equatable {
                 enable: try web.bool("enable") ?? true, listen: try web.string("listen"),
                 passwordFile: try web.string("password_file"), lanReadOnly: try web.bool("lan_read_only"))
             try web.rejectUnknownKeys()
+        }
+        if var display = try section(&root, "display", locator: locator) {
+            answers.display = try Display(&display)
         }
         if let cue = try section(&root, "cue", locator: locator) { answers.cue = try entries(cue) }
         answers.buttons = try sections(&root, "button", locator: locator).enumerated().map {
@@ -270,6 +303,71 @@ extension SetupAnswers.Calibration {
         }
         wait = try reader.double("wait", in: 1...3600, unit: "seconds") ?? 120
         try reader.rejectUnknownKeys()
+    }
+}
+
+extension SetupAnswers.Display {
+    /// Reads `[display]`, refusing a key that the kind does not take (an I2C address for a
+    /// framebuffer, a device for an OLED), since the program would ignore it without a word.
+    init(_ reader: inout TOMLReader) throws(ConfigurationError) {
+        enable = try reader.bool("enable") ?? true
+        let kinds = SetupAnswers.displayKinds
+        kind = try reader.choice("kind", kinds.map { ($0, $0) })
+        bus = try reader.int("bus", in: 0...255, unit: "(the N of /dev/i2c-N)")
+        if let address = try reader.int("address") {
+            guard (0x03...0x77).contains(address) else {
+                throw reader.error(
+                    "address",
+                    "address = \(address) is outside the 7-bit range 0x03 to 0x77; write it as i2cdetect "
+                        + "shows it, such as 0x3C")
+            }
+            self.address = address
+        }
+        size = try reader.string("size")
+        device = try reader.string("device")
+        rotate = try reader.choice("rotate", [("0", 0), ("180", 180)])
+        frameFile = try reader.string("frame_file")
+        try reader.rejectUnknownKeys()
+        guard let kind else {
+            guard !enable else {
+                throw reader.error(nil, "missing key kind; use \(TOMLReader.list(kinds.map { "\"\($0)\"" }))")
+            }
+            return
+        }
+        let i2c = kind == "ssd1306" || kind == "hd44780"
+        for (key, given) in [("bus", bus != nil), ("address", address != nil)] where given && !i2c {
+            throw reader.error(key, "\(key) is for a panel on I2C (ssd1306, hd44780), not kind = \"\(kind)\"")
+        }
+        if let size {
+            let sizes = SetupAnswers.displaySizes(kind)
+            guard sizes.contains(size.lowercased()) else {
+                throw reader.error(
+                    "size",
+                    sizes.isEmpty
+                        ? "a framebuffer's size comes from the kernel; leave size out"
+                        : "size = \"\(size)\" is not a \(kind) size; use \(TOMLReader.list(sizes.map { "\"\($0)\"" }))")
+            }
+            self.size = size.lowercased()
+        }
+        if let device {
+            guard kind == "framebuffer" else {
+                throw reader.error("device", "device is for kind = \"framebuffer\", not kind = \"\(kind)\"")
+            }
+            guard device.hasPrefix("/") else {
+                throw reader.error("device", "device = \"\(device)\" must be a path such as \"/dev/fb1\"")
+            }
+        }
+        if let frameFile {
+            guard kind.hasPrefix("simulated-") else {
+                throw reader.error("frame_file", "frame_file is for the simulated kinds; a \(kind) shows its own frame")
+            }
+            guard frameFile.hasPrefix("/") else {
+                throw reader.error(
+                    "frame_file",
+                    "frame_file = \"\(frameFile)\" must be an absolute path, such as "
+                        + "\"/run/plumscale/display.pbm\"")
+            }
+        }
     }
 }
 

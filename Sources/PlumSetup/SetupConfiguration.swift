@@ -4,8 +4,8 @@ import PlumSettings
 /// What `plumscale setup` writes into plumscale.toml, and the file it renders from it: every
 /// section with a comment that says what it is and where docs/configuration.md describes it.
 ///
-/// Setup owns `[[sensor]]`; `[cue]`, `[[button]]`, the groups in `[daemon]`, and `[mqtt]` and
-/// `[web]` only when it writes them. Every other section of an existing file (`[scale]`,
+/// Setup owns `[[sensor]]`; `[cue]`, `[[button]]`, the groups in `[daemon]`, and `[mqtt]`,
+/// `[web]` and `[display]` only when it writes them. Every other section of an existing file (`[scale]`,
 /// `[[alert]]`, `[[class]]`, a `[daemon]`'s socket …) and every key it is not given (a group the
 /// answers leave out, a `scale_id`) is kept as it was, so that running setup again to change a
 /// sensor does not lose what was tuned by hand.
@@ -22,6 +22,8 @@ struct SetupConfiguration: Equatable {
     var webLanReadOnly: Bool?
     /// `[web] allowed_hosts`: the names the printed URL uses.
     var webAllowedHosts: [String] = []
+    /// `[display]`, when setup sets plumscale-display up.
+    var display: Display?
 
     /// The `[mqtt]` keys setup writes; the password goes into a credential, never here.
     struct MQTT: Equatable {
@@ -29,6 +31,51 @@ struct SetupConfiguration: Equatable {
         var port: Int
         var username: String?
         var scaleID: String?
+    }
+
+    /// The `[display]` keys setup writes. The others (contrast, backlight, sensors,
+    /// alternate_seconds) are kept from the existing file.
+    struct Display: Equatable {
+        var kind: String
+        var bus: Int?
+        var address: Int?
+        var size: String?
+        var device: String?
+        var rotate = 0
+        var frameFile: String?
+
+        /// The keys setup owns in `[display]`: rewritten, or left out for a kind that takes none.
+        static let ownedKeys: Set<String> = ["kind", "bus", "address", "size", "device", "rotate", "frame_file"]
+
+        /// The table's lines, the address in hex as i2cdetect shows it.
+        var lines: [String] {
+            var lines = ["kind = \(AnswerValue.quoted(kind))"]
+            lines += bus.map { ["bus = \($0)"] } ?? []
+            lines += address.map { ["address = \(Self.hex($0))"] } ?? []
+            lines += size.map { ["size = \(AnswerValue.quoted($0))"] } ?? []
+            lines += device.map { ["device = \(AnswerValue.quoted($0))"] } ?? []
+            lines.append("rotate = \(rotate)")
+            lines += frameFile.map { ["frame_file = \(AnswerValue.quoted($0))"] } ?? []
+            return lines
+        }
+
+        /// "0x3C".
+        static func hex(_ value: Int) -> String {
+            let digits = String(value, radix: 16, uppercase: true)
+            return "0x" + String(repeating: "0", count: max(0, 2 - digits.count)) + digits
+        }
+
+        /// "ssd1306, bus 1, address 0x3C, size 128x64, rotate 0", for the line setup prints.
+        var summary: String {
+            var parts = [kind]
+            parts += bus.map { ["bus \($0)"] } ?? []
+            parts += address.map { ["address \(Self.hex($0))"] } ?? []
+            parts += size.map { ["size \($0)"] } ?? []
+            parts += device.map { ["device \($0)"] } ?? []
+            parts.append("rotate \(rotate)")
+            parts += frameFile.map { ["frame_file \($0)"] } ?? []
+            return parts.joined(separator: ", ")
+        }
     }
 
     /// The configuration as commented TOML, keeping the sections of `existing` setup does not own.
@@ -116,11 +163,21 @@ struct SetupConfiguration: Equatable {
             lines += Self.keptKeys(of: old, header: "[web]", without: Set(written))
             out.append(lines.joined(separator: "\n"))
         }
+        if let display {
+            var lines = [
+                "# [display]: the scale's own display, drawn by plumscale-display (docs/display.md).",
+                "[display]"
+            ]
+            lines += display.lines
+            lines += Self.keptKeys(of: old, header: "[display]", without: Display.ownedKeys)
+            out.append(lines.joined(separator: "\n"))
+        }
         var owned: Set<String> = ["[daemon]", "[[sensor]]"]
         if cue != nil { owned.insert("[cue]") }
         if !buttons.isEmpty { owned.insert("[[button]]") }
         if mqtt != nil { owned.insert("[mqtt]") }
         if webListen != nil { owned.insert("[web]") }
+        if display != nil { owned.insert("[display]") }
         // Sub-tables of an owned array ([sensor.x]) go with it.
         for block in old where !owned.contains(block.header ?? "") && block.header.map(isOwnedChild) != true {
             guard block.header != nil else { continue }  // the old preamble: the new one replaces it

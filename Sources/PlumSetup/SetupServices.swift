@@ -1,4 +1,5 @@
 import Foundation
+import PlumProbe
 import PlumProtocol
 import PlumSettings
 
@@ -6,17 +7,18 @@ import PlumSettings
     import Glibc
 #endif
 
-/// Step (f) and (g) of `plumscale setup`: the Home Assistant bridge and the web page, when they
-/// are installed, and where to find them afterwards.
+/// Step (f) and (g) of `plumscale setup`: the Home Assistant bridge, the web page and the
+/// display, when they are installed, and where to find them afterwards.
 extension SetupWizard {
     /// The units setup set up, to enable and start.
     struct Services {
         var units: [String] = []
     }
 
-    /// Sets up plumscale-mqtt and plumscale-web when installed: their sections in `plan`, their
-    /// passwords in credentials (root's, mode 0600, written atomically).
-    func setUpServices(_ plan: inout SetupConfiguration) throws -> Services {
+    /// Sets up plumscale-mqtt, plumscale-web and plumscale-display when installed: their sections
+    /// in `plan`, their passwords in credentials (root's, mode 0600, written atomically). The
+    /// probe's `report` says which displays to offer.
+    func setUpServices(_ plan: inout SetupConfiguration, report: HardwareReport) throws -> Services {
         var services = Services()
         if let mqtt = try setUpMQTT() {
             plan.mqtt = mqtt
@@ -30,6 +32,10 @@ extension SetupWizard {
                 plan.webAllowedHosts = [Self.hostName(), Self.hostName() + ".local"]
             }
             services.units.append("plumscale-web.service")
+        }
+        if let display = try setUpDisplay(report) {
+            plan.display = display
+            services.units.append(Self.displayUnit)
         }
         return services
     }

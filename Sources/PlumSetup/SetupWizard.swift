@@ -78,8 +78,8 @@ package struct SetupWizard {
         let written = try writeConfiguration(plan, ownPrevious: nil)
         try restartDaemon(written.configuration)
         try calibrate(written.configuration)
-        let services = try setUpServices(&plan)
-        if plan.mqtt != nil || plan.webListen != nil {
+        let services = try setUpServices(&plan, report: report)
+        if plan.mqtt != nil || plan.webListen != nil || plan.display != nil {
             _ = try writeConfiguration(plan, ownPrevious: written.text)
         }
         try startServices(services)
@@ -126,6 +126,15 @@ package struct SetupWizard {
                 + (report.ads1115.isEmpty ? "none" : report.ads1115.map(\.description).joined(separator: ", ")))
         parts.append(
             "IIO " + (report.iio.isEmpty ? "none" : report.iio.map { "\($0.id) [\($0.name)]" }.joined(separator: ", ")))
+        var displays: [String] = []
+        for finding in report.displays {
+            guard let what = finding.likelyDevice, let bus = finding.bus else { continue }
+            displays.append("i2c-\(bus) \(SetupConfiguration.Display.hex(Int(finding.address))) (\(what))")
+        }
+        for framebuffer in report.framebuffers {
+            displays.append(framebuffer.device + (framebuffer.name.map { " [\($0)]" } ?? ""))
+        }
+        parts.append("display " + (displays.isEmpty ? "none" : displays.joined(separator: ", ")))
         if let hx711 = report.hx711 {
             parts.append(hx711.description.split(separator: "\n").first.map(String.init) ?? "")
         } else {
