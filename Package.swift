@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "plumscale", targets: ["plumscale"]),
         .executable(name: "plumscaled", targets: ["plumscaled"]),
         .executable(name: "plumscale-mqtt", targets: ["plumscale-mqtt"]),
+        .executable(name: "plumscale-display", targets: ["plumscale-display"]),
         .library(name: "PlumCore", targets: ["PlumCore", "PlumStore"]),
         .library(name: "PlumDrivers", targets: ["PlumDrivers", "PlumSimulation"]),
         .library(name: "PlumClient", targets: ["PlumClient"])
@@ -405,6 +406,42 @@ let package = Package(
                 // One rounding, everywhere: the station's report, MT-SICS and Home Assistant's state
                 // are compared with the CLI's text.
                 "PlumStation", "PlumScaleDaemon", "PlumHomeAssistant"
+            ]
+        ),
+        // plumscale-display's library: what a local panel shows (a pure board of the daemon's
+        // reports, layouts for pixels and characters) and the panels it drives.
+        .target(
+            name: "PlumDisplay",
+            dependencies: [
+                "PlumProtocol", "PlumClient", "PlumSettings", "PlumDrivers", "PlumHardware", "PlumSimulation",
+                "PlumSystem",
+                .product(name: "Logging", package: "swift-log")
+            ]
+        ),
+        // A client of plumscaled, like the web service and the bridge: the weight on an SSD1306
+        // OLED, an HD44780 LCD or a framebuffer, so the scale is read without a phone.
+        .executableTarget(
+            name: "plumscale-display",
+            dependencies: [
+                "PlumDisplay", "PlumClient", "PlumSettings", "PlumSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle")
+            ]
+        ),
+        // The board and the layouts against stored PBM frames; the panels on their chip models.
+        .testTarget(
+            name: "PlumDisplayTests",
+            dependencies: [
+                "PlumDisplay", "PlumProtocol", "PlumDrivers", "PlumSimulation", "PlumHardware", "PlumSystem"
+            ],
+            exclude: ["Frames"]
+        ),
+        // plumscale-display as a child process beside a real plumscaled on a real socket.
+        .testTarget(
+            name: "plumscale-displayTests",
+            dependencies: [
+                "plumscale-display", "plumscaled", "PlumTestSupport"
             ]
         ),
         .testTarget(

@@ -123,12 +123,13 @@ package struct PlumConfiguration: Hashable, Sendable {
                     + (names.count == 1 ? names[0] : "one of " + TOMLReader.list(names)))
         }
         _ = try WebSettings.parse(table: table, file: file, locator: locator)  // [web] belongs to plumscale-web
+        _ = try DisplaySettings.parse(table: table, file: file, locator: locator)  // [display]: plumscale-display
         let alerts = try AlertSettings.parseAll(
             table: table, file: file, locator: locator, sensors: sensors, hasCueOutput: cue != nil)
         let buttons = try ButtonSettings.parseAll(table: table, file: file, locator: locator, sensors: sensors)
         let classes = try WeightClassSettings.parseAll(table: table, file: file, locator: locator)
         // [mqtt] belongs to MQTTSettings.
-        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert", "button", "class"])
+        root.markKnown(["scale", "sensor", "daemon", "cue", "web", "mqtt", "alert", "button", "class", "display"])
         try root.rejectUnknownKeys()
         if sensors.isEmpty {
             throw ConfigurationError(

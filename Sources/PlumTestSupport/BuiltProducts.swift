@@ -15,4 +15,6 @@ package enum BuiltProducts {
     package static var plumscaled: String { folder + "/plumscaled" }
     /// The built `plumscale-mqtt` bridge.
     package static var plumscaleMQTT: String { folder + "/plumscale-mqtt" }
+    /// The built `plumscale-display` panel service.
+    package static var plumscaleDisplay: String { folder + "/plumscale-display" }
 }
