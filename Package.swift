@@ -197,6 +197,7 @@ let package = Package(
                 "PlumSetup",
                 "PlumConsole",  // what it prints
                 "PlumHistory",  // `plumscale history` reads plumscale-web's store; plumscaled never links it
+                "PlumDisplay",  // `plumscale demo --display`: the simulated OLED in the terminal
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]

@@ -3,6 +3,7 @@ import Logging
 import PlumClient
 import PlumCore
 import PlumDaemonConfig
+import PlumDisplay
 import PlumScaleDaemon
 import PlumSystem
 import Synchronization
@@ -33,6 +34,12 @@ struct DemoCommand: ParsableCommand {
             "Stop after this many seconds; 0 runs until Ctrl-C. Default: until Ctrl-C on a terminal, 10 otherwise.",
             valueName: "n"))
     var seconds: Int?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Show a simulated 128×64 OLED instead of the live view: what plumscale-display draws, as the chip "
+                + "holds it."))
+    var display = false
 
     func validate() throws {
         if case .failure(let refusal) = MassUnit.parse(unit) { throw ValidationError("--unit: \(refusal.description)") }
@@ -97,10 +104,41 @@ struct DemoCommand: ParsableCommand {
             signal(SIGALRM) { _ in _ = kill(getpid(), SIGINT) }
             alarm(UInt32(duration))
         }
-        var session = WatchSession(
-            connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
-        try session.run(sensors: [])
+        if display {
+            Self.showDisplay(socket: socket, title: title)
+        } else {
+            var session = WatchSession(
+                connection: connection, unit: (try? MassUnit.parse(unit).get()) ?? .gram, title: title)
+            try session.run(sensors: [])
+        }
         print("demo stopped.")
+    }
+
+    /// The simulated OLED's frames in block characters, two pixel rows a line: redrawn in place
+    /// on a terminal, else one frame a second as plain lines.
+    static func showDisplay(socket: String, title: String) {
+        let terminal = Terminal.isTerminal(1)
+        print(terminal ? "\u{1B}[2J\u{1B}[H" + title : title)
+        let lastPrinted = Mutex<ContinuousClock.Instant?>(nil)
+        DisplayDemo.run(
+            socket: socket, height: 64,
+            show: { frame in
+                let border = "+" + String(repeating: "-", count: frame.width) + "+\n"
+                let picture = border + frame.blockText.split(separator: "\n").map { "|\($0)|\n" }.joined() + border
+                if terminal {
+                    print("\u{1B}[2;1H" + picture, terminator: "")
+                } else {
+                    let now = ContinuousClock.now
+                    let due = lastPrinted.withLock { last in
+                        guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+                        last = now
+                        return true
+                    }
+                    if due { print(picture, terminator: "") }
+                }
+                fflush(nil)
+            },
+            stop: { InterruptFlag.isSet })
     }
 
     /// Removes the private directory and what the daemon left in it (socket, calibrations).

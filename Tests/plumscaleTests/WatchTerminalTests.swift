@@ -155,6 +155,19 @@ struct WatchTerminalTests {
         #expect(socket.hasSuffix("/plumscale.sock"), "socket \(socket)")
         #expect(access(socket, F_OK) != 0, "the private socket is gone")
     }
+
+    @Test("demo --display draws the simulated OLED's frames in block characters, 128 wide, and stops by itself")
+    func demoDisplay() async throws {
+        let run = await ChildProcess.plumscale(["demo", "--display", "--seconds", "3"])
+        let seen = run.stdout.suffix(1200)
+        #expect(run.status == 0, "exit status \(run.status); \(run.stderr)")
+        let border = "+" + String(repeating: "-", count: 128) + "+"
+        let rows = run.stdoutLines.filter { $0.hasPrefix("|") && $0.hasSuffix("|") }
+        #expect(run.stdoutLines.contains(border), "a panel's frame; it printed \(seen)")
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.count == 130 }, "rows of 128 pixels between bars: \(seen)")
+        #expect(rows.contains { $0.contains("█") }, "lit pixels: \(seen)")
+        #expect(run.stdout.contains("demo stopped."), "\(seen)")
+    }
 }
 
 extension String {
