@@ -1,6 +1,6 @@
-package import PlumDrivers
 internal import Logging
 internal import PlumClient
+package import PlumDrivers
 internal import PlumSimulation
 internal import Synchronization
 
