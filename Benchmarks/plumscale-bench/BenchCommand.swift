@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             SettlingCommand.self, CaptureCommand.self, LatencyCommand.self, FanOutCommand.self, FootprintCommand.self,
-            PerSampleCommand.self, ItemsCommand.self,
+            PerSampleCommand.self, ItemsCommand.self, DisplayCommand.self,
             GPSDCommand.self
         ],
         defaultSubcommand: SettlingCommand.self)

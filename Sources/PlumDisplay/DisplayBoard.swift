@@ -138,11 +138,27 @@ package struct DisplayBoard: Sendable {
             count = "?"
         }
         let isWeight = if case .weight = reading { true } else { false }
+        let force = isWeight || reading == .overload ? Self.force(report) : nil
         return PanPicture(
             name: report.sensor, reading: reading, stable: report.stable && isWeight,
             centreOfZero: report.zero && isWeight, net: report.tare != 0, heaviest: report.heaviest && isWeight,
-            force: isWeight || reading == .overload ? report.percent.map { $0 / 100 } : nil, hue: report.hue,
+            force: force, hue: ForceHue(fraction: force ?? 0).degrees,
             verdict: isWeight ? report.check?.uppercased() : nil, count: isWeight ? count : nil)
+    }
+
+    /// The bar's fraction of the full scale, following the digits: the percent at full
+    /// resolution changes with every reading, the shown weight only when its digits do (the
+    /// engine's display hysteresis), so a pan at rest draws nothing new. To 1/1000; its colour
+    /// is ``ForceHue``'s for it, as every client draws it.
+    static func force(_ report: WeightReport) -> Double? {
+        guard let percent = report.percent else { return nil }
+        var fraction = percent / 100
+        // The percent is of the gross load; the digits are net of the tare.
+        if let grams = report.grams, let shown = report.shownGrams {
+            let gross = grams + report.tare
+            fraction = gross.magnitude > 1e-9 ? fraction * (shown + report.tare) / gross : 0
+        }
+        return (fraction * 1000).rounded() / 1000
     }
 
     /// The digits of a report's `display` ("152.2 g" → "152.2").

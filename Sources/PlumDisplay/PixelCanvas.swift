@@ -1,4 +1,5 @@
 package import PlumDrivers
+internal import PlumProtocol
 
 /// What the pixel layouts draw on: a one-bit panel's image or a colour framebuffer's.
 package protocol PixelCanvas {
@@ -32,21 +33,10 @@ package enum Ink: Hashable, Sendable {
         }
     }
 
-    /// Full saturation and value at `hue` degrees, as ForceSketch colours pressure.
-    static func colour(hue: Double) -> ColourBitmap.Colour {
-        let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
-        let sector = Int(h)
-        let f = h - Double(sector)
-        let up = UInt8((f * 255).rounded())
-        let down = UInt8(((1 - f) * 255).rounded())
-        switch sector {
-        case 0: return .init(red: 255, green: up, blue: 0)
-        case 1: return .init(red: down, green: 255, blue: 0)
-        case 2: return .init(red: 0, green: 255, blue: up)
-        case 3: return .init(red: 0, green: down, blue: 255)
-        case 4: return .init(red: up, green: 0, blue: 255)
-        default: return .init(red: 255, green: 0, blue: down)
-        }
+    /// The colour ForceSketch gives `degrees` (``ForceHue``, as every client draws it).
+    static func colour(hue degrees: Double) -> ColourBitmap.Colour {
+        let hue = ForceHue(fraction: degrees / 360)
+        return ColourBitmap.Colour(red: hue.red, green: hue.green, blue: hue.blue)
     }
 }
 

@@ -87,7 +87,7 @@ struct PlumScaleDisplayCommand: AsyncParsableCommand {
             break
         }
         await running.value
-        logger.info("stopped after \(service.refreshes) refreshes")
+        logger.info("stopped: \(service.statistics.summary)")
     }
 
     /// Runs the service on the panel the factory made (an existential, opened here).
