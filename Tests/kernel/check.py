@@ -13,6 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+from display_check import display_checks
+
 OUT = Path(sys.argv[1])
 RUNS = OUT / "runs"
 results = []  # (status, name, detail)
@@ -418,6 +420,7 @@ def main():
             results.append(m.groups())
     project_checks()
     daemon_checks()
+    display_checks(RUNS, add)
     width = max((len(n) for _, n, _ in results), default=10)
     for status, name, detail in results:
         print(f"{status} {name:<{width}}  {detail}")

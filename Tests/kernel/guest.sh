@@ -29,7 +29,7 @@ echo "guest: kernel $(uname -r), $(nproc) CPUs"
 
 # ---- modules ----------------------------------------------------------------------------
 modules_ok=1
-for m in "i2c-stub chip_addr=0x48,0x49" i2c-dev industrialio kfifo_buf industrialio-triggered-buffer ti-ads1015; do
+for m in "i2c-stub chip_addr=0x48,0x49,0x3c" i2c-dev industrialio kfifo_buf industrialio-triggered-buffer ti-ads1015; do
     # shellcheck disable=SC2086
     modp $m || { modules_ok=0; echo "guest: modprobe $m failed"; }
 done
@@ -317,6 +317,85 @@ if [[ -x ${PLUMSCALED_BIN:-} && -d /sys/module/hx711_sim ]]; then
 elif [[ -n ${PLUMSCALED_BIN:-} ]]; then
     echo "$PLUMSCALED_BIN" >"$RUNS/NO-DAEMON-BINARY"
 fi
+
+# ---- display panels: a framebuffer (vfb) and an SSD1306 on i2c-stub -----------------------
+# plumscale-display --check draws one check screen. The framebuffer is read back twice: by the
+# program (--check-out, a PPM) and raw from /dev/fbN here; check.py decodes the raw bytes from
+# the format the kernel reports and compares. The SSD1306's transfers are caught by the
+# kernel's smbus_write tracepoint and replayed into a GDDRAM (display_check.py), which must
+# equal the PBM the simulated panel writes for the same screen.
+DISPLAY_BIN=${PLUMSCALE_DISPLAY_BIN:-}
+if [[ ! -x $DISPLAY_BIN ]]; then
+    skip display.fb-vfb "no plumscale-display binary at ${DISPLAY_BIN:-(unset)}"
+    skip display.ssd1306-i2c-stub "no plumscale-display binary at ${DISPLAY_BIN:-(unset)}"
+else
+    # fb_check NAME MODPROBE-ARGS...: loads vfb, draws, saves runs/NAME.{out,err,rc,ppm,raw,info}.
+    fb_check() {
+        local name=$1 fb="" d v
+        shift
+        modp vfb vfb_enable=1 "$@" || { echo "modprobe vfb failed" >"$RUNS/$name.err"; echo 99 >"$RUNS/$name.rc"; return; }
+        for d in /sys/class/graphics/fb*; do
+            [[ $(cat "$d/name" 2>/dev/null) == "Virtual FB" ]] && fb=/dev/${d##*/}
+        done
+        # fbcon takes every new framebuffer for the virtual consoles and blinks a cursor on it:
+        # unbind it so that only the program draws.
+        for v in /sys/class/vtconsole/vtcon*; do
+            grep -q "frame buffer" "$v/name" 2>/dev/null && echo 0 >"$v/bind"
+        done
+        [[ -e /sys/class/graphics/fbcon/cursor_blink ]] && echo 0 >/sys/class/graphics/fbcon/cursor_blink
+        d=/sys/class/graphics/${fb#/dev/}
+        { echo "device=$fb"; echo "bits_per_pixel=$(cat "$d/bits_per_pixel")"
+          echo "virtual_size=$(cat "$d/virtual_size")"; echo "stride=$(cat "$d/stride")"
+          echo "modprobe=vfb vfb_enable=1 $*"; } >"$RUNS/$name.info"
+        # The channels as the kernel reports them (FBIOGET_VSCREENINFO, struct fb_var_screeninfo:
+        # eight __u32, then red, green, blue and transp as offset, length, msb_right), asked here
+        # apart from the program, for check.py to decode the raw memory with.
+        python3 - "$fb" >>"$RUNS/$name.info" 2>>"$RUNS/$name.err" <<'PY'
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+var = struct.unpack("=20I", fcntl.ioctl(fd, 0x4600, bytes(160))[:80])
+for i, channel in enumerate(("red", "green", "blue", "transp")):
+    print(f"{channel}={var[8 + 3 * i]},{var[9 + 3 * i]}")
+print(f"grayscale={var[7]}")
+PY
+        printf '[display]\nkind = "framebuffer"\ndevice = "%s"\n' "$fb" >"$RUNS/$name.toml"
+        timeout 60 "$DISPLAY_BIN" --check --config "$RUNS/$name.toml" --check-out "$RUNS/$name.ppm" \
+            >"$RUNS/$name.out" 2>"$RUNS/$name.err"
+        echo $? >"$RUNS/$name.rc"
+        cat "$fb" >"$RUNS/$name.raw" 2>>"$RUNS/$name.err"
+        rmmod vfb 2>>"$RUNS/$name.err"
+    }
+    # vfb's default mode: 640x480 at 8 bpp, a palette (the panel writes grey levels); then
+    # 32 bpp (vfb: RGBA8888, red in the low byte), which needs more than its default 1 MiB.
+    fb_check fb-vfb
+    fb_check fb-vfb-32 mode_option=640x480-32@60 videomemorysize=2097152
+
+    # The SSD1306 at 0x3c on the stub bus, traced.
+    tracing=/sys/kernel/tracing
+    [[ -e $tracing/trace ]] || mount -t tracefs nodev "$tracing" 2>/dev/null ||
+        mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+    [[ -e $tracing/trace ]] || tracing=/sys/kernel/debug/tracing
+    if [[ -e $tracing/events/smbus/smbus_write/enable ]]; then
+        echo 0 >"$tracing/tracing_on"; : >"$tracing/trace"
+        echo 'addr == 0x3c' >"$tracing/events/smbus/smbus_write/filter" 2>/dev/null
+        echo 1 >"$tracing/events/smbus/smbus_write/enable"
+        echo 1 >"$tracing/tracing_on"
+        printf '[display]\nkind = "ssd1306"\nbus = %s\naddress = 0x3c\nsize = "128x64"\n' "$bus" >"$RUNS/ssd1306.toml"
+        timeout 60 "$DISPLAY_BIN" --check --config "$RUNS/ssd1306.toml" >"$RUNS/ssd1306.out" 2>"$RUNS/ssd1306.err"
+        echo $? >"$RUNS/ssd1306.rc"
+        echo 0 >"$tracing/tracing_on"
+        cat "$tracing/trace" >"$RUNS/ssd1306.trace"
+        echo 0 >"$tracing/events/smbus/smbus_write/enable"
+        printf '[display]\nkind = "simulated-ssd1306"\nsize = "128x64"\nframe_file = "%s"\n' \
+            "$RUNS/ssd1306-model.pbm" >"$RUNS/ssd1306-model.toml"
+        timeout 60 "$DISPLAY_BIN" --check --config "$RUNS/ssd1306-model.toml" \
+            >"$RUNS/ssd1306-model.out" 2>"$RUNS/ssd1306-model.err"
+        echo $? >"$RUNS/ssd1306-model.rc"
+    else
+        fail display.ssd1306-i2c-stub "no smbus_write tracepoint under $tracing/events/smbus"
+    fi
+fi
+progress display-done
 
 # ---- the kernel stayed healthy ---------------------------------------------------------
 if [[ -d /sys/module/hx711_sim ]]; then

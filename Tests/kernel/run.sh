@@ -7,6 +7,7 @@
 # Environment:
 #   PLUMSCALE_BIN          plumscale built against libgpiod 1.6 (default: .build/debug/plumscale)
 #   PLUMSCALED_BIN         the daemon (default: plumscaled beside PLUMSCALE_BIN)
+#   PLUMSCALE_DISPLAY_BIN  the panel program (default: plumscale-display beside PLUMSCALE_BIN)
 #   PLUMSCALE_GPIOD2_BIN   the same CLI built against libgpiod 2.x (optional)
 #   PLUMSCALE_GPIOD2_LIBDIR  where that build's libgpiod.so.3 lives, when not on its rpath
 #   KERNEL_TEST_TIMEOUT    seconds the VM may run (default 900)
@@ -35,6 +36,7 @@ make_initramfs "$here/initramfs-init.sh" "$initrd" virtio_pci 9pnet_virtio 9p
 out="$cache/out"
 bin=${PLUMSCALE_BIN:-$repo/.build/debug/plumscale}
 daemon_bin=${PLUMSCALED_BIN:-$(dirname "$bin")/plumscaled}
+display_bin=${PLUMSCALE_DISPLAY_BIN:-$(dirname "$bin")/plumscale-display}
 bin2=${PLUMSCALE_GPIOD2_BIN:-}
 [[ $bin == /* ]] || bin="$PWD/$bin"
 [[ -z $bin2 || $bin2 == /* ]] || bin2="$PWD/$bin2"
@@ -47,6 +49,7 @@ HX711_KO='$bdir/hx711_sim.ko'
 HX711_PROBE='$bdir/hx711_probe'
 PLUMSCALE_BIN='$bin'
 PLUMSCALED_BIN='$daemon_bin'
+PLUMSCALE_DISPLAY_BIN='$display_bin'
 PLUMSCALE_GPIOD2_BIN='$bin2'
 PLUMSCALE_GPIOD2_LIBDIR='${PLUMSCALE_GPIOD2_LIBDIR:-}'
 EOF
