@@ -27,9 +27,9 @@ package enum CharacterLayout {
         }
         switch picture.body {
         case .message(let title, let lines):
-            var all = PixelLayout.wrap(title, columns: columns)
-            for line in lines { all += PixelLayout.wrap(line, columns: columns) }
-            for (row, line) in all.prefix(available).enumerated() { screen.write(line, column: 0, row: row) }
+            for (row, line) in messageRows(title: title, lines: lines, columns: columns, rows: available).enumerated() {
+                screen.write(line, column: 0, row: row)
+            }
         case .pans(let pans):
             let shown: [PanPicture]
             if pans.count <= available {
@@ -49,11 +49,29 @@ package enum CharacterLayout {
         return screen
     }
 
+    /// A message's rows: the title, then the lines; when they do not all fit, the title and the
+    /// last line (where the page is) come first, and the middle ones (the reason) fill what is
+    /// left.
+    static func messageRows(title: String, lines: [String], columns: Int, rows: Int) -> [String] {
+        let titleRows = PixelLayout.wrap(title, columns: columns)
+        let lineRows = lines.map { PixelLayout.wrap($0, columns: columns) }
+        let all = titleRows + lineRows.flatMap { $0 }
+        guard all.count > rows, let last = lineRows.last, !last.isEmpty, rows > titleRows.count else {
+            return Array(all.prefix(rows))
+        }
+        let tail = Array(last.prefix(rows - titleRows.count))
+        let middle = lineRows.dropLast().flatMap { $0 }.prefix(rows - titleRows.count - tail.count)
+        return titleRows + middle + tail
+    }
+
     /// "left  →0← 123.4 g●": the name, the marks, the value right-aligned, the stable mark last.
     static func valueRow(_ pan: PanPicture, row: Int, on screen: inout CharacterScreen) {
         let columns = screen.columns
+        // Not a weight: the word for why ("stale", "no signal"), never dashes alone; an
+        // overload keeps its "100%+".
         var value = pan.digits
         if !pan.unit.isEmpty { value += " " + pan.unit }
+        if let status = pan.status, pan.reading != .overload { value = status }
         var marks = ""
         if pan.centreOfZero { marks += "→0←" }
         if pan.net { marks += "N" }

@@ -13,7 +13,7 @@ package struct DisplayBoard: Sendable {
 
     /// The pans to show, in order; empty: every sensor, in the order first reported.
     package let wanted: [String]
-    /// Where the page is ("http://scale.local:8385"), shown while there is no weight.
+    /// Where the page is ("scale.local:8385"), shown while there is no weight.
     package let pageAddress: String?
     package private(set) var link = Link.connecting
     private var latest: [String: WeightReport] = [:]

@@ -13,7 +13,8 @@ package enum DisplayCheck {
 
     /// What a framebuffer holds now, as a PPM; nil for a panel that is not one.
     package static func readBack(_ panel: any DisplayPanel) throws(HardwareError) -> String? {
-        guard let output = panel as? any FramebufferReadable else { return nil }
+        let inner = (panel as? ReopeningPanel)?.opened ?? panel
+        guard let output = inner as? any FramebufferReadable else { return nil }
         return try output.readBackImage().ppm
     }
 }

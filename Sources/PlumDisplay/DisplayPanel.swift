@@ -78,10 +78,13 @@ package struct LCDPanel<Bus: SMBusDevice, Clock: MonotonicClock>: DisplayPanel {
 package struct FramebufferOutput<Device: FramebufferMemory>: DisplayPanel {
     package var panel: FramebufferPanel<Device>
     let path: String
+    /// Mounted upside down: the image is turned half a turn before it is written.
+    let rotated180: Bool
 
-    package init(device: Device, path: String) throws(HardwareError) {
+    package init(device: Device, path: String, rotated180: Bool = false) throws(HardwareError) {
         panel = try FramebufferPanel(device: device)
         self.path = path
+        self.rotated180 = rotated180
     }
 
     package var description: String {
@@ -94,6 +97,46 @@ package struct FramebufferOutput<Device: FramebufferMemory>: DisplayPanel {
     package mutating func show(_ picture: DisplayPicture, phase: Int) throws(HardwareError) -> Int {
         var image = ColourBitmap(width: panel.device.info.width, height: panel.device.info.height)
         PixelLayout.draw(picture, on: &image, phase: phase)
-        return try panel.show(image)
+        return try panel.show(rotated180 ? Self.halfTurn(image) : image)
     }
+
+    static func halfTurn(_ image: ColourBitmap) -> ColourBitmap {
+        var turned = image
+        for y in 0..<image.height {
+            for x in 0..<image.width { turned[image.width - 1 - x, image.height - 1 - y] = image[x, y] }
+        }
+        return turned
+    }
+}
+
+/// A panel whose device is opened by ``start()``, again after every failure: a bus or a
+/// framebuffer that is missing at boot, or refuses this user, is then logged once and tried
+/// again with the service's back-off, as a panel that stops answering is, rather than ending the
+/// program.
+package struct ReopeningPanel: DisplayPanel {
+    package let description: String
+    let open: () throws(HardwareError) -> any DisplayPanel
+    var panel: (any DisplayPanel)?
+
+    package init(description: String, open: @escaping () throws(HardwareError) -> any DisplayPanel) {
+        self.description = description
+        self.open = open
+    }
+
+    package mutating func start() throws(HardwareError) {
+        panel = nil
+        var opened = try open()
+        try opened.start()
+        panel = opened
+    }
+
+    package mutating func show(_ picture: DisplayPicture, phase: Int) throws(HardwareError) -> Int {
+        if panel == nil { try start() }
+        guard var opened = panel else { return 0 }
+        defer { panel = opened }
+        return try opened.show(picture, phase: phase)
+    }
+
+    /// The panel inside, once open (the check's read-back needs the framebuffer itself).
+    package var opened: (any DisplayPanel)? { panel }
 }

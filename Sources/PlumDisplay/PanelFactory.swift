@@ -17,24 +17,34 @@ package enum PanelFactory {
         let size = settings.effectiveSize
         switch settings.kind {
         case .ssd1306:
-            let device = try I2CDevice(
-                bus: I2CBusSpec(number: settings.bus), address: I2CAddress(validating: settings.effectiveAddress))
             let geometry: SSD1306<I2CDevice>.Geometry = size.height == 32 ? .w128h32 : .w128h64
-            return OLEDPanel(
-                driver: SSD1306(
-                    bus: device, geometry: geometry, rotated180: settings.rotated180,
-                    contrast: UInt8(settings.contrast)),
-                geometry: geometry)
+            let spec = try i2c(settings)
+            return ReopeningPanel(
+                description: "SSD1306 \(geometry.width)×\(geometry.height) on \(spec.bus) address \(spec.address)"
+            ) { () throws(HardwareError) -> any DisplayPanel in
+                OLEDPanel(
+                    driver: SSD1306(
+                        bus: try I2CDevice(bus: spec.bus, address: spec.address), geometry: geometry,
+                        rotated180: settings.rotated180, contrast: UInt8(settings.contrast)),
+                    geometry: geometry)
+            }
         case .hd44780:
-            let device = try I2CDevice(
-                bus: I2CBusSpec(number: settings.bus), address: I2CAddress(validating: settings.effectiveAddress))
-            return LCDPanel(
-                driver: HD44780(
-                    bus: device, clock: SystemMonotonicClock(), columns: size.width, rows: size.height,
-                    backlight: settings.backlight),
-                columns: size.width, rows: size.height)
+            let spec = try i2c(settings)
+            return ReopeningPanel(
+                description: "HD44780 \(size.width)×\(size.height) on \(spec.bus) address \(spec.address)"
+            ) { () throws(HardwareError) -> any DisplayPanel in
+                LCDPanel(
+                    driver: HD44780(
+                        bus: try I2CDevice(bus: spec.bus, address: spec.address), clock: SystemMonotonicClock(),
+                        columns: size.width, rows: size.height, backlight: settings.backlight),
+                    columns: size.width, rows: size.height)
+            }
         case .framebuffer:
-            return try FramebufferOutput(device: FramebufferDevice(path: settings.device), path: settings.device)
+            let path = settings.device
+            return ReopeningPanel(description: "framebuffer \(path)") { () throws(HardwareError) -> any DisplayPanel in
+                try FramebufferOutput(
+                    device: FramebufferDevice(path: path), path: path, rotated180: settings.rotated180)
+            }
         case .simulatedSSD1306:
             let model = SSD1306Model(height: size.height, address: UInt8(settings.effectiveAddress))
             let geometry: SSD1306<SSD1306Model>.Geometry = size.height == 32 ? .w128h32 : .w128h64
@@ -55,6 +65,13 @@ package enum PanelFactory {
                 columns: size.width, rows: size.height,
                 afterShow: writer.map { writer in { writer.write($0.screen.text) } })
         }
+    }
+}
+
+extension PanelFactory {
+    /// The bus and address `[display]` names, checked before anything is opened.
+    static func i2c(_ settings: DisplaySettings) throws(HardwareError) -> (bus: I2CBusSpec, address: I2CAddress) {
+        (I2CBusSpec(number: settings.bus), try I2CAddress(validating: settings.effectiveAddress))
     }
 }
 

@@ -8,12 +8,13 @@ package import TOMLKit
 ///                              # "simulated-ssd1306", "simulated-hd44780"
 ///     bus = 1                  # the I2C bus (ssd1306, hd44780): 1 is /dev/i2c-1
 ///     address = 0x3C           # 0x3C for an SSD1306, 0x27 for a PCF8574 backpack
-///     size = "128x64"          # ssd1306: "128x64" or "128x32"; hd44780: "16x2" or "20x4"
+///     size = "128x64"          # ssd1306: "128x64" or "128x32"; hd44780: "16x2", "20x4",
+///                              # "16x4", "20x2" or "8x2"
 ///     device = "/dev/fb1"      # framebuffer
 ///     contrast = 207           # ssd1306: 0…255
-///     rotate = 0               # 0 or 180
+///     rotate = 0               # 0 or 180 (an OLED or a framebuffer mounted upside down)
 ///     backlight = true         # hd44780
-///     frame_file = "/run/plumscale/display.pbm"   # simulated kinds: the panel's image
+///     frame_file = "/run/plumscale-display/display.pbm"   # simulated kinds: the panel's image
 ///     sensors = ["left", "right"]                 # the pans shown; all when absent
 ///     alternate_seconds = 4    # how long each pan shows when they do not fit side by side
 package struct DisplaySettings: Hashable, Sendable {
@@ -47,7 +48,16 @@ package struct DisplaySettings: Hashable, Sendable {
     }
 
     package static let pixelSizes = [Size(width: 128, height: 64), Size(width: 128, height: 32)]
-    package static let characterSizes = [Size(width: 16, height: 2), Size(width: 20, height: 4)]
+    /// The LCDs the HD44780 driver knows, the usual first.
+    package static let characterSizes = [
+        Size(width: 16, height: 2), Size(width: 20, height: 4), Size(width: 16, height: 4),
+        Size(width: 20, height: 2), Size(width: 8, height: 2)
+    ]
+
+    /// The sizes a kind takes, the default first; empty for a framebuffer (the kernel's).
+    package static func sizes(for kind: Kind) -> [Size] {
+        kind == .framebuffer ? [] : kind.isCharacterPanel ? characterSizes : pixelSizes
+    }
 
     package var kind: Kind = .simulatedSSD1306
     /// The I2C bus number: 1 is `/dev/i2c-1`.
@@ -140,12 +150,16 @@ package struct DisplaySettings: Hashable, Sendable {
         }
         settings.contrast = try reader.int("contrast", in: 0...255, unit: "(the SSD1306's contrast)") ?? 0xCF
         settings.rotated180 = try reader.choice("rotate", [("0", false), ("180", true)]) ?? false
+        if settings.rotated180 && kind.isCharacterPanel {
+            throw reader.error(
+                "rotate", "a character LCD cannot turn its letters over; remove rotate, or mount the panel upright")
+        }
         settings.backlight = try reader.bool("backlight") ?? true
         if let path = try reader.string("frame_file") {
             guard path.hasPrefix("/") else {
                 throw reader.error(
                     "frame_file",
-                    "frame_file = \"\(path)\" must be an absolute path, such as \"/run/plumscale/display.pbm\"")
+                    "frame_file = \"\(path)\" must be an absolute path, such as \"/run/plumscale-display/display.pbm\"")
             }
             guard kind.isSimulated else {
                 throw reader.error(

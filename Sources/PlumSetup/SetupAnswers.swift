@@ -83,11 +83,8 @@ package struct SetupAnswers: Equatable {
     /// The sizes a display kind takes: pixels for an OLED, characters for an LCD; none for a
     /// framebuffer, whose size the kernel knows.
     static func displaySizes(_ kind: String) -> [String] {
-        switch kind {
-        case "ssd1306", "simulated-ssd1306": ["128x64", "128x32"]
-        case "hd44780", "simulated-hd44780": ["16x2", "20x4"]
-        default: []
-        }
+        guard let kind = DisplaySettings.Kind(rawValue: kind) else { return [] }
+        return DisplaySettings.sizes(for: kind).map(\.description)
     }
 
     /// One key and its value, to be written into the configuration.
@@ -335,6 +332,9 @@ extension SetupAnswers.Display {
             return
         }
         let i2c = kind == "ssd1306" || kind == "hd44780"
+        if rotate == 180, kind.hasSuffix("hd44780") {
+            throw reader.error("rotate", "a character LCD cannot turn its letters over; leave rotate out")
+        }
         for (key, given) in [("bus", bus != nil), ("address", address != nil)] where given && !i2c {
             throw reader.error(key, "\(key) is for a panel on I2C (ssd1306, hd44780), not kind = \"\(kind)\"")
         }
@@ -365,7 +365,7 @@ extension SetupAnswers.Display {
                 throw reader.error(
                     "frame_file",
                     "frame_file = \"\(frameFile)\" must be an absolute path, such as "
-                        + "\"/run/plumscale/display.pbm\"")
+                        + "\"/run/plumscale-display/display.pbm\"")
             }
         }
     }

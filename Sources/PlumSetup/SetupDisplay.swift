@@ -9,7 +9,7 @@ extension SetupWizard {
     static let displayUnit = "plumscale-display.service"
 
     /// Where a simulated SSD1306 leaves its frame when the answers name no file.
-    static let simulatedFrameFile = "/run/plumscale/display.pbm"
+    static let simulatedFrameFile = "/run/plumscale-display/display.pbm"
 
     /// The kinds a person may name when the probe found nothing (or something else).
     static let namedDisplayKinds = ["ssd1306", "hd44780", "framebuffer"]
@@ -187,9 +187,12 @@ extension SetupWizard {
             if !sizes.isEmpty {
                 display.size = askChoice("Its size, \(TOMLReader.list(sizes)) [\(sizes[0])]:", sizes)
             }
-            display.rotate =
-                ask("Is it mounted upside down (rotate = 180)? [y/N]:")?.lowercased().hasPrefix("y") == true
-                ? 180 : 0
+            // A character LCD cannot turn its ROM's letters over; pixels can be drawn either way.
+            if display.kind != "hd44780" {
+                display.rotate =
+                    ask("Is it mounted upside down (rotate = 180)? [y/N]:")?.lowercased().hasPrefix("y") == true
+                    ? 180 : 0
+            }
             return display
         }
     }

@@ -126,7 +126,7 @@ struct PlumScaleDisplayCommand: AsyncParsableCommand {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "page: port \(port)" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "http://\(name).local:\(port)"
+        return "\(name).local:\(port)"
     }
 }
 

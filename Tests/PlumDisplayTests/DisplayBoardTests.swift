@@ -68,7 +68,7 @@ struct DisplayBoardTests {
 
     @Test("with the daemon away the screen says so and where the page is, and forgets the weights")
     func daemonAway() {
-        var board = DisplayBoard(sensors: [], pageAddress: "http://scale.local:8385")
+        var board = DisplayBoard(sensors: [], pageAddress: "scale.local:8385")
         board.linkChanged(.connected)
         board.apply(Self.weight("left", grams: 42, display: "42.0 g"), now: 0)
         board.linkChanged(.away(reason: "no daemon at /run/plumscale/plumscaled.sock (ENOENT); start it"))
@@ -76,11 +76,11 @@ struct DisplayBoardTests {
             board.picture(now: 0).body
                 == .message(
                     title: "plumscaled not running",
-                    lines: ["no daemon at /run/plumscale/plumscaled.sock (ENOENT)", "http://scale.local:8385"]))
+                    lines: ["no daemon at /run/plumscale/plumscaled.sock (ENOENT)", "scale.local:8385"]))
         board.linkChanged(.connected)
         #expect(
             board.picture(now: 0).body
-                == .message(title: "PlumScale", lines: ["waiting for a weight", "http://scale.local:8385"]),
+                == .message(title: "PlumScale", lines: ["waiting for a weight", "scale.local:8385"]),
             "a new connection shows no weight from the old one")
     }
 

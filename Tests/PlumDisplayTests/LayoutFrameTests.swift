@@ -37,7 +37,7 @@ struct LayoutFrameTests {
             picture: DisplayPicture(
                 body: .message(
                     title: "plumscaled not running",
-                    lines: ["no daemon at /run/plumscale/plumscaled.sock", "http://scale.local:8385"])))
+                    lines: ["no daemon at /run/plumscale/plumscaled.sock", "scale.local:8385"])))
     ]
 
     static let pixelSizes = [(128, 64), (128, 32)]

@@ -47,7 +47,8 @@ struct DisplaySettingsTests {
             BadCase(
                 text: "[display]\nkind = \"hd44780\"\nsize = \"128x64\"\n",
                 expected:
-                    "site.toml:3: display.size: size = \"128x64\" is not a hd44780 panel; use \"16x2\" or \"20x4\""),
+                    "site.toml:3: display.size: size = \"128x64\" is not a hd44780 panel; use \"16x2\", \"20x4\", \"16x4\", \"20x2\" or \"8x2\""
+            ),
             BadCase(
                 text: "[display]\nkind = \"ssd1306\"\naddress = 0x78\n",
                 expected: "site.toml:3: display.address: address = 120 is outside the 7-bit range 0x03…0x77"),
@@ -60,6 +61,9 @@ struct DisplaySettingsTests {
             BadCase(
                 text: "[display]\nkind = \"ssd1306\"\nrotate = 90\n",
                 expected: "site.toml:3: display.rotate: rotate = 90 is not allowed; use 0 or 180"),
+            BadCase(
+                text: "[display]\nkind = \"hd44780\"\nrotate = 180\n",
+                expected: "site.toml:3: display.rotate: a character LCD cannot turn its letters over"),
             BadCase(
                 text: "[display]\nkind = \"ssd1306\"\ncontrast = 300\n",
                 expected: "site.toml:3: display.contrast: contrast = 300 is out of range; use 0 to 255"),

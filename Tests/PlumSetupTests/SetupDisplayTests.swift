@@ -63,6 +63,7 @@ struct SetupDisplayTests {
             Bad(text: "kind = \"hd44780\"\nframe_file = \"/tmp/f\"\n", line: 3, says: ["frame_file", "simulated"]),
             Bad(text: "kind = \"ssd1306\"\naddress = 0x80\n", line: 3, says: ["address", "0x03 to 0x77"]),
             Bad(text: "kind = \"ssd1306\"\nrotate = 90\n", line: 3, says: ["rotate", "0 or 180"]),
+            Bad(text: "kind = \"hd44780\"\nrotate = 180\n", line: 3, says: ["rotate", "cannot turn its letters"]),
             Bad(text: "kind = \"ssd1306\"\ncontrast = 10\n", line: 3, says: ["contrast", "allowed here"])
         ])
     func refused(_ bad: Bad) {
@@ -99,14 +100,15 @@ struct SetupDisplayTests {
                 answers: "kind = \"ssd1306\"\n", probed: false,
                 display: .init(kind: "ssd1306", bus: 1, address: 0x3C, size: "128x64")),
             Completion(
-                answers: "kind = \"hd44780\"\nsize = \"20x4\"\nrotate = 180\n", probed: false,
-                display: .init(kind: "hd44780", bus: 1, address: 0x27, size: "20x4", rotate: 180)),
+                answers: "kind = \"hd44780\"\nsize = \"20x4\"\n", probed: false,
+                display: .init(kind: "hd44780", bus: 1, address: 0x27, size: "20x4")),
             Completion(
                 answers: "kind = \"framebuffer\"\n", probed: true,
                 display: .init(kind: "framebuffer", device: "/dev/fb1")),
             Completion(
                 answers: "kind = \"simulated-ssd1306\"\n", probed: false,
-                display: .init(kind: "simulated-ssd1306", size: "128x64", frameFile: "/run/plumscale/display.pbm"))
+                display: .init(
+                    kind: "simulated-ssd1306", size: "128x64", frameFile: "/run/plumscale-display/display.pbm"))
         ])
     func completion(_ example: Completion) throws {
         let answer = try Self.display(example.answers)
