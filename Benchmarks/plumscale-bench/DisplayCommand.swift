@@ -32,6 +32,8 @@ struct DisplayCommand: ParsableCommand {
         var name: String
         var summary: DisplaySummary
         var cpuPercent: Double
+        /// Seconds from the display's start to its stop: the refreshes' span.
+        var lifetime: Double
     }
 
     func run() throws {
@@ -43,7 +45,7 @@ struct DisplayCommand: ParsableCommand {
             let s = run.summary
             let perRefresh = s.refreshes > 0 ? Double(s.bytes) / Double(s.refreshes) : 0
             rows.append([
-                run.name, "\(s.refreshes)", fixed(Double(s.refreshes) / seconds, 1),
+                run.name, "\(s.refreshes)", fixed(Double(s.refreshes) / run.lifetime, 1),
                 fixed(perRefresh, 0) + " B", "\(Self.fullFrameBytes) B",
                 s.median.map { fixed($0, 1) + " ms" } ?? "–", s.worst.map { fixed($0, 1) + " ms" } ?? "–",
                 fixed(run.cpuPercent, 2) + " %"
@@ -85,6 +87,7 @@ struct DisplayCommand: ParsableCommand {
             config,
             "[display]\nkind = \"simulated-ssd1306\"\nframe_file = \"\(daemon.directory)/display.pbm\"\n")
         let log = daemon.directory + "/display.log"
+        let started = Clock.now()
         let display = try Self.spawn(
             [Self.displayBinary, "--config", config, "--socket", daemon.socket], output: log)
         // Settle first: the connection, the first frames and, at rest, the filters.
@@ -93,11 +96,12 @@ struct DisplayCommand: ParsableCommand {
         usleep(UInt32(seconds * 1_000_000))
         let used = ProcessStats(pid: display).preciseCPUSeconds - before
         ProcessStats(pid: display).terminate()
+        let lifetime = Clock.now() - started
         let text = DaemonUnderTest.read(log) ?? ""
         guard let summary = DisplaySummary(log: text) else {
             throw BenchError("plumscale-display printed no summary at its stop; its log:\n\(text)")
         }
-        return Run(name: name, summary: summary, cpuPercent: used / seconds * 100)
+        return Run(name: name, summary: summary, cpuPercent: used / seconds * 100, lifetime: lifetime)
     }
 
     static var displayBinary: String {

@@ -21,7 +21,7 @@ package enum DisplayDemo {
         var logger = Logger(label: "plumscale-display")
         logger.logLevel = .critical
         let service = DisplayService(
-            link: DaemonLink(socketPath: socket), board: DisplayBoard(sensors: [], pageAddress: nil),
+            link: DisplayService.link(socketPath: socket), board: DisplayBoard(sensors: [], pageAddress: nil),
             alternate: .seconds(4), logger: logger)
         let finished = Atomic<Bool>(false)
         let task = Task.detached {

@@ -47,6 +47,12 @@ package final class DisplayService: Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// The link a display needs: every sensor, changes only (protocol 1.9), so a pan at rest
+    /// costs a report a second, not every reading; the heartbeat keeps a stuck daemon visible.
+    package static func link(socketPath: String?, announcing announcer: ServiceAnnouncer? = nil) -> DaemonLink {
+        DaemonLink(socketPath: socketPath, watching: WatchOptions(changes: true), announcing: announcer)
+    }
+
     /// Refreshes drawn so far, the bytes they cost and how long reports waited for them.
     package var statistics: DisplayStatistics { state.withLock { $0.statistics } }
 

@@ -16,5 +16,5 @@ public enum DaemonVersion {
     /// its `CLIENT` answer and the `clients` of `DEVICES` (the services connected to the daemon),
     /// 8 the `borderline` and `withheld` of `WEIGHT` (check-weighing and counting by the rules of
     /// the minimum weight).
-    public static let protocolMinor = 8
+    public static let protocolMinor = 9
 }

@@ -23,6 +23,7 @@ extension Report {
             json.add("sensors", strings: options.sensors)
             json.add("raw", options.raw)
             json.add("binary", options.binary)
+            if options.changes { json.add("changes", true) }
         case .weight(let report):
             Self.write(report, to: &json)
         case .raw(let report):

@@ -175,12 +175,19 @@ public struct WatchOptions: Hashable, Sendable, Decodable {
     public var raw: Bool
     /// Stream fixed 10-byte binary frames instead of JSON `WEIGHT` reports.
     public var binary: Bool
+    /// Protocol 1.9: a sensor's `WEIGHT` only when what a display shows of it changes (the
+    /// shown weight, a mark, a state, a count or verdict), and at least once a second otherwise:
+    /// for a client that shows the weight rather than analyses every reading.
+    public var changes: Bool
 
-    public init(enable: Bool = true, sensors: [String] = [], raw: Bool = false, binary: Bool = false) {
+    public init(
+        enable: Bool = true, sensors: [String] = [], raw: Bool = false, binary: Bool = false, changes: Bool = false
+    ) {
         self.enable = enable
         self.sensors = sensors
         self.raw = raw
         self.binary = binary
+        self.changes = changes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -189,9 +196,10 @@ public struct WatchOptions: Hashable, Sendable, Decodable {
         sensors = try container.decodeIfPresent([String].self, forKey: .sensors) ?? []
         raw = try container.decodeIfPresent(Bool.self, forKey: .raw) ?? false
         binary = try container.decodeIfPresent(Bool.self, forKey: .binary) ?? false
+        changes = try container.decodeIfPresent(Bool.self, forKey: .changes) ?? false
     }
 
-    private enum CodingKeys: String, CodingKey { case enable, sensors, raw, binary }
+    private enum CodingKeys: String, CodingKey { case enable, sensors, raw, binary, changes }
 }
 
 /// `{"sensor":"left"}`.

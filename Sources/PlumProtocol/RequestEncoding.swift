@@ -12,6 +12,7 @@ extension Request {
             json.add("sensors", strings: options.sensors)
             if options.raw { json.add("raw", true) }
             if options.binary { json.add("binary", true) }
+            if options.changes { json.add("changes", true) }
             return "?WATCH=\(json.finished);"
         case .poll: return "?POLL;"
         case .devices: return "?DEVICES;"

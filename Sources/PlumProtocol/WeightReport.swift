@@ -121,6 +121,34 @@ public struct WeightReport: Hashable, Sendable, Decodable {
         if let withheld { self.withheld = withheld }
     }
 
+    /// A fingerprint of what a display shows of this report: the shown weight and unit, the
+    /// marks, the state, the count and the verdict, not the readings at full resolution nor
+    /// the time. Two reports of a sensor with equal fingerprints look the same on a display
+    /// (protocol 1.9's changes-only watch); valid within one process, as Swift's hashing is
+    /// seeded per process.
+    public var shownFingerprint: Int {
+        var hasher = Hasher()
+        hasher.combine(display)
+        hasher.combine(unit)
+        hasher.combine(divisions)
+        hasher.combine(stable)
+        hasher.combine(overload)
+        hasher.combine(underload)
+        hasher.combine(zero)
+        hasher.combine(tare)
+        hasher.combine(heaviest)
+        hasher.combine(calibrated)
+        hasher.combine(reason)
+        hasher.combine(state)
+        hasher.combine(stale)
+        hasher.combine(count)
+        hasher.combine(countRatio)
+        hasher.combine(check)
+        hasher.combine(borderline)
+        hasher.combine(withheld)
+        return hasher.finalize()
+    }
+
     /// The weight as the scale displays it, in grams: ``divisions`` × ``division``; from an
     /// older daemon, which sends no count, the full-resolution ``grams``. Nil with no grams.
     public var shownGrams: Double? {

@@ -6,7 +6,10 @@ package import PlumTransport
 /// encoder, and the same bytes are queued for every client that watches.
 extension ClientHub: ReportPublisher {
     package func publishWeight(_ report: WeightReport, frame: BinaryFrame) {
-        publish(.weight(sensor: report.sensor, line: Report.weight(report).line, frame: frame))
+        publish(
+            .weight(
+                sensor: report.sensor, line: Report.weight(report).line, frame: frame,
+                shown: report.shownFingerprint))
     }
 
     package func publishRaw(_ report: RawReport) {

@@ -26,6 +26,8 @@ final class ClientOutbox: Sendable {
         /// When the report queue last became full without the client taking anything since.
         var fullSince: NIODeadline?
         var closed = false
+        /// For a changes-only subscription: what each sensor's last report sent showed, and when.
+        var lastShown: [String: (shown: Int, at: NIODeadline)] = [:]
     }
 
     /// What the producer must do after queueing, outside the lock.
@@ -75,6 +77,7 @@ final class ClientOutbox: Sendable {
         state.withLock { state in
             guard !state.closed else { return false }
             state.subscription = subscription
+            state.lastShown.removeAll()
             state.queue.removeAll { $0.isReport }
             state.reportCount = 0
             state.dropped = 0
@@ -89,6 +92,17 @@ final class ClientOutbox: Sendable {
     func offer(_ publication: Publication, now: NIODeadline) -> Offer {
         state.withLock { state in
             guard !state.closed, let bytes = state.subscription.select(publication) else { return .nothing }
+            if state.subscription.changes, !state.subscription.binary, publication.kind == .weight,
+                let shown = publication.shown
+            {
+                // The same picture as the last sent, within the heartbeat: nothing to tell.
+                if let last = state.lastShown[publication.sensor], last.shown == shown,
+                    now < last.at + Subscription.changesHeartbeat
+                {
+                    return .nothing
+                }
+                state.lastShown[publication.sensor] = (shown, now)
+            }
             var stalled: NIODeadline?
             if state.reportCount >= capacity {
                 // The oldest report is almost always at the front; replies are few.

@@ -20,17 +20,23 @@ package struct Publication: Sendable {
     package var line: ByteBuffer?
     /// The binary frame, for clients that watch with `"binary":true`.
     package var frame: ByteBuffer?
+    /// For a `WEIGHT`: a fingerprint of what a display shows of it (``WeightReport/shownFingerprint``);
+    /// equal fingerprints of a sensor's reports mean nothing a changes-only watcher shows moved.
+    package var shown: Int?
 
-    package init(kind: Kind, sensor: String, line: ByteBuffer?, frame: ByteBuffer?) {
+    package init(kind: Kind, sensor: String, line: ByteBuffer?, frame: ByteBuffer?, shown: Int? = nil) {
         self.kind = kind
         self.sensor = sensor
         self.line = line
         self.frame = frame
+        self.shown = shown
     }
 
     /// A `WEIGHT` report from its JSON line (``JSONWriter/line``); a missing newline is added,
     /// since without it the client's framing would be lost.
-    package static func weight(sensor: String, line: String, frame: BinaryFrame? = nil) -> Publication {
+    package static func weight(
+        sensor: String, line: String, frame: BinaryFrame? = nil, shown: Int? = nil
+    ) -> Publication {
         var frameBytes: ByteBuffer?
         if let frame {
             var bytes: [UInt8] = []
@@ -38,7 +44,7 @@ package struct Publication: Sendable {
             frame.encode(into: &bytes)
             frameBytes = ByteBuffer(bytes: bytes)
         }
-        return Publication(kind: .weight, sensor: sensor, line: lineBuffer(line), frame: frameBytes)
+        return Publication(kind: .weight, sensor: sensor, line: lineBuffer(line), frame: frameBytes, shown: shown)
     }
 
     /// A `RAW` report with a batch of raw samples.

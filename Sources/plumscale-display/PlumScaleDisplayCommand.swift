@@ -76,7 +76,7 @@ struct PlumScaleDisplayCommand: AsyncParsableCommand {
         let announcer = ServiceAnnouncer(
             name: "plumscale-display", version: Self.configuration.version,
             detail: ["panel": .text(panel.description)])
-        let link = DaemonLink(socketPath: socket, announcing: announcer)
+        let link = DisplayService.link(socketPath: socket, announcing: announcer)
         let service = DisplayService(
             link: link, board: board, alternate: .seconds(settings.alternateSeconds), logger: logger)
         logger.info("plumscale-display on \(panel.description), following \(link.resolvedSocketPath)")

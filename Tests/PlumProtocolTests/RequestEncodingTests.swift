@@ -10,6 +10,7 @@ struct RequestEncodingTests {
             .watch(WatchOptions(enable: false)),
             .watch(WatchOptions(sensors: ["left", "right \"quoted\""], raw: true)),
             .watch(WatchOptions(binary: true)),
+            .watch(WatchOptions(sensors: ["left"], changes: true)),
             .tare(sensor: "left"),
             .zero(sensor: "pan\\2"),
             .calibrate(CalibrationRequest(sensor: "left", step: .point, grams: 100.25))

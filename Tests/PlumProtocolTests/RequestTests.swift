@@ -19,6 +19,7 @@ struct RequestTests {
                 .watch(WatchOptions(enable: true, sensors: ["left", "right"], raw: true))
             ),
             ("?WATCH={\"binary\":true};", .watch(WatchOptions(binary: true))),
+            ("?WATCH={\"changes\":true};", .watch(WatchOptions(changes: true))),
             ("?TARE={\"sensor\":\"left\"};", .tare(sensor: "left")),
             ("?ZERO={\"sensor\":\"right\"}", .zero(sensor: "right")),
             (

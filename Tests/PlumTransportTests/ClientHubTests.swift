@@ -10,7 +10,7 @@ struct ClientHubTests {
         try await ServerFixture.with(.init(release: "9.8.7")) { server in
             let client = try TestClient(path: server.path)
             let first = try await client.readLine()
-            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":8}")
+            #expect(first == "{\"class\":\"VERSION\",\"release\":\"9.8.7\",\"proto_major\":1,\"proto_minor\":9}")
         }
     }
 
@@ -66,6 +66,54 @@ struct ClientHubTests {
             try await client.send("?VERSION;\n")
             let lines = try await client.readLines { $0.hasPrefix("{\"class\":\"VERSION\"") }
             #expect(Array(lines.dropLast()) == filter.expected)
+        }
+    }
+
+    @Test("a changes-only watcher gets a sensor's WEIGHT when what it shows changes; an all-readings one gets each")
+    func changesOnly() async throws {
+        try await ServerFixture.with { server in
+            let shows = try await server.connect()
+            try await server.watch(shows, "{\"changes\":true}")
+            let every = try await server.connect()
+            try await server.watch(every)
+            let sequence: [(String, String, Int)] = [
+                ("left", "L1", 1), ("left", "L2", 1), ("right", "R1", 1), ("left", "L3", 2), ("left", "L4", 2),
+                ("right", "R2", 1), ("left", "L5", 1)
+            ]
+            for (sensor, line, shown) in sequence {
+                server.hub.publish(.weight(sensor: sensor, line: line + "\n", shown: shown))
+            }
+            for client in [shows, every] { try await client.send("?VERSION;\n") }
+            let seen = try await shows.readLines { $0.hasPrefix("{\"class\":\"VERSION\"") }.dropLast()
+            #expect(Array(seen) == ["L1", "R1", "L3", "L5"], "each sensor's first, then only its changes")
+            let all = try await every.readLines { $0.hasPrefix("{\"class\":\"VERSION\"") }.dropLast()
+            #expect(all.count == sequence.count, "the other watcher is not thinned")
+        }
+    }
+
+    @Test("a changes-only watcher of a still pan gets a report again after the heartbeat, not every reading")
+    func changesHeartbeat() async throws {
+        try await ServerFixture.with { server in
+            let client = try await server.connect()
+            try await server.watch(client, "{\"changes\":true}")
+            // A pan at rest: the same picture at 50 readings a second until a second report
+            // arrives, with a deadline.
+            let publisher = Task {
+                var published = 0
+                while !Task.isCancelled {
+                    published += 1
+                    server.hub.publish(.weight(sensor: "left", line: "W\(published)\n", shown: 7))
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+                return published
+            }
+            let first = try await client.readLine()
+            let second = try await client.readLine()
+            publisher.cancel()
+            let published = await publisher.value
+            #expect(first == "W1", "the first reading goes out at once")
+            let number = Int(second?.dropFirst() ?? "") ?? 0
+            #expect(number > 10 && number <= published, "the next only after many readings: \(second ?? "none")")
         }
     }
 

@@ -26,7 +26,7 @@ struct DaemonProcessTests {
     static func converse(_ client: LineSocket) throws {
         let greeting = client.readLine()
         #expect(
-            greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":8}"#,
+            greeting == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":9}"#,
             "the greeting was \(greeting ?? "nothing")")
 
         client.send(#"?WATCH={"enable":true};"#)
