@@ -29,7 +29,7 @@ public struct WeighingEngine: Sendable {
 
     private var spikes: SpikeFilter
     /// The estimator on trial, when ``FilterTuning/estimator`` chooses it.
-    private(set) var levelRate: LevelRateFilter?
+    private var levelRate: LevelRateFilter?
     private var filter: AdaptiveFilter
     private var stability: StabilityDetector
     var tracker: ZeroTracker

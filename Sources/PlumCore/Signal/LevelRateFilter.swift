@@ -164,11 +164,12 @@ public struct LevelRateFilter: Sendable {
         let u = innovation / spread.squareRoot()
         rise.add(u - tuning.cusumAllowance, sample: sample)
         fall.add(-u - tuning.cusumAllowance, sample: sample)
-        for side in [rise, fall] where side.value > tuning.cusumLimit {
+        // Two tests, not a loop over [rise, fall]: no array is made per sample.
+        let side = rise.value > tuning.cusumLimit ? rise : fall.value > tuning.cusumLimit ? fall : nil
+        if let side {
             restart(
                 at: side.total / Double(side.count), count: side.count, variance: variance, division: division,
                 time: time, keepRate: true)
-            break
         }
         return level!
     }
