@@ -16,7 +16,8 @@ public struct ColourBitmap: Hashable, Sendable {
 
         /// From `0xRRGGBB`.
         public init(rgb: UInt32) {
-            self.init(red: UInt8(truncatingIfNeeded: rgb >> 16), green: UInt8(truncatingIfNeeded: rgb >> 8),
+            self.init(
+                red: UInt8(truncatingIfNeeded: rgb >> 16), green: UInt8(truncatingIfNeeded: rgb >> 8),
                 blue: UInt8(truncatingIfNeeded: rgb))
         }
 
@@ -54,13 +55,9 @@ public struct ColourBitmap: Hashable, Sendable {
 
     /// Sets the rectangle from (`x`, `y`), clipped to the image.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, _ colour: Colour) {
-        let x0 = max(0, x)
-        let y0 = max(0, y)
-        let x1 = min(width, x + w)
-        let y1 = min(height, y + h)
-        guard x0 < x1, y0 < y1 else { return }
-        for row in y0..<y1 {
-            for column in x0..<x1 { pixels[row * width + column] = colour }
+        guard let (columns, rows) = clip(x: x, y: y, width: w, height: h, within: width, height) else { return }
+        for row in rows {
+            for column in columns { pixels[row * width + column] = colour }
         }
     }
 

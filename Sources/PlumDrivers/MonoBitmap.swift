@@ -29,13 +29,9 @@ public struct MonoBitmap: Hashable, Sendable, CustomStringConvertible {
 
     /// Sets the rectangle from (`x`, `y`), clipped to the image.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, _ lit: Bool = true) {
-        let x0 = max(0, x)
-        let y0 = max(0, y)
-        let x1 = min(width, x + w)
-        let y1 = min(height, y + h)
-        guard x0 < x1, y0 < y1 else { return }
-        for row in y0..<y1 {
-            for column in x0..<x1 { pixels[row * width + column] = lit }
+        guard let (columns, rows) = clip(x: x, y: y, width: w, height: h, within: width, height) else { return }
+        for row in rows {
+            for column in columns { pixels[row * width + column] = lit }
         }
     }
 
@@ -123,6 +119,16 @@ public struct MonoBitmap: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "MonoBitmap(\(width)×\(height), \(litCount) lit)" }
+}
+
+/// The columns and rows of a rectangle inside an image of `width` × `height`; nil when none are.
+func clip(x: Int, y: Int, width w: Int, height h: Int, within width: Int, _ height: Int) -> (Range<Int>, Range<Int>)? {
+    let x0 = max(0, x)
+    let y0 = max(0, y)
+    let x1 = min(width, x + w)
+    let y1 = min(height, y + h)
+    guard x0 < x1, y0 < y1 else { return nil }
+    return (x0..<x1, y0..<y1)
 }
 
 /// A file that is not a PBM bitmap; the message says what is wrong with it.

@@ -75,14 +75,12 @@ package struct ADS1115Finding: Hashable, Sendable, Encodable, CustomStringConver
 
     /// All four addresses on a real bus, through i2c-dev.
     package static func scan(_ bus: I2CBusFinding) -> [ADS1115Finding] {
-        scan(bus: bus.number) { (address: UInt8) throws(HardwareError) -> I2CDevice in
-            try I2CDevice(bus: I2CBusSpec(path: bus.path, number: bus.number), address: I2CAddress.checked(address))
-        }
+        scan(bus: bus.number) { (address: UInt8) throws(HardwareError) -> I2CDevice in try bus.device(at: address) }
     }
 
     /// "i2c-1 0x48: ADS1115 (Config 8583h, its power-on value)".
     package var description: String {
-        let place = (bus.map { "i2c-\($0) " } ?? "") + (I2CAddress(rawValue: address)?.description ?? "\(address)")
+        let place = I2CBusFinding.place(bus: bus, address: address)
         switch state {
         case .ads1115AtReset:
             return "\(place): ADS1115 (Config 8583h, its power-on value)"

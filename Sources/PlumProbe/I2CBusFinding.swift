@@ -1,3 +1,4 @@
+internal import PlumHardware
 internal import PlumSystem
 
 /// One I2C bus the kernel offers as `/dev/i2c-N`, with its adapter's name.
@@ -13,6 +14,16 @@ package struct I2CBusFinding: Hashable, Sendable, Encodable, CustomStringConvert
         self.number = number
         self.path = path
         self.adapter = adapter
+    }
+
+    /// The device at `address` on this bus, through i2c-dev: what every finding's scan opens.
+    func device(at address: UInt8) throws(HardwareError) -> I2CDevice {
+        try I2CDevice(bus: I2CBusSpec(path: path, number: number), address: I2CAddress.checked(address))
+    }
+
+    /// "i2c-1 0x48": where a finding is, for its description.
+    static func place(bus: Int?, address: UInt8) -> String {
+        (bus.map { "i2c-\($0) " } ?? "") + (I2CAddress(rawValue: address)?.description ?? "\(address)")
     }
 
     /// Every `i2c-N` in the device directory, in bus order, with the adapter names the class

@@ -114,14 +114,12 @@ package struct I2CDisplayFinding: Hashable, Sendable, Encodable, CustomStringCon
 
     /// Every display address on a real bus, through i2c-dev.
     package static func scan(_ bus: I2CBusFinding) -> [I2CDisplayFinding] {
-        scan(bus: bus.number) { (address: UInt8) throws(HardwareError) -> I2CDevice in
-            try I2CDevice(bus: I2CBusSpec(path: bus.path, number: bus.number), address: I2CAddress.checked(address))
-        }
+        scan(bus: bus.number) { (address: UInt8) throws(HardwareError) -> I2CDevice in try bus.device(at: address) }
     }
 
     /// "i2c-1 0x3c: SSD1306-class OLED (likely), answers with 43h".
     package var description: String {
-        let place = (bus.map { "i2c-\($0) " } ?? "") + (I2CAddress(rawValue: address)?.description ?? "\(address)")
+        let place = I2CBusFinding.place(bus: bus, address: address)
         switch state {
         case .ssd1306Likely, .pcf8574Likely:
             let answer = byte.map { ", answers with " + Self.hex($0) } ?? ""
