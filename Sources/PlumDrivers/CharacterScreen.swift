@@ -39,7 +39,9 @@ public struct CharacterScreen: Hashable, Sendable {
 
     public subscript(column: Int, row: Int) -> UInt8 {
         get { column >= 0 && column < columns && row >= 0 && row < rows ? cells[row * columns + column] : 0x20 }
-        set { if column >= 0 && column < columns && row >= 0 && row < rows { cells[row * columns + column] = newValue } }
+        set {
+            if column >= 0 && column < columns && row >= 0 && row < rows { cells[row * columns + column] = newValue }
+        }
     }
 
     /// Writes `text` from `column` on `row`, clipped to the row; characters the ROM lacks show
