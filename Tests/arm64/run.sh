@@ -108,11 +108,12 @@ base_tree() {
 daemon_pid=""
 web_pid=""
 mqtt_pid=""
+display_pid=""
 broker_pid=""
 stop_all() {
-    for pid in $mqtt_pid $web_pid $daemon_pid $broker_pid; do kill "$pid" 2>/dev/null || true; done
-    for pid in $mqtt_pid $web_pid $daemon_pid $broker_pid; do wait "$pid" 2>/dev/null || true; done
-    mqtt_pid="" web_pid="" daemon_pid="" broker_pid=""
+    for pid in $mqtt_pid $web_pid $display_pid $daemon_pid $broker_pid; do kill "$pid" 2>/dev/null || true; done
+    for pid in $mqtt_pid $web_pid $display_pid $daemon_pid $broker_pid; do wait "$pid" 2>/dev/null || true; done
+    mqtt_pid="" web_pid="" display_pid="" daemon_pid="" broker_pid=""
 }
 trap stop_all EXIT
 
@@ -160,7 +161,8 @@ run_suite() {
     [[ $rc -eq 0 ]] || { tail -n 20 "$logs/apt.out" >&2; return; }
 
     # ---- the binaries: aarch64, no Swift runtime library ---------------------------------------------
-    local programs=(/usr/sbin/plumscaled /usr/bin/plumscale /usr/bin/plumscale-mqtt /usr/bin/plumscale-web)
+    local programs=(/usr/sbin/plumscaled /usr/bin/plumscale /usr/bin/plumscale-mqtt /usr/bin/plumscale-web
+        /usr/bin/plumscale-display)
     local arch_ok=1 swift_libs="" described=""
     for program in "${programs[@]}"; do
         local what
@@ -290,6 +292,30 @@ sys.exit(0 if kept and sys.argv[3] == "2" and all(v and abs(float(v.group(1))) <
 up after $((SECONDS - t0))s" bash -c "[[ $page_status == 200 ]] && grep -qi '<html' '$logs/web-page.html'"
     check "$suite.web.status" "GET /api/status: $(head -c 200 "$logs/web-status.json" 2>/dev/null)" \
         python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$logs/web-status.json"
+
+    # ---- plumscale-display on a simulated SSD1306 ----------------------------------------------------------------
+    # --check draws the test screen into the frame file; then the service follows the daemon until
+    # SIGTERM, after which it draws "stopped" and exits 0.
+    cat >"$root/etc/plumscale-test/display.toml" <<'EOF'
+[display]
+kind = "simulated-ssd1306"
+frame_file = "/run/plumscale-display-test.pbm"
+EOF
+    in_tree plumscale-display --config /etc/plumscale-test/display.toml --check >"$logs/display-check.out" 2>&1
+    rc=$?
+    check "$suite.display.check" "plumscale-display --check under qemu-user: rc=$rc, $(head -c 160 "$logs/display-check.out"); \
+frame: $(head -n 2 "$root/run/plumscale-display-test.pbm" 2>&1 | tr '\n' ' ')" \
+        bash -c "[[ $rc == 0 && \$(head -n 2 '$root/run/plumscale-display-test.pbm' | tr '\n' ' ') == 'P1 128 64 ' ]]"
+    t0=$SECONDS
+    in_tree_exec plumscale-display --config /etc/plumscale-test/display.toml --socket "$sock" >"$logs/display.out" 2>&1 &
+    display_pid=$!
+    until_true 120 grep -q 'connected to plumscaled' "$logs/display.out"
+    kill "$display_pid" 2>/dev/null
+    wait "$display_pid"
+    rc=$?
+    display_pid=""
+    check "$suite.display.service" "plumscale-display connected after $((SECONDS - t0))s and stopped on SIGTERM with rc=$rc: \
+$(tail -n 1 "$logs/display.out" | head -c 200)" bash -c "[[ $rc == 0 ]] && grep -q 'connected to plumscaled' '$logs/display.out'"
 
     # ---- plumscale-mqtt against mosquitto ---------------------------------------------------------------------
     t0=$SECONDS

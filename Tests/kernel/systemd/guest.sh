@@ -20,6 +20,8 @@ mkdir -p "$RUNS" "$STATE"
 source "$PLUM_REPO/Tests/kernel/guest-lib.sh"
 # shellcheck source=Tests/kernel/systemd/first-hour.sh
 source "$PLUM_REPO/Tests/kernel/systemd/first-hour.sh"
+# shellcheck source=Tests/kernel/systemd/display.sh
+source "$PLUM_REPO/Tests/kernel/systemd/display.sh"
 # until_true SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds or SECONDS pass.
 until_true() {
     local deadline=$((SECONDS + $1)); shift
@@ -343,11 +345,14 @@ HTTP $(cat "$RUNS/web-login.code") $(head -c 300 "$RUNS/web-login.out"); the ser
         grep -qx 200 "$RUNS/web-login.code"
     load 120
 
+    # ---- the display: plumscale-display on a simulated SSD1306 (display.sh) -----------------------
+    display_phase1
+
     # ---- the sandboxes are in force ------------------------------------------------------------
     mkdir -p /home/pi && echo "notes of the grower" >/home/pi/notes.txt && chmod 0644 /home/pi/notes.txt
     # walled_off SEEN HOME SHADOW: the file was readable outside, and neither it nor /etc/shadow inside.
     walled_off() { [[ $1 == "notes of the grower" && $2 == *'ermission denied'* && $3 == *'ermission denied'* ]]; }
-    for unit in plumscaled plumscale-mqtt plumscale-web; do
+    for unit in plumscaled plumscale-mqtt plumscale-web plumscale-display; do
         pid=$(prop "$unit.service" MainPID)
         seen=$(outside "$pid" cat /home/pi/notes.txt 2>&1)
         home=$(sandboxed "$pid" cat /home/pi/notes.txt 2>&1)
@@ -363,7 +368,7 @@ outside the unit: '$seen'; inside: '$home'; /etc/shadow inside: '$shadow'" walle
     # ---- the system call filters, for a minute of everything --------------------------------------
     # With SystemCallErrorNumber=EPERM a refused call fails quietly; for this run a drop-in makes
     # every refused call kill the process (SIGSYS), so one would show as a crash and a restart.
-    for unit in plumscaled plumscale-mqtt plumscale-web; do
+    for unit in plumscaled plumscale-mqtt plumscale-web plumscale-display; do
         mkdir -p "/run/systemd/system/$unit.service.d"
         printf '[Service]\nSystemCallErrorNumber=kill\n' >"/run/systemd/system/$unit.service.d/50-kill.conf"
     done
@@ -371,11 +376,14 @@ outside the unit: '$seen'; inside: '$home'; /etc/shadow inside: '$shadow'" walle
     # systemd starts no socket whose service is already running ("already active, refusing"), so
     # the daemon stops first, and with it the bridge and the web service: either reconnects at
     # once and would start the daemon through plumscaled.socket before the MT-SICS socket is up.
-    systemctl stop plumscale-mqtt.service plumscale-web.service plumscaled.service
+    # So would the display.
+    systemctl stop plumscale-mqtt.service plumscale-web.service plumscale-display.service plumscaled.service
     systemctl enable --now plumscaled-mtsics.socket
-    systemctl start plumscaled.service plumscale-mqtt.service plumscale-web.service
+    systemctl start plumscaled.service plumscale-mqtt.service plumscale-web.service plumscale-display.service
     declare -A run_pid
-    for unit in plumscaled plumscale-mqtt plumscale-web; do run_pid[$unit]=$(prop "$unit.service" MainPID); done
+    for unit in plumscaled plumscale-mqtt plumscale-web plumscale-display; do
+        run_pid[$unit]=$(prop "$unit.service" MainPID)
+    done
     until_true 60 test -S /run/plumscale/mtsics.sock
     check systemd.syscalls.mtsics-socket "plumscaled-mtsics.socket $(systemctl is-active plumscaled-mtsics.socket), \
 /run/plumscale/mtsics.sock $(stat -c '%F' /run/plumscale/mtsics.sock 2>&1)" test -S /run/plumscale/mtsics.sock
@@ -413,7 +421,7 @@ PY
         sleep 5
     done
     wait "$clients"
-    for unit in plumscaled plumscale-mqtt plumscale-web; do
+    for unit in plumscaled plumscale-mqtt plumscale-web plumscale-display; do
         journalctl -b -u "$unit.service" --no-pager >"$RUNS/$unit.journal" 2>&1
         now=$(prop "$unit.service" MainPID)
         check "systemd.syscalls.$unit" "60 s of clients with SystemCallErrorNumber=kill: pid ${run_pid[$unit]} -> $now, \
@@ -425,6 +433,7 @@ $(grep -c 'status=31/SYS' "$RUNS/$unit.journal") SIGSYS in the journal" \
     rm -rf /run/systemd/system/plumscaled.service.d /run/systemd/system/plumscale-*.service.d
     systemctl daemon-reload
     systemctl disable --now plumscaled-mtsics.socket
+    display_journal_clean systemd.display.journal
 
     echo 2 >"$STATE/phase"
     sync
@@ -444,6 +453,14 @@ until_true 60 systemctl --quiet is-active plumscale-mqtt.service plumscale-web.s
 services="$(systemctl is-active plumscale-mqtt.service) $(systemctl is-active plumscale-web.service)"
 check systemd.reboot-services "after a reboot: plumscale-mqtt and plumscale-web $services (want active active)" \
     test "$services" = "active active"
+# Enabled by hand in phase 1, as setup would: up at boot, drawing the weight, not the away screen.
+until_true 60 systemctl --quiet is-active plumscale-display.service
+display_settled_into "$RUNS/display-reboot.pbm" "$STATE/display-away.pbm"
+drew=$?
+check systemd.display.reboot "after a reboot: plumscale-display $(systemctl is-active plumscale-display.service) \
+($(systemctl is-enabled plumscale-display.service)), a frame that is not the away screen: $drew (want 0), \
+$(display_lit "$RUNS/display-reboot.pbm") pixels lit" \
+    test "$(systemctl is-active plumscale-display.service)|$drew" = "active|0"
 
 # ---- upgrade to the next version: nothing lost, the services restarted, no question asked ------
 # A 30 g container on the pan, tared: the pan reads 0.0 g, and the daemon saves zero and tare.
@@ -465,7 +482,7 @@ sums_before=$(sums "${kept_files[@]}")
 state_before=$(ls /var/lib/plumscale | tr '\n' ' ')
 history_before=$(stat -c %s /var/lib/plumscale-web/history.sqlite 2>&1)
 declare -A pid_before
-for unit in plumscaled plumscale-mqtt plumscale-web; do pid_before[$unit]=$(prop "$unit.service" MainPID); done
+for unit in plumscaled plumscale-mqtt plumscale-web plumscale-display; do pid_before[$unit]=$(prop "$unit.service" MainPID); done
 dpkg_log_lines=$(wc -l </var/log/dpkg.log)
 # No --force-conf* option: a conffile question would read end-of-file from /dev/null, and fail.
 DEBIAN_FRONTEND=noninteractive apt-get install -y "$PLUMSCALE_NEXT_DEBS"/plumscale*.deb </dev/null \
@@ -491,6 +508,15 @@ check systemd.upgrade.restarted "each service runs the new program: $restarted" 
     [[ \$(systemctl show -P MainPID plumscaled.service) != ${pid_before[plumscaled]} &&
         \$(systemctl show -P MainPID plumscale-mqtt.service) != ${pid_before[plumscale-mqtt]} &&
         \$(systemctl show -P MainPID plumscale-web.service) != ${pid_before[plumscale-web]} ]]"
+# The display, enabled by setup and not by the package, runs the new program too (plumscale's
+# postinst: try-restart).
+until_true 60 bash -c "[[ \$(systemctl show -P SubState plumscale-display.service) == running ]]"
+check systemd.display.upgrade "plumscale-display after the upgrade: pid ${pid_before[plumscale-display]} -> \
+$(prop plumscale-display.service MainPID), $(systemctl is-active plumscale-display.service), \
+$(systemctl is-enabled plumscale-display.service)" \
+    bash -c "[[ \$(systemctl is-active plumscale-display.service) == active &&
+        \$(systemctl is-enabled plumscale-display.service) == enabled &&
+        \$(systemctl show -P MainPID plumscale-display.service) != ${pid_before[plumscale-display]} ]]"
 shows reader 0.0
 tare_kept=$?
 tare_read=$(last_read)
@@ -545,8 +571,10 @@ saved=$(ls /var/lib/plumscale)
 apt-get remove -y "${PACKAGES[@]}" </dev/null >"$RUNS/apt-remove.out" 2>&1
 rc=$?
 left="$(ls /var/lib/plumscale 2>&1 | tr '\n' ' ')"
-running=$(pgrep -x 'plumscaled|plumscale-mqtt|plumscale-web' | tr '\n' ' ')
-programs=$(ls /usr/sbin/plumscaled /usr/bin/plumscale /usr/bin/plumscale-mqtt /usr/bin/plumscale-web 2>/dev/null | tr '\n' ' ')
+# (a process's name is cut at 15 characters: plumscale-display's is found by its program)
+running=$( (pgrep -x 'plumscaled|plumscale-mqtt|plumscale-web'; pgrep -f '^/usr/bin/plumscale-display') | tr '\n' ' ')
+programs=$(ls /usr/sbin/plumscaled /usr/bin/plumscale /usr/bin/plumscale-mqtt /usr/bin/plumscale-web \
+    /usr/bin/plumscale-display 2>/dev/null | tr '\n' ' ')
 units=$(systemctl list-unit-files 'plumscale*' --no-legend | awk '{print $1}' | tr '\n' ' ')
 kept_paths=(/etc/plumscale/plumscale.toml /etc/plumscale/credentials/web-password
     /etc/plumscale/credentials/mqtt-password /var/lib/plumscale-web/history.sqlite)
@@ -559,9 +587,11 @@ unit files: '$units' (want none of the three); /var/lib/plumscale: $left(was: $(
         '$left' == '$(echo $saved) ' ]]"
 apt-get purge -y "${PACKAGES[@]}" </dev/null >"$RUNS/apt-purge.out" 2>&1
 rc=$?
-present=$(ls -d /var/lib/plumscale /var/lib/plumscale-web /etc/plumscale /run/plumscale 2>/dev/null | tr '\n' ' ')
+# The display's link, made by `systemctl enable` (setup's way) and not by the package, goes too.
+present=$(ls -d /var/lib/plumscale /var/lib/plumscale-web /etc/plumscale /run/plumscale /run/plumscale-display \
+    /etc/systemd/system/multi-user.target.wants/plumscale-display.service 2>/dev/null | tr '\n' ' ')
 check systemd.purge "apt-get purge ${PACKAGES[*]}: rc=$rc; left of /var/lib/plumscale, /var/lib/plumscale-web, \
-/etc/plumscale, /run/plumscale: '$present' (want none); dpkg knows: $(dpkg-query -W "${PACKAGES[@]}" 2>&1 | tr '\n' ' ')" \
+/etc/plumscale, /run/plumscale, /run/plumscale-display, the display's enable link: '$present' (want none); dpkg knows: $(dpkg-query -W "${PACKAGES[@]}" 2>&1 | tr '\n' ' ')" \
     bash -c "[[ $rc == 0 && -z '$present' ]] && ! dpkg-query -W ${PACKAGES[*]} >/dev/null 2>&1"
 journalctl -b --no-pager >"$RUNS/journal-phase2.txt" 2>&1
 dmesg >"$PLUM_OUT/dmesg.txt"
