@@ -198,7 +198,17 @@ package struct DisplayBoard: Sendable {
     static func title(away reason: String) -> String {
         let lower = reason.lowercased()
         let notRunning = ["no such file", "refused", "not running", "no daemon", "enoent", "econnrefused"]
-        return notRunning.contains { lower.contains($0) } ? "plumscaled not running" : "plumscaled away"
+        return notRunning.contains { Self.has(lower, $0) } ? "plumscaled not running" : "plumscaled away"
+    }
+
+    /// Whether `text` holds `part`, byte for byte. The standard library's own: with Foundation
+    /// imported anywhere below, `String.contains(String)` resolves to Foundation's, whose link
+    /// brings ICU's 34 MB into a program that needs none of it.
+    static func has(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let wanted = Array(part.utf8)
+        guard !wanted.isEmpty, wanted.count <= bytes.count else { return wanted.isEmpty }
+        return (0...(bytes.count - wanted.count)).contains { bytes[$0..<$0 + wanted.count].elementsEqual(wanted) }
     }
 
     /// The first clause of a reason, short enough for a small panel.
